@@ -1,0 +1,83 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Config } from './config.ts';
+import { createDatabase, type Db, migrateToLatest } from './db/database.ts';
+import { AuthRepository } from './modules/auth/auth.repository.ts';
+import { authRoutes } from './modules/auth/auth.routes.ts';
+import { AuthService } from './modules/auth/auth.service.ts';
+import { healthRoutes } from './modules/health/health.routes.ts';
+import { UsersRepository } from './modules/users/users.repository.ts';
+import { usersRoutes } from './modules/users/users.routes.ts';
+import { UsersService } from './modules/users/users.service.ts';
+import { registerAuth } from './plugins/auth.ts';
+import { registerErrorHandling } from './plugins/errors.ts';
+import { registerOpenApi } from './plugins/openapi.ts';
+import { registerSecurity } from './plugins/security.ts';
+import { registerWebApp } from './plugins/web.ts';
+
+export const BODY_LIMIT = 256 * 1024;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    db: Db;
+    config: Config;
+  }
+}
+
+export interface BuildOptions {
+  /** Where log lines go (tests capture them); default stdout. */
+  logStream?: NodeJS.WritableStream;
+}
+
+/** Builds the whole application: database (migrated), plugins and routes. Never listens. */
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const db = createDatabase(config.database);
+  await migrateToLatest(db);
+
+  const app = Fastify({
+    bodyLimit: BODY_LIMIT,
+    trustProxy: false,
+    logger: {
+      level: config.logLevel,
+      ...(options.logStream ? { stream: options.logStream } : {}),
+      // Only the path is logged: query strings may carry refresh tokens.
+      serializers: {
+        req: (req: { method: string; url: string; ip?: string }) => ({
+          method: req.method,
+          url: req.url.split('?')[0],
+          ip: req.ip,
+        }),
+      },
+      redact: ['req.headers.authorization'],
+    },
+  });
+  app.decorate('db', db);
+  app.decorate('config', config);
+  app.addHook('onClose', () => db.destroy());
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  // An empty body with a JSON content type is "no body" (the spec's client posts refresh that way).
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = String(body);
+    if (text.trim() === '') return done(null, undefined);
+    parseJson(request, text, done);
+  });
+
+  await registerSecurity(app);
+  await registerOpenApi(app);
+  registerAuth(app, { secret: config.jwtSecret, db, now: config.now });
+  const sendApp = await registerWebApp(app, config.webRoot);
+  registerErrorHandling(app, sendApp);
+
+  await app.register(
+    async (api) => {
+      healthRoutes(api, db);
+      authRoutes(api, new AuthService(new AuthRepository(db), app.signAccessToken, config.now));
+      usersRoutes(api, new UsersService(new UsersRepository(db), config.now));
+    },
+    { prefix: '/api/v1' },
+  );
+  return app;
+}

@@ -1,0 +1,34 @@
+import SQLite from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { DatabaseConfig } from '../config.ts';
+import { migrations } from './migrations/index.ts';
+import type { Database } from './schema.ts';
+
+export type Db = Kysely<Database>;
+export type Dialect = DatabaseConfig['dialect'];
+
+// int8 and numeric (sums of cents) come back as JS numbers; cents stay below 2^53 for any real ledger.
+pg.types.setTypeParser(20, Number);
+pg.types.setTypeParser(1700, Number);
+
+export function createDatabase(config: DatabaseConfig): Db {
+  if (config.dialect === 'postgres') {
+    const pool = new pg.Pool({ connectionString: config.url, max: 10 });
+    // An idle client that loses its server must not crash the process.
+    pool.on('error', () => {});
+    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  }
+  const sqlite = new SQLite(config.file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+}
+
+export async function migrateToLatest(db: Db): Promise<void> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const { error } = await migrator.migrateToLatest();
+  if (error) throw error;
+}

@@ -1,0 +1,112 @@
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/**
+ * Table types. Booleans are 0/1 integers and instants are epoch milliseconds in both dialects, so one
+ * query serves SQLite and PostgreSQL. Money columns hold integer cents.
+ */
+export interface UsersTable {
+  id: Generated<number>;
+  username: string;
+  username_key: string;
+  email: string;
+  email_key: string;
+  password_hash: string;
+  role: Generated<string>;
+  mfa_enabled: Generated<number>;
+  created_at: number;
+  last_login: number | null;
+  deactivated_at: number | null;
+  /** Highest invoice number ever issued; incremented under the row lock, never reused. */
+  last_invoice_number: Generated<number>;
+}
+
+export interface RefreshTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  family_id: string;
+  token_hash: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+  revoked_at: number | null;
+}
+
+export interface LoginFailuresTable {
+  id: Generated<number>;
+  key: string;
+  at: number;
+}
+
+export interface BillsTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  name_key: string;
+  category: string;
+  internal: number;
+  status: number;
+  recycled_at: number | null;
+  created_at: number;
+}
+
+/**
+ * An invoice. Entity columns (name, category, internal, archived) are copied in so that every list filter
+ * and sort is answered by one table's indexes; payment totals are kept in the same transaction as every
+ * payment change so lists never aggregate payments.
+ */
+export interface EntriesTable {
+  id: Generated<number>;
+  user_id: number;
+  bill_id: number;
+  invoice_number: number;
+  date: string;
+  flow: string;
+  amount_cents: number;
+  services: string;
+  paid_cents: Generated<number>;
+  balance_cents: number;
+  /** 0 unpaid, 1 partial (payments but not paid), 2 paid, 3 overpaid. */
+  pay_state: number;
+  payment_count: Generated<number>;
+  bill_name: string;
+  bill_name_key: string;
+  category: string;
+  internal: number;
+  archived: number;
+  recycled_at: number | null;
+  /** 1 when deleted together with its entity, so restoring the entity brings it back. */
+  recycled_cascade: Generated<number>;
+  created_at: number;
+}
+
+export interface PaymentsTable {
+  id: Generated<number>;
+  user_id: number;
+  entry_id: number;
+  date: string;
+  amount_cents: number;
+  type: string;
+  medium: string;
+  notes: string;
+  autopay: number;
+  recycled_at: number | null;
+  /** 1 when deleted together with its invoice. */
+  recycled_cascade: Generated<number>;
+  created_at: number;
+}
+
+export interface Database {
+  users: UsersTable;
+  refresh_tokens: RefreshTokensTable;
+  login_failures: LoginFailuresTable;
+  bills: BillsTable;
+  entries: EntriesTable;
+  payments: PaymentsTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type BillRow = Selectable<BillsTable>;
+export type EntryRow = Selectable<EntriesTable>;
+export type NewEntry = Insertable<EntriesTable>;
+export type EntryUpdate = Updateable<EntriesTable>;
+export type PaymentRow = Selectable<PaymentsTable>;

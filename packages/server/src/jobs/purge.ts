@@ -1,0 +1,24 @@
+import type { Db } from '../db/database.ts';
+import { DAY } from '../lib/time.ts';
+import { THROTTLE_WINDOW } from '../modules/auth/throttle.ts';
+
+export const DEACTIVATED_ACCOUNT_RETENTION = 30 * DAY;
+
+/**
+ * Deletes accounts deactivated more than 30 days ago (their data goes by foreign-key cascade), spent
+ * refresh tokens and stale login failures. Each step is one idempotent DELETE, so several processes may
+ * run it at the same moment without harm.
+ */
+export async function purgeAccounts(db: Db, now: number): Promise<{ users: number }> {
+  const users = await db
+    .deleteFrom('users')
+    .where('deactivated_at', 'is not', null)
+    .where('deactivated_at', '<', now - DEACTIVATED_ACCOUNT_RETENTION)
+    .executeTakeFirst();
+  await db.deleteFrom('refresh_tokens').where('expires_at', '<', now).execute();
+  await db
+    .deleteFrom('login_failures')
+    .where('at', '<', now - THROTTLE_WINDOW)
+    .execute();
+  return { users: Number(users.numDeletedRows) };
+}

@@ -1,0 +1,21 @@
+import { buildApp } from './app.ts';
+import { loadConfig } from './config.ts';
+import { purgeAccounts } from './jobs/purge.ts';
+import { scheduleHourly } from './jobs/scheduler.ts';
+
+const config = loadConfig();
+const app = await buildApp(config);
+await app.listen({ port: config.port, host: config.host });
+const stopJobs = scheduleHourly([{ name: 'purge-accounts', run: () => purgeAccounts(app.db, config.now()) }], app.log);
+
+let closing = false;
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.on(signal, async () => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    stopJobs();
+    await app.close();
+    process.exit(0);
+  });
+}

@@ -1,0 +1,58 @@
+import {
+  authResponse,
+  createUserBody,
+  createUserResponse,
+  loginBody,
+  refreshBody,
+  refreshQuery,
+} from '@billfold/contract/schemas';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { badRequest } from '../../lib/http-error.ts';
+import { errorResponses } from '../../plugins/openapi.ts';
+import type { AuthService } from './auth.service.ts';
+
+export function authRoutes(app: FastifyInstance, service: AuthService): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  r.post(
+    '/auth/create',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Create an account',
+        body: createUserBody,
+        response: { 201: createUserResponse, ...errorResponses(400, 409, 413) },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await service.create(request.body)),
+  );
+  r.post(
+    '/auth/login',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign in with username or email',
+        body: loginBody,
+        response: { 200: authResponse, ...errorResponses(400, 401, 429) },
+      },
+    },
+    async (request) => service.login(request.body, request.ip),
+  );
+  r.post(
+    '/auth/refresh',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Exchange a refresh token for new tokens (rotation)',
+        querystring: refreshQuery,
+        body: refreshBody,
+        response: { 200: authResponse, ...errorResponses(400, 401) },
+      },
+    },
+    async (request) => {
+      const token = request.query.refreshToken ?? request.body?.refreshToken;
+      if (!token) throw badRequest('refreshToken is required');
+      return service.refresh(token);
+    },
+  );
+}

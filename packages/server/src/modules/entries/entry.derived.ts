@@ -1,0 +1,19 @@
+/** Pay states stored on each entry; their order is the order of `status` sorting. */
+export const PAY_STATE = { unpaid: 0, partial: 1, paid: 2, overpaid: 3 } as const;
+
+/**
+ * The stored derivations of an entry's payment total, kept in the same transaction as every payment,
+ * amount or recycle change. `paidCents` is the sum of the entry's non-recycled payments.
+ */
+export function derivePayment(amountCents: number, paidCents: number, paymentCount: number) {
+  let payState: number = PAY_STATE.unpaid;
+  if (paidCents > amountCents) payState = PAY_STATE.overpaid;
+  else if (paidCents >= amountCents) payState = PAY_STATE.paid;
+  else if (paymentCount > 0) payState = PAY_STATE.partial;
+  return {
+    paid_cents: paidCents,
+    payment_count: paymentCount,
+    balance_cents: Math.max(amountCents - paidCents, 0),
+    pay_state: payState,
+  };
+}

@@ -1,0 +1,64 @@
+import { normalizeCategory } from '@billfold/contract/categories';
+import { fromCents } from '@billfold/contract/money';
+import type { Entry } from '@billfold/contract/schemas';
+import type { EntryRow } from '../../db/schema.ts';
+import { PAY_STATE } from './entry.derived.ts';
+
+export type EntryView = Pick<
+  EntryRow,
+  | 'id'
+  | 'invoice_number'
+  | 'bill_id'
+  | 'bill_name'
+  | 'category'
+  | 'date'
+  | 'flow'
+  | 'amount_cents'
+  | 'services'
+  | 'paid_cents'
+  | 'pay_state'
+  | 'internal'
+  | 'archived'
+  | 'recycled_at'
+>;
+
+/** The columns `toEntry` reads; select exactly these for any entry response. */
+export const ENTRY_VIEW_COLUMNS = [
+  'id',
+  'invoice_number',
+  'bill_id',
+  'bill_name',
+  'category',
+  'date',
+  'flow',
+  'amount_cents',
+  'services',
+  'paid_cents',
+  'pay_state',
+  'internal',
+  'archived',
+  'recycled_at',
+] as const satisfies readonly (keyof EntryRow)[];
+
+export function toEntry(row: EntryView): Entry {
+  return {
+    entryId: row.id,
+    invoiceId: row.invoice_number,
+    billId: row.bill_id,
+    name: row.bill_name,
+    category: normalizeCategory(row.category),
+    date: row.date,
+    flow: row.flow === 'INCOMING' ? 'INCOMING' : 'OUTGOING',
+    amount: fromCents(row.amount_cents),
+    services: row.services,
+    status: row.pay_state >= PAY_STATE.paid,
+    overpaid: row.pay_state === PAY_STATE.overpaid,
+    balance: {
+      totalBalance: fromCents(Math.max(row.amount_cents - row.paid_cents, 0)),
+      totalOverpaid: fromCents(Math.max(row.paid_cents - row.amount_cents, 0)),
+    },
+    internal: row.internal === 1,
+    archived: row.archived === 1,
+    recycle: row.recycled_at !== null,
+  };
+}

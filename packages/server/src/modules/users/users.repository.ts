@@ -1,0 +1,32 @@
+import type { Updateable } from 'kysely';
+import { Repository } from '../../db/repository.ts';
+import type { UsersTable } from '../../db/schema.ts';
+
+export class UsersRepository extends Repository {
+  findById(id: number) {
+    return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async emailTakenByOther(emailKey: string, userId: number): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('users')
+      .select('id')
+      .where('email_key', '=', emailKey)
+      .where('id', '!=', userId)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  update(id: number, changes: Updateable<UsersTable>) {
+    return this.db.updateTable('users').set(changes).where('id', '=', id).execute();
+  }
+
+  revokeRefreshTokens(userId: number, at: number) {
+    return this.db
+      .updateTable('refresh_tokens')
+      .set({ revoked_at: at })
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .execute();
+  }
+}

@@ -1,0 +1,37 @@
+import { updateUserBody, user, userQuery } from '@billfold/contract/schemas';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { errorResponses } from '../../plugins/openapi.ts';
+import type { UsersService } from './users.service.ts';
+
+export function usersRoutes(app: FastifyInstance, service: UsersService): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  r.get(
+    '/user',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['user'],
+        summary: "The caller's own account",
+        security: [{ bearer: [] }],
+        querystring: userQuery,
+        response: { 200: user, ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => service.get(request.userId, request.query.userName),
+  );
+  r.put(
+    '/user',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['user'],
+        summary: 'Change email, password or MFA flag, or deactivate; needs the current password',
+        security: [{ bearer: [] }],
+        body: updateUserBody,
+        response: { 200: user, ...errorResponses(400, 401, 403, 409) },
+      },
+    },
+    async (request) => service.update(request.userId, request.body),
+  );
+}

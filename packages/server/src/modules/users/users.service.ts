@@ -1,0 +1,80 @@
+import { toApiTimestamp } from '@billfold/contract/dates';
+import type { User } from '@billfold/contract/schemas';
+import type { Updateable } from 'kysely';
+import type { UserRow, UsersTable } from '../../db/schema.ts';
+import { badRequest, conflict, forbidden, notFound } from '../../lib/http-error.ts';
+import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
+import type { UsersRepository } from './users.repository.ts';
+
+export interface UserChange {
+  password: string;
+  newEmail?: string | undefined;
+  newPassword?: string | undefined;
+  mfaEnabled?: boolean | undefined;
+  recycle?: boolean | undefined;
+}
+
+export function toUser(row: UserRow): User {
+  return {
+    username: row.username,
+    email: row.email,
+    roles: row.role === 'ROLE_ADMIN' ? 'ROLE_ADMIN' : 'ROLE_USER',
+    createdAt: toApiTimestamp(new Date(row.created_at)),
+    lastLogin: row.last_login === null ? null : toApiTimestamp(new Date(row.last_login)),
+    mfaEnabled: row.mfa_enabled === 1,
+  };
+}
+
+export class UsersService {
+  constructor(
+    private readonly repo: UsersRepository,
+    private readonly now: () => number,
+  ) {}
+
+  async get(userId: number, userName: string): Promise<User> {
+    const row = await this.repo.findById(userId);
+    if (!row) throw notFound('User not found');
+    if (row.username_key !== userName.toLowerCase()) throw forbidden('You can only read your own account');
+    return toUser(row);
+  }
+
+  /** Every change needs the current password; all of one request's changes land together or not at all. */
+  async update(userId: number, change: UserChange): Promise<User> {
+    const current = await this.repo.findById(userId);
+    if (!current) throw notFound('User not found');
+    if (!(await verifyPassword(current.password_hash, change.password)))
+      throw forbidden('Current password is incorrect');
+    const wantsChange =
+      change.recycle === true ||
+      change.newEmail !== undefined ||
+      change.newPassword !== undefined ||
+      change.mfaEnabled !== undefined;
+    if (!wantsChange) throw badRequest('Nothing to change: send newEmail, newPassword, mfaEnabled or recycle');
+    const newHash = change.newPassword === undefined ? undefined : await hashPassword(change.newPassword);
+    const now = this.now();
+
+    return this.repo.transaction(async (repo) => {
+      const changes: Updateable<UsersTable> = {};
+      let revokeTokens = false;
+      if (change.newEmail !== undefined) {
+        const emailKey = change.newEmail.toLowerCase();
+        if (await repo.emailTakenByOther(emailKey, userId)) throw conflict('Email already registered');
+        Object.assign(changes, { email: change.newEmail, email_key: emailKey });
+      }
+      if (newHash !== undefined) {
+        changes.password_hash = newHash;
+        revokeTokens = true;
+      }
+      if (change.mfaEnabled !== undefined) changes.mfa_enabled = change.mfaEnabled ? 1 : 0;
+      if (change.recycle === true) {
+        changes.deactivated_at = now;
+        revokeTokens = true;
+      }
+      await repo.update(userId, changes);
+      if (revokeTokens) await repo.revokeRefreshTokens(userId, now);
+      const updated = await repo.findById(userId);
+      if (!updated) throw notFound('User not found');
+      return toUser(updated);
+    });
+  }
+}

@@ -1,0 +1,70 @@
+import { createSigner, createVerifier } from 'fast-jwt';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Db } from '../db/database.ts';
+import { unauthorized } from '../lib/http-error.ts';
+
+export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
+
+interface AccessClaims {
+  sub: string;
+  typ: 'access';
+  iat: number;
+  exp: number;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The signed-in user's id, set by `authenticate`. */
+    userId: number;
+  }
+  interface FastifyInstance {
+    authenticate: (request: FastifyRequest) => Promise<void>;
+    signAccessToken: (userId: number) => string;
+  }
+}
+
+const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*)$/;
+
+/**
+ * HS256 access tokens of 15 minutes, timed by the app's clock. `authenticate` also checks that the
+ * account still exists and is active, so a deactivated or purged user's token stops working at once.
+ */
+export function registerAuth(app: FastifyInstance, opts: { secret: string; db: Db; now: () => number }): void {
+  const sign = createSigner({ key: opts.secret, algorithm: 'HS256' });
+  // Expiry is checked below against the injected clock; the algorithm list refuses `none` and key confusion.
+  const verify = createVerifier({
+    key: opts.secret,
+    algorithms: ['HS256'],
+    ignoreExpiration: true,
+    ignoreNotBefore: true,
+  });
+
+  app.decorateRequest('userId', 0);
+  app.decorate('signAccessToken', (userId: number) => {
+    const iat = Math.floor(opts.now() / 1000);
+    return sign({ sub: String(userId), typ: 'access', iat, exp: iat + ACCESS_TOKEN_TTL_SECONDS });
+  });
+  app.decorate('authenticate', async (request: FastifyRequest) => {
+    const match = BEARER.exec(request.headers.authorization ?? '');
+    if (!match?.[1]) throw unauthorized('Unauthorized: missing or malformed access token');
+    let claims: AccessClaims;
+    try {
+      claims = verify(match[1]) as AccessClaims;
+    } catch {
+      throw unauthorized('Unauthorized: invalid access token');
+    }
+    const userId = Number(claims.sub);
+    if (claims.typ !== 'access' || !Number.isSafeInteger(userId) || typeof claims.exp !== 'number') {
+      throw unauthorized('Unauthorized: invalid access token');
+    }
+    if (claims.exp * 1000 <= opts.now()) throw unauthorized('Unauthorized: access token expired');
+    const user = await opts.db
+      .selectFrom('users')
+      .select('id')
+      .where('id', '=', userId)
+      .where('deactivated_at', 'is', null)
+      .executeTakeFirst();
+    if (!user) throw unauthorized('Unauthorized: account not active');
+    request.userId = userId;
+  });
+}

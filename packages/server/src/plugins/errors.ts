@@ -1,0 +1,55 @@
+import { STATUS_CODES } from 'node:http';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { HttpError } from '../lib/http-error.ts';
+
+interface ValidationIssue {
+  instancePath?: string;
+  message?: string;
+}
+
+/** `body.amount: Amount must be …; query.pageSize: Too big` — one line a client can show. */
+function summarize(context: string | undefined, issues: ValidationIssue[]): string {
+  return issues
+    .slice(0, 5)
+    .map((issue) => {
+      const path = (issue.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.');
+      const where = [context, path].filter(Boolean).join('.');
+      return where ? `${where}: ${issue.message}` : `${issue.message}`;
+    })
+    .join('; ');
+}
+
+export function send(statusCode: number, message: string) {
+  return { statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message };
+}
+
+/** Every error leaves as `{statusCode, error, message}`; a 5xx never carries its cause. */
+export function registerErrorHandling(
+  app: FastifyInstance,
+  sendApp: ((request: FastifyRequest, reply: FastifyReply) => FastifyReply) | null,
+): void {
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    if (err instanceof HttpError) {
+      return reply.code(err.statusCode).headers(err.headers).send(send(err.statusCode, err.message));
+    }
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      return reply.code(400).send(send(400, summarize(err.validationContext, err.validation)));
+    }
+    const status = err.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      // Fastify's own client errors: malformed JSON, body too large, wrong content type.
+      if (status === 429 && err.message) return reply.code(429).send(send(429, err.message));
+      return reply.code(status).send(send(status, err.message || (STATUS_CODES[status] ?? 'Error')));
+    }
+    request.log.error({ err }, 'request failed');
+    return reply.code(500).send(send(500, 'Something went wrong on our side. Please try again.'));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    // Deep links into the web app (`/entries/5`) get the app; `/api/*` always answers JSON.
+    const isPage = request.method === 'GET' && !request.url.startsWith('/api/') && request.url !== '/api';
+    if (sendApp && isPage) return sendApp(request, reply);
+    return reply.code(404).send(send(404, `Route ${request.method} ${request.url.split('?')[0]} not found`));
+  });
+}

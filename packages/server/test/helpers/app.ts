@@ -1,0 +1,107 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { buildApp } from '../../src/app.ts';
+import type { Config, DatabaseConfig } from '../../src/config.ts';
+
+export type Dialect = DatabaseConfig['dialect'];
+
+/** Every integration suite runs once per database: SQLite always, PostgreSQL when the harness started one. */
+export const dialects: Dialect[] = inject('pgUrl') ? ['sqlite', 'postgres'] : ['sqlite'];
+
+export interface TestClock {
+  now: () => number;
+  advance: (ms: number) => void;
+  set: (ms: number) => void;
+}
+
+export function testClock(start = Date.UTC(2026, 10, 22, 12, 0, 0)): TestClock {
+  let current = start;
+  return {
+    now: () => current,
+    advance: (ms) => {
+      current += ms;
+    },
+    set: (ms) => {
+      current = ms;
+    },
+  };
+}
+
+export interface TestDatabase {
+  config: DatabaseConfig;
+  drop: () => Promise<void>;
+}
+
+/** A brand-new empty database: a temporary SQLite file, or a fresh database in the test cluster. */
+export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase> {
+  if (dialect === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'billfold-test-'));
+    return {
+      config: { dialect, file: join(dir, 'test.db') },
+      drop: async () => rmSync(dir, { recursive: true, force: true }),
+    };
+  }
+  const adminUrl = inject('pgUrl');
+  if (!adminUrl) throw new Error('PostgreSQL is not available');
+  const name = `billfold_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  return {
+    config: { dialect, url: adminUrl.replace(/\/postgres$/, `/${name}`) },
+    drop: async () => {
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}
+
+export function testConfig(database: DatabaseConfig, overrides: Partial<Config> = {}): Config {
+  return {
+    port: 0,
+    host: '127.0.0.1',
+    dataDir: tmpdir(),
+    database,
+    jwtSecret: 'test-secret-test-secret-test-secret-0123456789',
+    logLevel: 'silent',
+    webRoot: null,
+    now: Date.now,
+    ...overrides,
+  };
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  clock: TestClock;
+  database: TestDatabase;
+  close: () => Promise<void>;
+}
+
+/** The real app on a fresh database of the given dialect, with a clock the test controls. */
+export async function createTestApp(
+  dialect: Dialect,
+  overrides: Partial<Config> = {},
+  options: Parameters<typeof buildApp>[1] = {},
+): Promise<TestApp> {
+  const database = await createTestDatabase(dialect);
+  const clock = testClock();
+  const app = await buildApp(testConfig(database.config, { now: clock.now, ...overrides }), options);
+  await app.ready();
+  return {
+    app,
+    clock,
+    database,
+    close: async () => {
+      await app.close();
+      await database.drop();
+    },
+  };
+}
