@@ -1,0 +1,132 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.ts';
+import { createTestApp, createTestDatabase, dialects, type TestApp, testConfig } from './helpers/app.ts';
+import { signUp } from './helpers/factories.ts';
+
+describe.each(dialects)('platform (%s)', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+  });
+  afterAll(() => t.close());
+
+  it('GET /health reports the database', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/health' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ status: 'ok', db: 'ok' });
+  });
+
+  it('unknown API routes are 404 JSON', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/nope?x=1' });
+    expect(res.statusCode).toBe(404);
+    expect(res.headers['content-type']).toContain('application/json');
+    expect(res.json()).toEqual({ statusCode: 404, error: 'Not Found', message: 'Route GET /api/v1/nope not found' });
+  });
+
+  it('a body over 256 KiB is 413 JSON and writes nothing', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/create',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ username: 'big', email: 'big@example.com', password: 'x'.repeat(300 * 1024) }),
+    });
+    expect(res.statusCode).toBe(413);
+    expect(res.json()).toMatchObject({ statusCode: 413, error: 'Payload Too Large' });
+    const row = await t.app.db.selectFrom('users').select('id').where('username_key', '=', 'big').executeTakeFirst();
+    expect(row).toBeUndefined();
+  });
+
+  it('wrong content types and prototype pollution are 4xx JSON', async () => {
+    const text = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      headers: { 'content-type': 'text/plain' },
+      payload: 'hello',
+    });
+    expect(text.statusCode).toBe(400);
+    expect(text.json().statusCode).toBe(400);
+    const xml = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      headers: { 'content-type': 'application/xml' },
+      payload: '<a/>',
+    });
+    expect(xml.statusCode).toBe(415);
+    expect(xml.json().error).toBe('Unsupported Media Type');
+    const proto = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"username":"a","password":"b","__proto__":{"admin":true}}',
+    });
+    expect(proto.statusCode).toBe(400);
+  });
+
+  it('sends security headers, and no-store on API responses', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/health' });
+    const csp = String(res.headers['content-security-policy']);
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("object-src 'none'");
+    expect(csp).toContain("base-uri 'self'");
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+    expect(res.headers['cache-control']).toBe('no-store');
+  });
+
+  it('publishes OpenAPI from the contract schemas, and the docs page', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json();
+    expect(doc.openapi).toMatch(/^3\./);
+    const login = doc.paths['/api/v1/auth/login'].post;
+    expect(login.requestBody.content['application/json'].schema.properties).toHaveProperty('password');
+    expect(login.responses['200'].content['application/json'].schema.properties).toHaveProperty('refreshToken');
+    for (const path of ['/api/v1/auth/create', '/api/v1/auth/refresh', '/api/v1/user', '/api/v1/health']) {
+      expect(doc.paths).toHaveProperty([path]);
+    }
+    const docs = await t.app.inject({ method: 'GET', url: '/api/docs/' });
+    expect(docs.statusCode).toBe(200);
+    expect(docs.headers['content-type']).toContain('text/html');
+  });
+
+  it('never shows a stack, SQL or path in a 5xx', async () => {
+    const database = await createTestDatabase(dialect);
+    const app = await buildApp(testConfig(database.config));
+    app.get('/api/v1/boom', async () => {
+      throw new Error('select * from users where password_hash = /srv/secret.ts:12');
+    });
+    await app.ready();
+    try {
+      const res = await app.inject({ method: 'GET', url: '/api/v1/boom' });
+      expect(res.statusCode).toBe(500);
+      expect(res.json()).toEqual({
+        statusCode: 500,
+        error: 'Internal Server Error',
+        message: 'Something went wrong on our side. Please try again.',
+      });
+    } finally {
+      await app.close();
+      await database.drop();
+    }
+  });
+
+  it('health is 503 when the database is unreachable', async () => {
+    const own = await createTestApp(dialect);
+    const s = await signUp(own.app);
+    await own.app.db.destroy();
+    const res = await own.app.inject({ method: 'GET', url: '/api/v1/health' });
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toMatchObject({ statusCode: 503, message: 'Database unreachable' });
+    // Other routes fail with the generic 500, not the driver's words.
+    const user = await own.app.inject({
+      method: 'GET',
+      url: `/api/v1/user?userName=${s.username}`,
+      headers: s.headers,
+    });
+    expect(user.statusCode).toBe(500);
+    expect(user.body).not.toMatch(/sqlite|postgres|select|destroy/i);
+    await own.app.close().catch(() => {});
+    await own.database.drop();
+  });
+});

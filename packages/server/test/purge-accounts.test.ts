@@ -1,0 +1,131 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDatabase } from '../src/db/database.ts';
+import { DEACTIVATED_ACCOUNT_RETENTION, purgeAccounts } from '../src/jobs/purge.ts';
+import { DAY } from '../src/lib/time.ts';
+import { createTestApp, dialects, type TestApp } from './helpers/app.ts';
+import { type Session, signUp } from './helpers/factories.ts';
+
+describe.each(dialects)('purge of deactivated accounts (%s)', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+  });
+  afterAll(() => t.close());
+
+  const userId = async (s: Session) =>
+    (
+      await t.app.db
+        .selectFrom('users')
+        .select('id')
+        .where('username_key', '=', s.username.toLowerCase())
+        .executeTakeFirstOrThrow()
+    ).id;
+
+  /** Gives the user an entity, an invoice and a payment, written straight to the tables. */
+  async function giveData(id: number) {
+    const now = t.clock.now();
+    const bill = await t.app.db
+      .insertInto('bills')
+      .values({
+        user_id: id,
+        name: 'Power Co',
+        name_key: 'power co',
+        category: 'Utilities',
+        internal: 0,
+        status: 1,
+        created_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const entry = await t.app.db
+      .insertInto('entries')
+      .values({
+        user_id: id,
+        bill_id: bill.id,
+        invoice_number: 1,
+        date: '2026-01-01',
+        flow: 'OUTGOING',
+        amount_cents: 1000,
+        services: '',
+        paid_cents: 1000,
+        balance_cents: 0,
+        pay_state: 2,
+        payment_count: 1,
+        bill_name: 'Power Co',
+        bill_name_key: 'power co',
+        category: 'Utilities',
+        internal: 0,
+        archived: 0,
+        created_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await t.app.db
+      .insertInto('payments')
+      .values({
+        user_id: id,
+        entry_id: entry.id,
+        date: '2026-01-02',
+        amount_cents: 1000,
+        type: 'cash',
+        medium: 'person',
+        notes: '',
+        autopay: 0,
+        created_at: now,
+      })
+      .execute();
+  }
+
+  const countFor = async (table: 'bills' | 'entries' | 'payments' | 'refresh_tokens', id: number) =>
+    (await t.app.db.selectFrom(table).select('user_id').where('user_id', '=', id).execute()).length;
+
+  it('deletes accounts deactivated over 30 days ago with all their data, keeps the rest', async () => {
+    const old = await signUp(t.app);
+    const recent = await signUp(t.app);
+    const active = await signUp(t.app);
+    const [oldId, recentId, activeId] = [await userId(old), await userId(recent), await userId(active)];
+    for (const id of [oldId, recentId, activeId]) await giveData(id);
+    const now = t.clock.now();
+    await t.app.db
+      .updateTable('users')
+      .set({ deactivated_at: now - DEACTIVATED_ACCOUNT_RETENTION - 1000 })
+      .where('id', '=', oldId)
+      .execute();
+    await t.app.db
+      .updateTable('users')
+      .set({ deactivated_at: now - 29 * DAY })
+      .where('id', '=', recentId)
+      .execute();
+
+    const result = await purgeAccounts(t.app.db, now);
+    expect(result.users).toBe(1);
+    expect(await t.app.db.selectFrom('users').select('id').where('id', '=', oldId).executeTakeFirst()).toBeUndefined();
+    for (const table of ['bills', 'entries', 'payments', 'refresh_tokens'] as const) {
+      expect(await countFor(table, oldId)).toBe(0);
+      expect(await countFor(table, recentId)).toBeGreaterThan(0);
+      expect(await countFor(table, activeId)).toBeGreaterThan(0);
+    }
+  });
+
+  it('is safe when two processes run it at the same moment', async () => {
+    const victims = await Promise.all([signUp(t.app), signUp(t.app), signUp(t.app)]);
+    const ids = await Promise.all(victims.map(userId));
+    for (const id of ids) await giveData(id);
+    const now = t.clock.now();
+    await t.app.db
+      .updateTable('users')
+      .set({ deactivated_at: now - 31 * DAY })
+      .where('id', 'in', ids)
+      .execute();
+    // A second, independent connection plays the other process.
+    const other = createDatabase(t.database.config);
+    try {
+      const results = await Promise.all([purgeAccounts(t.app.db, now), purgeAccounts(other, now)]);
+      expect(results[0].users + results[1].users).toBe(3);
+    } finally {
+      await other.destroy();
+    }
+    const left = await t.app.db.selectFrom('users').select('id').where('id', 'in', ids).execute();
+    expect(left).toEqual([]);
+  });
+});
