@@ -29,6 +29,10 @@ export function createDatabase(config: DatabaseConfig): Db {
 
 export async function migrateToLatest(db: Db): Promise<void> {
   const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
-  const { error } = await migrator.migrateToLatest();
-  if (error) throw error;
+  const first = await migrator.migrateToLatest();
+  if (!first.error) return;
+  // SQLite has no migration lock: a process that raced another one sees its work as a conflict. A second
+  // pass finds the migrations applied (or fails for a real reason).
+  const second = await migrator.migrateToLatest();
+  if (second.error) throw second.error;
 }
