@@ -29,10 +29,12 @@ export function createDatabase(config: DatabaseConfig): Db {
 
 export async function migrateToLatest(db: Db): Promise<void> {
   const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
-  const first = await migrator.migrateToLatest();
-  if (!first.error) return;
-  // SQLite has no migration lock: a process that raced another one sees its work as a conflict. A second
-  // pass finds the migrations applied (or fails for a real reason).
-  const second = await migrator.migrateToLatest();
-  if (second.error) throw second.error;
+  // SQLite has no migration lock: a process racing another one sees the other's work as a conflict, so it
+  // waits and tries again, finding the migrations applied (or failing for a real reason).
+  for (let attempt = 1; ; attempt++) {
+    const { error } = await migrator.migrateToLatest();
+    if (!error) return;
+    if (attempt === 5) throw error;
+    await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+  }
 }
