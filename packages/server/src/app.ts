@@ -5,7 +5,19 @@ import { createDatabase, type Db, migrateToLatest } from './db/database.ts';
 import { AuthRepository } from './modules/auth/auth.repository.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
+import { BillsRepository } from './modules/bills/bills.repository.ts';
+import { billsRoutes } from './modules/bills/bills.routes.ts';
+import { BillsService } from './modules/bills/bills.service.ts';
+import { EntriesRepository } from './modules/entries/entries.repository.ts';
+import { entriesRoutes } from './modules/entries/entries.routes.ts';
+import { EntriesService } from './modules/entries/entries.service.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
+import { PaymentsRepository } from './modules/payments/payments.repository.ts';
+import { paymentsRoutes } from './modules/payments/payments.routes.ts';
+import { PaymentsService } from './modules/payments/payments.service.ts';
+import { RecycleRepository } from './modules/recycle/recycle.repository.ts';
+import { recycleRoutes } from './modules/recycle/recycle.routes.ts';
+import { RecycleService } from './modules/recycle/recycle.service.ts';
 import { UsersRepository } from './modules/users/users.repository.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { UsersService } from './modules/users/users.service.ts';
@@ -76,6 +88,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       healthRoutes(api, db);
       authRoutes(api, new AuthService(new AuthRepository(db), app.signAccessToken, config.now));
       usersRoutes(api, new UsersService(new UsersRepository(db), config.now));
+      const bills = new BillsService(new BillsRepository(db), config.now);
+      const entries = new EntriesService(new EntriesRepository(db), config.now);
+      const payments = new PaymentsService(new PaymentsRepository(db), config.now);
+      billsRoutes(api, bills);
+      entriesRoutes(api, entries);
+      paymentsRoutes(api, payments);
+      recycleRoutes(api, new RecycleService(new RecycleRepository(db), { bills, entries, payments }, config.now));
     },
     { prefix: '/api/v1' },
   );

@@ -1,12 +1,19 @@
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { purgeAccounts } from './jobs/purge.ts';
+import { purgeRecycleBin } from './jobs/recycle-purge.ts';
 import { scheduleHourly } from './jobs/scheduler.ts';
 
 const config = loadConfig();
 const app = await buildApp(config);
 await app.listen({ port: config.port, host: config.host });
-const stopJobs = scheduleHourly([{ name: 'purge-accounts', run: () => purgeAccounts(app.db, config.now()) }], app.log);
+const stopJobs = scheduleHourly(
+  [
+    { name: 'purge-accounts', run: () => purgeAccounts(app.db, config.now()) },
+    { name: 'purge-recycle-bin', run: () => purgeRecycleBin(app.db, config.now()) },
+  ],
+  app.log,
+);
 
 let closing = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {

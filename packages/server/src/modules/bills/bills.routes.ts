@@ -1,0 +1,76 @@
+import {
+  bill,
+  billGetQuery,
+  billListResponse,
+  billsQuery,
+  createBillBody,
+  idParams,
+  updateBillBody,
+} from '@billfold/contract/schemas';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { errorResponses } from '../../plugins/openapi.ts';
+import type { BillsService } from './bills.service.ts';
+
+const security = [{ bearer: [] }];
+
+export function billsRoutes(app: FastifyInstance, service: BillsService): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  r.get(
+    '/bills',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['bills'],
+        summary: 'Entities sorted by name; no status → active and archived (never recycled)',
+        security,
+        querystring: billsQuery,
+        response: { 200: billListResponse, ...errorResponses(400, 401) },
+      },
+    },
+    async (request) => ({ billDTOList: await service.list(request.userId, request.query) }),
+  );
+  r.get(
+    '/bills/:id',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['bills'],
+        summary: 'One entity; a recycled one only with `bypass`',
+        security,
+        params: idParams,
+        querystring: billGetQuery,
+        response: { 200: bill, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request) => service.get(request.userId, request.params.id, request.query.bypass !== undefined),
+  );
+  r.post(
+    '/bills',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['bills'],
+        summary: 'Create an entity; names are unique per user, case-insensitively',
+        security,
+        body: createBillBody,
+        response: { 201: bill, ...errorResponses(400, 401, 409, 413) },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await service.create(request.userId, request.body)),
+  );
+  r.put(
+    '/bills',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['bills'],
+        summary: 'Rename, recategorise, archive (status 0), unarchive (status 1), delete (recycle true), restore',
+        security,
+        body: updateBillBody,
+        response: { 200: bill, ...errorResponses(400, 401, 404, 409, 413) },
+      },
+    },
+    async (request) => service.update(request.userId, request.body),
+  );
+}

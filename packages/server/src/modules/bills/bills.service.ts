@@ -1,0 +1,146 @@
+import { DEFAULT_CATEGORY, normalizeCategory } from '@billfold/contract/categories';
+import type { Bill } from '@billfold/contract/schemas';
+import { conflict, notFound } from '../../lib/http-error.ts';
+import { refreshTotals } from '../entries/entries.service.ts';
+import { billNameKey, entryColumnsOf, toBill } from './bill.mapper.ts';
+import type { BillsRepository } from './bills.repository.ts';
+import { duplicateEntityName, MESSAGES } from './messages.ts';
+import { isUniqueViolation } from './unique-violation.ts';
+
+export interface BillQuery {
+  status?: 'active' | 'inactive' | 'all' | undefined;
+  name?: string | undefined;
+  category?: string[] | undefined;
+}
+
+export interface NewBillInput {
+  name: string;
+  status?: 0 | 1 | undefined;
+  category?: string | null | undefined;
+  internal?: boolean | undefined;
+}
+
+export interface BillChange {
+  id: number;
+  name?: string | undefined;
+  status?: 0 | 1 | undefined;
+  category?: string | null | undefined;
+  internal?: boolean | undefined;
+  recycle?: boolean | undefined;
+}
+
+/** A known category in any spelling becomes its canonical form; an unknown one is kept, so it matches nothing. */
+function categoryFilter(values: readonly string[]): string[] {
+  return values.map((value) => {
+    const category = normalizeCategory(value);
+    return category !== DEFAULT_CATEGORY || value.trim().toLowerCase() === DEFAULT_CATEGORY.toLowerCase()
+      ? category
+      : value;
+  });
+}
+
+export class BillsService {
+  constructor(
+    private readonly repo: BillsRepository,
+    private readonly now: () => number,
+  ) {}
+
+  async list(userId: number, query: BillQuery): Promise<Bill[]> {
+    const rows = await this.repo.list(userId, {
+      status: query.status,
+      nameKey: query.name ? billNameKey(query.name) : undefined,
+      categories: query.category ? categoryFilter(query.category) : undefined,
+    });
+    return rows.map(toBill);
+  }
+
+  /** A recycled entity only with `bypass` (the restore flow reads it first). */
+  async get(userId: number, id: number, bypass: boolean): Promise<Bill> {
+    const row = await this.repo.findOwned(userId, id);
+    if (!row || (row.recycled_at !== null && !bypass)) throw notFound(MESSAGES.entityNotFound);
+    return toBill(row);
+  }
+
+  async create(userId: number, input: NewBillInput): Promise<Bill> {
+    const nameKey = billNameKey(input.name);
+    if (await this.repo.nameTaken(userId, nameKey, null)) throw conflict(duplicateEntityName(input.name));
+    try {
+      const row = await this.repo.insert({
+        user_id: userId,
+        name: input.name,
+        name_key: nameKey,
+        category: normalizeCategory(input.category),
+        internal: input.internal ? 1 : 0,
+        status: input.status ?? 1,
+        created_at: this.now(),
+      });
+      return toBill(row);
+    } catch (err) {
+      // Lost a race with a concurrent create of the same name: the partial unique index decided.
+      if (isUniqueViolation(err)) throw conflict(duplicateEntityName(input.name));
+      throw err;
+    }
+  }
+
+  /**
+   * Rename, recategorise, internal flag, archive/unarchive, delete (`recycle: true`) or restore (`recycle: false`).
+   * Every change reaches the invoices' copies of the entity's columns in the same transaction.
+   */
+  async update(userId: number, change: BillChange): Promise<Bill> {
+    try {
+      return await this.repo.transaction((repo) => this.applyChange(repo, userId, change));
+    } catch (err) {
+      if (!isUniqueViolation(err)) throw err;
+      // Lost a race for the name with a concurrent create, rename or restore.
+      const name = change.name ?? (await this.repo.findOwned(userId, change.id))?.name ?? '';
+      throw conflict(duplicateEntityName(name));
+    }
+  }
+
+  private async applyChange(repo: BillsRepository, userId: number, change: BillChange): Promise<Bill> {
+    const bill = await repo.lockOwned(userId, change.id);
+    if (!bill) throw notFound(MESSAGES.entityNotFound);
+    const now = this.now();
+
+    if (change.recycle === true) {
+      if (bill.recycled_at !== null) return toBill(bill);
+      const recycled = await repo.update(bill.id, { recycled_at: now });
+      await repo.recycleLiveEntries(bill.id, now);
+      await repo.recyclePaymentsOfCascadedEntries(bill.id, now);
+      return toBill(recycled);
+    }
+
+    const restoring = bill.recycled_at !== null;
+    if (restoring && change.recycle !== false) throw conflict(MESSAGES.entityRecycled);
+    const name = change.name ?? bill.name;
+    const nameKey = billNameKey(name);
+    const category = change.category == null ? normalizeCategory(bill.category) : normalizeCategory(change.category);
+    const internal = change.internal === undefined ? bill.internal : change.internal ? 1 : 0;
+    const status = change.status ?? bill.status;
+    const edited = name !== bill.name || category !== bill.category || internal !== bill.internal;
+    // Archived means read only: it may be unarchived or deleted, not edited while it stays archived.
+    if (edited && bill.status === 0 && status === 0) throw conflict(MESSAGES.entityArchived);
+    if ((restoring || nameKey !== bill.name_key) && (await repo.nameTaken(userId, nameKey, bill.id))) {
+      throw conflict(duplicateEntityName(name));
+    }
+
+    const updated = await repo.update(bill.id, {
+      name,
+      name_key: nameKey,
+      category,
+      internal,
+      status,
+      ...(restoring ? { recycled_at: null } : {}),
+    });
+    if (restoring) {
+      await repo.restorePaymentsOfCascadedEntries(bill.id);
+      const entries = await repo.restoreCascadedEntries(bill.id);
+      await refreshTotals(repo.entries(), entries);
+    }
+    if (edited || status !== bill.status) {
+      await repo.copyToEntries(bill.id, entryColumnsOf(updated));
+      if (updated.internal === 1) await repo.forceEntriesOutgoing(bill.id);
+    }
+    return toBill(updated);
+  }
+}

@@ -1,0 +1,144 @@
+import type { Entry, Flow } from '@billfold/contract/schemas';
+import type { BillRow, EntryRow, EntryUpdate } from '../../db/schema.ts';
+import { conflict, notFound } from '../../lib/http-error.ts';
+import { entryColumnsOf } from '../bills/bill.mapper.ts';
+import { MESSAGES } from '../bills/messages.ts';
+import type { EntriesRepository, PaymentTotals } from './entries.repository.ts';
+import { derivePayment } from './entry.derived.ts';
+import { toEntry } from './entry.mapper.ts';
+
+export interface NewEntryInput {
+  billId: number;
+  date: string;
+  flow: Flow;
+  amount: number;
+  services: string;
+}
+
+export interface EntryChange {
+  entryId: number;
+  billId?: number | undefined;
+  date?: string | undefined;
+  flow?: Flow | undefined;
+  amount?: number | undefined;
+  services?: string | null | undefined;
+  recycle?: boolean | undefined;
+}
+
+type TotalsRow = Pick<EntryRow, 'id' | 'amount_cents' | 'paid_cents' | 'payment_count' | 'balance_cents' | 'pay_state'>;
+const TOTALS_CHUNK = 500;
+
+/**
+ * Recomputes the stored totals of the given invoices from the SUM of their live payments, inside the caller's
+ * transaction (which holds the invoices' locks), and writes those that changed. Returns the rows with fresh totals.
+ */
+export async function refreshTotals<R extends TotalsRow>(repo: EntriesRepository, rows: readonly R[]): Promise<R[]> {
+  const totals = new Map<number, PaymentTotals>();
+  for (let i = 0; i < rows.length; i += TOTALS_CHUNK) {
+    const ids = rows.slice(i, i + TOTALS_CHUNK).map((row) => row.id);
+    for (const total of await repo.livePaymentTotals(ids)) totals.set(total.entryId, total);
+  }
+  const fresh: R[] = [];
+  for (const row of rows) {
+    const total = totals.get(row.id);
+    const derived = derivePayment(row.amount_cents, total?.paidCents ?? 0, total?.count ?? 0);
+    const changed = (Object.keys(derived) as (keyof typeof derived)[]).some((key) => derived[key] !== row[key]);
+    if (changed) await repo.update(row.id, derived);
+    fresh.push({ ...row, ...derived });
+  }
+  return fresh;
+}
+
+/** An invoice of an internal entity is always an expense. */
+function flowFor(bill: Pick<BillRow, 'internal'>, flow: string): Flow {
+  return bill.internal === 1 || flow !== 'INCOMING' ? 'OUTGOING' : 'INCOMING';
+}
+
+export class EntriesService {
+  constructor(
+    private readonly repo: EntriesRepository,
+    private readonly now: () => number,
+  ) {}
+
+  /** A recycled invoice only with `bypass` (the restore flow reads it first). */
+  async get(userId: number, id: number, bypass: boolean): Promise<Entry> {
+    const row = await this.repo.findOwned(userId, id);
+    if (!row || (row.recycled_at !== null && !bypass)) throw notFound(MESSAGES.invoiceNotFound);
+    return toEntry(row);
+  }
+
+  create(userId: number, input: NewEntryInput): Promise<Entry> {
+    return this.repo.transaction(async (repo) => {
+      const bill = await repo.lockBill(userId, input.billId);
+      if (!bill) throw notFound(MESSAGES.entityNotFound);
+      if (bill.recycled_at !== null) throw conflict(MESSAGES.entityRecycled);
+      if (bill.status === 0) throw conflict(MESSAGES.entityArchived);
+      const invoiceNumber = await repo.nextInvoiceNumber(userId);
+      const row = await repo.insert({
+        user_id: userId,
+        bill_id: bill.id,
+        invoice_number: invoiceNumber,
+        date: input.date,
+        flow: flowFor(bill, input.flow),
+        amount_cents: input.amount,
+        services: input.services,
+        ...derivePayment(input.amount, 0, 0),
+        ...entryColumnsOf(bill),
+        created_at: this.now(),
+      });
+      return toEntry(row);
+    });
+  }
+
+  /**
+   * Edit, move to another entity, delete (`recycle: true`, with its live payments) or restore (`recycle: false`,
+   * with the payments deleted together with it). Locks entities before the invoice, as entity changes do.
+   */
+  edit(userId: number, change: EntryChange): Promise<Entry> {
+    return this.repo.transaction(async (repo) => {
+      const seen = await repo.findOwned(userId, change.entryId);
+      if (!seen) throw notFound(MESSAGES.invoiceNotFound);
+      const targetId = change.billId ?? seen.bill_id;
+      const bills = new Map<number, BillRow>();
+      for (const billId of [...new Set([seen.bill_id, targetId])].sort((a, b) => a - b)) {
+        const bill = await repo.lockBill(userId, billId);
+        if (bill) bills.set(billId, bill);
+      }
+      const current = bills.get(seen.bill_id);
+      const target = bills.get(targetId);
+      if (!target) throw notFound(MESSAGES.entityNotFound);
+      const entry = await repo.lockOwned(userId, change.entryId);
+      if (!entry || !current) throw notFound(MESSAGES.invoiceNotFound);
+      if (entry.bill_id !== seen.bill_id) throw conflict(MESSAGES.concurrentChange);
+      if (entry.archived === 1) throw conflict(MESSAGES.entityArchived);
+
+      if (change.recycle === true) {
+        if (entry.recycled_at !== null) return toEntry(entry);
+        await repo.recycleLivePayments(entry.id, this.now());
+        const recycled = await repo.update(entry.id, { recycled_at: this.now(), recycled_cascade: 0 });
+        const [fresh = recycled] = await refreshTotals(repo, [recycled]);
+        return toEntry(fresh);
+      }
+
+      const changes: EntryUpdate = {};
+      if (entry.recycled_at !== null) {
+        if (change.recycle !== false) throw conflict(MESSAGES.invoiceRecycled);
+        if (current.recycled_at !== null) throw conflict(MESSAGES.entityRecycled);
+        await repo.restoreCascadedPayments(entry.id);
+        Object.assign(changes, { recycled_at: null, recycled_cascade: 0 });
+      }
+      if (target.id !== entry.bill_id) {
+        if (target.recycled_at !== null) throw conflict(MESSAGES.entityRecycled);
+        if (target.status === 0) throw conflict(MESSAGES.entityArchived);
+        Object.assign(changes, { bill_id: target.id, ...entryColumnsOf(target) });
+      }
+      if (change.date !== undefined) changes.date = change.date;
+      if (change.amount !== undefined) changes.amount_cents = change.amount;
+      if (change.services !== undefined) changes.services = change.services ?? '';
+      changes.flow = flowFor(target, change.flow ?? entry.flow);
+      const updated = await repo.update(entry.id, changes);
+      const [fresh = updated] = await refreshTotals(repo, [updated]);
+      return toEntry(fresh);
+    });
+  }
+}

@@ -1,0 +1,40 @@
+import type { Insertable, Updateable } from 'kysely';
+import { Repository } from '../../db/repository.ts';
+import type { PaymentsTable } from '../../db/schema.ts';
+import { EntriesRepository } from '../entries/entries.repository.ts';
+
+export class PaymentsRepository extends Repository {
+  /** The invoice queries, on the same connection (and transaction) as this repository. */
+  entries(): EntriesRepository {
+    return new EntriesRepository(this.db);
+  }
+
+  /** Live payments of one invoice, newest first with a unique tie-breaker. */
+  listLive(entryId: number) {
+    return this.db
+      .selectFrom('payments')
+      .selectAll()
+      .where('entry_id', '=', entryId)
+      .where('recycled_at', 'is', null)
+      .orderBy('date', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
+  }
+
+  findOwned(userId: number, id: number) {
+    return this.db
+      .selectFrom('payments')
+      .selectAll()
+      .where('id', '=', id)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+  }
+
+  insert(row: Insertable<PaymentsTable>) {
+    return this.db.insertInto('payments').values(row).returningAll().executeTakeFirstOrThrow();
+  }
+
+  update(id: number, changes: Updateable<PaymentsTable>) {
+    return this.db.updateTable('payments').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+  }
+}

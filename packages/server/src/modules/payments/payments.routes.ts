@@ -1,0 +1,77 @@
+import {
+  createPaymentBody,
+  idParams,
+  payment,
+  paymentGetQuery,
+  paymentListResponse,
+  paymentsQuery,
+  updatePaymentBody,
+} from '@billfold/contract/schemas';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { errorResponses } from '../../plugins/openapi.ts';
+import type { PaymentsService } from './payments.service.ts';
+
+const security = [{ bearer: [] }];
+
+export function paymentsRoutes(app: FastifyInstance, service: PaymentsService): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  r.get(
+    '/payments',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['payments'],
+        summary: "An invoice's live payments, newest first",
+        security,
+        querystring: paymentsQuery,
+        response: { 200: paymentListResponse, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request) => ({ paymentDTOList: await service.list(request.userId, request.query.entryId) }),
+  );
+  r.get(
+    '/payments/:id',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['payments'],
+        summary: 'One payment, recycled ones included',
+        security,
+        params: idParams,
+        querystring: paymentGetQuery,
+        response: { 200: payment, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request) => service.get(request.userId, request.params.id),
+  );
+  r.post(
+    '/payments',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['payments'],
+        summary: 'Add a payment to an invoice',
+        security,
+        body: createPaymentBody,
+        response: { 201: payment, ...errorResponses(400, 401, 404, 409, 413) },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await service.create(request.userId, request.body)),
+  );
+  r.put(
+    '/payments',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['payments'],
+        summary: 'Edit, delete (recycle true) or restore (recycle false) a payment',
+        security,
+        querystring: paymentGetQuery,
+        body: updatePaymentBody,
+        response: { 200: payment, ...errorResponses(400, 401, 404, 409, 413) },
+      },
+    },
+    async (request) => service.update(request.userId, request.body),
+  );
+}

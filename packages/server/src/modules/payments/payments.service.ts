@@ -1,0 +1,121 @@
+import type { Payment } from '@billfold/contract/schemas';
+import type { Updateable } from 'kysely';
+import type { EntryRow, PaymentsTable } from '../../db/schema.ts';
+import { badRequest, conflict, notFound } from '../../lib/http-error.ts';
+import { MESSAGES } from '../bills/messages.ts';
+import { refreshTotals } from '../entries/entries.service.ts';
+import { toPayment } from './payment.mapper.ts';
+import type { PaymentsRepository } from './payments.repository.ts';
+
+export interface NewPaymentInput {
+  entryId: number;
+  date: string;
+  amount: number;
+  type: string;
+  medium: string;
+  notes?: string | null | undefined;
+  autopay: boolean;
+}
+
+export interface PaymentChange {
+  paymentId?: number | undefined;
+  id?: number | undefined;
+  entryId?: number | undefined;
+  date?: string | undefined;
+  amount?: number | undefined;
+  type?: string | undefined;
+  medium?: string | undefined;
+  notes?: string | null | undefined;
+  autopay?: boolean | undefined;
+  recycle?: boolean | undefined;
+}
+
+/** An invoice that takes payment changes: live and of an entity that is not archived. */
+function assertWritable(entry: EntryRow): void {
+  if (entry.archived === 1) throw conflict(MESSAGES.entityArchived);
+  if (entry.recycled_at !== null) throw conflict(MESSAGES.invoiceRecycled);
+}
+
+/**
+ * Every payment change locks its invoice first, then recomputes the invoice's totals from the SUM of its live
+ * payments in the same transaction, so concurrent changes of one invoice's payments never lose an update.
+ */
+export class PaymentsService {
+  constructor(
+    private readonly repo: PaymentsRepository,
+    private readonly now: () => number,
+  ) {}
+
+  async list(userId: number, entryId: number): Promise<Payment[]> {
+    const entry = await this.repo.entries().findOwned(userId, entryId);
+    if (!entry) throw notFound(MESSAGES.invoiceNotFound);
+    return (await this.repo.listLive(entryId)).map(toPayment);
+  }
+
+  /** Recycled payments included: the restore flow reads one before restoring it. */
+  async get(userId: number, id: number): Promise<Payment> {
+    const row = await this.repo.findOwned(userId, id);
+    if (!row) throw notFound(MESSAGES.paymentNotFound);
+    return toPayment(row);
+  }
+
+  create(userId: number, input: NewPaymentInput): Promise<Payment> {
+    return this.repo.transaction(async (repo) => {
+      const entries = repo.entries();
+      const entry = await entries.lockOwned(userId, input.entryId);
+      if (!entry) throw notFound(MESSAGES.invoiceNotFound);
+      assertWritable(entry);
+      const row = await repo.insert({
+        user_id: userId,
+        entry_id: entry.id,
+        date: input.date,
+        amount_cents: input.amount,
+        type: input.type,
+        medium: input.medium,
+        notes: input.notes ?? '',
+        autopay: input.autopay ? 1 : 0,
+        created_at: this.now(),
+      });
+      await refreshTotals(entries, [entry]);
+      return toPayment(row);
+    });
+  }
+
+  /** Edit, delete (`recycle: true`) or restore (`recycle: false`) one payment. */
+  update(userId: number, change: PaymentChange): Promise<Payment> {
+    const paymentId = change.paymentId ?? change.id;
+    return this.repo.transaction(async (repo) => {
+      const seen = paymentId === undefined ? undefined : await repo.findOwned(userId, paymentId);
+      if (!seen) throw notFound(MESSAGES.paymentNotFound);
+      if (change.entryId !== undefined && change.entryId !== seen.entry_id) throw badRequest(MESSAGES.paymentMove);
+      const entries = repo.entries();
+      const entry = await entries.lockOwned(userId, seen.entry_id);
+      if (!entry) throw notFound(MESSAGES.paymentNotFound);
+      // Read again under the invoice's lock: every payment change takes that lock first.
+      const payment = await repo.findOwned(userId, seen.id);
+      if (!payment) throw notFound(MESSAGES.paymentNotFound);
+      if (entry.archived === 1) throw conflict(MESSAGES.entityArchived);
+
+      const changes: Updateable<PaymentsTable> = {};
+      if (change.recycle === true) {
+        if (payment.recycled_at !== null) return toPayment(payment);
+        Object.assign(changes, { recycled_at: this.now(), recycled_cascade: 0 });
+      } else {
+        if (payment.recycled_at !== null) {
+          if (change.recycle !== false) throw conflict(MESSAGES.paymentRecycled);
+          Object.assign(changes, { recycled_at: null, recycled_cascade: 0 });
+        }
+        assertWritable(entry);
+        if (change.date !== undefined) changes.date = change.date;
+        if (change.amount !== undefined) changes.amount_cents = change.amount;
+        if (change.type !== undefined) changes.type = change.type;
+        if (change.medium !== undefined) changes.medium = change.medium;
+        if (change.notes !== undefined) changes.notes = change.notes ?? '';
+        if (change.autopay !== undefined) changes.autopay = change.autopay ? 1 : 0;
+      }
+      const updated = Object.keys(changes).length > 0 ? await repo.update(payment.id, changes) : payment;
+      await refreshTotals(entries, [entry]);
+      return toPayment(updated);
+    });
+  }
+}

@@ -1,0 +1,38 @@
+import { messageResponse, recycleListResponse, restoreBody } from '@billfold/contract/schemas';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { errorResponses } from '../../plugins/openapi.ts';
+import type { RecycleService } from './recycle.service.ts';
+
+const security = [{ bearer: [] }];
+
+export function recycleRoutes(app: FastifyInstance, service: RecycleService): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  r.get(
+    '/recycle',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['recycle'],
+        summary: 'Items deleted in the last 14 days, newest first',
+        security,
+        response: { 200: recycleListResponse, ...errorResponses(401) },
+      },
+    },
+    async (request) => ({ recycleItems: await service.list(request.userId) }),
+  );
+  r.post(
+    '/recycle/restore',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['recycle'],
+        summary: 'Restore an entity, invoice or payment (with what was deleted together with it)',
+        security,
+        body: restoreBody,
+        response: { 200: messageResponse, ...errorResponses(400, 401, 404, 409, 413) },
+      },
+    },
+    async (request) => service.restore(request.userId, request.body.entityType, request.body.entityId),
+  );
+}

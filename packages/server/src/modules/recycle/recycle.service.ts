@@ -1,0 +1,106 @@
+import { toApiTimestamp } from '@billfold/contract/dates';
+import { fromCents } from '@billfold/contract/money';
+import type { RecycleItem, RecycleType } from '@billfold/contract/schemas';
+import { notFound } from '../../lib/http-error.ts';
+import { DAY } from '../../lib/time.ts';
+import type { BillsService } from '../bills/bills.service.ts';
+import { MESSAGES } from '../bills/messages.ts';
+import type { EntriesService } from '../entries/entries.service.ts';
+import type { PaymentsService } from '../payments/payments.service.ts';
+import type { RecycleRepository } from './recycle.repository.ts';
+
+/** Deleted items stay restorable this long; then the purge job removes them for good. */
+export const RECYCLE_RETENTION = 14 * DAY;
+
+const TYPE_ORDER: Record<RecycleType, number> = { Entity: 0, Invoice: 1, Payment: 2 };
+
+interface Listed {
+  at: number;
+  item: RecycleItem;
+}
+
+export class RecycleService {
+  constructor(
+    private readonly repo: RecycleRepository,
+    private readonly services: { bills: BillsService; entries: EntriesService; payments: PaymentsService },
+    private readonly now: () => number,
+  ) {}
+
+  /** Newest first; an item whose parent is in the bin comes back with its parent, so it is not listed. */
+  async list(userId: number): Promise<RecycleItem[]> {
+    const since = this.now() - RECYCLE_RETENTION;
+    const [bills, entries, payments] = await Promise.all([
+      this.repo.listBills(userId, since),
+      this.repo.listEntries(userId, since),
+      this.repo.listPayments(userId, since),
+    ]);
+    const listed: Listed[] = [
+      ...bills.map((b) => ({
+        at: Number(b.recycled_at),
+        item: item('Entity', b.id, Number(b.recycled_at), {
+          partyName: b.name,
+          type: b.status === 1 ? 'Active' : 'Archived',
+          details: b.category,
+        }),
+      })),
+      ...entries.map((e) => ({
+        at: Number(e.recycled_at),
+        item: item('Invoice', e.id, Number(e.recycled_at), {
+          partyName: e.bill_name,
+          invoiceNumber: e.invoice_number,
+          entityDate: e.date,
+          amount: fromCents(e.amount_cents),
+          type: e.flow === 'INCOMING' ? 'Income' : 'Expense',
+          details: e.services,
+        }),
+      })),
+      ...payments.map((p) => ({
+        at: Number(p.recycled_at),
+        item: item('Payment', p.id, Number(p.recycled_at), {
+          partyName: p.bill_name,
+          invoiceNumber: p.invoice_number,
+          entityDate: p.date,
+          amount: fromCents(p.amount_cents),
+          type: `${p.type}|${p.medium}`,
+          details: p.notes,
+        }),
+      })),
+    ];
+    listed.sort(
+      (a, b) =>
+        b.at - a.at ||
+        TYPE_ORDER[a.item.entityType] - TYPE_ORDER[b.item.entityType] ||
+        b.item.entityId - a.item.entityId,
+    );
+    return listed.map((l) => l.item);
+  }
+
+  /** Same rules as the PUT with `recycle: false` of that resource. */
+  async restore(userId: number, type: RecycleType, id: number): Promise<{ message: string }> {
+    if (!(await this.repo.isRecycled(userId, type, id))) throw notFound(MESSAGES.itemNotFound);
+    if (type === 'Entity') await this.services.bills.update(userId, { id, recycle: false });
+    else if (type === 'Invoice') await this.services.entries.edit(userId, { entryId: id, recycle: false });
+    else await this.services.payments.update(userId, { paymentId: id, recycle: false });
+    return { message: `${type} restored successfully.` };
+  }
+}
+
+function item(
+  entityType: RecycleType,
+  entityId: number,
+  at: number,
+  fields: Partial<Omit<RecycleItem, 'entityType' | 'entityId' | 'recycleDate'>>,
+): RecycleItem {
+  return {
+    entityType,
+    entityId,
+    recycleDate: toApiTimestamp(new Date(at)),
+    partyName: null,
+    invoiceNumber: null,
+    entityDate: null,
+    amount: null,
+    type: null,
+    details: null,
+    ...fields,
+  };
+}
