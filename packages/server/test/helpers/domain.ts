@@ -70,7 +70,8 @@ export async function createPayment(api: Api, overrides: PaymentInput = {}): Pro
   return call<Payment>(api, 'POST', '/payments', data, 201);
 }
 
-export const getBill = (api: Api, id: number, query = '') => call<Bill>(api, 'GET', `/bills/${id}${query}`, undefined, 200);
+export const getBill = (api: Api, id: number, query = '') =>
+  call<Bill>(api, 'GET', `/bills/${id}${query}`, undefined, 200);
 export const getEntry = (api: Api, id: number, query = '') =>
   call<Entry>(api, 'GET', `/entries/${id}${query}`, undefined, 200);
 export const getPayment = (api: Api, id: number) => call<Payment>(api, 'GET', `/payments/${id}`, undefined, 200);
@@ -80,7 +81,8 @@ export const listPayments = async (api: Api, entryId: number) =>
 export const listRecycle = async (api: Api) =>
   (await call<{ recycleItems: RecycleItem[] }>(api, 'GET', '/recycle', undefined, 200)).recycleItems;
 
-export const updateBill = (api: Api, body: Partial<Bill> & { id: number }) => call<Bill>(api, 'PUT', '/bills', body, 200);
+export const updateBill = (api: Api, body: Record<string, unknown> & { id: number }) =>
+  call<Bill>(api, 'PUT', '/bills', body, 200);
 export const editEntry = (api: Api, body: Record<string, unknown> & { entryId: number }) =>
   call<Entry>(api, 'PUT', '/entries/edit', body, 200);
 export const updatePayment = (api: Api, body: Record<string, unknown> & { paymentId: number }) =>
