@@ -1,0 +1,244 @@
+/**
+ * The app's one way to talk to the server. Every call carries the bearer token when there is one; a 401
+ * triggers one token refresh (shared by every call that hit the 401 at the same time) and one retry; a failed
+ * refresh signs the user out, and the route guard then shows `/`. Feature code uses the per-call files in
+ * `src/api/<resource>/`, which build on `apiRequest` or on the spec §7 failure helpers `getList`, `getOne`, `send`.
+ */
+import type { AuthResponse, ErrorResponse } from '@billfold/contract/schemas';
+import { clearSession, readSession, saveSession } from '../lib/session.ts';
+
+export const API_PREFIX = '/api/v1';
+
+let origin = '';
+/** Where the server lives; the app is served by it, so only tests set this. */
+export function configureClient(options: { origin: string }): void {
+  origin = options.origin.replace(/\/$/, '');
+}
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+type Scalar = string | number | boolean;
+export type QueryValue = Scalar | null | undefined | readonly (Scalar | null | undefined)[];
+export type QueryParams = Record<string, QueryValue>;
+
+/** `?a=1&list=x&list=y`: arrays repeat their key, null and undefined are left out (spec §7). */
+export function toQueryString(params: QueryParams | undefined): string {
+  if (!params) return '';
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    const values = Array.isArray(value) ? value : [value];
+    for (const item of values) if (item !== null && item !== undefined) search.append(key, String(item));
+  }
+  const text = search.toString();
+  return text ? `?${text}` : '';
+}
+
+/**
+ * What happened to one HTTP exchange, in the stage where it ended: the request failed before any response
+ * (`request`), the response started but its body could not be read (`body`), or a whole response arrived.
+ */
+export type Observation =
+  | { stage: 'request'; error: unknown }
+  | { stage: 'body'; status: number; error: unknown }
+  | { stage: 'response'; status: number; ok: boolean; text: string };
+
+export interface ExchangeOptions {
+  query?: QueryParams;
+  body?: unknown;
+  token?: string | null;
+  signal?: AbortSignal;
+}
+
+/** The app's only `fetch`: one request, never throws, reports where it ended. */
+export async function exchange(method: Method, path: string, options: ExchangeOptions = {}): Promise<Observation> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  let response: Response;
+  try {
+    response = await fetch(`${origin}${API_PREFIX}${path}${toQueryString(options.query)}`, {
+      method,
+      headers,
+      body: options.body === undefined ? null : JSON.stringify(options.body),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+  } catch (error) {
+    return { stage: 'request', error };
+  }
+  try {
+    return { stage: 'response', status: response.status, ok: response.ok, text: await response.text() };
+  } catch (error) {
+    return { stage: 'body', status: response.status, error };
+  }
+}
+
+/** A call that did not succeed; `message` is the server's own when it sent one. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly serverMessage: string | null = null,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+/** The `message` of the server's `{statusCode, error, message}` body, if that is what `text` holds. */
+export function serverMessage(text: string): string | null {
+  try {
+    const body = JSON.parse(text) as Partial<ErrorResponse> | null;
+    if (body && typeof body.message === 'string' && body.message) return body.message;
+    if (body && typeof body.error === 'string' && body.error) return body.error;
+  } catch {
+    // not JSON: no server message
+  }
+  return null;
+}
+
+// ---------- session: refresh and sign-out ----------
+
+/** Ends the session: tokens and every saved view setting go. The route guard then sends the user to `/`. */
+export function signOut(): void {
+  clearSession();
+}
+
+let refreshing: Promise<boolean> | null = null;
+
+/**
+ * Exchanges the stored refresh token for new tokens. Calls made while a refresh is running share it: the
+ * server rotates refresh tokens and treats a second use of one as theft, so there must be exactly one.
+ */
+export function refreshSession(): Promise<boolean> {
+  refreshing ??= runRefresh().finally(() => {
+    refreshing = null;
+  });
+  return refreshing;
+}
+
+async function runRefresh(): Promise<boolean> {
+  const refreshToken = readSession()?.refreshToken;
+  if (!refreshToken) return false;
+  const result = await exchange('POST', '/auth/refresh', { body: { refreshToken } });
+  if (result.stage !== 'response' || !result.ok) {
+    console.error('[api] token refresh failed', result);
+    return false;
+  }
+  try {
+    const tokens = JSON.parse(result.text) as Partial<AuthResponse>;
+    if (typeof tokens.accessToken !== 'string' || typeof tokens.refreshToken !== 'string') return false;
+    // The user may have signed out while the refresh was on its way.
+    if (readSession()?.refreshToken !== refreshToken) return false;
+    saveSession({
+      accessToken: tokens.accessToken,
+      refreshToken: tokens.refreshToken,
+      ...(tokens.username ? { username: tokens.username } : {}),
+    });
+    return true;
+  } catch (error) {
+    console.error('[api] token refresh returned an unreadable body', error);
+    return false;
+  }
+}
+
+// ---------- requests ----------
+
+export interface RequestOptions {
+  query?: QueryParams;
+  body?: unknown;
+  /** Send the bearer token and refresh on 401 (default true; false for `/auth/*`). */
+  auth?: boolean;
+  signal?: AbortSignal;
+}
+
+/**
+ * One call with the session: bearer token, one refresh and one retry on 401. Resolves with the parsed JSON
+ * body (undefined when empty); rejects with `ApiError` for a non-OK response, or the network error.
+ */
+export async function apiRequest<T>(method: Method, path: string, options: RequestOptions = {}): Promise<T> {
+  const auth = options.auth ?? true;
+  const send = (token: string | null) =>
+    exchange(method, path, {
+      ...(options.query ? { query: options.query } : {}),
+      ...(options.body !== undefined ? { body: options.body } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+      token,
+    });
+
+  const usedToken = auth ? (readSession()?.accessToken ?? null) : null;
+  let result = await send(usedToken);
+  if (auth && result.stage === 'response' && result.status === 401 && readSession()?.refreshToken) {
+    // Another call may have refreshed since this one left; then its new token is used without a second refresh.
+    const current = readSession()?.accessToken ?? null;
+    const renewed = current !== usedToken || (await refreshSession());
+    if (!renewed) {
+      signOut();
+      throw new ApiError(401, 'Session expired');
+    }
+    result = await send(readSession()?.accessToken ?? null);
+    if (result.stage === 'response' && result.status === 401) signOut();
+  }
+  return readResult<T>(method, path, result);
+}
+
+function readResult<T>(method: Method, path: string, result: Observation): T {
+  if (result.stage !== 'response') throw result.error;
+  if (!result.ok) {
+    const message = serverMessage(result.text);
+    throw new ApiError(result.status, message ?? `${method} ${path} failed with ${result.status}`, message);
+  }
+  if (result.text === '') return undefined as T;
+  try {
+    return JSON.parse(result.text) as T;
+  } catch {
+    throw new ApiError(result.status, `${method} ${path} returned a body that is not JSON`);
+  }
+}
+
+// ---------- spec §7 failure handling ----------
+
+function logFailure(method: Method, path: string, error: unknown): void {
+  console.error(`[api] ${method} ${path} failed`, error);
+}
+
+/**
+ * A list call: on any failure the list is empty and the failure goes to the console. `pick` takes the list out of
+ * the response body (e.g. `body.billDTOList`), and may accept a bare array too.
+ */
+export async function getList<T>(
+  path: string,
+  pick: (body: unknown) => T[] | null | undefined,
+  query?: QueryParams,
+): Promise<T[]> {
+  try {
+    const body = await apiRequest<unknown>('GET', path, query ? { query } : {});
+    return pick(body) ?? [];
+  } catch (error) {
+    logFailure('GET', path, error);
+    return [];
+  }
+}
+
+/** A single-item call: `null` on any failure, logged to the console. */
+export async function getOne<T>(path: string, query?: QueryParams): Promise<T | null> {
+  try {
+    return (await apiRequest<T>('GET', path, query ? { query } : {})) ?? null;
+  } catch (error) {
+    logFailure('GET', path, error);
+    return null;
+  }
+}
+
+/** A create or update call: the response body, or `null` on any failure (logged to the console). */
+export async function send<T>(
+  method: 'POST' | 'PUT' | 'DELETE',
+  path: string,
+  body: unknown,
+  query?: QueryParams,
+): Promise<T | null> {
+  try {
+    return (await apiRequest<T>(method, path, { body, ...(query ? { query } : {}) })) ?? null;
+  } catch (error) {
+    logFailure(method, path, error);
+    return null;
+  }
+}

@@ -1,0 +1,22 @@
+import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
+
+/**
+ * Every screen of spec §2. Each page is its own chunk (loaded on first visit), so the initial download stays
+ * small. To add a screen: create `features/<name>/<Name>Page.tsx` with a default export and add a line here.
+ */
+export interface AppRoute {
+  path: string;
+  /** `public` routes are reachable signed out (spec §6: only `/` and `/user`). */
+  access: 'public' | 'signed-in';
+  Page: LazyExoticComponent<ComponentType>;
+}
+
+export const routes: readonly AppRoute[] = [
+  { path: '/', access: 'public', Page: lazy(() => import('../features/auth/LoginPage.tsx')) },
+  { path: '/user', access: 'public', Page: lazy(() => import('../features/auth/CreateAccountPage.tsx')) },
+  { path: '/logout', access: 'signed-in', Page: lazy(() => import('../features/auth/LogoutPage.tsx')) },
+  { path: '/home', access: 'signed-in', Page: lazy(() => import('../features/invoices/HomePage.tsx')) },
+  { path: '/account', access: 'signed-in', Page: lazy(() => import('../features/account/AccountPage.tsx')) },
+];
+
+export const NotFoundPage = lazy(() => import('./NotFoundPage.tsx'));

@@ -1,0 +1,76 @@
+import { validateEmailChange } from '@billfold/contract/validation';
+import TextField from '@mui/material/TextField';
+import { useState } from 'react';
+import { useUpdateUser } from '../../api/users/update-user.ts';
+import { FormDialog } from '../../components/FormDialog.tsx';
+import { PasswordField } from '../../components/PasswordField.tsx';
+import { useAccountNotice } from './use-account-notice.ts';
+
+interface Props {
+  open: boolean;
+  currentEmail: string;
+  onClose: () => void;
+}
+
+export function ChangeEmailDialog({ open, currentEmail, onClose }: Props) {
+  const [newEmail, setNewEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const update = useUpdateUser();
+  const notify = useAccountNotice();
+
+  const reset = () => {
+    setNewEmail('');
+    setPassword('');
+    setError(null);
+  };
+  const close = () => {
+    reset();
+    onClose();
+  };
+  const submit = async () => {
+    const problem = validateEmailChange({ newEmail, password });
+    setError(problem);
+    if (problem) return;
+    const user = await update.mutateAsync({ password, newEmail: newEmail.trim() });
+    if (!user) {
+      notify('Failed to update email.', 'error');
+      return;
+    }
+    notify('Email updated.', 'success');
+    close();
+  };
+
+  return (
+    <FormDialog
+      open={open}
+      title="Change Email"
+      submitLabel="Save"
+      error={error}
+      onDismissError={() => setError(null)}
+      busy={update.isPending}
+      onSubmit={submit}
+      onClose={close}
+    >
+      <TextField label="Current Email" value={currentEmail} disabled fullWidth />
+      <TextField
+        label="New Email"
+        type="email"
+        name="newEmail"
+        autoComplete="email"
+        value={newEmail}
+        onChange={(event) => setNewEmail(event.target.value)}
+        autoFocus
+        fullWidth
+      />
+      <PasswordField
+        label="Password"
+        name="password"
+        autoComplete="current-password"
+        value={password}
+        onChange={(event) => setPassword(event.target.value)}
+        fullWidth
+      />
+    </FormDialog>
+  );
+}

@@ -1,0 +1,73 @@
+import { validatePasswordChange } from '@billfold/contract/validation';
+import { useState } from 'react';
+import { login } from '../../api/auth/login.ts';
+import { useUpdateUser } from '../../api/users/update-user.ts';
+import { FormDialog } from '../../components/FormDialog.tsx';
+import { PasswordField } from '../../components/PasswordField.tsx';
+import { saveSession } from '../../lib/session.ts';
+import { useAccountNotice } from './use-account-notice.ts';
+
+const EMPTY = { currentPassword: '', newPassword: '', confirmPassword: '' };
+
+interface Props {
+  open: boolean;
+  username: string;
+  onClose: () => void;
+}
+
+export function ChangePasswordDialog({ open, username, onClose }: Props) {
+  const [form, setForm] = useState(EMPTY);
+  const [error, setError] = useState<string | null>(null);
+  const update = useUpdateUser();
+  const notify = useAccountNotice();
+
+  const close = () => {
+    setForm(EMPTY);
+    setError(null);
+    onClose();
+  };
+  const submit = async () => {
+    const problem = validatePasswordChange(form);
+    setError(problem);
+    if (problem) return;
+    const user = await update.mutateAsync({ password: form.currentPassword, newPassword: form.newPassword });
+    if (!user) {
+      notify('Failed to change password.', 'error');
+      return;
+    }
+    // The server revokes every refresh token on a password change; sign in again so the session outlives
+    // the current access token (decision 0302).
+    const renewed = await login({ username, password: form.newPassword });
+    if (renewed.ok) saveSession(renewed.auth);
+    notify('Password changed successfully.', 'success');
+    close();
+  };
+
+  const field = (name: keyof typeof EMPTY, label: string, autoComplete: string) => (
+    <PasswordField
+      label={label}
+      name={name}
+      autoComplete={autoComplete}
+      value={form[name]}
+      onChange={(event) => setForm((f) => ({ ...f, [name]: event.target.value }))}
+      fullWidth
+    />
+  );
+
+  return (
+    <FormDialog
+      open={open}
+      title="Change Password"
+      submitLabel="Change Password"
+      error={error}
+      onDismissError={() => setError(null)}
+      busy={update.isPending}
+      onSubmit={submit}
+      onClose={close}
+    >
+      {field('currentPassword', 'Current Password', 'current-password')}
+      {field('newPassword', 'New Password', 'new-password')}
+      {field('confirmPassword', 'Confirm New Password', 'new-password')}
+    </FormDialog>
+  );
+}

@@ -1,0 +1,73 @@
+import { MESSAGES } from '@billfold/contract/validation';
+import DialogContentText from '@mui/material/DialogContentText';
+import { useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { useUpdateUser } from '../../api/users/update-user.ts';
+import { FormDialog } from '../../components/FormDialog.tsx';
+import { PasswordField } from '../../components/PasswordField.tsx';
+import { DEACTIVATION_LOGOUT_MS } from '../../lib/timing.ts';
+import { useAccountNotice } from './use-account-notice.ts';
+
+interface Props {
+  open: boolean;
+  onClose: () => void;
+}
+
+export function DeactivateDialog({ open, onClose }: Props) {
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState(false);
+  const update = useUpdateUser();
+  const notify = useAccountNotice();
+  const navigate = useNavigate();
+
+  const close = () => {
+    setPassword('');
+    setError(null);
+    onClose();
+  };
+  const submit = async () => {
+    if (!password) {
+      setError(MESSAGES.passwordRequired);
+      return;
+    }
+    setError(null);
+    const user = await update.mutateAsync({ password, recycle: true });
+    if (!user) {
+      notify('Failed to deactivate account.', 'error');
+      return;
+    }
+    setDone(true);
+    notify('Account deactivated. You will be logged out.', 'success');
+    // Not cancelled when the page goes away: the server has already ended this account's sessions.
+    setTimeout(() => navigate('/logout', { replace: true }), DEACTIVATION_LOGOUT_MS);
+  };
+
+  return (
+    <FormDialog
+      open={open}
+      title="Deactivate Account"
+      submitLabel="Deactivate"
+      destructive
+      error={error}
+      onDismissError={() => setError(null)}
+      busy={update.isPending || done}
+      onSubmit={submit}
+      onClose={close}
+    >
+      <DialogContentText>
+        You will be logged out. Your account and all its data are deleted if you do not log in again within 30 days;
+        logging in before then reactivates it.
+      </DialogContentText>
+      <PasswordField
+        label="Password"
+        name="password"
+        autoComplete="current-password"
+        value={password}
+        onChange={(event) => setPassword(event.target.value)}
+        autoFocus
+        fullWidth
+      />
+    </FormDialog>
+  );
+}

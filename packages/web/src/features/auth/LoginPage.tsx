@@ -1,0 +1,87 @@
+import Button from '@mui/material/Button';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import { type FormEvent, useEffect, useState } from 'react';
+import { Navigate, useLocation, useNavigate } from 'react-router-dom';
+import { login } from '../../api/auth/login.ts';
+import { AuthCard } from '../../components/AuthCard.tsx';
+import { useNotice } from '../../components/notices.tsx';
+import { PasswordField } from '../../components/PasswordField.tsx';
+import { isTokenUnexpired } from '../../lib/jwt.ts';
+import { type LoginFlag, readLoginFlag } from '../../lib/login-flags.ts';
+import { saveSession } from '../../lib/session.ts';
+import { NOTICE_MS } from '../../lib/timing.ts';
+import { useSession } from '../../lib/use-session.ts';
+import { loginErrorMessage } from './login-error.ts';
+
+const FLAG_NOTICES: Record<LoginFlag, { message: string; severity: 'info' | 'success' }> = {
+  loggedOut: { message: 'You have been logged out', severity: 'info' },
+  accountCreated: { message: 'Account created! Please log in.', severity: 'success' },
+};
+
+export default function LoginPage() {
+  const session = useSession();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const notify = useNotice();
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [busy, setBusy] = useState(false);
+  const flag = readLoginFlag(location.state);
+
+  useEffect(() => {
+    if (!flag) return;
+    const { message, severity } = FLAG_NOTICES[flag];
+    notify(message, { severity, duration: NOTICE_MS.signInFlag });
+    // Drop the flag so that a reload does not show the notice again.
+    navigate('.', { replace: true, state: null });
+  }, [flag, notify, navigate]);
+
+  if (session && isTokenUnexpired(session.accessToken)) return <Navigate to="/home" replace />;
+
+  const complete = username.trim() !== '' && password !== '';
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!complete || busy) return;
+    setBusy(true);
+    const result = await login({ username: username.trim(), password });
+    setBusy(false);
+    if (result.ok) {
+      saveSession(result.auth); // the redirect above takes the user to /home
+      return;
+    }
+    notify(loginErrorMessage(result.failure), { severity: 'error', duration: NOTICE_MS.loginError });
+  };
+
+  return (
+    <AuthCard title="Login or Create User">
+      <Stack component="form" spacing={2} onSubmit={submit} noValidate>
+        <TextField
+          label="Username"
+          name="username"
+          autoComplete="username"
+          value={username}
+          onChange={(event) => setUsername(event.target.value)}
+          autoFocus
+          fullWidth
+        />
+        <PasswordField
+          label="Password"
+          name="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={(event) => setPassword(event.target.value)}
+          fullWidth
+        />
+        <Stack direction="row" spacing={2}>
+          <Button type="submit" variant="contained" disabled={!complete || busy} fullWidth>
+            Submit
+          </Button>
+          <Button variant="outlined" onClick={() => navigate('/user')} fullWidth>
+            Create User
+          </Button>
+        </Stack>
+      </Stack>
+    </AuthCard>
+  );
+}

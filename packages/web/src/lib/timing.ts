@@ -1,0 +1,17 @@
+/** Durations of spec §9, in milliseconds. */
+export const NOTICE_MS = {
+  /** `You have been logged out` and `Account created! Please log in.` */
+  signInFlag: 2000,
+  loginError: 3000,
+  /** Alerts and snackbars in general (spec §8: top centre for 2 s). */
+  default: 2000,
+  account: 3000,
+  recycle: 4000,
+} as const;
+
+/** Delay before navigating away after a successful save. */
+export const REDIRECT_DELAY_MS = 1200;
+/** Delay between account deactivation and logout. */
+export const DEACTIVATION_LOGOUT_MS = 1500;
+/** Filter inputs wait this long before querying. */
+export const FILTER_DEBOUNCE_MS = 500;
