@@ -2,6 +2,10 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { send } from './errors.ts';
+
+/** A path that names a file (`/assets/x.js`, `/robots.txt`): when missing it is a 404, never the app's HTML. */
+const FILE_LIKE = /^\/assets\/|\/[^/]*\.[A-Za-z0-9]{1,8}$/;
 
 /**
  * Serves the built web app. Hashed assets are cached for a year; `index.html` is always revalidated.
@@ -21,8 +25,12 @@ export async function registerWebApp(
       reply.header('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
     },
   });
-  const sendApp = (_request: FastifyRequest, reply: FastifyReply) =>
-    reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').sendFile('index.html');
+  const sendApp = (request: FastifyRequest, reply: FastifyReply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    // A stale page asking for a chunk of an older release must see a failed load, not HTML parsed as script.
+    if (FILE_LIKE.test(path)) return reply.code(404).send(send(404, `File ${path} not found`));
+    return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').sendFile('index.html');
+  };
   app.get('/', { schema: { hide: true } }, sendApp);
   return sendApp;
 }
