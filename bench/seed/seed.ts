@@ -1,0 +1,142 @@
+import { Migrator, NO_MIGRATIONS } from 'kysely';
+import type { DatabaseConfig } from '../../packages/server/src/config.ts';
+import { createDatabase, migrateToLatest } from '../../packages/server/src/db/database.ts';
+import { migrations } from '../../packages/server/src/db/migrations/index.ts';
+import { hashPassword } from '../../packages/server/src/lib/passwords.ts';
+import { Progress } from '../lib/progress.ts';
+import { generateUser } from './generate.ts';
+import type { Loader, TableCounts } from './loader.ts';
+import { PgLoader } from './pg-loader.ts';
+import { SqliteLoader } from './sqlite-loader.ts';
+
+export const DEFAULT_PASSWORD = 'Billfold-bench-1';
+
+export interface SeedOptions {
+  /** Invoices per user. */
+  invoices: number;
+  /** Entities per user. */
+  entities: number;
+  users: number;
+  /** Same seed, same data. */
+  seed: number;
+  /** First user's name; further users get a number appended (`demo2`, `demo3`, …). */
+  username: string;
+  password: string;
+  /**
+   * `empty`: refuse a database that holds any user or data (the default); `force`: wipe it first;
+   * `append`: add the new users beside what is there.
+   */
+  mode: 'empty' | 'force' | 'append';
+  /** "Today" of the data set; default the wall clock. */
+  now?: number;
+  /** Draw a progress bar on stderr. */
+  progress?: boolean;
+}
+
+export interface SeedResult {
+  users: { id: number; username: string }[];
+  password: string;
+  /** Rows in the database afterwards. */
+  counts: TableCounts;
+  seconds: number;
+}
+
+export class DatabaseNotEmptyError extends Error {
+  constructor(readonly counts: TableCounts) {
+    super(
+      `The database already holds data (${counts.users} users, ${counts.bills} entities, ${counts.entries} invoices, ` +
+        `${counts.payments} payments). Pass --force to wipe it first, or --append to add users beside it.`,
+    );
+  }
+}
+
+function hasData(c: TableCounts): boolean {
+  return c.users + c.bills + c.entries + c.payments > 0;
+}
+
+function openLoader(config: DatabaseConfig): Loader {
+  return config.dialect === 'sqlite' ? new SqliteLoader(config.file) : new PgLoader(config.url);
+}
+
+/** Migrates the database like the server does, then bulk-loads the data set. */
+export async function seedDatabase(config: DatabaseConfig, options: SeedOptions): Promise<SeedResult> {
+  const started = performance.now();
+  const now = options.now ?? Date.now();
+  const db = createDatabase(config);
+  try {
+    await migrateToLatest(db);
+    if (options.mode === 'force') {
+      // Down to nothing and up again: the fastest way to empty a large database, and the schema is fresh.
+      const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+      const down = await migrator.migrateTo(NO_MIGRATIONS);
+      if (down.error) throw down.error;
+      await migrateToLatest(db);
+    }
+  } finally {
+    await db.destroy();
+  }
+
+  const loader = openLoader(config);
+  try {
+    const before = await loader.counts();
+    if (options.mode === 'empty' && hasData(before)) throw new DatabaseNotEmptyError(before);
+
+    const taken = await loader.takenUsernames();
+    const names: string[] = [];
+    for (let n = 1; names.length < options.users; n++) {
+      const name = n === 1 ? options.username : `${options.username}${n}`;
+      if (!taken.has(name.toLowerCase())) names.push(name);
+    }
+
+    const progress = options.progress ? new Progress('seed', options.invoices * options.users) : null;
+    await loader.prepare();
+    const users: SeedResult['users'] = [];
+    let done = 0;
+    for (const [u, username] of names.entries()) {
+      const id = await loader.insertUser({
+        username,
+        email: `${username.toLowerCase()}@example.com`,
+        passwordHash: await hashPassword(options.password),
+        createdAt: now - 3_650 * 86_400_000,
+        lastLogin: now,
+        lastInvoiceNumber: options.invoices,
+      });
+      users.push({ id, username });
+      const ids = await loader.nextIds();
+      const generated = generateUser({
+        userId: id,
+        entities: options.entities,
+        invoices: options.invoices,
+        seed: options.seed + u,
+        now,
+        firstBillId: ids.bill,
+        firstEntryId: ids.entry,
+        firstPaymentId: ids.payment,
+        lastInvoiceNumber: 0,
+      });
+      await loader.insertBills(id, generated.bills);
+      // The next batch is generated while the previous one is written (PostgreSQL runs in parallel with us).
+      let next = generated.batches.next();
+      while (!next.done) {
+        const batch = next.value;
+        const writing = loader.insertBatch(id, batch.entries, batch.payments);
+        next = generated.batches.next();
+        await writing;
+        done += batch.entries.length;
+        progress?.update(done, `users ${u + 1}/${names.length}`);
+      }
+    }
+    progress?.finish();
+    let indexes: Progress | null = null;
+    await loader.finish((step, i, total) => {
+      if (!options.progress) return;
+      indexes ??= new Progress('indexes', total);
+      indexes.update(i, step);
+    });
+    (indexes as Progress | null)?.finish();
+    const counts = await loader.counts();
+    return { users, password: options.password, counts, seconds: (performance.now() - started) / 1000 };
+  } finally {
+    await loader.close();
+  }
+}
