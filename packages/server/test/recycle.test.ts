@@ -1,0 +1,386 @@
+import type { RecycleItem } from '@billfold/contract/schemas';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { purgeRecycleBin } from '../src/jobs/recycle-purge.ts';
+import { DAY, MINUTE } from '../src/lib/time.ts';
+import { createTestApp, dialects, type TestApp } from './helpers/app.ts';
+import {
+  type Api,
+  createBill,
+  createEntry,
+  createPayment,
+  editEntry,
+  getBill,
+  getEntry,
+  getPayment,
+  listPayments,
+  listRecycle,
+  request,
+  updateBill,
+  updatePayment,
+} from './helpers/domain.ts';
+import { signIn, signUp } from './helpers/factories.ts';
+
+const ids = (items: RecycleItem[]) => items.map((i) => `${i.entityType}:${i.entityId}`);
+
+describe.each(dialects)('recycle bin on %s', (dialect) => {
+  let t: TestApp;
+  const newUser = async (): Promise<Api> => ({ app: t.app, session: await signUp(t.app) });
+  /** A fresh access token after the test clock moved past the old one's 15 minutes. */
+  const again = async (api: Api): Promise<Api> => ({ app: t.app, session: await signIn(t.app, api.session) });
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+  });
+  afterAll(() => t.close());
+
+  /** An entity with two invoices and three payments, one invoice and one payment already deleted on their own. */
+  async function entityWithHistory(api: Api) {
+    const bill = await createBill(api, { name: `History ${Math.random()}` });
+    const e1 = await createEntry(api, { billId: bill.id, amount: 100 });
+    const p1 = await createPayment(api, { entryId: e1.entryId, amount: 30 });
+    const p2 = await createPayment(api, { entryId: e1.entryId, amount: 20 });
+    const e2 = await createEntry(api, { billId: bill.id, amount: 10 });
+    const p3 = await createPayment(api, { entryId: e2.entryId, amount: 10 });
+    const e3 = await createEntry(api, { billId: bill.id, amount: 70 });
+    const p4 = await createPayment(api, { entryId: e3.entryId, amount: 5 });
+    await updatePayment(api, { paymentId: p2.paymentId, recycle: true });
+    t.clock.advance(1000);
+    await editEntry(api, { entryId: e3.entryId, recycle: true });
+    t.clock.advance(1000);
+    return { bill, e1, e2, e3, p1, p2, p3, p4 };
+  }
+
+  describe('cascade and restore', () => {
+    it('deleting an entity recycles its live invoices and their payments; only the entity is listed', async () => {
+      const api = await newUser();
+      const h = await entityWithHistory(api);
+      expect(ids(await listRecycle(api))).toEqual([`Invoice:${h.e3.entryId}`, `Payment:${h.p2.paymentId}`]);
+      await updateBill(api, { id: h.bill.id, recycle: true });
+      expect(ids(await listRecycle(api))).toEqual([`Entity:${h.bill.id}`]);
+      for (const entry of [h.e1, h.e2]) {
+        expect((await request(api, 'GET', `/entries/${entry.entryId}`)).statusCode).toBe(404);
+        expect((await getEntry(api, entry.entryId, '?filter=bypass')).recycle).toBe(true);
+      }
+      for (const payment of [h.p1, h.p3]) expect((await getPayment(api, payment.paymentId)).recycle).toBe(true);
+      const bills = await request(api, 'GET', '/bills?status=all');
+      expect(bills.json().billDTOList).toEqual([]);
+    });
+
+    it('restoring an entity brings back exactly what was deleted with it; earlier deletions stay in the bin', async () => {
+      const api = await newUser();
+      const h = await entityWithHistory(api);
+      await updateBill(api, { id: h.bill.id, recycle: true });
+      const restored = await updateBill(api, { id: h.bill.id, recycle: false });
+      expect(restored).toEqual({ ...h.bill, recycle: false });
+
+      expect(await getEntry(api, h.e1.entryId)).toMatchObject({ recycle: false, balance: { totalBalance: 70 } });
+      expect(await getEntry(api, h.e2.entryId)).toMatchObject({ recycle: false, status: true });
+      expect((await listPayments(api, h.e1.entryId)).map((p) => p.paymentId)).toEqual([h.p1.paymentId]);
+      expect((await listPayments(api, h.e2.entryId)).map((p) => p.paymentId)).toEqual([h.p3.paymentId]);
+      expect((await getEntry(api, h.e3.entryId, '?filter=bypass')).recycle).toBe(true);
+      expect((await getPayment(api, h.p4.paymentId)).recycle).toBe(true);
+      expect((await getPayment(api, h.p2.paymentId)).recycle).toBe(true);
+      // The children deleted on their own are listed again, newest first.
+      expect(ids(await listRecycle(api))).toEqual([`Invoice:${h.e3.entryId}`, `Payment:${h.p2.paymentId}`]);
+
+      // ...and the invoice deleted on its own returns with its own payments.
+      await editEntry(api, { entryId: h.e3.entryId, recycle: false });
+      expect(await getEntry(api, h.e3.entryId)).toMatchObject({ recycle: false, balance: { totalBalance: 65 } });
+      expect(ids(await listRecycle(api))).toEqual([`Payment:${h.p2.paymentId}`]);
+    });
+
+    it('deleting an invoice takes its payments; restoring it returns only those, not ones deleted before', async () => {
+      const api = await newUser();
+      const entry = await createEntry(api, { amount: 100 });
+      const early = await createPayment(api, { entryId: entry.entryId, amount: 1 });
+      const kept = await createPayment(api, { entryId: entry.entryId, amount: 2 });
+      await updatePayment(api, { paymentId: early.paymentId, recycle: true });
+      t.clock.advance(1000);
+      await editEntry(api, { entryId: entry.entryId, recycle: true });
+      expect(ids(await listRecycle(api))).toEqual([`Invoice:${entry.entryId}`]);
+      expect(await getEntry(api, entry.entryId, '?filter=bypass')).toMatchObject({ balance: { totalBalance: 100 } });
+      await editEntry(api, { entryId: entry.entryId, recycle: false });
+      expect((await listPayments(api, entry.entryId)).map((p) => p.paymentId)).toEqual([kept.paymentId]);
+      expect(await getEntry(api, entry.entryId)).toMatchObject({ balance: { totalBalance: 98 } });
+      expect(ids(await listRecycle(api))).toEqual([`Payment:${early.paymentId}`]);
+    });
+
+    it('refuses to restore an invoice whose entity is recycled (409), until the entity is back', async () => {
+      const api = await newUser();
+      const h = await entityWithHistory(api);
+      await updateBill(api, { id: h.bill.id, recycle: true });
+      const put = await request(api, 'PUT', '/entries/edit', { entryId: h.e3.entryId, recycle: false });
+      expect(put.statusCode).toBe(409);
+      const post = await request(api, 'POST', '/recycle/restore', { entityType: 'Invoice', entityId: h.e3.entryId });
+      expect(post.statusCode).toBe(409);
+      await updateBill(api, { id: h.bill.id, recycle: false });
+      expect((await editEntry(api, { entryId: h.e3.entryId, recycle: false })).recycle).toBe(false);
+    });
+
+    it('refuses to restore a payment whose invoice is recycled (409)', async () => {
+      const api = await newUser();
+      const entry = await createEntry(api);
+      const payment = await createPayment(api, { entryId: entry.entryId });
+      await updatePayment(api, { paymentId: payment.paymentId, recycle: true });
+      await editEntry(api, { entryId: entry.entryId, recycle: true });
+      const post = await request(api, 'POST', '/recycle/restore', {
+        entityType: 'Payment',
+        entityId: payment.paymentId,
+      });
+      expect(post.statusCode).toBe(409);
+      expect((await getPayment(api, payment.paymentId)).recycle).toBe(true);
+    });
+
+    it('refuses to restore an entity whose name a live entity now has (409)', async () => {
+      const api = await newUser();
+      const bill = await createBill(api, { name: 'Reused' });
+      await updateBill(api, { id: bill.id, recycle: true });
+      const twin = await createBill(api, { name: 'REUSED' });
+      expect((await request(api, 'PUT', '/bills', { id: bill.id, recycle: false })).statusCode).toBe(409);
+      const post = await request(api, 'POST', '/recycle/restore', { entityType: 'Entity', entityId: bill.id });
+      expect(post.statusCode).toBe(409);
+      expect((await getBill(api, bill.id, '?bypass=1')).recycle).toBe(true);
+      await updateBill(api, { id: twin.id, name: 'Renamed twin' });
+      expect((await updateBill(api, { id: bill.id, recycle: false })).recycle).toBe(false);
+    });
+
+    it('deleting twice is harmless, and a recycled entity cannot be edited without restoring it', async () => {
+      const api = await newUser();
+      const bill = await createBill(api);
+      await updateBill(api, { id: bill.id, recycle: true });
+      expect((await updateBill(api, { id: bill.id, recycle: true })).recycle).toBe(true);
+      expect((await request(api, 'PUT', '/bills', { id: bill.id, name: 'Changed' })).statusCode).toBe(409);
+      expect(ids(await listRecycle(api))).toEqual([`Entity:${bill.id}`]);
+    });
+  });
+
+  describe('restore as the spec’s client does it: GET with bypass, then PUT with recycle:false', () => {
+    it('restores an entity', async () => {
+      const api = await newUser();
+      const bill = await createBill(api, { category: 'Fuel' });
+      await updateBill(api, { id: bill.id, recycle: true });
+      const read = await getBill(api, bill.id, '?bypass=true');
+      expect(await updateBill(api, { ...read, recycle: false })).toEqual(bill);
+    });
+
+    it('restores an invoice', async () => {
+      const api = await newUser();
+      const entry = await createEntry(api);
+      await editEntry(api, { entryId: entry.entryId, recycle: true });
+      const read = await getEntry(api, entry.entryId, '?filter=bypass');
+      const res = await request(api, 'PUT', '/entries/edit?filter=bypass', { ...read, recycle: false });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual(entry);
+    });
+
+    it('restores a payment', async () => {
+      const api = await newUser();
+      const payment = await createPayment(api);
+      await updatePayment(api, { paymentId: payment.paymentId, recycle: true });
+      const read = await getPayment(api, payment.paymentId);
+      const res = await request(api, 'PUT', '/payments?filter=bypass', { ...read, recycle: false });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual(payment);
+    });
+  });
+
+  describe('GET /recycle', () => {
+    it('describes each item: type, UTC timestamp without offset, party, invoice number, date, amount, details', async () => {
+      const api = await newUser();
+      const bill = await createBill(api, { name: 'Described', category: 'Groceries', status: 0 });
+      const live = await createBill(api, { name: 'Live party' });
+      const income = await createEntry(api, { billId: live.id, flow: 'income', amount: 12.5, services: 'Desc' });
+      const expense = await createEntry(api, { billId: live.id, flow: 'expense', date: '2026-01-02', amount: 3 });
+      const payment = await createPayment(api, {
+        entryId: expense.entryId,
+        type: 'check',
+        medium: 'mail',
+        amount: 1.25,
+        date: '2026-01-03',
+        notes: 'Note',
+      });
+      t.clock.set(Date.UTC(2026, 11, 1, 8, 30, 15, 250));
+      const fresh = await again(api);
+      await updatePayment(fresh, { paymentId: payment.paymentId, recycle: true });
+      t.clock.advance(MINUTE);
+      await editEntry(fresh, { entryId: expense.entryId, recycle: true });
+      t.clock.advance(MINUTE);
+      await editEntry(fresh, { entryId: income.entryId, recycle: true });
+      t.clock.advance(MINUTE);
+      await updateBill(fresh, { id: bill.id, recycle: true });
+      const items = await listRecycle(fresh);
+      // The payment's invoice is in the bin, so only the invoice is listed for it.
+      expect(items).toEqual([
+        {
+          entityType: 'Entity',
+          entityId: bill.id,
+          recycleDate: '2026-12-01T08:33:15',
+          partyName: 'Described',
+          invoiceNumber: null,
+          entityDate: null,
+          amount: null,
+          type: 'Archived',
+          details: 'Groceries',
+        },
+        {
+          entityType: 'Invoice',
+          entityId: income.entryId,
+          recycleDate: '2026-12-01T08:32:15',
+          partyName: 'Live party',
+          invoiceNumber: income.invoiceId,
+          entityDate: '2026-11-01',
+          amount: 12.5,
+          type: 'Income',
+          details: 'Desc',
+        },
+        {
+          entityType: 'Invoice',
+          entityId: expense.entryId,
+          recycleDate: '2026-12-01T08:31:15',
+          partyName: 'Live party',
+          invoiceNumber: expense.invoiceId,
+          entityDate: '2026-01-02',
+          amount: 3,
+          type: 'Expense',
+          details: 'Consulting',
+        },
+      ]);
+      // Restoring the invoice leaves the payment deleted on its own before in the bin, now listed.
+      await editEntry(fresh, { entryId: expense.entryId, recycle: false });
+      const paymentItem = (await listRecycle(fresh)).find((i) => i.entityType === 'Payment');
+      expect(paymentItem).toEqual({
+        entityType: 'Payment',
+        entityId: payment.paymentId,
+        recycleDate: '2026-12-01T08:30:15',
+        partyName: 'Live party',
+        invoiceNumber: expense.invoiceId,
+        entityDate: '2026-01-03',
+        amount: 1.25,
+        type: 'check|mail',
+        details: 'Note',
+      });
+      const active = await createBill(fresh);
+      await updateBill(fresh, { id: active.id, recycle: true });
+      expect((await listRecycle(fresh)).find((i) => i.entityId === active.id && i.entityType === 'Entity')?.type).toBe(
+        'Active',
+      );
+    });
+
+    it('lists the last 14 days only, newest first', async () => {
+      let api = await newUser();
+      const old = await createEntry(api);
+      await editEntry(api, { entryId: old.entryId, recycle: true });
+      t.clock.advance(7 * DAY);
+      api = await again(api);
+      const newer = await createPayment(api);
+      await updatePayment(api, { paymentId: newer.paymentId, recycle: true });
+      expect(ids(await listRecycle(api))).toEqual([`Payment:${newer.paymentId}`, `Invoice:${old.entryId}`]);
+      t.clock.advance(7 * DAY);
+      api = await again(api);
+      expect(ids(await listRecycle(api))).toEqual([`Payment:${newer.paymentId}`, `Invoice:${old.entryId}`]);
+      t.clock.advance(1);
+      api = await again(api);
+      expect(ids(await listRecycle(api))).toEqual([`Payment:${newer.paymentId}`]);
+    });
+
+    it('never lists another user’s items and needs a token', async () => {
+      const api = await newUser();
+      const other = await newUser();
+      const entry = await createEntry(other);
+      await editEntry(other, { entryId: entry.entryId, recycle: true });
+      expect(await listRecycle(api)).toEqual([]);
+      expect((await t.app.inject({ method: 'GET', url: '/api/v1/recycle' })).statusCode).toBe(401);
+    });
+  });
+
+  describe('POST /recycle/restore', () => {
+    it.each(['Entity', 'Invoice', 'Payment'] as const)('restores a deleted %s with its message', async (type) => {
+      const api = await newUser();
+      const payment = await createPayment(api);
+      const entry = await getEntry(api, payment.entryId);
+      const id = type === 'Entity' ? entry.billId : type === 'Invoice' ? entry.entryId : payment.paymentId;
+      if (type === 'Entity') await updateBill(api, { id, recycle: true });
+      if (type === 'Invoice') await editEntry(api, { entryId: id, recycle: true });
+      if (type === 'Payment') await updatePayment(api, { paymentId: id, recycle: true });
+      const res = await request(api, 'POST', '/recycle/restore', { entityType: type, entityId: id });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ message: `${type} restored successfully.` });
+      expect(await listRecycle(api)).toEqual([]);
+      expect(await getEntry(api, entry.entryId)).toEqual(entry);
+      expect(await listPayments(api, entry.entryId)).toEqual([payment]);
+    });
+
+    it('answers 404 Item not found for a live or unknown item, 400 for a bad body', async () => {
+      const api = await newUser();
+      const payment = await createPayment(api);
+      for (const body of [
+        { entityType: 'Payment', entityId: payment.paymentId },
+        { entityType: 'Invoice', entityId: payment.entryId },
+        { entityType: 'Entity', entityId: 123456 },
+      ]) {
+        const res = await request(api, 'POST', '/recycle/restore', body);
+        expect(res.statusCode).toBe(404);
+        expect(res.json().message).toBe('Item not found');
+      }
+      expect((await request(api, 'POST', '/recycle/restore', { entityType: 'Bill', entityId: 1 })).statusCode).toBe(
+        400,
+      );
+      expect((await request(api, 'POST', '/recycle/restore', { entityType: 'Payment' })).statusCode).toBe(400);
+    });
+  });
+
+  describe('purge', () => {
+    // A database of its own, so the counts are exactly this test's rows.
+    let p: TestApp;
+    beforeAll(async () => {
+      p = await createTestApp(dialect);
+    });
+    afterAll(() => p.close());
+
+    it('removes for good what was deleted over 14 days ago, children with parents, and nothing else', async () => {
+      let api: Api = { app: p.app, session: await signUp(p.app) };
+      const refresh = async () => {
+        api = { app: p.app, session: await signIn(p.app, api.session) };
+      };
+      const purgedBill = await createBill(api);
+      const purgedEntry = await createEntry(api, { billId: purgedBill.id });
+      const purgedPayment = await createPayment(api, { entryId: purgedEntry.entryId });
+      const liveEntry = await createEntry(api, { amount: 100 });
+      const livePayment = await createPayment(api, { entryId: liveEntry.entryId, amount: 60 });
+      const oldPayment = await createPayment(api, { entryId: liveEntry.entryId, amount: 7 });
+      await updatePayment(api, { paymentId: oldPayment.paymentId, recycle: true });
+      await updateBill(api, { id: purgedBill.id, recycle: true });
+      p.clock.advance(10 * DAY);
+      await refresh();
+      const recentEntry = await createEntry(api);
+      await editEntry(api, { entryId: recentEntry.entryId, recycle: true });
+
+      p.clock.advance(4 * DAY);
+      expect(await purgeRecycleBin(p.app.db, p.clock.now())).toEqual({ payments: 0, entries: 0, bills: 0 });
+      p.clock.advance(1);
+      // Two processes at once: every row goes exactly once and neither fails.
+      const [first, second] = await Promise.all([
+        purgeRecycleBin(p.app.db, p.clock.now()),
+        purgeRecycleBin(p.app.db, p.clock.now()),
+      ]);
+      expect({
+        payments: first.payments + second.payments,
+        entries: first.entries + second.entries,
+        bills: first.bills + second.bills,
+      }).toEqual({ payments: 2, entries: 1, bills: 1 });
+      expect(await purgeRecycleBin(p.app.db, p.clock.now())).toEqual({ payments: 0, entries: 0, bills: 0 });
+
+      await refresh();
+      expect((await request(api, 'GET', `/bills/${purgedBill.id}?bypass=1`)).statusCode).toBe(404);
+      expect((await request(api, 'GET', `/entries/${purgedEntry.entryId}?filter=bypass`)).statusCode).toBe(404);
+      expect((await request(api, 'GET', `/payments/${purgedPayment.paymentId}`)).statusCode).toBe(404);
+      expect((await request(api, 'GET', `/payments/${oldPayment.paymentId}`)).statusCode).toBe(404);
+      const restore = await request(api, 'POST', '/recycle/restore', { entityType: 'Entity', entityId: purgedBill.id });
+      expect(restore.statusCode).toBe(404);
+      // Untouched: the live invoice and payment, and the invoice deleted 4 days ago.
+      expect(await getEntry(api, liveEntry.entryId)).toMatchObject({ balance: { totalBalance: 40 } });
+      expect(await listPayments(api, liveEntry.entryId)).toEqual([livePayment]);
+      expect(ids(await listRecycle(api))).toEqual([`Invoice:${recentEntry.entryId}`]);
+    });
+  });
+});
