@@ -1,0 +1,355 @@
+import type { FastifyInstance, HTTPMethods } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, dialects, type TestApp } from './helpers/app.ts';
+import {
+  type Api,
+  createBill,
+  createEntry,
+  createPayment,
+  editEntry,
+  updateBill,
+  updatePayment,
+} from './helpers/domain.ts';
+import { signUp } from './helpers/factories.ts';
+
+/**
+ * The ownership matrix: every registered `/api/v1` route × method, called by an intruder with the owner's ids.
+ * The table is checked against the app's real route table, so a new route without a row here fails the suite.
+ */
+
+const API = '/api/v1';
+
+type Method = 'GET' | 'POST' | 'PUT';
+interface Probe {
+  method: Method;
+  url: string;
+  payload?: object;
+  /** 404 for the owner's ids; list-like routes answer 200 with none of the owner's rows (`check`). */
+  status: 200 | 201 | 404;
+  check?: (body: string) => void;
+}
+
+/** The owner's rows (live and in the bin) and the intruder's own, made before the matrix runs. */
+interface World {
+  ownerName: string;
+  bill: number;
+  recycledBill: number;
+  cascadedEntry: number;
+  entry: number;
+  entryInvoiceNumber: number;
+  recycledEntry: number;
+  payment: number;
+  recycledPayment: number;
+  ownerEntryIds: number[];
+  intruderEntry: number;
+}
+
+type Row = { skip: string } | { probes: (w: World) => Probe[] };
+
+const notFound = (method: Method, url: string, payload?: object): Probe => ({ method, url, payload, status: 404 });
+const noOwnerRows =
+  (w: World, pick: (body: string) => unknown[]) =>
+  (body: string): void => {
+    expect(body).not.toContain(w.ownerName);
+    for (const id of pick(body)) expect(w.ownerEntryIds).not.toContain(id);
+  };
+const entryIdsOf = (body: string) =>
+  (JSON.parse(body) as { entries: { entryId: number }[] }).entries.map((e) => e.entryId);
+const paymentBody = { date: '2026-11-05', amount: 1, type: 'cash', medium: 'person' };
+
+const TABLE: Record<string, Row> = {
+  'GET /api/v1/health': { skip: 'public liveness probe; reads no user data' },
+  'POST /api/v1/auth/create': { skip: 'public sign-up; takes no ids' },
+  'POST /api/v1/auth/login': { skip: 'public sign-in; takes no ids' },
+  'POST /api/v1/auth/refresh': { skip: 'token exchange; a token is bound to its own user (auth tests cover theft)' },
+  'GET /api/v1/user': { skip: "own account only; another user's name is 403 by API.md (users tests)" },
+  'PUT /api/v1/user': { skip: 'own account only, behind its current password; takes no ids' },
+  'GET /api/v1/openapi.json': { skip: 'public API description; no user data' },
+
+  'GET /api/v1/bills': {
+    probes: (w) =>
+      ['?status=all', '?status=inactive', `?name=${encodeURIComponent(w.ownerName)}`].map((query) => ({
+        method: 'GET',
+        url: `${API}/bills${query}`,
+        status: 200,
+        check: (body) => {
+          expect(body).not.toContain(w.ownerName);
+          const ids = (JSON.parse(body) as { billDTOList: { id: number }[] }).billDTOList.map((b) => b.id);
+          expect(ids).not.toContain(w.bill);
+          expect(ids).not.toContain(w.recycledBill);
+        },
+      })),
+  },
+  'GET /api/v1/bills/:id': {
+    probes: (w) => [
+      notFound('GET', `${API}/bills/${w.bill}`),
+      notFound('GET', `${API}/bills/${w.bill}?bypass=1`),
+      notFound('GET', `${API}/bills/${w.recycledBill}?bypass=true`),
+    ],
+  },
+  'POST /api/v1/bills': {
+    // No foreign id to send: names are per user, so the owner's name is free (a 409 would reveal it).
+    probes: (w) => [{ method: 'POST', url: `${API}/bills`, payload: { name: w.ownerName, status: 1 }, status: 201 }],
+  },
+  'PUT /api/v1/bills': {
+    probes: (w) => [
+      notFound('PUT', `${API}/bills`, { id: w.bill, name: 'Hijacked' }),
+      notFound('PUT', `${API}/bills`, { id: w.bill, status: 0 }),
+      notFound('PUT', `${API}/bills`, { id: w.bill, recycle: true }),
+      notFound('PUT', `${API}/bills`, { id: w.recycledBill, recycle: false }),
+    ],
+  },
+  'GET /api/v1/entries/:id': {
+    probes: (w) => [
+      notFound('GET', `${API}/entries/${w.entry}`),
+      notFound('GET', `${API}/entries/${w.recycledEntry}?filter=bypass`),
+      notFound('GET', `${API}/entries/${w.cascadedEntry}?filter=bypass`),
+    ],
+  },
+  'POST /api/v1/entries/new': {
+    probes: (w) => [
+      notFound('POST', `${API}/entries/new`, { billId: w.bill, date: '2026-11-01', flow: 'income', amount: 1 }),
+    ],
+  },
+  'PUT /api/v1/entries/edit': {
+    probes: (w) => [
+      notFound('PUT', `${API}/entries/edit`, { entryId: w.entry, amount: 1 }),
+      notFound('PUT', `${API}/entries/edit`, { entryId: w.entry, recycle: true }),
+      notFound('PUT', `${API}/entries/edit?filter=bypass`, { entryId: w.recycledEntry, recycle: false }),
+      // The intruder's own invoice moved into the owner's entity.
+      notFound('PUT', `${API}/entries/edit`, { entryId: w.intruderEntry, billId: w.bill }),
+    ],
+  },
+  'GET /api/v1/payments': {
+    probes: (w) => [
+      notFound('GET', `${API}/payments?entryId=${w.entry}`),
+      notFound('GET', `${API}/payments?entryId=${w.recycledEntry}`),
+    ],
+  },
+  'GET /api/v1/payments/:id': {
+    probes: (w) => [
+      notFound('GET', `${API}/payments/${w.payment}`),
+      notFound('GET', `${API}/payments/${w.recycledPayment}`),
+    ],
+  },
+  'POST /api/v1/payments': {
+    probes: (w) => [notFound('POST', `${API}/payments`, { ...paymentBody, entryId: w.entry })],
+  },
+  'PUT /api/v1/payments': {
+    probes: (w) => [
+      notFound('PUT', `${API}/payments`, { paymentId: w.payment, amount: 999 }),
+      notFound('PUT', `${API}/payments`, { id: w.payment, notes: 'hijacked' }),
+      notFound('PUT', `${API}/payments`, { paymentId: w.payment, recycle: true }),
+      notFound('PUT', `${API}/payments?filter=bypass`, { paymentId: w.recycledPayment, recycle: false }),
+    ],
+  },
+  'GET /api/v1/recycle': {
+    probes: (w) => [
+      {
+        method: 'GET',
+        url: `${API}/recycle`,
+        status: 200,
+        check: (body) => {
+          expect(body).not.toContain(w.ownerName);
+          const items = (JSON.parse(body) as { recycleItems: { entityId: number }[] }).recycleItems;
+          const ownerIds = [w.recycledBill, w.recycledEntry, w.recycledPayment];
+          for (const item of items) expect(ownerIds).not.toContain(item.entityId);
+        },
+      },
+    ],
+  },
+  'POST /api/v1/recycle/restore': {
+    probes: (w) => [
+      notFound('POST', `${API}/recycle/restore`, { entityType: 'Entity', entityId: w.recycledBill }),
+      notFound('POST', `${API}/recycle/restore`, { entityType: 'Invoice', entityId: w.recycledEntry }),
+      notFound('POST', `${API}/recycle/restore`, { entityType: 'Payment', entityId: w.recycledPayment }),
+    ],
+  },
+  'GET /api/v1/entries': {
+    probes: (w) =>
+      [
+        '',
+        `?partyList=${encodeURIComponent(w.ownerName)}`,
+        `?invoiceNum=${w.entryInvoiceNumber}`,
+        '?archives=true',
+      ].map((query) => ({
+        method: 'GET',
+        url: `${API}/entries${query}`,
+        status: 200,
+        check: noOwnerRows(w, entryIdsOf),
+      })),
+  },
+  'GET /api/v1/entries/stats': {
+    probes: (w) => [
+      {
+        method: 'GET',
+        url: `${API}/entries/stats`,
+        status: 200,
+        check: (body) => expect(body).not.toContain(w.ownerName),
+      },
+      {
+        method: 'GET',
+        url: `${API}/entries/stats?partyList=${encodeURIComponent(w.ownerName)}`,
+        status: 200,
+        check: (body) => {
+          for (const value of Object.values(JSON.parse(body) as Record<string, unknown>)) {
+            expect(typeof value === 'number' ? value : Object.keys(value as object).length).toBe(0);
+          }
+        },
+      },
+    ],
+  },
+  'GET /api/v1/entries/export': {
+    probes: (w) => [
+      {
+        method: 'GET',
+        url: `${API}/entries/export`,
+        status: 200,
+        check: (body) => expect(body).not.toContain(w.ownerName),
+      },
+      {
+        method: 'GET',
+        url: `${API}/entries/export?partyList=${encodeURIComponent(w.ownerName)}`,
+        status: 200,
+        check: (body) => expect(body.trim().split(/\r?\n/)).toHaveLength(1),
+      },
+    ],
+  },
+};
+
+/** `METHOD /path` of every route, read from Fastify's own route tree (`printRoutes`), HEAD included. */
+function registeredRoutes(app: FastifyInstance): string[] {
+  const routes: string[] = [];
+  const stack: string[] = [];
+  for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
+    const start = line.search(/[^\s│├└─]/u);
+    if (start < 0) continue;
+    const depth = Math.round(start / 4) - 1;
+    const match = /^(.*?)(?: \(([A-Z, ]+)\))?$/.exec(line.slice(start));
+    if (!match?.[1]) continue;
+    stack.length = depth;
+    const path = `${stack[depth - 1] ?? ''}${match[1]}`;
+    stack[depth] = path;
+    for (const method of match[2]?.split(', ') ?? []) routes.push(`${method} ${path}`);
+  }
+  return routes;
+}
+
+describe.each(dialects)('ownership on %s', (dialect) => {
+  let t: TestApp;
+  let owner: Api;
+  let intruder: Api;
+  let world: World;
+  let ownerId: number;
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    owner = { app: t.app, session: await signUp(t.app) };
+    intruder = { app: t.app, session: await signUp(t.app) };
+    const ownerName = `Owner Secret ${dialect}`;
+    const bill = await createBill(owner, { name: ownerName });
+    const entry = await createEntry(owner, { billId: bill.id, amount: 100 });
+    const payment = await createPayment(owner, { entryId: entry.entryId, amount: 30 });
+    const recycledPayment = await createPayment(owner, { entryId: entry.entryId, amount: 5 });
+    await updatePayment(owner, { paymentId: recycledPayment.paymentId, recycle: true });
+    const recycledEntry = await createEntry(owner, { billId: bill.id });
+    await editEntry(owner, { entryId: recycledEntry.entryId, recycle: true });
+    const recycledBill = await createBill(owner, { name: `${ownerName} (gone)` });
+    const cascadedEntry = await createEntry(owner, { billId: recycledBill.id });
+    await createPayment(owner, { entryId: cascadedEntry.entryId });
+    await updateBill(owner, { id: recycledBill.id, recycle: true });
+    const intruderEntry = await createEntry(intruder, { amount: 10 });
+    await createPayment(intruder, { entryId: intruderEntry.entryId, amount: 4 });
+    world = {
+      ownerName,
+      bill: bill.id,
+      recycledBill: recycledBill.id,
+      cascadedEntry: cascadedEntry.entryId,
+      entry: entry.entryId,
+      entryInvoiceNumber: entry.invoiceId,
+      recycledEntry: recycledEntry.entryId,
+      payment: payment.paymentId,
+      recycledPayment: recycledPayment.paymentId,
+      ownerEntryIds: [entry.entryId, recycledEntry.entryId, cascadedEntry.entryId],
+      intruderEntry: intruderEntry.entryId,
+    };
+    const row = await t.app.db
+      .selectFrom('users')
+      .select('id')
+      .where('username_key', '=', owner.session.username.toLowerCase())
+      .executeTakeFirstOrThrow();
+    ownerId = row.id;
+  });
+  afterAll(() => t.close());
+
+  /** Every row the owner has, and the intruder's invoice that a probe tries to move. */
+  async function ownerData() {
+    const db = t.app.db;
+    return {
+      user: await db.selectFrom('users').select('last_invoice_number').where('id', '=', ownerId).execute(),
+      bills: await db.selectFrom('bills').selectAll().where('user_id', '=', ownerId).orderBy('id').execute(),
+      entries: await db.selectFrom('entries').selectAll().where('user_id', '=', ownerId).orderBy('id').execute(),
+      payments: await db.selectFrom('payments').selectAll().where('user_id', '=', ownerId).orderBy('id').execute(),
+      intruderEntry: await db.selectFrom('entries').selectAll().where('id', '=', world.intruderEntry).execute(),
+    };
+  }
+
+  it('has a row for every registered /api/v1 route and method, and no row for a route that does not exist', () => {
+    const routes = registeredRoutes(t.app);
+    // The parser must see what the OpenAPI document lists, or a parsing slip could hide a route.
+    const documented = Object.entries((t.app.swagger() as { paths: Record<string, object> }).paths).flatMap(
+      ([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`),
+    );
+    for (const route of documented) expect(routes).toContain(route);
+    const api = routes.filter((r) => r.split(' ')[1]?.startsWith(`${API}/`));
+    for (const route of api) {
+      const [method, url] = route.split(' ') as [HTTPMethods, string];
+      expect(t.app.hasRoute({ method, url }), route).toBe(true);
+    }
+    const heads = api.filter((r) => r.startsWith('HEAD '));
+    const missing = api.filter((r) => !r.startsWith('HEAD ') && !(r in TABLE));
+    expect(missing, 'routes without a row in the ownership table').toEqual([]);
+    for (const head of heads) expect(TABLE, `${head} mirrors a GET`).toHaveProperty([head.replace('HEAD', 'GET')]);
+    expect(Object.keys(TABLE).filter((key) => !api.includes(key))).toEqual([]);
+  });
+
+  it("answers 404 (never 403) to another user's ids on every route, and changes none of their data", async () => {
+    const before = await ownerData();
+    const rows = Object.entries(TABLE).filter(
+      (entry): entry is [string, { probes: (w: World) => Probe[] }] => 'probes' in entry[1],
+    );
+    let count = 0;
+    for (const [route, row] of rows) {
+      for (const probe of row.probes(world)) {
+        const methods = probe.method === 'GET' ? (['GET', 'HEAD'] as const) : [probe.method];
+        for (const method of methods) {
+          const res = await t.app.inject({
+            method,
+            url: probe.url,
+            headers: intruder.session.headers,
+            payload: probe.payload,
+          });
+          const label = `${route}: ${method} ${probe.url} ${JSON.stringify(probe.payload ?? '')}`;
+          expect({ label, status: res.statusCode }).toEqual({ label, status: probe.status });
+          if (method !== 'HEAD') {
+            if (probe.status === 404) expect(res.json()).toMatchObject({ statusCode: 404, error: 'Not Found' });
+            probe.check?.(res.body);
+          }
+          count += 1;
+        }
+      }
+    }
+    expect(count).toBeGreaterThan(40);
+    expect(await ownerData()).toEqual(before);
+  });
+
+  it('needs a token on every row it probes', async () => {
+    for (const [route, row] of Object.entries(TABLE)) {
+      if (!('probes' in row)) continue;
+      const [probe] = row.probes(world);
+      if (!probe) continue;
+      const res = await t.app.inject({ method: probe.method, url: probe.url, payload: probe.payload });
+      expect({ route, status: res.statusCode }).toEqual({ route, status: 401 });
+    }
+  });
+});
