@@ -1,4 +1,5 @@
 import Alert, { type AlertColor } from '@mui/material/Alert';
+import Portal from '@mui/material/Portal';
 import Snackbar from '@mui/material/Snackbar';
 import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from 'react';
 import { NOTICE_MS } from '../lib/timing.ts';
@@ -48,17 +49,22 @@ export function NoticeProvider({ children }: { children: ReactNode }) {
     <NoticeContext.Provider value={value}>
       {children}
       {notice && (
-        <Snackbar
-          key={notice.id}
-          open={open}
-          autoHideDuration={notice.duration}
-          onClose={close}
-          anchorOrigin={{ vertical: notice.placement, horizontal: 'center' }}
-        >
-          <Alert onClose={close} severity={notice.severity} variant="filled" sx={{ width: '100%' }}>
-            {notice.message}
-          </Alert>
-        </Snackbar>
+        // Portalled anew for each notice: an open dialog hides the rest of the page from assistive technology,
+        // and a notice about that dialog's action must still be announced.
+        <Portal key={notice.id}>
+          <Snackbar
+            open={open}
+            autoHideDuration={notice.duration}
+            onClose={close}
+            anchorOrigin={{ vertical: notice.placement, horizontal: 'center' }}
+            // Top notices sit just below the app bar rather than over it.
+            sx={notice.placement === 'top' ? { top: { xs: 64, sm: 72 } } : undefined}
+          >
+            <Alert onClose={close} severity={notice.severity} variant="filled" sx={{ width: '100%' }}>
+              {notice.message}
+            </Alert>
+          </Snackbar>
+        </Portal>
       )}
     </NoticeContext.Provider>
   );

@@ -1,0 +1,104 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { AccountPage } from '../pages/account-page.ts';
+import { LoginPage } from '../pages/login-page.ts';
+import { apiLogin, createUser } from '../support/api.ts';
+import { useBrowser } from '../support/browser.ts';
+import { pathOf, sessionStorageOf } from '../support/session.ts';
+import { forgedAccessToken } from '../support/tokens.ts';
+
+const browser = useBrowser();
+
+/** Puts tokens into the page's session storage the way a previous visit would have left them. */
+async function storeSession(page: Page, session: { accessToken: string; refreshToken: string; username: string }) {
+  await page.goto('/no-such-page-to-set-storage');
+  await page.evaluate((values) => {
+    for (const [key, value] of Object.entries(values)) sessionStorage.setItem(key, value);
+  }, session);
+}
+
+function countRefreshes(page: Page): () => number {
+  let count = 0;
+  page.on('request', (request) => {
+    if (request.url().includes('/api/v1/auth/refresh')) count += 1;
+  });
+  return () => count;
+}
+
+describe('token refresh in the browser', () => {
+  it('renews an expired access token with the refresh token before showing a guarded page', async () => {
+    const user = await createUser();
+    const api = await apiLogin(user);
+    const page = await browser.newPage();
+    await storeSession(page, {
+      accessToken: forgedAccessToken(-60),
+      refreshToken: api.refreshToken,
+      username: user.username,
+    });
+    const refreshes = countRefreshes(page);
+    const account = await new AccountPage(page).goto();
+    await expect(account.value('Username').textContent()).resolves.toBe(user.username);
+    expect(refreshes()).toBe(1);
+    const stored = await sessionStorageOf(page);
+    expect(stored.refreshToken).not.toBe(api.refreshToken);
+    expect(stored.accessToken).not.toContain('forged');
+  });
+
+  it('on a 401 refreshes once (JSON body), stores the new tokens and retries the call', async () => {
+    const user = await createUser();
+    const api = await apiLogin(user);
+    const page = await browser.newPage();
+    await storeSession(page, {
+      accessToken: forgedAccessToken(600),
+      refreshToken: api.refreshToken,
+      username: user.username,
+    });
+    const refreshBodies: (string | null)[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/api/v1/auth/refresh')) refreshBodies.push(request.postData());
+    });
+    const account = await new AccountPage(page).goto();
+    await expect(account.value('Email').textContent()).resolves.toBe(user.email);
+    expect(refreshBodies).toEqual([JSON.stringify({ refreshToken: api.refreshToken })]);
+    const stored = await sessionStorageOf(page);
+    expect(stored.accessToken).not.toContain('forged');
+    // The stored tokens are the live ones: the server accepts them.
+    const status = await page.evaluate(async (name) => {
+      const res = await fetch(`/api/v1/user?userName=${name}`, {
+        headers: { authorization: `Bearer ${sessionStorage.getItem('accessToken')}` },
+      });
+      return res.status;
+    }, user.username);
+    expect(status).toBe(200);
+  });
+
+  it('signs out to / when the refresh fails', async () => {
+    const user = await createUser();
+    const page = await browser.newPage();
+    await storeSession(page, {
+      accessToken: forgedAccessToken(600),
+      refreshToken: 'revoked-or-unknown',
+      username: user.username,
+    });
+    await page.goto('/account');
+    const login = new LoginPage(page);
+    await login.heading.waitFor();
+    await login.notice.filter({ hasText: 'You have been logged out' }).waitFor();
+    expect(pathOf(page)).toBe('/');
+    await expect(sessionStorageOf(page)).resolves.toEqual({});
+  });
+
+  it('signs out to / when the access token expired and the refresh token is refused', async () => {
+    const user = await createUser();
+    const page = await browser.newPage();
+    await storeSession(page, {
+      accessToken: forgedAccessToken(-60),
+      refreshToken: 'revoked-or-unknown',
+      username: user.username,
+    });
+    await page.goto('/home');
+    await new LoginPage(page).heading.waitFor();
+    expect(pathOf(page)).toBe('/');
+    await expect(sessionStorageOf(page)).resolves.toEqual({});
+  });
+});

@@ -1,0 +1,81 @@
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { type Browser, type BrowserContext, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, inject } from 'vitest';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const SCREENSHOT_DIR = resolve(import.meta.dirname, '../screenshots');
+
+export function baseUrl(): string {
+  return inject('baseUrl');
+}
+
+export interface PageOptions {
+  /** IANA zone the page believes it is in (e.g. to check UTC timestamps are shown in local time). */
+  timezoneId?: string;
+  viewport?: { width: number; height: number };
+}
+
+export interface BrowserHarness {
+  /** A page in a brand-new context: its own session storage, so each test starts signed out. */
+  newPage: (options?: PageOptions) => Promise<Page>;
+  /** Errors the app logged or threw on pages of the current test (console.error and uncaught). */
+  pageErrors: string[];
+}
+
+/**
+ * Debian's Chromium driven by playwright-core, one browser per spec file. Playwright gives it a fresh
+ * temporary profile (its own `--user-data-dir`); contexts are closed after every test.
+ */
+export function useBrowser(): BrowserHarness {
+  let browser: Browser | undefined;
+  const contexts: BrowserContext[] = [];
+  const harness: BrowserHarness = {
+    pageErrors: [],
+    async newPage(options = {}) {
+      if (!browser) throw new Error('the browser is not running (useBrowser must be called at the top of a file)');
+      const contextOptions: BrowserContextOptions = {
+        baseURL: baseUrl(),
+        viewport: options.viewport ?? { width: 1280, height: 800 },
+        locale: 'en-US',
+        ...(options.timezoneId ? { timezoneId: options.timezoneId } : {}),
+      };
+      const context = await browser.newContext(contextOptions);
+      context.setDefaultTimeout(10_000);
+      contexts.push(context);
+      const page = await context.newPage();
+      page.on('pageerror', (error) => harness.pageErrors.push(error.message));
+      return page;
+    },
+  };
+  beforeAll(async () => {
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+  });
+  afterEach(async () => {
+    await Promise.all(contexts.splice(0).map((context) => context.close()));
+    harness.pageErrors.length = 0;
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return harness;
+}
+
+/** Saves `e2e/screenshots/<name>.png` (git-ignored) for a person to look at. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true, animations: 'disabled' });
+}
