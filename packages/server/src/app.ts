@@ -11,6 +11,9 @@ import { BillsService } from './modules/bills/bills.service.ts';
 import { EntriesRepository } from './modules/entries/entries.repository.ts';
 import { entriesRoutes } from './modules/entries/entries.routes.ts';
 import { EntriesService } from './modules/entries/entries.service.ts';
+import { EntriesListRepository } from './modules/entries/entries-list.repository.ts';
+import { entriesListRoutes } from './modules/entries/entries-list.routes.ts';
+import { EntriesListService } from './modules/entries/entries-list.service.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { PaymentsRepository } from './modules/payments/payments.repository.ts';
 import { paymentsRoutes } from './modules/payments/payments.routes.ts';
@@ -18,6 +21,9 @@ import { PaymentsService } from './modules/payments/payments.service.ts';
 import { RecycleRepository } from './modules/recycle/recycle.repository.ts';
 import { recycleRoutes } from './modules/recycle/recycle.routes.ts';
 import { RecycleService } from './modules/recycle/recycle.service.ts';
+import { StatsRepository } from './modules/stats/stats.repository.ts';
+import { statsRoutes } from './modules/stats/stats.routes.ts';
+import { StatsService } from './modules/stats/stats.service.ts';
 import { UsersRepository } from './modules/users/users.repository.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { UsersService } from './modules/users/users.service.ts';
@@ -95,6 +101,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       entriesRoutes(api, entries);
       paymentsRoutes(api, payments);
       recycleRoutes(api, new RecycleService(new RecycleRepository(db), { bills, entries, payments }, config.now));
+      entriesListRoutes(api, new EntriesListService(new EntriesListRepository(db), config.now));
+      statsRoutes(api, new StatsService(new StatsRepository(db)));
     },
     { prefix: '/api/v1' },
   );

@@ -1,0 +1,60 @@
+import type { EntriesQuery, EntryFilters, EntryList, SortField } from '@billfold/contract/schemas';
+import { DEFAULT_SORT, type EntrySort, SORT_COLUMNS, type SortKey } from './entries.query.ts';
+import { csvHeader, csvRow, exportFileName } from './entries-export.ts';
+import type { EntriesListRepository } from './entries-list.repository.ts';
+import { toEntry } from './entry.mapper.ts';
+
+export const DEFAULT_PAGE_SIZE = 100;
+/** Rows per query while exporting: bounded memory whatever the size of the ledger. */
+export const EXPORT_CHUNK = 1000;
+
+/**
+ * No field and no order → newest first. A named field without an order sorts ascending, as a column
+ * header does on its first click.
+ */
+export function resolveSort(field: SortField | undefined, order: 'asc' | 'desc' | undefined): EntrySort {
+  if (field === undefined) return { field: DEFAULT_SORT.field, order: order ?? DEFAULT_SORT.order };
+  return { field, order: order ?? 'asc' };
+}
+
+export class EntriesListService {
+  constructor(
+    private readonly repo: EntriesListRepository,
+    private readonly now: () => number,
+    private readonly exportChunk = EXPORT_CHUNK,
+  ) {}
+
+  async list(userId: number, query: EntriesQuery): Promise<EntryList> {
+    const { pageNum = 0, pageSize = DEFAULT_PAGE_SIZE, sortField, sortOrder, ...filters } = query;
+    const sort = resolveSort(sortField, sortOrder);
+    const [total, rows] = await Promise.all([
+      this.repo.count(userId, filters),
+      this.repo.page(userId, filters, sort, pageNum * pageSize, pageSize),
+    ]);
+    return { entries: rows.map(toEntry), total };
+  }
+
+  exportFileName(): string {
+    return exportFileName(this.now());
+  }
+
+  /** CSV lines of every matching entry in list order, read in keyset chunks so memory stays flat. */
+  async *exportCsv(
+    userId: number,
+    query: EntryFilters & { sortField?: SortField | undefined; sortOrder?: 'asc' | 'desc' | undefined },
+  ): AsyncGenerator<string> {
+    const { sortField, sortOrder, ...filters } = query;
+    const sort = resolveSort(sortField, sortOrder);
+    const column = SORT_COLUMNS[sort.field];
+    yield csvHeader();
+    let after: SortKey | null = null;
+    for (;;) {
+      const rows = await this.repo.chunkAfter(userId, filters, sort, after, this.exportChunk);
+      if (rows.length === 0) return;
+      yield rows.map(csvRow).join('');
+      const last = rows[rows.length - 1];
+      if (!last || rows.length < this.exportChunk) return;
+      after = { value: last[column], invoiceNumber: last.invoice_number };
+    }
+  }
+}

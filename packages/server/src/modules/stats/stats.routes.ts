@@ -1,0 +1,24 @@
+import { stats, statsQuery } from '@billfold/contract/schemas';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { errorResponses } from '../../plugins/openapi.ts';
+import type { StatsService } from './stats.service.ts';
+
+export function statsRoutes(app: FastifyInstance, service: StatsService): void {
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/entries/stats',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['stats'],
+        summary: 'Income and expense statistics over the invoices matching the list filters',
+        description:
+          'Internal entries are left out unless flow=internal, when they count as expenses. Top maps hold at most 5 names, largest first, ties by name.',
+        security: [{ bearer: [] }],
+        querystring: statsQuery,
+        response: { 200: stats, ...errorResponses(400, 401) },
+      },
+    },
+    async (request) => service.stats(request.userId, request.query),
+  );
+}

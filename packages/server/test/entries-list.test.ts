@@ -1,0 +1,379 @@
+import type { Entry, EntryList } from '@billfold/contract/schemas';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PAY_STATE } from '../src/modules/entries/entry.derived.ts';
+import { createTestApp, dialects, type TestApp } from './helpers/app.ts';
+import { type Session, signUp } from './helpers/factories.ts';
+import { type SeededBill, type SeededEntry, seedBills, seedEntries, userIdOf } from './helpers/seed.ts';
+
+const DATES = ['2026-01-05', '2026-02-10', '2026-01-05', '2025-12-31', '2026-03-15', '2026-02-10'];
+const AMOUNTS = [1000, 2500, 2500, 99_999, 0, 2500, 1000];
+const SERVICES = ['rent', 'alpha', 'zeta fee', '', 'rent', 'mid 2'];
+const LIVE_COUNT = 120;
+
+/** The reference order of a sort field, computed from what was seeded. */
+const SORT_KEY: Record<string, (e: SeededEntry) => string | number> = {
+  invoiceId: (e) => e.invoiceNumber,
+  name: (e) => e.bill.name.toLowerCase(),
+  date: (e) => e.date,
+  flow: (e) => e.flow,
+  amount: (e) => e.amountCents,
+  status: (e) => e.payState,
+  balance: (e) => e.balanceCents,
+  services: (e) => e.services,
+  category: (e) => e.bill.category,
+  internal: (e) => (e.bill.internal ? 1 : 0),
+  archived: (e) => (e.bill.archived ? 1 : 0),
+};
+const ALIASES: Record<string, string> = { paid: 'status', entryId: 'invoiceId', description: 'services' };
+
+function sortedNumbers(entries: SeededEntry[], field: string, order: 'asc' | 'desc'): number[] {
+  const key = SORT_KEY[field];
+  if (!key) throw new Error(`no key for ${field}`);
+  const sign = order === 'asc' ? 1 : -1;
+  return [...entries]
+    .sort((a, b) => {
+      const [x, y] = [key(a), key(b)];
+      if (x !== y) return (x < y ? -1 : 1) * sign;
+      return (a.invoiceNumber - b.invoiceNumber) * sign;
+    })
+    .map((e) => e.invoiceNumber);
+}
+
+describe.each(dialects)('GET /api/v1/entries on %s', (dialect) => {
+  let t: TestApp;
+  let alice: Session;
+  let bills: Record<'acme' | 'bistro' | 'savings' | 'gone' | 'zed' | 'client', SeededBill>;
+  let live: SeededEntry[];
+  let recycledEntry: SeededEntry;
+  let goneEntries: SeededEntry[];
+  let otherUsers: SeededEntry[];
+
+  const get = (url: string, session: Session | null = alice) =>
+    t.app.inject({ method: 'GET', url, headers: session ? session.headers : {} });
+  const list = async (query: string, session: Session = alice): Promise<EntryList> => {
+    const res = await get(`/api/v1/entries${query ? `?${query}` : ''}`, session);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json<EntryList>();
+  };
+  const numbers = (body: EntryList) => body.entries.map((e) => e.invoiceId);
+  /** Every page of a query, walked with a small page size. */
+  const walk = async (query: string, pageSize = 13) => {
+    const all: Entry[] = [];
+    for (let page = 0; page < 100; page += 1) {
+      const body = await list(`${query}&pageSize=${pageSize}&pageNum=${page}`);
+      if (body.entries.length === 0) return all;
+      expect(body.entries.length).toBeLessThanOrEqual(pageSize);
+      all.push(...body.entries);
+    }
+    throw new Error('too many pages');
+  };
+  const expectMatch = async (query: string, predicate: (e: SeededEntry) => boolean) => {
+    const expected = sortedNumbers(live.filter(predicate), 'date', 'desc');
+    const body = await list(query);
+    expect(body.total).toBe(expected.length);
+    expect(numbers(body)).toEqual(expected.slice(0, 100));
+    return expected;
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    alice = await signUp(t.app);
+    const bob = await signUp(t.app);
+    const aliceId = await userIdOf(t.app.db, alice.username);
+    const bobId = await userIdOf(t.app.db, bob.username);
+    const [acme, bistro, savings, gone, zed, client] = await seedBills(t.app.db, aliceId, [
+      { name: 'Acme Power', category: 'Utilities' },
+      { name: 'bistro Nine', category: 'Dining', archived: true },
+      { name: 'Savings Transfer', category: 'Financial', internal: true },
+      { name: 'Gone Corp', category: 'Utilities', recycledAt: Date.UTC(2026, 10, 20) },
+      { name: 'Zed Loans', category: 'Auto Loan' },
+      { name: 'Client Co', category: 'Uncategorized' },
+    ]);
+    if (!acme || !bistro || !savings || !gone || !zed || !client) throw new Error('bills not seeded');
+    bills = { acme, bistro, savings, gone, zed, client };
+    const rotation = [acme, bistro, savings, zed, client, acme, zed];
+    const specs = Array.from({ length: LIVE_COUNT }, (_, i) => {
+      const amountCents = AMOUNTS[i % AMOUNTS.length] ?? 0;
+      const payments = [
+        [],
+        [{ amountCents: Math.floor(amountCents / 2) }],
+        [{ amountCents }],
+        [{ amountCents }, { amountCents: 500 }],
+        [{ amountCents: 0 }],
+        [{ amountCents, recycledAt: Date.UTC(2026, 10, 1) }, { amountCents: 1 }],
+      ][i % 6];
+      return {
+        bill: rotation[i % rotation.length] ?? acme,
+        date: DATES[i % DATES.length],
+        flow: i % 3 === 0 ? ('INCOMING' as const) : ('OUTGOING' as const),
+        amountCents,
+        services: SERVICES[i % SERVICES.length],
+        payments,
+      };
+    });
+    live = await seedEntries(t.app.db, aliceId, specs);
+    [recycledEntry] = (await seedEntries(t.app.db, aliceId, [
+      { bill: acme, date: '2026-01-05', amountCents: 2500, recycledAt: Date.UTC(2026, 10, 21) },
+    ])) as [SeededEntry];
+    goneEntries = await seedEntries(t.app.db, aliceId, [
+      { bill: gone, date: '2026-01-05', amountCents: 2500 },
+      { bill: gone, date: '2026-02-10', amountCents: 1000, flow: 'INCOMING' },
+    ]);
+    const [bobAcme] = await seedBills(t.app.db, bobId, [{ name: 'Acme Power', category: 'Utilities' }]);
+    if (!bobAcme) throw new Error('bill not seeded');
+    otherUsers = await seedEntries(t.app.db, bobId, [
+      { bill: bobAcme, date: '2026-01-05', amountCents: 2500 },
+      { bill: bobAcme, date: '2026-02-10', amountCents: 2500, flow: 'INCOMING' },
+    ]);
+  });
+  afterAll(() => t.close());
+
+  describe('response and scope', () => {
+    it('returns {entries, total}: the first 100 in the default order (date desc, then invoiceId desc)', async () => {
+      const body = await list('');
+      expect(body.total).toBe(LIVE_COUNT);
+      expect(body.entries).toHaveLength(100);
+      expect(numbers(body)).toEqual(sortedNumbers(live, 'date', 'desc').slice(0, 100));
+    });
+
+    it('maps each row to the Entry JSON of API.md', async () => {
+      const overpaid = live.find((e) => e.payState === PAY_STATE.overpaid && e.bill === bills.bistro);
+      if (!overpaid) throw new Error('fixture has no overpaid bistro entry');
+      const body = await list(`invoiceNum=${overpaid.invoiceNumber}`);
+      expect(body).toEqual({
+        total: 1,
+        entries: [
+          {
+            entryId: overpaid.id,
+            invoiceId: overpaid.invoiceNumber,
+            billId: bills.bistro.id,
+            name: 'bistro Nine',
+            category: 'Dining',
+            date: overpaid.date,
+            flow: overpaid.flow,
+            amount: overpaid.amountCents / 100,
+            services: overpaid.services,
+            status: true,
+            overpaid: true,
+            balance: { totalBalance: 0, totalOverpaid: 5 },
+            internal: false,
+            archived: true,
+            recycle: false,
+          },
+        ],
+      });
+    });
+
+    it('never shows recycled entries, entries of recycled entities, or another user’s entries', async () => {
+      const all = await walk('sortField=invoiceId&sortOrder=asc', 50);
+      expect(all.map((e) => e.invoiceId)).toEqual(live.map((e) => e.invoiceNumber));
+      const hidden = [recycledEntry, ...goneEntries].map((e) => e.id);
+      expect(all.some((e) => hidden.includes(e.entryId))).toBe(false);
+      expect(all.some((e) => otherUsers.some((o) => o.id === e.entryId))).toBe(false);
+      expect((await list(`invoiceNum=${recycledEntry.invoiceNumber}`)).total).toBe(0);
+      expect((await list('partyList=Gone%20Corp')).total).toBe(0);
+    });
+
+    it('needs a valid access token', async () => {
+      const res = await get('/api/v1/entries', null);
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toMatchObject({ statusCode: 401, error: 'Unauthorized' });
+    });
+  });
+
+  describe('filters', () => {
+    it('startDate and endDate are inclusive, alone and together', async () => {
+      await expectMatch('startDate=2026-02-10', (e) => e.date >= '2026-02-10');
+      await expectMatch('endDate=2026-01-05', (e) => e.date <= '2026-01-05');
+      const day = await expectMatch('startDate=2026-01-05&endDate=2026-01-05', (e) => e.date === '2026-01-05');
+      expect(day.length).toBeGreaterThan(0);
+      await expectMatch('startDate=2026-01-06&endDate=2026-02-09', () => false);
+    });
+
+    it('invoiceNum matches exactly one display number', async () => {
+      const target = live[41] as SeededEntry;
+      const body = await list(`invoiceNum=${target.invoiceNumber}`);
+      expect(numbers(body)).toEqual([target.invoiceNumber]);
+      expect((await list(`invoiceNum=${otherUsers[0]?.invoiceNumber}`)).entries.map((e) => e.entryId)).not.toContain(
+        otherUsers[0]?.id,
+      );
+      expect((await list('invoiceNum=999999')).total).toBe(0);
+    });
+
+    it('partyList matches whole entity names (repeated key = any of them), case-insensitively', async () => {
+      await expectMatch('partyList=Acme%20Power', (e) => e.bill === bills.acme);
+      await expectMatch('partyList=ACME%20POWER', (e) => e.bill === bills.acme);
+      await expectMatch('partyList=Acme', () => false);
+      await expectMatch(
+        'partyList=Acme%20Power&partyList=Zed%20Loans',
+        (e) => e.bill === bills.acme || e.bill === bills.zed,
+      );
+    });
+
+    it('categoryList matches entity categories; spellings like AUTO_LOAN name the same category', async () => {
+      const utilities = await expectMatch('categoryList=Utilities', (e) => e.bill.category === 'Utilities');
+      expect(utilities.length).toBeGreaterThan(0);
+      await expectMatch('categoryList=Dining&categoryList=Auto%20Loan', (e) =>
+        ['Dining', 'Auto Loan'].includes(e.bill.category),
+      );
+      await expectMatch('categoryList=AUTO_LOAN', (e) => e.bill.category === 'Auto Loan');
+      await expectMatch('categoryList=Pets', () => false);
+    });
+
+    it('min and max bound the amount inclusively', async () => {
+      await expectMatch('min=25', (e) => e.amountCents >= 2500);
+      await expectMatch('max=25', (e) => e.amountCents <= 2500);
+      await expectMatch('min=25&max=25.00', (e) => e.amountCents === 2500);
+      await expectMatch('min=0&max=0', (e) => e.amountCents === 0);
+      await expectMatch('min=999.99', (e) => e.amountCents >= 99_999);
+    });
+
+    it('flow: income and expense are of non-internal entities; internal is every entry of internal entities', async () => {
+      const isInternal = (e: SeededEntry) => e.bill.internal;
+      const income = await expectMatch('flow=income', (e) => e.flow === 'INCOMING' && !isInternal(e));
+      const expense = await expectMatch('flow=expense', (e) => e.flow === 'OUTGOING' && !isInternal(e));
+      const internal = await expectMatch('flow=internal', isInternal);
+      expect(income.length + expense.length + internal.length).toBe(LIVE_COUNT);
+      expect(internal.length).toBe(live.filter((e) => e.bill === bills.savings).length);
+      await expectMatch('flow=INCOMING', (e) => e.flow === 'INCOMING' && !isInternal(e));
+      await expectMatch('flow=Outgoing', (e) => e.flow === 'OUTGOING' && !isInternal(e));
+    });
+
+    it('paid: true includes overpaid, false includes partial, overpaid, partial = unpaid with a payment', async () => {
+      const paid = await expectMatch('paid=true', (e) => e.paidCents >= e.amountCents);
+      const unpaid = await expectMatch('paid=false', (e) => e.paidCents < e.amountCents);
+      expect(paid.length + unpaid.length).toBe(LIVE_COUNT);
+      await expectMatch('paid=overpaid', (e) => e.paidCents > e.amountCents);
+      const partial = await expectMatch('paid=partial', (e) => e.paidCents < e.amountCents && e.paymentCount > 0);
+      // A payment of 0.00 makes an invoice partial; a recycled payment does not count.
+      expect(partial).toContain(
+        live.find((e) => e.paidCents === 0 && e.paymentCount === 1 && e.amountCents > 0)?.invoiceNumber,
+      );
+      expect(live.some((e) => e.payments.some((p) => p.recycledAt !== null))).toBe(true);
+    });
+
+    it('archives: false = active entities only, true = archived only, absent = both', async () => {
+      const active = await expectMatch('archives=false', (e) => !e.bill.archived);
+      const archived = await expectMatch('archives=true', (e) => e.bill.archived);
+      expect(archived.length).toBeGreaterThan(0);
+      expect(active.length + archived.length).toBe(LIVE_COUNT);
+    });
+
+    it('combines every filter with AND', async () => {
+      await expectMatch(
+        'flow=expense&paid=false&categoryList=Utilities&categoryList=Auto%20Loan&startDate=2026-01-01&min=10&archives=false',
+        (e) =>
+          e.flow === 'OUTGOING' &&
+          !e.bill.internal &&
+          e.paidCents < e.amountCents &&
+          ['Utilities', 'Auto Loan'].includes(e.bill.category) &&
+          e.date >= '2026-01-01' &&
+          e.amountCents >= 1000 &&
+          !e.bill.archived,
+      );
+      await expectMatch(
+        'partyList=Zed%20Loans&paid=true&endDate=2026-02-10&max=25',
+        (e) => e.bill === bills.zed && e.paidCents >= e.amountCents && e.date <= '2026-02-10' && e.amountCents <= 2500,
+      );
+    });
+
+    it('treats empty values as not given', async () => {
+      expect((await list('startDate=&min=&flow=&paid=&sortField=')).total).toBe(LIVE_COUNT);
+    });
+  });
+
+  describe('paging', () => {
+    it('is 0-based; the last page is short; a page beyond the last is empty with the right total', async () => {
+      const expected = sortedNumbers(live, 'date', 'desc');
+      const first = await list('pageSize=50&pageNum=0');
+      expect(numbers(first)).toEqual(expected.slice(0, 50));
+      const last = await list('pageSize=50&pageNum=2');
+      expect(numbers(last)).toEqual(expected.slice(100));
+      expect(last.entries).toHaveLength(LIVE_COUNT - 100);
+      const beyond = await list('pageSize=50&pageNum=3');
+      expect(beyond).toEqual({ entries: [], total: LIVE_COUNT });
+      expect(await list('pageSize=50&pageNum=9999')).toEqual({ entries: [], total: LIVE_COUNT });
+    });
+
+    it('accepts page sizes 1 to 100, default 100', async () => {
+      expect((await list('pageSize=1')).entries).toHaveLength(1);
+      expect((await list('pageSize=100')).entries).toHaveLength(100);
+      expect((await list('')).entries).toHaveLength(100);
+      const second = await list('pageSize=1&pageNum=1');
+      expect(numbers(second)).toEqual([sortedNumbers(live, 'date', 'desc')[1]]);
+    });
+  });
+
+  describe('sorting', () => {
+    const fields = Object.keys(SORT_KEY);
+    const cases = [...fields, ...Object.keys(ALIASES)].flatMap((field) =>
+      (['asc', 'desc'] as const).map((order) => [field, order] as const),
+    );
+
+    it.each(cases)(
+      'sortField=%s&sortOrder=%s: pages never overlap or skip and follow the order',
+      async (field, order) => {
+        const all = await walk(`sortField=${field}&sortOrder=${order}`);
+        expect(all.map((e) => e.invoiceId)).toEqual(sortedNumbers(live, ALIASES[field] ?? field, order));
+      },
+    );
+
+    it('every sort field has ties in the fixture, so the tie-breaker is exercised', () => {
+      for (const [field, key] of Object.entries(SORT_KEY)) {
+        if (field === 'invoiceId') continue;
+        expect(new Set(live.map(key)).size, field).toBeLessThan(live.length);
+      }
+    });
+
+    it('a field without an order sorts ascending; an order without a field sorts by date', async () => {
+      expect(numbers(await list('sortField=amount'))).toEqual(sortedNumbers(live, 'amount', 'asc').slice(0, 100));
+      expect(numbers(await list('sortOrder=asc'))).toEqual(sortedNumbers(live, 'date', 'asc').slice(0, 100));
+      expect(numbers(await list('sortField=balance&sortOrder=DESC'))).toEqual(
+        sortedNumbers(live, 'balance', 'desc').slice(0, 100),
+      );
+    });
+  });
+
+  describe('invalid values', () => {
+    it.each([
+      'pageSize=0',
+      'pageSize=101',
+      'pageSize=ten',
+      'pageSize=1.5',
+      'pageNum=-1',
+      'pageNum=1.5',
+      'pageNum=first',
+      'sortField=password',
+      'sortField=recycled_at',
+      'sortOrder=up',
+      'paid=maybe',
+      'paid=yes',
+      'archives=only',
+      'archives=maybe',
+      'flow=sideways',
+      'startDate=2026-13-01',
+      'startDate=2026-02-30',
+      'startDate=1899-12-31',
+      'endDate=2100-01-01',
+      'endDate=yesterday',
+      'invoiceNum=0',
+      'invoiceNum=-3',
+      'invoiceNum=abc',
+      'invoiceNum=1&invoiceNum=2',
+      'min=ten',
+      'min=-1',
+      'min=1.234',
+      'max=1000000000',
+      'startDate=2026-02-01&endDate=2026-01-01',
+      'min=10&max=5',
+    ])('%s → 400 JSON', async (query) => {
+      const res = await get(`/api/v1/entries?${query}`);
+      expect(res.statusCode).toBe(400);
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      const body = res.json<{ statusCode: number; error: string; message: string }>();
+      expect(body).toMatchObject({ statusCode: 400, error: 'Bad Request' });
+      expect(body.message.length).toBeGreaterThan(0);
+      expect(body.message).not.toMatch(/select|from "entries"|\/src\//i);
+    });
+  });
+});

@@ -1,0 +1,246 @@
+import type { Category } from '@billfold/contract/categories';
+import type { Flow } from '@billfold/contract/schemas';
+import type { Insertable } from 'kysely';
+import type { Db } from '../../src/db/database.ts';
+import type { BillsTable, EntriesTable, PaymentsTable } from '../../src/db/schema.ts';
+import { derivePayment } from '../../src/modules/entries/entry.derived.ts';
+
+/**
+ * Direct-database factory for read-side tests and the benchmark seeder: bills, entries and payments
+ * written with batch inserts, every denormalised and derived column consistent with what the write API
+ * keeps (entity columns copied onto entries, payment totals via `derivePayment`, invoice numbers drawn
+ * from `users.last_invoice_number`). Money is integer cents.
+ */
+
+/** Rows per INSERT: ~20 columns each stays under SQLite's 32,766 and PostgreSQL's 65,535 bound parameters. */
+const CHUNK = 1000;
+const DEFAULT_AT = Date.UTC(2026, 10, 1);
+
+export interface BillSeed {
+  name?: string;
+  category?: Category;
+  internal?: boolean;
+  archived?: boolean;
+  /** Recycle time; the entity's entries are then recycled with it (cascade). */
+  recycledAt?: number | null;
+}
+
+export interface SeededBill {
+  id: number;
+  name: string;
+  category: Category;
+  internal: boolean;
+  archived: boolean;
+  recycledAt: number | null;
+}
+
+export interface PaymentSeed {
+  amountCents: number;
+  date?: string;
+  type?: string;
+  medium?: string;
+  notes?: string;
+  autopay?: boolean;
+  recycledAt?: number | null;
+}
+
+export interface EntrySeed {
+  bill: SeededBill;
+  date?: string;
+  /** Ignored for internal entities, whose entries are always OUTGOING. */
+  flow?: Flow;
+  amountCents?: number;
+  services?: string;
+  recycledAt?: number | null;
+  payments?: PaymentSeed[];
+}
+
+export interface SeededPayment extends Required<PaymentSeed> {
+  id: number;
+}
+
+export interface SeededEntry {
+  id: number;
+  invoiceNumber: number;
+  bill: SeededBill;
+  date: string;
+  flow: Flow;
+  amountCents: number;
+  services: string;
+  recycledAt: number | null;
+  paidCents: number;
+  paymentCount: number;
+  balanceCents: number;
+  payState: number;
+  payments: SeededPayment[];
+}
+
+let billSequence = 0;
+
+function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+export async function userIdOf(db: Db, username: string): Promise<number> {
+  const row = await db
+    .selectFrom('users')
+    .select('id')
+    .where('username_key', '=', username.toLowerCase())
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function seedBills(db: Db, userId: number, specs: BillSeed[]): Promise<SeededBill[]> {
+  const bills = specs.map((spec) => {
+    billSequence += 1;
+    return {
+      name: spec.name ?? `Entity ${billSequence}`,
+      category: spec.category ?? 'Uncategorized',
+      internal: spec.internal ?? false,
+      archived: spec.archived ?? false,
+      recycledAt: spec.recycledAt ?? null,
+    };
+  });
+  const out: SeededBill[] = [];
+  for (const part of chunks(bills)) {
+    const rows: Insertable<BillsTable>[] = part.map((b) => ({
+      user_id: userId,
+      name: b.name,
+      name_key: b.name.toLowerCase(),
+      category: b.category,
+      internal: b.internal ? 1 : 0,
+      status: b.archived ? 0 : 1,
+      recycled_at: b.recycledAt,
+      created_at: DEFAULT_AT,
+    }));
+    const ids = await db.insertInto('bills').values(rows).returning('id').execute();
+    part.forEach((b, i) => {
+      const id = ids[i]?.id;
+      if (id === undefined) throw new Error('bill insert returned too few ids');
+      out.push({ id, ...b });
+    });
+  }
+  return out;
+}
+
+export async function seedBill(db: Db, userId: number, spec: BillSeed = {}): Promise<SeededBill> {
+  const [bill] = await seedBills(db, userId, [spec]);
+  if (!bill) throw new Error('no bill seeded');
+  return bill;
+}
+
+/**
+ * Inserts entries with their payments, numbering them after the user's highest invoice number. An entry
+ * of a recycled entity is recycled by cascade; payments of a recycled entry count as recycled with it.
+ */
+export async function seedEntries(db: Db, userId: number, specs: EntrySeed[]): Promise<SeededEntry[]> {
+  if (specs.length === 0) return [];
+  return db.transaction().execute(async (trx) => {
+    const user = await trx
+      .selectFrom('users')
+      .select('last_invoice_number')
+      .where('id', '=', userId)
+      .executeTakeFirstOrThrow();
+    const first = user.last_invoice_number + 1;
+    await trx
+      .updateTable('users')
+      .set({ last_invoice_number: user.last_invoice_number + specs.length })
+      .where('id', '=', userId)
+      .execute();
+
+    const entries = specs.map((spec, i) => {
+      const amountCents = spec.amountCents ?? 10_000;
+      const payments = (spec.payments ?? []).map((p) => ({
+        amountCents: p.amountCents,
+        date: p.date ?? spec.date ?? '2026-01-15',
+        type: p.type ?? 'bank',
+        medium: p.medium ?? 'ach',
+        notes: p.notes ?? '',
+        autopay: p.autopay ?? false,
+        recycledAt: p.recycledAt ?? null,
+      }));
+      const recycledAt = spec.recycledAt ?? spec.bill.recycledAt ?? null;
+      const live = payments.filter((p) => p.recycledAt === null);
+      const derived = derivePayment(
+        amountCents,
+        live.reduce((sum, p) => sum + p.amountCents, 0),
+        live.length,
+      );
+      return {
+        invoiceNumber: first + i,
+        bill: spec.bill,
+        date: spec.date ?? '2026-01-15',
+        flow: spec.bill.internal ? 'OUTGOING' : (spec.flow ?? 'OUTGOING'),
+        amountCents,
+        services: spec.services ?? '',
+        recycledAt,
+        paidCents: derived.paid_cents,
+        paymentCount: derived.payment_count,
+        balanceCents: derived.balance_cents,
+        payState: derived.pay_state,
+        pendingPayments: payments,
+      } as const;
+    });
+
+    const ids = new Map<number, number>();
+    for (const part of chunks(entries)) {
+      const rows: Insertable<EntriesTable>[] = part.map((e) => ({
+        user_id: userId,
+        bill_id: e.bill.id,
+        invoice_number: e.invoiceNumber,
+        date: e.date,
+        flow: e.flow,
+        amount_cents: e.amountCents,
+        services: e.services,
+        paid_cents: e.paidCents,
+        balance_cents: e.balanceCents,
+        pay_state: e.payState,
+        payment_count: e.paymentCount,
+        bill_name: e.bill.name,
+        bill_name_key: e.bill.name.toLowerCase(),
+        category: e.bill.category,
+        internal: e.bill.internal ? 1 : 0,
+        archived: e.bill.archived ? 1 : 0,
+        recycled_at: e.recycledAt,
+        recycled_cascade: e.recycledAt !== null && e.bill.recycledAt !== null ? 1 : 0,
+        created_at: DEFAULT_AT,
+      }));
+      const inserted = await trx.insertInto('entries').values(rows).returning(['id', 'invoice_number']).execute();
+      for (const row of inserted) ids.set(row.invoice_number, row.id);
+    }
+
+    const seeded: SeededEntry[] = entries.map(({ pendingPayments, ...e }) => {
+      const id = ids.get(e.invoiceNumber);
+      if (id === undefined) throw new Error(`entry ${e.invoiceNumber} was not inserted`);
+      return { ...e, id, payments: pendingPayments.map((p) => ({ ...p, id: 0 })) };
+    });
+
+    const payments = seeded.flatMap((e) => e.payments.map((p) => ({ entry: e, payment: p })));
+    for (const part of chunks(payments)) {
+      const rows: Insertable<PaymentsTable>[] = part.map(({ entry, payment }) => {
+        // A live payment of a recycled entry was deleted with it.
+        const cascade = entry.recycledAt !== null && payment.recycledAt === null;
+        return {
+          user_id: userId,
+          entry_id: entry.id,
+          date: payment.date,
+          amount_cents: payment.amountCents,
+          type: payment.type,
+          medium: payment.medium,
+          notes: payment.notes,
+          autopay: payment.autopay ? 1 : 0,
+          recycled_at: cascade ? entry.recycledAt : payment.recycledAt,
+          recycled_cascade: cascade ? 1 : 0,
+          created_at: DEFAULT_AT,
+        };
+      });
+      const inserted = await trx.insertInto('payments').values(rows).returning('id').execute();
+      part.forEach(({ payment }, i) => {
+        payment.id = inserted[i]?.id ?? 0;
+      });
+    }
+    return seeded;
+  });
+}
