@@ -1,0 +1,68 @@
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import type { DatabaseConfig } from '../../packages/server/src/config.ts';
+
+/** What the scenarios need to know about the seeded data, read straight from the database. */
+export interface DataSample {
+  userId: number;
+  /** Live invoices of the user. */
+  liveEntries: number;
+  /** Random live invoices (any entity): read scenarios. */
+  readIds: number[];
+  /** Random live invoices of active entities: payments may be added to them. */
+  writableIds: number[];
+  /** The category with the most live invoices. */
+  topCategory: string;
+  lastDate: string;
+}
+
+const SAMPLE = 2_000;
+
+export async function sampleData(config: DatabaseConfig, username: string): Promise<DataSample> {
+  const sql = {
+    user: 'SELECT id FROM users WHERE username_key = $1',
+    live: 'SELECT count(*) AS n, max(date) AS last FROM entries WHERE user_id = $1 AND recycled_at IS NULL',
+    read: `SELECT id FROM entries WHERE user_id = $1 AND recycled_at IS NULL ORDER BY random() LIMIT ${SAMPLE}`,
+    writable: `SELECT id FROM entries WHERE user_id = $1 AND recycled_at IS NULL AND archived = 0 ORDER BY random() LIMIT ${SAMPLE}`,
+    category: `SELECT category FROM entries WHERE user_id = $1 AND recycled_at IS NULL
+                 GROUP BY category ORDER BY count(*) DESC, category LIMIT 1`,
+  };
+  if (config.dialect === 'sqlite') {
+    const db = new SQLite(config.file, { readonly: true });
+    try {
+      const q = (text: string) => db.prepare(text.replace(/\$1/g, '?'));
+      const user = q(sql.user).get(username.toLowerCase()) as { id: number } | undefined;
+      if (!user) throw new Error(`user ${username} not found`);
+      const live = q(sql.live).get(user.id) as { n: number; last: string };
+      return {
+        userId: user.id,
+        liveEntries: live.n,
+        lastDate: live.last,
+        readIds: (q(sql.read).all(user.id) as { id: number }[]).map((r) => r.id),
+        writableIds: (q(sql.writable).all(user.id) as { id: number }[]).map((r) => r.id),
+        topCategory: (q(sql.category).get(user.id) as { category: string }).category,
+      };
+    } finally {
+      db.close();
+    }
+  }
+  const client = new pg.Client({ connectionString: config.url });
+  await client.connect();
+  try {
+    const user = (await client.query<{ id: string }>(sql.user, [username.toLowerCase()])).rows[0];
+    if (!user) throw new Error(`user ${username} not found`);
+    const id = Number(user.id);
+    const live = (await client.query<{ n: string; last: string }>(sql.live, [id])).rows[0];
+    const ids = async (text: string) => (await client.query<{ id: string }>(text, [id])).rows.map((r) => Number(r.id));
+    return {
+      userId: id,
+      liveEntries: Number(live?.n),
+      lastDate: String(live?.last),
+      readIds: await ids(sql.read),
+      writableIds: await ids(sql.writable),
+      topCategory: String((await client.query<{ category: string }>(sql.category, [id])).rows[0]?.category),
+    };
+  } finally {
+    await client.end();
+  }
+}

@@ -1,0 +1,266 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CATEGORIES } from '@billfold/contract/categories';
+import { PAYMENT_METHOD_CODES } from '@billfold/contract/payment-methods';
+import SQLite from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyPassword } from '../../packages/server/src/lib/passwords.ts';
+import { derivePayment } from '../../packages/server/src/modules/entries/entry.derived.ts';
+import { DatabaseNotEmptyError, DEFAULT_PASSWORD, type SeedOptions, seedDatabase } from '../seed/seed.ts';
+
+const NOW = Date.UTC(2026, 10, 22, 12);
+const DAY = 86_400_000;
+const INVOICES = 2_000;
+const ENTITIES = 100;
+
+const options: SeedOptions = {
+  invoices: INVOICES,
+  entities: ENTITIES,
+  users: 1,
+  seed: 7,
+  username: 'demo',
+  password: DEFAULT_PASSWORD,
+  mode: 'empty',
+  now: NOW,
+};
+
+interface Entry {
+  id: number;
+  user_id: number;
+  bill_id: number;
+  invoice_number: number;
+  date: string;
+  flow: string;
+  amount_cents: number;
+  paid_cents: number;
+  balance_cents: number;
+  pay_state: number;
+  payment_count: number;
+  bill_name: string;
+  bill_name_key: string;
+  category: string;
+  internal: number;
+  archived: number;
+  recycled_at: number | null;
+  recycled_cascade: number;
+}
+
+interface Bill {
+  id: number;
+  name: string;
+  name_key: string;
+  category: string;
+  internal: number;
+  status: number;
+  recycled_at: number | null;
+}
+
+interface Payment {
+  id: number;
+  entry_id: number;
+  user_id: number;
+  date: string;
+  amount_cents: number;
+  type: string;
+  medium: string;
+  recycled_at: number | null;
+  recycled_cascade: number;
+}
+
+describe('seeder (SQLite, 2,000 invoices)', () => {
+  let dir: string;
+  let file: string;
+  let db: SQLite.Database;
+  let entries: Entry[];
+  let bills: Map<number, Bill>;
+  let payments: Payment[];
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'billfold-seed-test-'));
+    file = join(dir, 'seed.db');
+    await seedDatabase({ dialect: 'sqlite', file }, options);
+    db = new SQLite(file, { readonly: true });
+    entries = db.prepare('SELECT * FROM entries ORDER BY invoice_number').all() as Entry[];
+    bills = new Map((db.prepare('SELECT * FROM bills').all() as Bill[]).map((b) => [b.id, b]));
+    payments = db.prepare('SELECT * FROM payments').all() as Payment[];
+  });
+
+  afterAll(() => {
+    db?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('writes the requested volume: entities, invoices, about 1.5 payments per invoice', () => {
+    expect(bills.size).toBe(ENTITIES);
+    expect(entries).toHaveLength(INVOICES);
+    expect(payments.length / INVOICES).toBeGreaterThan(1.3);
+    expect(payments.length / INVOICES).toBeLessThan(1.7);
+  });
+
+  it('keeps every derived column equal to a recomputation from the live payments', () => {
+    const live = new Map<number, { sum: number; count: number }>();
+    for (const p of payments) {
+      if (p.recycled_at !== null) continue;
+      const t = live.get(p.entry_id) ?? { sum: 0, count: 0 };
+      t.sum += p.amount_cents;
+      t.count += 1;
+      live.set(p.entry_id, t);
+    }
+    for (const e of entries) {
+      const t = live.get(e.id) ?? { sum: 0, count: 0 };
+      const expected = derivePayment(e.amount_cents, t.sum, t.count);
+      expect({ id: e.id, ...pick(e, ['paid_cents', 'payment_count', 'balance_cents', 'pay_state']) }).toEqual({
+        id: e.id,
+        ...expected,
+      });
+    }
+    // Every pay state occurs.
+    expect(new Set(entries.map((e) => e.pay_state))).toEqual(new Set([0, 1, 2, 3]));
+  });
+
+  it("copies the entity's columns onto its invoices; internal invoices are expenses", () => {
+    for (const e of entries) {
+      const b = bills.get(e.bill_id);
+      expect(b).toBeDefined();
+      if (!b) continue;
+      expect([e.bill_name, e.bill_name_key, e.category, e.internal, e.archived]).toEqual([
+        b.name,
+        b.name.toLowerCase(),
+        b.category,
+        b.internal,
+        b.status === 1 ? 0 : 1,
+      ]);
+      if (e.internal === 1) expect(e.flow).toBe('OUTGOING');
+      expect(['INCOMING', 'OUTGOING']).toContain(e.flow);
+      expect(e.amount_cents).toBeGreaterThan(0);
+    }
+    expect(new Set(entries.map((e) => e.flow))).toEqual(new Set(['INCOMING', 'OUTGOING']));
+  });
+
+  it('spreads entities over every category, with internal, archived and recycled ones; names unique', () => {
+    const all = [...bills.values()];
+    expect(new Set(all.map((b) => b.category))).toEqual(new Set(CATEGORIES));
+    expect(all.some((b) => b.internal === 1)).toBe(true);
+    expect(all.some((b) => b.status === 0)).toBe(true);
+    expect(all.some((b) => b.recycled_at !== null)).toBe(true);
+    expect(new Set(all.map((b) => b.name_key)).size).toBe(all.length);
+    for (const b of all) expect(b.name_key).toBe(b.name.toLowerCase());
+  });
+
+  it('uses every payment method code, stored lower-case as type and medium', () => {
+    const codes = new Set(payments.map((p) => `${p.type}|${p.medium}`));
+    expect(codes).toEqual(new Set(PAYMENT_METHOD_CODES));
+    for (const p of payments) expect(p.amount_cents).toBeGreaterThan(0);
+  });
+
+  it('numbers invoices 1..N in date order and records the last number on the user', () => {
+    expect(entries.map((e) => e.invoice_number)).toEqual(Array.from({ length: INVOICES }, (_, i) => i + 1));
+    for (let i = 1; i < entries.length; i++) {
+      expect((entries[i] as Entry).date >= (entries[i - 1] as Entry).date).toBe(true);
+    }
+    const user = db.prepare('SELECT last_invoice_number FROM users').get() as { last_invoice_number: number };
+    expect(user.last_invoice_number).toBe(INVOICES);
+  });
+
+  it('dates span ten years up to today; payments fall on or after their invoice', () => {
+    const today = new Date(NOW).toISOString().slice(0, 10);
+    const first = entries[0]?.date ?? '';
+    const last = entries[entries.length - 1]?.date ?? '';
+    expect(last <= today).toBe(true);
+    expect(Date.parse(last) - Date.parse(first)).toBeGreaterThan(9.5 * 365 * DAY);
+    const byId = new Map(entries.map((e) => [e.id, e]));
+    for (const p of payments) {
+      const e = byId.get(p.entry_id);
+      expect(e).toBeDefined();
+      expect(p.user_id).toBe(e?.user_id);
+      expect(p.date >= (e?.date ?? '') && p.date <= today).toBe(true);
+    }
+  });
+
+  it('recycles a few rows within the last 14 days, cascades kept consistent', () => {
+    const recycledEntries = entries.filter((e) => e.recycled_at !== null);
+    const ownPayments = payments.filter((p) => p.recycled_at !== null && p.recycled_cascade === 0);
+    expect(recycledEntries.length).toBeGreaterThan(0);
+    for (const e of recycledEntries) {
+      expect(e.recycled_at).toBeGreaterThan(NOW - 14 * DAY);
+      expect(e.recycled_at).toBeLessThanOrEqual(NOW);
+      const bill = bills.get(e.bill_id);
+      // Deleted with its entity (cascade, same instant) or on its own.
+      if (bill?.recycled_at != null) expect([e.recycled_at, e.recycled_cascade]).toEqual([bill.recycled_at, 1]);
+      else expect(e.recycled_cascade).toBe(0);
+    }
+    // Every entry of a recycled entity is recycled.
+    for (const e of entries) if (bills.get(e.bill_id)?.recycled_at != null) expect(e.recycled_at).not.toBeNull();
+    // Payments of a recycled entry left with it, unless deleted on their own before.
+    const byId = new Map(entries.map((e) => [e.id, e]));
+    for (const p of payments) {
+      const e = byId.get(p.entry_id);
+      if (e?.recycled_at != null && p.recycled_cascade === 1) expect(p.recycled_at).toBe(e.recycled_at);
+      if (e?.recycled_at != null) expect(p.recycled_at).not.toBeNull();
+    }
+    for (const p of ownPayments) expect(p.recycled_at).toBeGreaterThan(NOW - 14 * DAY);
+  });
+
+  it("stores the user's password with the server's hashing", async () => {
+    const user = db.prepare('SELECT username, password_hash FROM users').get() as {
+      username: string;
+      password_hash: string;
+    };
+    expect(user.username).toBe('demo');
+    expect(await verifyPassword(user.password_hash, DEFAULT_PASSWORD)).toBe(true);
+  });
+
+  it('is deterministic: the same seed gives the same data', async () => {
+    const other = join(dir, 'again.db');
+    await seedDatabase({ dialect: 'sqlite', file: other }, options);
+    const again = new SQLite(other, { readonly: true });
+    try {
+      const digest = (d: SQLite.Database) =>
+        d
+          .prepare(
+            "SELECT count(*) AS n, sum(amount_cents) AS a, sum(paid_cents) AS p, group_concat(bill_name, ',') AS names FROM entries",
+          )
+          .get();
+      expect(digest(again)).toEqual(digest(db));
+    } finally {
+      again.close();
+    }
+  });
+
+  it('refuses a database that holds data unless told to append or wipe', async () => {
+    const guarded = join(dir, 'guarded.db');
+    const small = { ...options, invoices: 50, entities: 25 };
+    await seedDatabase({ dialect: 'sqlite', file: guarded }, small);
+    await expect(seedDatabase({ dialect: 'sqlite', file: guarded }, small)).rejects.toBeInstanceOf(
+      DatabaseNotEmptyError,
+    );
+    const appended = await seedDatabase({ dialect: 'sqlite', file: guarded }, { ...small, mode: 'append' });
+    expect(appended.users.map((u) => u.username)).toEqual(['demo2']);
+    expect(appended.counts).toMatchObject({ users: 2, bills: 50, entries: 100 });
+    const check = new SQLite(guarded, { readonly: true });
+    try {
+      const numbers = check
+        .prepare('SELECT user_id, min(invoice_number) AS lo, max(invoice_number) AS hi FROM entries GROUP BY user_id')
+        .all();
+      expect(numbers).toEqual([
+        { user_id: 1, lo: 1, hi: 50 },
+        { user_id: 2, lo: 1, hi: 50 },
+      ]);
+      const foreign = check
+        .prepare(
+          'SELECT count(*) AS n FROM payments p JOIN entries e ON e.id = p.entry_id WHERE e.user_id <> p.user_id',
+        )
+        .get() as { n: number };
+      expect(foreign.n).toBe(0);
+    } finally {
+      check.close();
+    }
+    const forced = await seedDatabase({ dialect: 'sqlite', file: guarded }, { ...small, mode: 'force' });
+    expect(forced.counts).toMatchObject({ users: 1, bills: 25, entries: 50 });
+  });
+});
+
+function pick<T extends object, K extends keyof T>(row: T, keys: K[]): Pick<T, K> {
+  return Object.fromEntries(keys.map((k) => [k, row[k]])) as Pick<T, K>;
+}
