@@ -142,6 +142,19 @@ describe('account page', () => {
   });
 });
 
+describe('small screens', () => {
+  it('lays the account page out in one column on a phone', async () => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    const user = await signUpAndLogin(page);
+    await screenshot(page, 'home-mobile');
+    const account = await new AccountPage(page).goto();
+    await expect(account.value('Email').textContent()).resolves.toBe(user.email);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+    expect(overflow).toBe(false);
+    await screenshot(page, 'account-mobile');
+  });
+});
+
 describe('account page failures', () => {
   it('says so when the user data cannot be loaded', async () => {
     const page = await browser.newPage();

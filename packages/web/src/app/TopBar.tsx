@@ -26,7 +26,15 @@ const USER_MENU: readonly MenuEntry[] = [
   { label: 'Logout', to: '/logout' },
 ];
 
-function NavMenu({ label, entries }: { label: string; entries: readonly MenuEntry[] }) {
+function NavMenu({
+  label,
+  entries,
+  truncate = false,
+}: {
+  label: string;
+  entries: readonly MenuEntry[];
+  truncate?: boolean;
+}) {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const menuId = useId();
   const buttonId = useId();
@@ -41,8 +49,25 @@ function NavMenu({ label, entries }: { label: string; entries: readonly MenuEntr
         aria-controls={anchor ? menuId : undefined}
         aria-expanded={anchor ? 'true' : undefined}
         onClick={(event) => setAnchor(event.currentTarget)}
+        sx={{
+          minWidth: 0,
+          px: { xs: 1, sm: 1.5 },
+          flexShrink: truncate ? 1 : 0,
+          '& .MuiButton-endIcon': { ml: { xs: 0, sm: 0.5 } },
+        }}
       >
-        {label}
+        {/* Long usernames are cut visually on small screens; the button keeps the full name. */}
+        <Box
+          component="span"
+          sx={{
+            maxWidth: truncate ? { xs: 112, sm: 280 } : 'none',
+            overflow: 'hidden',
+            textOverflow: 'ellipsis',
+            whiteSpace: 'nowrap',
+          }}
+        >
+          {label}
+        </Box>
       </Button>
       <Menu
         id={menuId}
@@ -68,15 +93,15 @@ export function TopBar() {
   const session = useSession();
   return (
     <AppBar position="static" elevation={0}>
-      <Toolbar sx={{ gap: 1 }}>
-        <Link component={RouterLink} to="/home" sx={{ display: 'flex', alignItems: 'center' }}>
-          <img src={logoUrl} alt="Billfold" width={168} height={40} />
+      <Toolbar sx={{ gap: { xs: 0.5, sm: 1 } }}>
+        <Link component={RouterLink} to="/home" sx={{ display: 'flex', alignItems: 'center', flexShrink: 0 }}>
+          <Box component="img" src={logoUrl} alt="Billfold" sx={{ height: { xs: 28, sm: 40 }, width: 'auto' }} />
         </Link>
         <Box sx={{ flexGrow: 1 }} />
         {session && (
           <>
             <NavMenu label="History" entries={HISTORY_MENU} />
-            <NavMenu label={session.username.toUpperCase()} entries={USER_MENU} />
+            <NavMenu label={session.username.toUpperCase()} entries={USER_MENU} truncate />
           </>
         )}
       </Toolbar>

@@ -20,7 +20,7 @@ type OpenDialog = 'email' | 'password' | 'deactivate' | null;
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
     <Stack direction={{ xs: 'column', sm: 'row' }} sx={{ py: 1.5, alignItems: { sm: 'center' } }}>
-      <Typography component="dt" color="text.secondary" sx={{ width: { sm: 180 }, flexShrink: 0 }}>
+      <Typography component="dt" color="text.secondary" sx={{ width: { sm: 160 }, flexShrink: 0 }}>
         {label}
       </Typography>
       <Stack component="dd" direction="row" spacing={2} sx={{ m: 0, alignItems: 'center', flexGrow: 1, minWidth: 0 }}>
@@ -81,7 +81,7 @@ export default function AccountPage() {
     );
 
   return (
-    <Container maxWidth="sm" sx={{ py: 4 }}>
+    <Container sx={{ py: 4, maxWidth: { sm: 720 } }}>
       <Paper variant="outlined" sx={{ p: { xs: 2, sm: 4 } }}>
         <Typography variant="h5" component="h1" sx={{ mb: 2, fontWeight: 500 }}>
           Account Information

@@ -63,14 +63,12 @@ export default function CreateAccountPage() {
         <TextField label="Email" type="email" autoComplete="email" {...field('email')} />
         <PasswordField label="Password" autoComplete="new-password" {...field('password')} />
         <PasswordField label="Confirm Password" autoComplete="new-password" {...field('confirmPassword')} />
-        <Stack direction="row" spacing={2}>
-          <Button type="submit" variant="contained" disabled={busy} fullWidth>
-            Create Account
-          </Button>
-          <Button variant="outlined" onClick={() => navigate('/')} fullWidth>
-            Back to Login
-          </Button>
-        </Stack>
+        <Button type="submit" variant="contained" size="large" disabled={busy} fullWidth>
+          Create Account
+        </Button>
+        <Button onClick={() => navigate('/')} fullWidth>
+          Back to Login
+        </Button>
       </Stack>
     </AuthCard>
   );
