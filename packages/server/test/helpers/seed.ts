@@ -3,6 +3,7 @@ import type { Flow } from '@billfold/contract/schemas';
 import type { Insertable } from 'kysely';
 import type { Db } from '../../src/db/database.ts';
 import type { BillsTable, EntriesTable, PaymentsTable } from '../../src/db/schema.ts';
+import { billNameKey } from '../../src/modules/bills/bill.mapper.ts';
 import { derivePayment } from '../../src/modules/entries/entry.derived.ts';
 
 /**
@@ -108,7 +109,7 @@ export async function seedBills(db: Db, userId: number, specs: BillSeed[]): Prom
     const rows: Insertable<BillsTable>[] = part.map((b) => ({
       user_id: userId,
       name: b.name,
-      name_key: b.name.toLowerCase(),
+      name_key: billNameKey(b.name),
       category: b.category,
       internal: b.internal ? 1 : 0,
       status: b.archived ? 0 : 1,
@@ -199,7 +200,7 @@ export async function seedEntries(db: Db, userId: number, specs: EntrySeed[]): P
         pay_state: e.payState,
         payment_count: e.paymentCount,
         bill_name: e.bill.name,
-        bill_name_key: e.bill.name.toLowerCase(),
+        bill_name_key: billNameKey(e.bill.name),
         category: e.bill.category,
         internal: e.bill.internal ? 1 : 0,
         archived: e.bill.archived ? 1 : 0,

@@ -2,6 +2,7 @@ import { categoryLabel } from '@billfold/contract/categories';
 import type { EntryFilters, SortField } from '@billfold/contract/schemas';
 import type { Kysely, SelectQueryBuilder } from 'kysely';
 import type { Database, EntriesTable } from '../../db/schema.ts';
+import { billNameKey } from '../bills/bill.mapper.ts';
 import { PAY_STATE } from './entry.derived.ts';
 
 /**
@@ -51,7 +52,7 @@ export function filteredEntries(db: Kysely<Database>, userId: number, filters: E
   if (filters.invoiceNum !== undefined) q = q.where('invoice_number', '=', filters.invoiceNum);
   if (filters.partyList !== undefined) {
     // Entity names are unique per user case-insensitively, so the stored lower-case key identifies one.
-    const keys = [...new Set(filters.partyList.map((name) => name.trim().toLowerCase()))];
+    const keys = [...new Set(filters.partyList.map((name) => billNameKey(name.trim())))];
     q = keys.length === 0 ? q : q.where('bill_name_key', 'in', keys);
   }
   if (filters.categoryList !== undefined) {

@@ -1,0 +1,99 @@
+import { SORT_FIELDS, type SortField } from '@billfold/contract/schemas';
+import { type CompiledQuery, sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EntrySort } from '../src/modules/entries/entries.query.ts';
+import { EntriesListRepository } from '../src/modules/entries/entries-list.repository.ts';
+import { createTestApp, type TestApp } from './helpers/app.ts';
+import { signUp } from './helpers/factories.ts';
+import { seedBills, seedEntries, userIdOf } from './helpers/seed.ts';
+
+/**
+ * SQLite's plan for the list queries exactly as the repository compiles them: a walk of the partial index
+ * of the sort field (no temporary B-tree to sort), whatever the statistics say.
+ */
+describe('SQLite query plans of the invoice list', () => {
+  let t: TestApp;
+  let repo: EntriesListRepository;
+  let userId: number;
+
+  const plan = async (query: { compile(): CompiledQuery }): Promise<string[]> => {
+    const compiled = query.compile();
+    const result = await t.app.db.executeQuery<{ detail: string }>({
+      ...compiled,
+      sql: `EXPLAIN QUERY PLAN ${compiled.sql}`,
+    });
+    return result.rows.map((row) => row.detail);
+  };
+  const page = (sort: EntrySort, filters = {}) => repo.pageQuery(userId, filters, sort, 0, 100);
+
+  const expectIndexWalk = (details: string[], index: RegExp) => {
+    expect(details.join(' | ')).toMatch(index);
+    expect(details.join(' | ')).not.toMatch(/TEMP B-TREE/);
+    expect(details.some((d) => /^SCAN entries\b(?! USING)/.test(d))).toBe(false);
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp('sqlite');
+    repo = new EntriesListRepository(t.app.db);
+    const session = await signUp(t.app);
+    userId = await userIdOf(t.app.db, session.username);
+  });
+  afterAll(() => t.close());
+
+  describe.each(['empty database', 'after ANALYZE of a one-user ledger'])('%s', (state) => {
+    beforeAll(async () => {
+      if (state === 'empty database') return;
+      const bills = await seedBills(
+        t.app.db,
+        userId,
+        Array.from({ length: 20 }, (_, i) => ({ name: `Entity ${i}`, archived: i % 5 === 0 })),
+      );
+      await seedEntries(
+        t.app.db,
+        userId,
+        Array.from({ length: 3000 }, (_, i) => ({
+          bill: bills[i % bills.length] ?? (bills[0] as (typeof bills)[number]),
+          date: `2026-0${1 + (i % 9)}-${String(1 + (i % 28)).padStart(2, '0')}`,
+          amountCents: (i * 7919) % 100_000,
+          payments: i % 3 === 0 ? [{ amountCents: 100 }] : [],
+        })),
+      );
+      await sql`ANALYZE`.execute(t.app.db);
+    });
+
+    it('default list query (date desc, invoice number desc) walks entries_live_date', async () => {
+      expectIndexWalk(
+        await plan(page({ field: 'date', order: 'desc' })),
+        /USING (COVERING )?INDEX entries_live_date\b/,
+      );
+    });
+
+    it.each([
+      ['balance', 'asc'],
+      ['balance', 'desc'],
+      ['amount', 'asc'],
+      ['amount', 'desc'],
+    ] as const)('sort by %s %s walks its index', async (field, order) => {
+      const index = field === 'balance' ? 'entries_live_balance' : 'entries_live_amount';
+      expectIndexWalk(await plan(page({ field, order })), new RegExp(`USING (COVERING )?INDEX ${index}\\b`));
+    });
+
+    it.each(SORT_FIELDS.flatMap((field) => (['asc', 'desc'] as const).map((order) => [field, order] as const)))(
+      'sort by %s %s needs no sort step',
+      async (field: SortField, order) => {
+        expectIndexWalk(await plan(page({ field, order })), /USING (COVERING )?INDEX entries_/);
+      },
+    );
+
+    it('the web app’s default (last 30 days) is an index range over entries_live_date', async () => {
+      const details = await plan(page({ field: 'date', order: 'desc' }, { startDate: '2026-10-23' }));
+      expectIndexWalk(details, /entries_live_date \(user_id=\? AND date>\?\)/);
+    });
+
+    it('an export chunk after a keyset position seeks into the index', async () => {
+      const after = { value: '2026-03-01', invoiceNumber: 42 };
+      const details = await plan(repo.chunkQuery(userId, {}, { field: 'date', order: 'desc' }, after, 1000));
+      expectIndexWalk(details, /entries_live_date \(user_id=\? AND \(date,invoice_number\)<\(\?,\?\)\)/);
+    });
+  });
+});
