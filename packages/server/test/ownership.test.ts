@@ -343,6 +343,21 @@ describe.each(dialects)('ownership on %s', (dialect) => {
     expect(await ownerData()).toEqual(before);
   });
 
+  it('documents every route it probes in OpenAPI: bearer security, a success schema and the 401', () => {
+    type Operation = { security?: unknown[]; responses: Record<string, { content?: object }> };
+    const doc = t.app.swagger() as { paths: Record<string, Record<string, Operation>> };
+    for (const [route, row] of Object.entries(TABLE)) {
+      if (!('probes' in row)) continue;
+      const [method = '', path = ''] = route.split(' ');
+      const operation = doc.paths[path.replace(/:(\w+)/g, '{$1}')]?.[method.toLowerCase()];
+      expect(operation, route).toBeDefined();
+      expect(operation?.security, route).toEqual([{ bearer: [] }]);
+      const success = operation?.responses['200'] ?? operation?.responses['201'];
+      expect(success?.content, route).toBeDefined();
+      expect(operation?.responses, route).toHaveProperty(['401']);
+    }
+  });
+
   it('needs a token on every row it probes', async () => {
     for (const [route, row] of Object.entries(TABLE)) {
       if (!('probes' in row)) continue;
