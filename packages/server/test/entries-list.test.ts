@@ -2,6 +2,16 @@ import type { Entry, EntryList } from '@billfold/contract/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAY_STATE } from '../src/modules/entries/entry.derived.ts';
 import { createTestApp, dialects, type TestApp } from './helpers/app.ts';
+import {
+  type Api,
+  createBill,
+  createEntry,
+  createPayment,
+  getEntry,
+  request,
+  updateBill,
+  updatePayment,
+} from './helpers/domain.ts';
 import { type Session, signUp } from './helpers/factories.ts';
 import { type SeededBill, type SeededEntry, seedBills, seedEntries, userIdOf } from './helpers/seed.ts';
 
@@ -375,5 +385,99 @@ describe.each(dialects)('GET /api/v1/entries on %s', (dialect) => {
       expect(body.message.length).toBeGreaterThan(0);
       expect(body.message).not.toMatch(/select|from "entries"|\/src\//i);
     });
+  });
+});
+
+/**
+ * The read side over rows written by the real write API: the seed factory above must produce the same
+ * stored columns, and entity changes must show in the list through the denormalised columns.
+ */
+describe.each(dialects)('GET /api/v1/entries over the write API on %s', (dialect) => {
+  let t: TestApp;
+  let api: Api;
+
+  const stored = (id: number) =>
+    t.app.db
+      .selectFrom('entries')
+      .select([
+        'flow',
+        'amount_cents',
+        'paid_cents',
+        'balance_cents',
+        'pay_state',
+        'payment_count',
+        'bill_name',
+        'bill_name_key',
+        'category',
+        'internal',
+        'archived',
+        'recycled_at',
+      ])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+  const list = async (query: string) => {
+    const res = await request(api, 'GET', `/entries?${query}`);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json<EntryList>();
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    api = { app: t.app, session: await signUp(t.app) };
+  });
+  afterAll(() => t.close());
+
+  it('the seed factory stores exactly what the write API stores', async () => {
+    const bill = await createBill(api, { name: 'Write Path Co', category: 'home services', internal: false });
+    const overpaid = await createEntry(api, { billId: bill.id, flow: 'income', amount: 100 });
+    await createPayment(api, { entryId: overpaid.entryId, amount: 30 });
+    await createPayment(api, { entryId: overpaid.entryId, amount: 80.5 });
+    const partial = await createEntry(api, { billId: bill.id, flow: 'expense', amount: 50 });
+    const gone = await createPayment(api, { entryId: partial.entryId, amount: 50 });
+    await createPayment(api, { entryId: partial.entryId, amount: 0 });
+    await updatePayment(api, { paymentId: gone.paymentId, recycle: true });
+
+    const userId = await userIdOf(t.app.db, api.session.username);
+    const [seededBill] = await seedBills(t.app.db, userId, [{ name: 'Seeded Co', category: 'Home Services' }]);
+    if (!seededBill) throw new Error('no bill');
+    const [seededOverpaid, seededPartial] = await seedEntries(t.app.db, userId, [
+      {
+        bill: seededBill,
+        flow: 'INCOMING',
+        amountCents: 10_000,
+        payments: [{ amountCents: 3_000 }, { amountCents: 8_050 }],
+      },
+      {
+        bill: seededBill,
+        flow: 'OUTGOING',
+        amountCents: 5_000,
+        payments: [{ amountCents: 5_000, recycledAt: t.clock.now() }, { amountCents: 0 }],
+      },
+    ]);
+    if (!seededOverpaid || !seededPartial) throw new Error('no entries');
+    const names = { bill_name: 'Seeded Co', bill_name_key: 'seeded co' };
+    expect(await stored(seededOverpaid.id)).toEqual({ ...(await stored(overpaid.entryId)), ...names });
+    expect(await stored(seededPartial.id)).toEqual({ ...(await stored(partial.entryId)), ...names });
+    const body = await list(`partyList=Write%20Path%20Co&sortField=invoiceId&sortOrder=asc`);
+    expect(body.entries).toEqual([await getEntry(api, overpaid.entryId), await getEntry(api, partial.entryId)]);
+  });
+
+  it('follows entity renames, archiving, deletion and restore', async () => {
+    const bill = await createBill(api, { name: 'Before Rename', category: 'Dining' });
+    const entry = await createEntry(api, { billId: bill.id, amount: 12 });
+    await updateBill(api, { id: bill.id, name: 'After Rename', category: 'Groceries' });
+    expect((await list('partyList=After%20Rename')).entries.map((e) => [e.entryId, e.name, e.category])).toEqual([
+      [entry.entryId, 'After Rename', 'Groceries'],
+    ]);
+    expect((await list('partyList=Before%20Rename')).total).toBe(0);
+
+    await updateBill(api, { id: bill.id, status: 0 });
+    expect((await list('archives=true&partyList=After%20Rename')).total).toBe(1);
+    expect((await list('archives=false&partyList=After%20Rename')).total).toBe(0);
+
+    await updateBill(api, { id: bill.id, recycle: true });
+    expect((await list(`invoiceNum=${entry.invoiceId}`)).total).toBe(0);
+    await updateBill(api, { id: bill.id, recycle: false });
+    expect((await list(`invoiceNum=${entry.invoiceId}`)).entries.map((e) => e.entryId)).toEqual([entry.entryId]);
   });
 });

@@ -264,6 +264,18 @@ describe.each(dialects)('GET /api/v1/entries/export on %s', (dialect) => {
     expect((await download('', null)).statusCode).toBe(401);
   });
 
+  it('is documented in the OpenAPI document with its text/csv response, like the list and stats', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json<{
+      paths: Record<string, { get?: { responses: Record<string, { content: Record<string, unknown> }> } }>;
+    }>();
+    const exported = doc.paths['/api/v1/entries/export']?.get;
+    expect(Object.keys(exported?.responses['200']?.content ?? {})).toEqual(['text/csv']);
+    expect(Object.keys(exported?.responses['400']?.content ?? {})).toEqual(['application/json']);
+    for (const path of ['/api/v1/entries', '/api/v1/entries/stats']) {
+      expect(Object.keys(doc.paths[path]?.get?.responses['200']?.content ?? {}), path).toEqual(['application/json']);
+    }
+  });
+
   it('is served by the export route, not taken for GET /entries/{id}', async () => {
     const res = await download('invoiceNum=1');
     expect(res.statusCode).toBe(200);

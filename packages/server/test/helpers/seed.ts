@@ -162,7 +162,9 @@ export async function seedEntries(db: Db, userId: number, specs: EntrySeed[]): P
         autopay: p.autopay ?? false,
         recycledAt: p.recycledAt ?? null,
       }));
+      // Deleted on its own, or else together with its entity.
       const recycledAt = spec.recycledAt ?? spec.bill.recycledAt ?? null;
+      const recycledCascade = (spec.recycledAt ?? null) === null && spec.bill.recycledAt !== null;
       const live = payments.filter((p) => p.recycledAt === null);
       const derived = derivePayment(
         amountCents,
@@ -177,6 +179,7 @@ export async function seedEntries(db: Db, userId: number, specs: EntrySeed[]): P
         amountCents,
         services: spec.services ?? '',
         recycledAt,
+        recycledCascade,
         paidCents: derived.paid_cents,
         paymentCount: derived.payment_count,
         balanceCents: derived.balance_cents,
@@ -205,14 +208,14 @@ export async function seedEntries(db: Db, userId: number, specs: EntrySeed[]): P
         internal: e.bill.internal ? 1 : 0,
         archived: e.bill.archived ? 1 : 0,
         recycled_at: e.recycledAt,
-        recycled_cascade: e.recycledAt !== null && e.bill.recycledAt !== null ? 1 : 0,
+        recycled_cascade: e.recycledCascade ? 1 : 0,
         created_at: DEFAULT_AT,
       }));
       const inserted = await trx.insertInto('entries').values(rows).returning(['id', 'invoice_number']).execute();
       for (const row of inserted) ids.set(row.invoice_number, row.id);
     }
 
-    const seeded: SeededEntry[] = entries.map(({ pendingPayments, ...e }) => {
+    const seeded: SeededEntry[] = entries.map(({ pendingPayments, recycledCascade: _, ...e }) => {
       const id = ids.get(e.invoiceNumber);
       if (id === undefined) throw new Error(`entry ${e.invoiceNumber} was not inserted`);
       return { ...e, id, payments: pendingPayments.map((p) => ({ ...p, id: 0 })) };

@@ -34,7 +34,6 @@ export function entriesListRoutes(app: FastifyInstance, service: EntriesListServ
         summary: 'CSV download of every invoice matching the list filters, in list order (streamed)',
         security: [{ bearer: [] }],
         querystring: exportQuery,
-        produces: [CSV_CONTENT_TYPE],
         response: {
           200: {
             description: 'RFC 4180 CSV with a header row, sent as an attachment',
