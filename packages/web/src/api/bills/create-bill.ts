@@ -1,0 +1,19 @@
+import type { Bill, CreateBillBody } from '@billfold/contract/schemas';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { invalidateDomain } from '../invalidate.ts';
+import { attempt, type Outcome } from '../outcome.ts';
+
+/** `POST /bills` → the created entity (409 when the name is taken). */
+export function createBill(body: CreateBillBody): Promise<Outcome<Bill>> {
+  return attempt<Bill>('POST', '/bills', { body: { status: 1, ...body } });
+}
+
+export function useCreateBill() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: createBill,
+    onSuccess: (outcome) => {
+      if (outcome.ok) void invalidateDomain(queryClient);
+    },
+  });
+}

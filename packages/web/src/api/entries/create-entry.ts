@@ -1,0 +1,19 @@
+import type { CreateEntryBody, Entry } from '@billfold/contract/schemas';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { invalidateDomain } from '../invalidate.ts';
+import { attempt, type Outcome } from '../outcome.ts';
+
+/** `POST /entries/new` → the created invoice (it carries `entryId`). */
+export function createEntry(body: CreateEntryBody): Promise<Outcome<Entry>> {
+  return attempt<Entry>('POST', '/entries/new', { body });
+}
+
+export function useCreateEntry() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: createEntry,
+    onSuccess: (outcome) => {
+      if (outcome.ok) void invalidateDomain(queryClient);
+    },
+  });
+}

@@ -1,0 +1,20 @@
+import type { CreatePaymentBody, Payment } from '@billfold/contract/schemas';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { invalidateDomain } from '../invalidate.ts';
+import { attempt, type Outcome } from '../outcome.ts';
+
+/** `POST /payments` → the created payment. */
+export function createPayment(body: CreatePaymentBody): Promise<Outcome<Payment>> {
+  return attempt<Payment>('POST', '/payments', { body });
+}
+
+/** Invalidates the invoice too: its status and balance follow its payments. */
+export function useCreatePayment() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: createPayment,
+    onSuccess: (outcome) => {
+      if (outcome.ok) void invalidateDomain(queryClient);
+    },
+  });
+}

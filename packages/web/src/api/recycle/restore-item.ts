@@ -1,0 +1,24 @@
+import type { RecycleType } from '@billfold/contract/schemas';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { invalidateDomain } from '../invalidate.ts';
+import { attempt, type Outcome } from '../outcome.ts';
+
+export interface RestoreTarget {
+  entityType: RecycleType;
+  entityId: number;
+}
+
+/** `POST /recycle/restore` → `{message}`; 404 when the item is no longer in the bin. */
+export function restoreItem(target: RestoreTarget): Promise<Outcome<{ message: string }>> {
+  return attempt<{ message: string }>('POST', '/recycle/restore', { body: target });
+}
+
+export function useRestoreItem() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: restoreItem,
+    onSuccess: (outcome) => {
+      if (outcome.ok) void invalidateDomain(queryClient);
+    },
+  });
+}
