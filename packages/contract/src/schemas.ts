@@ -283,7 +283,9 @@ export const createEntryBody = z.object({
   date: isoDate,
   flow: flowIn,
   amount: moneyIn,
-  services: text(500).optional().default(''),
+  services: text(500)
+    .nullish()
+    .transform((v) => v ?? ''),
 });
 export const updateEntryBody = z.object({
   entryId: id,

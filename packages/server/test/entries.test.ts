@@ -82,6 +82,16 @@ describe.each(dialects)('invoices (/entries) on %s', (dialect) => {
       });
     });
 
+    it('takes a missing or null description as empty', async () => {
+      const bill = await createBill(api);
+      for (const services of [undefined, null]) {
+        const body = { billId: bill.id, date: '2026-11-01', flow: 'expense', amount: 1, services };
+        const res = await request(api, 'POST', '/entries/new', body);
+        expect(res.statusCode).toBe(201);
+        expect(res.json().services).toBe('');
+      }
+    });
+
     it.each([
       ['income', 'INCOMING'],
       ['INCOMING', 'INCOMING'],
