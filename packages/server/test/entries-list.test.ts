@@ -7,6 +7,7 @@ import {
   createBill,
   createEntry,
   createPayment,
+  editEntry,
   getEntry,
   request,
   updateBill,
@@ -458,6 +459,24 @@ describe.each(dialects)('GET /api/v1/entries over the write API on %s', (dialect
     const names = { bill_name: 'Seeded Co', bill_name_key: 'seeded co' };
     expect(await stored(seededOverpaid.id)).toEqual({ ...(await stored(overpaid.entryId)), ...names });
     expect(await stored(seededPartial.id)).toEqual({ ...(await stored(partial.entryId)), ...names });
+
+    // Deleted with its payment: both recycled together, nothing paid while in the bin.
+    const deleted = await createEntry(api, { billId: bill.id, flow: 'expense', amount: 40 });
+    const deletedPayment = await createPayment(api, { entryId: deleted.entryId, amount: 30 });
+    await editEntry(api, { entryId: deleted.entryId, recycle: true });
+    const [seededDeleted] = await seedEntries(t.app.db, userId, [
+      { bill: seededBill, amountCents: 4_000, recycledAt: t.clock.now(), payments: [{ amountCents: 3_000 }] },
+    ]);
+    if (!seededDeleted) throw new Error('no entry');
+    expect(await stored(seededDeleted.id)).toEqual({ ...(await stored(deleted.entryId)), ...names });
+    const paymentRow = (entryId: number) =>
+      t.app.db
+        .selectFrom('payments')
+        .select(['amount_cents', 'recycled_at', 'recycled_cascade'])
+        .where('entry_id', '=', entryId)
+        .executeTakeFirstOrThrow();
+    expect(await paymentRow(seededDeleted.id)).toEqual(await paymentRow(deletedPayment.entryId));
+
     const body = await list(`partyList=Write%20Path%20Co&sortField=invoiceId&sortOrder=asc`);
     expect(body.entries).toEqual([await getEntry(api, overpaid.entryId), await getEntry(api, partial.entryId)]);
   });

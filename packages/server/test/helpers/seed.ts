@@ -165,7 +165,8 @@ export async function seedEntries(db: Db, userId: number, specs: EntrySeed[]): P
       // Deleted on its own, or else together with its entity.
       const recycledAt = spec.recycledAt ?? spec.bill.recycledAt ?? null;
       const recycledCascade = (spec.recycledAt ?? null) === null && spec.bill.recycledAt !== null;
-      const live = payments.filter((p) => p.recycledAt === null);
+      // A recycled invoice's payments are recycled with it, so it shows nothing paid (ADR 0100).
+      const live = recycledAt === null ? payments.filter((p) => p.recycledAt === null) : [];
       const derived = derivePayment(
         amountCents,
         live.reduce((sum, p) => sum + p.amountCents, 0),
