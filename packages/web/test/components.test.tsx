@@ -58,26 +58,26 @@ describe('notices', () => {
   });
 });
 
-describe('ConfirmDialog', () => {
-  function Harness({ onConfirm }: { onConfirm: () => void }) {
-    const [open, setOpen] = useState(true);
-    return (
-      <ConfirmDialog
-        open={open}
-        title="Archive entity?"
-        confirmLabel="Archive"
-        destructive
-        onConfirm={onConfirm}
-        onCancel={() => setOpen(false)}
-      >
-        Its invoices become read only.
-      </ConfirmDialog>
-    );
-  }
+function ConfirmHarness({ onConfirm }: { onConfirm: () => void }) {
+  const [open, setOpen] = useState(true);
+  return (
+    <ConfirmDialog
+      open={open}
+      title="Archive entity?"
+      confirmLabel="Archive"
+      destructive
+      onConfirm={onConfirm}
+      onCancel={() => setOpen(false)}
+    >
+      Its invoices become read only.
+    </ConfirmDialog>
+  );
+}
 
+describe('ConfirmDialog', () => {
   it('asks, and calls onConfirm only when confirmed', () => {
     const onConfirm = vi.fn();
-    act(() => root.render(<Harness onConfirm={onConfirm} />));
+    act(() => root.render(<ConfirmHarness onConfirm={onConfirm} />));
     expect(document.querySelector('[role="dialog"]')?.textContent).toContain('Its invoices become read only.');
     act(() => button('Archive').click());
     expect(onConfirm).toHaveBeenCalledTimes(1);
@@ -85,7 +85,7 @@ describe('ConfirmDialog', () => {
 
   it('calls onCancel from Cancel', () => {
     const onConfirm = vi.fn();
-    act(() => root.render(<Harness onConfirm={onConfirm} />));
+    act(() => root.render(<ConfirmHarness onConfirm={onConfirm} />));
     act(() => button('Cancel').click());
     expect(onConfirm).not.toHaveBeenCalled();
   });
