@@ -1,0 +1,63 @@
+import { useMutation } from '@tanstack/react-query';
+import { readSession } from '../../lib/session.ts';
+import { ApiError, exchange, type Observation, refreshSession, serverMessage, signOut } from '../client.ts';
+import { type EntryFilterParams, type EntrySortParams, toEntryQuery } from './list-entries.ts';
+
+export type ExportParams = EntryFilterParams & EntrySortParams;
+
+/** The name the server gives the download (`billfold-invoices-YYYY-MM-DD.csv`, UTC date). */
+export function exportFileName(now = new Date()): string {
+  return `billfold-invoices-${now.toISOString().slice(0, 10)}.csv`;
+}
+
+/**
+ * `GET /entries/export`: the CSV text of every invoice matching the filters, in list order. A plain link cannot
+ * carry the bearer token, so the file is fetched here (with the client's one refresh on 401) and saved from a Blob.
+ * Rejects with `ApiError` when the server refuses.
+ */
+export async function exportEntries(params: ExportParams): Promise<string> {
+  const query = toEntryQuery(params);
+  const send = (token: string | null) => exchange('GET', '/entries/export', { query, token });
+  const used = readSession()?.accessToken ?? null;
+  let result: Observation = await send(used);
+  if (result.stage === 'response' && result.status === 401 && readSession()?.refreshToken) {
+    const renewed = (readSession()?.accessToken ?? null) !== used || (await refreshSession());
+    if (!renewed) {
+      signOut();
+      throw new ApiError(401, 'Session expired');
+    }
+    result = await send(readSession()?.accessToken ?? null);
+    if (result.stage === 'response' && result.status === 401) signOut();
+  }
+  if (result.stage !== 'response') throw result.error;
+  if (!result.ok) {
+    const message = serverMessage(result.text);
+    throw new ApiError(result.status, message ?? `GET /entries/export failed with ${result.status}`, message);
+  }
+  return result.text;
+}
+
+/** Hands `text` to the browser as a file download. */
+export function saveTextFile(text: string, fileName: string, type = 'text/csv;charset=utf-8'): void {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  link.style.display = 'none';
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // Some browsers read the Blob after click() returns; let them.
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** Export CSV: fetch, then download; `mutate(params)`. Errors are logged and surface as `isError`. */
+export function useExportEntries() {
+  return useMutation({
+    mutationFn: async (params: ExportParams) => {
+      const text = await exportEntries(params);
+      saveTextFile(text, exportFileName());
+    },
+    onError: (error) => console.error('[api] GET /entries/export failed', error),
+  });
+}

@@ -1,0 +1,149 @@
+import type { Entry } from '@billfold/contract/schemas';
+import Box from '@mui/material/Box';
+import { useTheme } from '@mui/material/styles';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import {
+  DataGrid,
+  type GridColumnVisibilityModel,
+  type GridPaginationModel,
+  type GridSortModel,
+} from '@mui/x-data-grid';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useExportEntries } from '../../api/entries/export-entries.ts';
+import { type EntryFilterParams, toEntryQuery, useEntries } from '../../api/entries/list-entries.ts';
+import { useNotice } from '../notices.tsx';
+import { INVOICE_COLUMNS } from './columns.tsx';
+import {
+  HOME_DEFAULT_PAGE_SIZE,
+  HOME_PAGE_SIZES,
+  type InvoiceGridStore,
+  type InvoiceGridViewState,
+  memoryGridStore,
+  type SortItem,
+  sanitizeViewState,
+  toSortParams,
+} from './grid-state.ts';
+import { InvoiceGridFooter } from './InvoiceGridFooter.tsx';
+import { type InvoiceGridActions, InvoiceGridActionsContext, InvoiceGridToolbar } from './InvoiceGridToolbar.tsx';
+
+export interface InvoiceGridProps {
+  /** Server-side filters for the list and the CSV export: the home filter panel's, or one entity's `partyList`. */
+  filters: EntryFilterParams;
+  /** Rows-a-page choices (spec §9: home 5/10/25/50/100, entity page 2/5/10/25/50/100); at most 100. */
+  pageSizeOptions?: readonly number[];
+  /** Initial rows a page when nothing is saved (home 100, entity page 10). */
+  defaultPageSize?: number;
+  /**
+   * Where page, page size, sort and column visibility are kept: `homeGridStore` (session storage, the keys logout
+   * clears) on the home page; by default only in memory. Read once, when the grid mounts.
+   */
+  store?: InvoiceGridStore;
+  /** Target of the toolbar's New Invoice button (default `/invoice`). */
+  newInvoiceHref?: string;
+  /** Accessible name of the grid. */
+  label?: string;
+}
+
+const GRID_HEIGHT = 600;
+const GRID_HEIGHT_SMALL = 420;
+
+/**
+ * The invoice grid of spec §2: server-side paging and sorting, the 11 columns, New Invoice, column and density
+ * choosers, Export CSV and the Go-to-page box. Changing `filters` returns to the first page.
+ */
+export function InvoiceGrid({
+  filters,
+  pageSizeOptions = HOME_PAGE_SIZES,
+  defaultPageSize = HOME_DEFAULT_PAGE_SIZE,
+  store,
+  newInvoiceHref = '/invoice',
+  label = 'Invoices',
+}: InvoiceGridProps) {
+  const theme = useTheme();
+  const small = useMediaQuery(theme.breakpoints.down('sm'));
+  const notify = useNotice();
+  const storeRef = useRef<InvoiceGridStore>(store ?? memoryGridStore());
+  const [view, setView] = useState<InvoiceGridViewState>(() =>
+    sanitizeViewState(storeRef.current.load(), pageSizeOptions, defaultPageSize),
+  );
+
+  // New filters start again at the first page; adjusted while rendering so no request goes out for the old page.
+  const filterKey = JSON.stringify(toEntryQuery(filters));
+  const [shownFilterKey, setShownFilterKey] = useState(filterKey);
+  if (shownFilterKey !== filterKey) {
+    setShownFilterKey(filterKey);
+    if (view.page !== 0) setView({ ...view, page: 0 });
+  }
+
+  useEffect(() => {
+    storeRef.current.save(view);
+  }, [view]);
+
+  const sort = toSortParams(view.sortModel);
+  const { data, isFetching } = useEntries({ ...filters, ...sort, pageNum: view.page, pageSize: view.pageSize });
+  const exporter = useExportEntries();
+
+  const actions = useMemo<InvoiceGridActions>(
+    () => ({
+      newInvoiceHref,
+      exporting: exporter.isPending,
+      onExport: () =>
+        exporter.mutate(
+          { ...filters, ...sort },
+          { onError: () => notify('Export failed. Please try again.', { severity: 'error' }) },
+        ),
+    }),
+    [newInvoiceHref, exporter, filters, sort, notify],
+  );
+
+  const paginationModel: GridPaginationModel = { page: view.page, pageSize: view.pageSize };
+  // -1 (unknown) until the first answer, so a restored page is not clamped to an empty grid's first page.
+  const rowCount = data ? data.total : -1;
+
+  return (
+    <InvoiceGridActionsContext.Provider value={actions}>
+      <Box sx={{ height: small ? GRID_HEIGHT_SMALL : GRID_HEIGHT, width: '100%' }}>
+        <DataGrid<Entry>
+          label={label}
+          rows={data?.entries ?? []}
+          columns={INVOICE_COLUMNS}
+          getRowId={(row) => row.entryId}
+          loading={isFetching}
+          rowCount={rowCount}
+          paginationMode="server"
+          sortingMode="server"
+          paginationModel={paginationModel}
+          onPaginationModelChange={(model) =>
+            setView((current) => ({
+              ...current,
+              // A new page size starts again at the first page.
+              page: model.pageSize === current.pageSize ? model.page : 0,
+              pageSize: model.pageSize,
+            }))
+          }
+          pageSizeOptions={[...pageSizeOptions]}
+          sortModel={view.sortModel as GridSortModel}
+          onSortModelChange={(model) =>
+            setView((current) => ({
+              ...current,
+              page: 0,
+              sortModel: model.flatMap((item): SortItem[] =>
+                item.sort ? [{ field: item.field, sort: item.sort }] : [],
+              ),
+            }))
+          }
+          columnVisibilityModel={view.columnVisibility as GridColumnVisibilityModel}
+          onColumnVisibilityModelChange={(model) =>
+            setView((current) => ({ ...current, columnVisibility: { ...model } }))
+          }
+          disableColumnFilter
+          disableRowSelectionOnClick
+          showToolbar
+          slots={{ toolbar: InvoiceGridToolbar, footer: InvoiceGridFooter }}
+          localeText={{ noRowsLabel: 'No invoices found.' }}
+          sx={{ bgcolor: 'background.paper' }}
+        />
+      </Box>
+    </InvoiceGridActionsContext.Provider>
+  );
+}

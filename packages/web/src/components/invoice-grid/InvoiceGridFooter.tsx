@@ -1,0 +1,82 @@
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import {
+  GridFooterContainer,
+  GridPagination,
+  gridPageCountSelector,
+  gridPaginationModelSelector,
+  gridPaginationRowCountSelector,
+  useGridApiContext,
+  useGridSelector,
+} from '@mui/x-data-grid';
+import { useState } from 'react';
+
+/** The 1-based page a Go-to-page entry names, or null when it is not a page of `pageCount`. */
+export function parseGoToPage(text: string, pageCount: number): number | null {
+  if (!/^\d+$/.test(text)) return null;
+  const page = Number(text);
+  return page >= 1 && page <= pageCount ? page : null;
+}
+
+/** Spec §2: the Go-to-page box — Page, Go, First and Last. */
+function GoToPage() {
+  const apiRef = useGridApiContext();
+  const pageCount = useGridSelector(apiRef, gridPageCountSelector);
+  const rowCount = useGridSelector(apiRef, gridPaginationRowCountSelector);
+  const { page } = useGridSelector(apiRef, gridPaginationModelSelector);
+  const [text, setText] = useState('');
+  // Until the first answer the row count is unknown (-1) and so is the last page.
+  const known = rowCount >= 0;
+  const target = known ? parseGoToPage(text, pageCount) : null;
+  const go = () => {
+    if (target === null) return;
+    apiRef.current.setPage(target - 1);
+    setText('');
+  };
+  return (
+    <Box
+      role="group"
+      aria-label="Go to page"
+      sx={{ display: 'flex', alignItems: 'center', gap: 1, py: 0.5, pl: 1, flexWrap: 'wrap' }}
+    >
+      <TextField
+        size="small"
+        label="Page"
+        value={text}
+        onChange={(event) => setText(event.target.value.replace(/\D/g, '').slice(0, 7))}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter') go();
+        }}
+        slotProps={{ htmlInput: { inputMode: 'numeric', 'aria-label': 'Page' } }}
+        sx={{ width: 76 }}
+      />
+      <Typography variant="body2" color="text.secondary" sx={{ whiteSpace: 'nowrap' }}>
+        of {known ? Math.max(pageCount, 1) : '…'}
+      </Typography>
+      <Button size="small" variant="outlined" onClick={go} disabled={target === null}>
+        Go
+      </Button>
+      <Button size="small" onClick={() => apiRef.current.setPage(0)} disabled={page === 0}>
+        First
+      </Button>
+      <Button
+        size="small"
+        onClick={() => apiRef.current.setPage(Math.max(pageCount - 1, 0))}
+        disabled={!known || page >= pageCount - 1}
+      >
+        Last
+      </Button>
+    </Box>
+  );
+}
+
+export function InvoiceGridFooter() {
+  return (
+    <GridFooterContainer sx={{ flexWrap: 'wrap', justifyContent: 'space-between' }}>
+      <GoToPage />
+      <GridPagination />
+    </GridFooterContainer>
+  );
+}

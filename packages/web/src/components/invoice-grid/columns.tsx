@@ -1,0 +1,71 @@
+import { categoryLabel } from '@billfold/contract/categories';
+import { formatAmount } from '@billfold/contract/money';
+import type { Entry } from '@billfold/contract/schemas';
+import Link from '@mui/material/Link';
+import type { GridColDef } from '@mui/x-data-grid';
+import { Link as RouterLink } from 'react-router-dom';
+import { FlowIcon, PaidIcon } from './icons.tsx';
+
+/** The 11 columns of spec §2; every field is one the server sorts by (`sortField`). */
+export const INVOICE_COLUMNS: GridColDef<Entry>[] = [
+  {
+    field: 'invoiceId',
+    headerName: 'Invoice #',
+    type: 'number',
+    width: 100,
+    align: 'left',
+    headerAlign: 'left',
+    renderCell: ({ row }) => (
+      <Link component={RouterLink} to={`/entries/${row.entryId}`}>
+        {row.invoiceId}
+      </Link>
+    ),
+  },
+  {
+    field: 'name',
+    headerName: 'Entity',
+    minWidth: 150,
+    flex: 1,
+    renderCell: ({ row }) => (
+      <Link component={RouterLink} to={`/entities/${row.billId}`}>
+        {row.name}
+      </Link>
+    ),
+  },
+  { field: 'date', headerName: 'Date', width: 110, valueGetter: (_value, row) => row.date.slice(0, 10) },
+  {
+    field: 'flow',
+    headerName: 'Flow',
+    width: 70,
+    align: 'center',
+    headerAlign: 'center',
+    renderCell: ({ row }) => <FlowIcon entry={row} />,
+  },
+  {
+    field: 'amount',
+    headerName: 'Amount',
+    type: 'number',
+    width: 120,
+    valueFormatter: (value: number) => formatAmount(value),
+  },
+  {
+    field: 'status',
+    headerName: 'Paid',
+    width: 70,
+    align: 'center',
+    headerAlign: 'center',
+    renderCell: ({ row }) => <PaidIcon entry={row} />,
+  },
+  {
+    field: 'balance',
+    headerName: 'Balance',
+    type: 'number',
+    width: 120,
+    valueGetter: (_value, row) => row.balance.totalBalance,
+    valueFormatter: (value: number) => formatAmount(value),
+  },
+  { field: 'services', headerName: 'Description', minWidth: 160, flex: 1.5 },
+  { field: 'category', headerName: 'Category', width: 170, valueGetter: (_value, row) => categoryLabel(row.category) },
+  { field: 'internal', headerName: 'Internal', type: 'boolean', width: 85 },
+  { field: 'archived', headerName: 'Archived', type: 'boolean', width: 90 },
+];

@@ -1,0 +1,53 @@
+import { formatUsd } from '@billfold/contract/money';
+import type { Stats } from '@billfold/contract/schemas';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import { useTheme } from '@mui/material/styles';
+import Typography from '@mui/material/Typography';
+import { BarChart } from '@mui/x-charts/BarChart';
+import { useId } from 'react';
+
+/** Bars of the chart: one group per measure, income next to expenses. */
+export function chartData(stats: Stats): { measures: string[]; income: number[]; expenses: number[] } {
+  return {
+    measures: ['Total', 'Paid', 'Outstanding', 'Overpaid'],
+    income: [
+      stats.totalIncomeAmount,
+      stats.totalReceivedPaymentAmount,
+      stats.totalIncomeOutstanding,
+      stats.totalIncomeOverpaid,
+    ],
+    expenses: [
+      stats.totalExpenseAmount,
+      stats.totalSentPaymentAmount,
+      stats.totalExpenseUnpaid,
+      stats.totalExpenseOverpaid,
+    ],
+  };
+}
+
+/** Beyond the spec (issue 5): income and expenses side by side, because people would rather look than read. */
+export function IncomeExpenseChart({ stats }: { stats: Stats }) {
+  const theme = useTheme();
+  const headingId = useId();
+  const data = chartData(stats);
+  const format = (value: number | null) => (value === null ? '' : formatUsd(value));
+  return (
+    <Card component="section" aria-labelledby={headingId} variant="outlined">
+      <CardContent>
+        <Typography id={headingId} variant="h6" component="h2">
+          Income and Expenses
+        </Typography>
+        <BarChart
+          height={300}
+          xAxis={[{ scaleType: 'band', data: data.measures }]}
+          yAxis={[{ valueFormatter: (value: number) => formatUsd(value).replace(/\.00$/, ''), width: 90 }]}
+          series={[
+            { label: 'Income', data: data.income, color: theme.palette.success.main, valueFormatter: format },
+            { label: 'Expenses', data: data.expenses, color: theme.palette.error.main, valueFormatter: format },
+          ]}
+        />
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,25 @@
+import Box from '@mui/material/Box';
+import { useStats } from '../../api/entries/get-stats.ts';
+import type { EntryFilterParams } from '../../api/entries/list-entries.ts';
+import { IncomeExpenseChart } from './IncomeExpenseChart.tsx';
+import { StatsBreakdown } from './StatsBreakdown.tsx';
+
+export interface StatsPanelProps {
+  /** The same filters as the invoice grid (e.g. one entity's `partyList`). */
+  filters: EntryFilterParams;
+  /** Top Payment Insights: the home page shows them, the entity page does not (spec §2). */
+  showInsights?: boolean;
+  /** The income/expenses bar chart. */
+  showChart?: boolean;
+}
+
+/** `GET /entries/stats` for `filters`, as the breakdown cards (plus insights and chart when asked). */
+export function StatsPanel({ filters, showInsights = false, showChart = false }: StatsPanelProps) {
+  const { data } = useStats(filters);
+  return (
+    <Box sx={{ display: 'grid', gap: 2 }}>
+      <StatsBreakdown stats={data} showInsights={showInsights} />
+      {showChart && data && <IncomeExpenseChart stats={data} />}
+    </Box>
+  );
+}
