@@ -1,4 +1,4 @@
-import type { FastifyInstance, HTTPMethods } from 'fastify';
+import type { HTTPMethods } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, dialects, type TestApp } from './helpers/app.ts';
 import {
@@ -11,6 +11,7 @@ import {
   updatePayment,
 } from './helpers/domain.ts';
 import { signUp } from './helpers/factories.ts';
+import { documentedRoutes, registeredRoutes } from './helpers/route-table.ts';
 
 /**
  * The ownership matrix: every registered `/api/v1` route × method, called by an intruder with the owner's ids.
@@ -217,24 +218,6 @@ const TABLE: Record<string, Row> = {
   },
 };
 
-/** `METHOD /path` of every route, read from Fastify's own route tree (`printRoutes`), HEAD included. */
-function registeredRoutes(app: FastifyInstance): string[] {
-  const routes: string[] = [];
-  const stack: string[] = [];
-  for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
-    const start = line.search(/[^\s│├└─]/u);
-    if (start < 0) continue;
-    const depth = Math.round(start / 4) - 1;
-    const match = /^(.*?)(?: \(([A-Z, ]+)\))?$/.exec(line.slice(start));
-    if (!match?.[1]) continue;
-    stack.length = depth;
-    const path = `${stack[depth - 1] ?? ''}${match[1]}`;
-    stack[depth] = path;
-    for (const method of match[2]?.split(', ') ?? []) routes.push(`${method} ${path}`);
-  }
-  return routes;
-}
-
 describe.each(dialects)('ownership on %s', (dialect) => {
   let t: TestApp;
   let owner: Api;
@@ -297,10 +280,7 @@ describe.each(dialects)('ownership on %s', (dialect) => {
   it('has a row for every registered /api/v1 route and method, and no row for a route that does not exist', () => {
     const routes = registeredRoutes(t.app);
     // The parser must see what the OpenAPI document lists, or a parsing slip could hide a route.
-    const documented = Object.entries((t.app.swagger() as { paths: Record<string, object> }).paths).flatMap(
-      ([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`),
-    );
-    for (const route of documented) expect(routes).toContain(route);
+    for (const route of documentedRoutes(t.app)) expect(routes).toContain(route);
     const api = routes.filter((r) => r.split(' ')[1]?.startsWith(`${API}/`));
     for (const route of api) {
       const [method, url] = route.split(' ') as [HTTPMethods, string];
@@ -334,6 +314,9 @@ describe.each(dialects)('ownership on %s', (dialect) => {
           if (method !== 'HEAD') {
             if (probe.status === 404) expect(res.json()).toMatchObject({ statusCode: 404, error: 'Not Found' });
             probe.check?.(res.body);
+            for (const secret of ['$argon2', 'password_hash', owner.session.username, owner.session.email]) {
+              expect(res.body, `${label} leaks ${secret}`).not.toContain(secret);
+            }
           }
           count += 1;
         }
