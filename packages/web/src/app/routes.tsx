@@ -17,6 +17,12 @@ export const routes: readonly AppRoute[] = [
   { path: '/logout', access: 'signed-in', Page: lazy(() => import('../features/auth/LogoutPage.tsx')) },
   { path: '/home', access: 'signed-in', Page: lazy(() => import('../features/invoices/HomePage.tsx')) },
   { path: '/account', access: 'signed-in', Page: lazy(() => import('../features/account/AccountPage.tsx')) },
+  { path: '/entries/:id', access: 'signed-in', Page: lazy(() => import('../features/payments/InvoiceDetailPage.tsx')) },
+  { path: '/invoice', access: 'signed-in', Page: lazy(() => import('../features/entries/InvoiceFormPage.tsx')) },
+  { path: '/invoice/:id', access: 'signed-in', Page: lazy(() => import('../features/entries/InvoiceFormPage.tsx')) },
+  { path: '/bills/:id', access: 'signed-in', Page: lazy(() => import('../features/entities/EditEntityPage.tsx')) },
+  { path: '/archives', access: 'signed-in', Page: lazy(() => import('../features/archives/ArchivesPage.tsx')) },
+  { path: '/recycle', access: 'signed-in', Page: lazy(() => import('../features/recycle/RecyclePage.tsx')) },
 ];
 
 export const NotFoundPage = lazy(() => import('./NotFoundPage.tsx'));

@@ -1,0 +1,165 @@
+import { type Category, normalizeCategory } from '@billfold/contract/categories';
+import type { Bill } from '@billfold/contract/schemas';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Checkbox from '@mui/material/Checkbox';
+import Container from '@mui/material/Container';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { type FormEvent, type ReactNode, useState } from 'react';
+import { Link as RouterLink, useLocation, useParams } from 'react-router-dom';
+import { useBill } from '../../api/bills/get-bill.ts';
+import { useUpdateBill } from '../../api/bills/update-bill.ts';
+import { failureMessage } from '../../api/outcome.ts';
+import { ArchivedBanner } from '../../components/ArchivedBanner.tsx';
+import { CategorySelect } from '../../components/CategorySelect.tsx';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { useNotice } from '../../components/notices.tsx';
+import { PageProgress } from '../../components/PageProgress.tsx';
+import { entityNameProblem } from '../../lib/entity-form.ts';
+import { type EntityOrigin, readEntityOrigin } from '../../lib/entity-origin.ts';
+import { parseRouteId } from '../../lib/route-id.ts';
+import { useDelayedNavigate } from '../../lib/use-delayed-navigate.ts';
+import { pathAfterEntitySave, pathOfOrigin } from './entity-navigation.ts';
+
+const UPDATE_MESSAGES = { failed: 'Failed to update entity.', error: 'Error updating entity.' };
+
+function Frame({ children }: { children: ReactNode }) {
+  return (
+    <Container sx={{ py: 4, maxWidth: { sm: 640 } }}>
+      <Paper variant="outlined" sx={{ p: { xs: 2, sm: 4 } }}>
+        <Typography variant="h5" component="h1" sx={{ mb: 3, fontWeight: 500 }}>
+          Edit Entity
+        </Typography>
+        {children}
+      </Paper>
+    </Container>
+  );
+}
+
+/** `/bills/{id}` (spec §2): rename, recategorise, internal flag, archive. */
+export default function EditEntityPage() {
+  const billId = parseRouteId(useParams().id);
+  const origin = readEntityOrigin(useLocation().state);
+  const bill = useBill(billId);
+
+  if (bill.isPending) return <PageProgress />;
+  if (bill.isError)
+    return (
+      <Frame>
+        <Alert severity="error">Failed to load entity.</Alert>
+      </Frame>
+    );
+  if (!bill.data)
+    return (
+      <Frame>
+        <Alert severity="error">Entity not found.</Alert>
+      </Frame>
+    );
+  return (
+    <Frame>
+      <EntityForm key={bill.data.id} bill={bill.data} origin={origin} />
+    </Frame>
+  );
+}
+
+function EntityForm({ bill, origin }: { bill: Bill; origin: EntityOrigin }) {
+  const [name, setName] = useState(bill.name);
+  const [category, setCategory] = useState<Category>(normalizeCategory(bill.category));
+  const [internal, setInternal] = useState(bill.internal);
+  const [nameError, setNameError] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const [done, setDone] = useState(false);
+  const update = useUpdateBill();
+  const notify = useNotice();
+  const navigateSoon = useDelayedNavigate();
+  const readOnly = bill.status === 0;
+  const disabled = readOnly || update.isPending || done;
+
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    if (disabled) return;
+    const problem = entityNameProblem(name);
+    setNameError(problem);
+    if (problem) return;
+    const trimmed = name.trim();
+    setName(trimmed);
+    const outcome = await update.mutateAsync({ id: bill.id, name: trimmed, category, internal });
+    if (!outcome.ok) {
+      notify(failureMessage(outcome, UPDATE_MESSAGES), { severity: 'error' });
+      if (outcome.status === 409 && outcome.message) setNameError(outcome.message);
+      return;
+    }
+    setDone(true);
+    notify('Entity updated successfully.', { severity: 'success' });
+    navigateSoon(pathAfterEntitySave(origin, { billId: bill.id, archived: false }));
+  };
+
+  const archive = async () => {
+    const outcome = await update.mutateAsync({ id: bill.id, status: 0 });
+    setConfirming(false);
+    if (!outcome.ok) {
+      notify(failureMessage(outcome, UPDATE_MESSAGES), { severity: 'error' });
+      return;
+    }
+    setDone(true);
+    notify('Entity updated successfully.', { severity: 'success' });
+    navigateSoon(pathAfterEntitySave(origin, { billId: bill.id, archived: true }));
+  };
+
+  return (
+    <>
+      {readOnly && <ArchivedBanner />}
+      <Stack component="form" spacing={2.5} onSubmit={save} noValidate aria-label="Edit entity">
+        <TextField
+          label="Entity Name"
+          name="name"
+          value={name}
+          onChange={(event) => {
+            setName(event.target.value);
+            setNameError(null);
+          }}
+          required
+          disabled={disabled}
+          error={nameError !== null}
+          helperText={nameError ?? undefined}
+          fullWidth
+          slotProps={{ htmlInput: { maxLength: 100 } }}
+        />
+        <CategorySelect value={category} onChange={setCategory} disabled={disabled} />
+        <FormControlLabel
+          control={
+            <Checkbox name="internal" checked={internal} onChange={(event) => setInternal(event.target.checked)} />
+          }
+          label="Internal"
+          disabled={disabled}
+        />
+        <Stack direction="row" spacing={2} sx={{ justifyContent: 'flex-end', flexWrap: 'wrap', rowGap: 1 }}>
+          <Button component={RouterLink} to={pathOfOrigin(origin, bill.id)}>
+            Cancel
+          </Button>
+          <Button variant="outlined" color="warning" onClick={() => setConfirming(true)} disabled={disabled}>
+            Archive
+          </Button>
+          <Button type="submit" variant="contained" disabled={disabled}>
+            Save
+          </Button>
+        </Stack>
+      </Stack>
+      <ConfirmDialog
+        open={confirming}
+        title="Archive Entity"
+        confirmLabel="Archive"
+        destructive
+        busy={update.isPending}
+        onConfirm={archive}
+        onCancel={() => setConfirming(false)}
+      >
+        {`Archive ${bill.name}? It and its invoices and payments become read only until you restore it from Archives in the History menu.`}
+      </ConfirmDialog>
+    </>
+  );
+}

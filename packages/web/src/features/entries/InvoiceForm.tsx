@@ -1,0 +1,268 @@
+import type { Bill, Entry } from '@billfold/contract/schemas';
+import { AMOUNT_MAX_LENGTH } from '@billfold/contract/validation';
+import Alert from '@mui/material/Alert';
+import Autocomplete, { createFilterOptions } from '@mui/material/Autocomplete';
+import Button from '@mui/material/Button';
+import FormControl from '@mui/material/FormControl';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import FormHelperText from '@mui/material/FormHelperText';
+import FormLabel from '@mui/material/FormLabel';
+import InputAdornment from '@mui/material/InputAdornment';
+import Radio from '@mui/material/Radio';
+import RadioGroup from '@mui/material/RadioGroup';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import { type FormEvent, useMemo, useState } from 'react';
+import { Link as RouterLink } from 'react-router-dom';
+import { useCreateEntry } from '../../api/entries/create-entry.ts';
+import { useUpdateEntry } from '../../api/entries/update-entry.ts';
+import { failureMessage } from '../../api/outcome.ts';
+import { ArchivedBanner } from '../../components/ArchivedBanner.tsx';
+import { IsoDateField } from '../../components/IsoDateField.tsx';
+import { useNotice } from '../../components/notices.tsx';
+import { acceptAmountInput } from '../../lib/amount-input.ts';
+import { useDelayedNavigate } from '../../lib/use-delayed-navigate.ts';
+import {
+  checkInvoiceForm,
+  flowFor,
+  type InvoiceField,
+  type InvoiceFormValues,
+  pathAfterSave,
+  toEntryBody,
+} from './invoice-form.ts';
+import { NewEntityDialog } from './NewEntityDialog.tsx';
+
+type EntityOption = { kind: 'entity'; bill: Bill } | { kind: 'new'; name: string };
+
+const filterEntities = createFilterOptions<EntityOption>({
+  stringify: (option) => (option.kind === 'entity' ? option.bill.name : ''),
+});
+
+const MESSAGES = {
+  create: { failed: 'Failed to create invoice.', error: 'Error creating invoice.' },
+  update: { failed: 'Failed to update invoice.', error: 'Error updating invoice.' },
+} as const;
+
+interface Props {
+  mode: 'create' | 'update';
+  /** The invoice being edited. */
+  entry: Entry | null;
+  /** The entities that can be picked (the active ones, plus an edited invoice's own). */
+  entities: readonly Bill[];
+  initial: InvoiceFormValues;
+}
+
+export function InvoiceForm({ mode, entry, entities, initial }: Props) {
+  const [values, setValues] = useState(initial);
+  const [extraEntities, setExtraEntities] = useState<Bill[]>([]);
+  const [missing, setMissing] = useState<InvoiceField[]>([]);
+  const [message, setMessage] = useState<string | null>(null);
+  const [typed, setTyped] = useState('');
+  const [newEntityName, setNewEntityName] = useState<string | null>(null);
+  const [saved, setSaved] = useState(false);
+  const create = useCreateEntry();
+  const update = useUpdateEntry();
+  const notify = useNotice();
+  const navigateSoon = useDelayedNavigate();
+
+  const readOnly = entry?.archived ?? false;
+  const busy = create.isPending || update.isPending || saved;
+  const disabled = readOnly || busy;
+  // Stable option objects: the picker resets its text whenever its value is a new object.
+  const options = useMemo<EntityOption[]>(
+    () =>
+      [...extraEntities, ...entities.filter((e) => !extraEntities.some((x) => x.id === e.id))].map((bill) => ({
+        kind: 'entity',
+        bill,
+      })),
+    [entities, extraEntities],
+  );
+  const selectedOption = options.find((o) => o.kind === 'entity' && o.bill.id === values.billId) ?? null;
+  const selected = selectedOption?.kind === 'entity' ? selectedOption.bill : null;
+  const entityInternal = selected?.internal ?? false;
+
+  const set = <K extends keyof InvoiceFormValues>(key: K, value: InvoiceFormValues[K]) => {
+    setValues((current) => ({ ...current, [key]: value }));
+    setMissing((current) => current.filter((field) => field !== key));
+  };
+
+  const pickEntity = (bill: Bill | null) => {
+    setValues((current) => ({
+      ...current,
+      billId: bill?.id ?? null,
+      flow: bill ? flowFor(current.flow, bill.internal) : current.flow === 'internal' ? '' : current.flow,
+    }));
+    setMissing((current) => current.filter((field) => field !== 'billId' && (!bill?.internal || field !== 'flow')));
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (disabled) return;
+    const check = checkInvoiceForm(values);
+    setMissing(check.fields);
+    setMessage(check.message);
+    if (check.message) return;
+    const body = toEntryBody(values);
+    if (mode === 'create') {
+      const outcome = await create.mutateAsync(body);
+      if (!outcome.ok) {
+        notify(failureMessage(outcome, MESSAGES.create), { severity: 'error' });
+        return;
+      }
+      setSaved(true);
+      notify('Invoice created successfully!', { severity: 'success' });
+      navigateSoon(pathAfterSave('create', outcome.data.entryId));
+      return;
+    }
+    if (!entry) return;
+    const outcome = await update.mutateAsync({ ...body, entryId: entry.entryId });
+    if (!outcome.ok) {
+      notify(failureMessage(outcome, MESSAGES.update), { severity: 'error' });
+      return;
+    }
+    setSaved(true);
+    notify('Invoice updated successfully!', { severity: 'success' });
+    navigateSoon(pathAfterSave('update', entry.entryId));
+  };
+
+  const isMissing = (field: InvoiceField) => missing.includes(field);
+
+  return (
+    <>
+      {readOnly && <ArchivedBanner />}
+      <Stack
+        component="form"
+        spacing={2.5}
+        onSubmit={submit}
+        noValidate
+        aria-label={mode === 'create' ? 'New invoice' : 'Edit invoice'}
+      >
+        {message && (
+          <Alert severity="error" onClose={() => setMessage(null)}>
+            {message}
+          </Alert>
+        )}
+        <Autocomplete<EntityOption, false, false, false>
+          options={options}
+          value={selectedOption}
+          inputValue={typed}
+          onInputChange={(_event, text) => setTyped(text)}
+          onChange={(_event, option) => {
+            if (option?.kind === 'new') {
+              setNewEntityName(option.name);
+              return;
+            }
+            pickEntity(option?.bill ?? null);
+          }}
+          getOptionLabel={(option) => (option.kind === 'entity' ? option.bill.name : option.name)}
+          getOptionKey={(option) => (option.kind === 'entity' ? option.bill.id : 'new')}
+          isOptionEqualToValue={(a, b) =>
+            a.kind === 'entity' && b.kind === 'entity' ? a.bill.id === b.bill.id : a.kind === b.kind
+          }
+          filterOptions={(all, state) => {
+            const found = filterEntities(all, state);
+            const name = state.inputValue.trim();
+            const exists = all.some((o) => o.kind === 'entity' && o.bill.name.toLowerCase() === name.toLowerCase());
+            // The last option always offers a new entity, named after what was typed when that is new.
+            return [...found, { kind: 'new', name: exists ? '' : name }];
+          }}
+          renderOption={({ key, ...props }, option) => (
+            <li key={key} {...props}>
+              {option.kind === 'entity'
+                ? option.bill.name
+                : option.name
+                  ? `Add new entity "${option.name}"`
+                  : 'Add new entity…'}
+            </li>
+          )}
+          disabled={disabled}
+          renderInput={(params) => (
+            <TextField
+              {...params}
+              label="Entity"
+              name="entity"
+              required
+              error={isMissing('billId')}
+              helperText={entityInternal ? 'Internal entity: the invoice is an internal expense.' : undefined}
+            />
+          )}
+        />
+        <IsoDateField
+          label="Date"
+          name="date"
+          value={values.date}
+          onChange={(date) => set('date', date)}
+          required
+          error={isMissing('date')}
+          disabled={disabled}
+        />
+        <FormControl required error={isMissing('flow')} disabled={disabled}>
+          <FormLabel id="invoice-flow-label">Flow</FormLabel>
+          <RadioGroup
+            row
+            aria-labelledby="invoice-flow-label"
+            name="flow"
+            value={values.flow}
+            onChange={(event) => set('flow', event.target.value as InvoiceFormValues['flow'])}
+          >
+            {entityInternal ? (
+              <FormControlLabel value="internal" control={<Radio />} label="Internal" disabled />
+            ) : (
+              <>
+                <FormControlLabel value="income" control={<Radio />} label="Income" />
+                <FormControlLabel value="expense" control={<Radio />} label="Expense" />
+              </>
+            )}
+          </RadioGroup>
+          {entityInternal && (
+            <FormHelperText>Invoices of an internal entity are always internal expenses.</FormHelperText>
+          )}
+        </FormControl>
+        <TextField
+          label="Amount"
+          name="amount"
+          value={values.amount}
+          onChange={(event) => {
+            if (acceptAmountInput(event.target.value)) set('amount', event.target.value);
+          }}
+          required
+          error={isMissing('amount')}
+          disabled={disabled}
+          slotProps={{
+            htmlInput: { inputMode: 'decimal', maxLength: AMOUNT_MAX_LENGTH },
+            input: { startAdornment: <InputAdornment position="start">$</InputAdornment> },
+          }}
+        />
+        <TextField
+          label="Description"
+          name="services"
+          value={values.services}
+          onChange={(event) => set('services', event.target.value)}
+          disabled={disabled}
+          multiline
+          minRows={2}
+          slotProps={{ htmlInput: { maxLength: 500 } }}
+        />
+        <Stack direction="row" spacing={2} sx={{ justifyContent: 'flex-end' }}>
+          <Button component={RouterLink} to={entry ? `/entries/${entry.entryId}` : '/home'}>
+            Cancel
+          </Button>
+          <Button type="submit" variant="contained" disabled={disabled}>
+            {mode === 'create' ? 'Create Invoice' : 'Save'}
+          </Button>
+        </Stack>
+      </Stack>
+      <NewEntityDialog
+        open={newEntityName !== null}
+        initialName={newEntityName ?? ''}
+        onClose={() => setNewEntityName(null)}
+        onCreated={(bill) => {
+          setExtraEntities((current) => [bill, ...current]);
+          pickEntity(bill);
+          setTyped(bill.name);
+          setNewEntityName(null);
+        }}
+      />
+    </>
+  );
+}

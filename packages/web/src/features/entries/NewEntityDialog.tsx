@@ -1,0 +1,89 @@
+import { type Category, DEFAULT_CATEGORY } from '@billfold/contract/categories';
+import type { Bill } from '@billfold/contract/schemas';
+import Checkbox from '@mui/material/Checkbox';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import TextField from '@mui/material/TextField';
+import { useState } from 'react';
+import { useCreateBill } from '../../api/bills/create-bill.ts';
+import { failureMessage } from '../../api/outcome.ts';
+import { CategorySelect } from '../../components/CategorySelect.tsx';
+import { FormDialog } from '../../components/FormDialog.tsx';
+import { useNotice } from '../../components/notices.tsx';
+import { entityNameProblem } from '../../lib/entity-form.ts';
+
+interface Props {
+  open: boolean;
+  /** What the user typed in the entity picker. */
+  initialName: string;
+  onCreated: (bill: Bill) => void;
+  onClose: () => void;
+}
+
+/** Creates an entity without leaving the invoice form; the new entity is then picked. */
+export function NewEntityDialog({ open, initialName, onCreated, onClose }: Props) {
+  const [name, setName] = useState(initialName);
+  const [category, setCategory] = useState<Category>(DEFAULT_CATEGORY);
+  const [internal, setInternal] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [shownFor, setShownFor] = useState<string | null>(null);
+  const create = useCreateBill();
+  const notify = useNotice();
+
+  // Each opening starts from what the picker held.
+  const openedWith = open ? initialName : null;
+  if (openedWith !== shownFor) {
+    setShownFor(openedWith);
+    if (open) {
+      setName(initialName);
+      setCategory(DEFAULT_CATEGORY);
+      setInternal(false);
+      setError(null);
+    }
+  }
+
+  const submit = async () => {
+    const problem = entityNameProblem(name);
+    setError(problem);
+    if (problem) return;
+    const outcome = await create.mutateAsync({ name: name.trim(), category, internal });
+    if (!outcome.ok) {
+      notify(failureMessage(outcome, { failed: 'Failed to create entity', error: 'Error creating entity' }), {
+        severity: 'error',
+      });
+      // The server says why (e.g. the name is taken); keep the dialog open with its reason.
+      if (outcome.message) setError(outcome.message);
+      return;
+    }
+    notify('Entity created', { severity: 'success' });
+    onCreated(outcome.data);
+  };
+
+  return (
+    <FormDialog
+      open={open}
+      title="New Entity"
+      submitLabel="Create Entity"
+      error={error}
+      onDismissError={() => setError(null)}
+      busy={create.isPending}
+      onSubmit={submit}
+      onClose={onClose}
+    >
+      <TextField
+        label="Entity Name"
+        name="name"
+        value={name}
+        onChange={(event) => setName(event.target.value)}
+        required
+        autoFocus
+        fullWidth
+        slotProps={{ htmlInput: { maxLength: 100 } }}
+      />
+      <CategorySelect value={category} onChange={setCategory} />
+      <FormControlLabel
+        control={<Checkbox checked={internal} onChange={(event) => setInternal(event.target.checked)} />}
+        label="Internal"
+      />
+    </FormDialog>
+  );
+}

@@ -1,0 +1,79 @@
+import { isValidIsoDate } from '@billfold/contract/dates';
+import type { CreateEntryBody, Entry } from '@billfold/contract/schemas';
+import { MESSAGES } from '@billfold/contract/validation';
+import { amountInputText, parseAmountInput } from '../../lib/amount-input.ts';
+
+/** The flow choice of the form; `internal` is the only choice (and forced) for an internal entity. */
+export type FormFlow = 'income' | 'expense' | 'internal';
+
+export interface InvoiceFormValues {
+  billId: number | null;
+  date: string;
+  flow: FormFlow | '';
+  /** As typed: up to 9 digits and 2 decimals, at most 12 characters. */
+  amount: string;
+  services: string;
+}
+
+export type InvoiceField = 'billId' | 'date' | 'flow' | 'amount';
+
+export interface InvoiceFormCheck {
+  /** The message for the form as a whole, or null when it may be sent. */
+  message: string | null;
+  /** The required fields that are missing or unusable. */
+  fields: InvoiceField[];
+}
+
+export function emptyInvoiceForm(today: string): InvoiceFormValues {
+  return { billId: null, date: today, flow: '', amount: '', services: '' };
+}
+
+/** The form as it shows an existing invoice. */
+export function invoiceFormFromEntry(entry: Entry): InvoiceFormValues {
+  return {
+    billId: entry.billId,
+    date: entry.date,
+    flow: entry.internal ? 'internal' : entry.flow === 'INCOMING' ? 'income' : 'expense',
+    amount: amountInputText(entry.amount),
+    services: entry.services,
+  };
+}
+
+/** An internal entity's invoices are always internal (stored as expenses); other entities cannot choose internal. */
+export function flowFor(current: InvoiceFormValues['flow'], entityInternal: boolean): InvoiceFormValues['flow'] {
+  if (entityInternal) return 'internal';
+  return current === 'internal' ? '' : current;
+}
+
+/** Entity, Date, Flow and Amount are required (spec §5); Description is optional. */
+export function checkInvoiceForm(values: InvoiceFormValues): InvoiceFormCheck {
+  const fields: InvoiceField[] = [];
+  if (values.billId === null) fields.push('billId');
+  if (!isValidIsoDate(values.date)) fields.push('date');
+  if (values.flow === '') fields.push('flow');
+  if (parseAmountInput(values.amount) === null) fields.push('amount');
+  return { message: fields.length ? MESSAGES.paymentFieldsRequired : null, fields };
+}
+
+/** The body of `POST /entries/new`; the rest of the form must have passed `checkInvoiceForm`. */
+export function toEntryBody(values: InvoiceFormValues): CreateEntryBody {
+  return {
+    billId: values.billId ?? 0,
+    date: values.date,
+    flow: values.flow || 'expense',
+    amount: parseAmountInput(values.amount) ?? 0,
+    services: values.services.trim(),
+  };
+}
+
+/** Where the app goes 1.2 s after a save (spec §4): the home page after a create, the invoice after an update. */
+export function pathAfterSave(mode: 'create' | 'update', entryId: number): string {
+  return mode === 'create' ? '/home' : `/entries/${entryId}`;
+}
+
+/** The entity an `?entityName=` link names: exact name first, then ignoring case and surrounding spaces. */
+export function findEntityByName<T extends { name: string }>(entities: readonly T[], name: string | null): T | null {
+  if (!name) return null;
+  const wanted = name.trim().toLowerCase();
+  return entities.find((e) => e.name === name) ?? entities.find((e) => e.name.trim().toLowerCase() === wanted) ?? null;
+}

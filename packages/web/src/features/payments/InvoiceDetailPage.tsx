@@ -1,0 +1,224 @@
+import { formatAmount } from '@billfold/contract/money';
+import type { Entry, Payment } from '@billfold/contract/schemas';
+import Add from '@mui/icons-material/Add';
+import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
+import EditOutlined from '@mui/icons-material/EditOutlined';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Container from '@mui/material/Container';
+import Link from '@mui/material/Link';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { type ReactNode, useState } from 'react';
+import { Link as RouterLink, useNavigate, useParams } from 'react-router-dom';
+import { useEntry } from '../../api/entries/get-entry.ts';
+import { useUpdateEntry } from '../../api/entries/update-entry.ts';
+import { failureMessage } from '../../api/outcome.ts';
+import { usePayments } from '../../api/payments/list-payments.ts';
+import { useUpdatePayment } from '../../api/payments/update-payment.ts';
+import { ArchivedBanner } from '../../components/ArchivedBanner.tsx';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { DetailItem, DetailList } from '../../components/DetailList.tsx';
+import { FlowIcon } from '../../components/FlowIcon.tsx';
+import { useNotice } from '../../components/notices.tsx';
+import { PageProgress } from '../../components/PageProgress.tsx';
+import { PaidIcon } from '../../components/PaidIcon.tsx';
+import type { EntityOrigin } from '../../lib/entity-origin.ts';
+import { FLOW_LABELS, flowKind, PAID_STATE_LABELS, paidState } from '../../lib/invoice-status.ts';
+import { parseRouteId } from '../../lib/route-id.ts';
+import { PaymentDialog } from './PaymentDialog.tsx';
+import { PaymentsTable } from './PaymentsTable.tsx';
+import { PAYMENT_MESSAGES } from './payment-form.ts';
+
+function Frame({ children }: { children: ReactNode }) {
+  return <Container sx={{ py: 4, maxWidth: { lg: 1000 } }}>{children}</Container>;
+}
+
+/** `/entries/{id}` (spec §2): the invoice, its payments, and the actions on both. */
+export default function InvoiceDetailPage() {
+  const entryId = parseRouteId(useParams().id);
+  const entry = useEntry(entryId);
+  const payments = usePayments(entryId);
+
+  if (entry.isPending || (entry.data && payments.isPending)) return <PageProgress />;
+  if (entry.isError || payments.isError)
+    return (
+      <Frame>
+        <Alert severity="error">Failed to load invoice or payments.</Alert>
+      </Frame>
+    );
+  if (!entry.data)
+    return (
+      <Frame>
+        <Alert severity="error">Invoice not found.</Alert>
+      </Frame>
+    );
+  return (
+    <Frame>
+      <InvoiceDetail entry={entry.data} payments={payments.data ?? []} />
+    </Frame>
+  );
+}
+
+function InvoiceDetail({ entry, payments }: { entry: Entry; payments: readonly Payment[] }) {
+  const [dialog, setDialog] = useState<Payment | 'add' | null>(null);
+  const [deletingPayment, setDeletingPayment] = useState<Payment | null>(null);
+  const [deletingInvoice, setDeletingInvoice] = useState(false);
+  const updateEntry = useUpdateEntry();
+  const updatePayment = useUpdatePayment();
+  const notify = useNotice();
+  const navigate = useNavigate();
+  const readOnly = entry.archived;
+  const paid = paidState(entry);
+  const flow = flowKind(entry);
+  const entityOriginState: EntityOrigin = { invoiceId: entry.entryId };
+
+  const deletePayment = async () => {
+    if (!deletingPayment) return;
+    const outcome = await updatePayment.mutateAsync({ paymentId: deletingPayment.paymentId, recycle: true });
+    setDeletingPayment(null);
+    if (!outcome.ok) {
+      notify(failureMessage(outcome, PAYMENT_MESSAGES.delete), { severity: 'error' });
+      return;
+    }
+    notify(PAYMENT_MESSAGES.delete.success, { severity: 'success' });
+  };
+
+  const deleteInvoice = async () => {
+    const outcome = await updateEntry.mutateAsync({ entryId: entry.entryId, recycle: true });
+    setDeletingInvoice(false);
+    if (!outcome.ok) {
+      notify(failureMessage(outcome, { failed: 'Failed to delete invoice.', error: 'Error deleting invoice.' }), {
+        severity: 'error',
+      });
+      return;
+    }
+    notify(`Invoice #${entry.invoiceId} moved to the recycle bin.`, { severity: 'success' });
+    navigate('/home');
+  };
+
+  return (
+    <>
+      {readOnly && <ArchivedBanner />}
+      <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 }, mb: 3 }}>
+        <Stack
+          direction={{ xs: 'column', sm: 'row' }}
+          spacing={2}
+          sx={{ mb: 3, justifyContent: 'space-between', alignItems: { sm: 'center' } }}
+        >
+          <Typography variant="h5" component="h1" sx={{ fontWeight: 500 }}>
+            Invoice #{entry.invoiceId}
+          </Typography>
+          <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', rowGap: 1 }}>
+            <Button
+              variant="contained"
+              startIcon={<EditOutlined />}
+              component={RouterLink}
+              to={`/invoice/${entry.entryId}`}
+              disabled={readOnly}
+            >
+              Edit Invoice
+            </Button>
+            <Button
+              variant="outlined"
+              component={RouterLink}
+              to={`/bills/${entry.billId}`}
+              state={entityOriginState}
+              disabled={readOnly}
+            >
+              Edit Entity
+            </Button>
+            <Button
+              variant="outlined"
+              color="error"
+              startIcon={<DeleteOutlined />}
+              onClick={() => setDeletingInvoice(true)}
+              disabled={readOnly}
+            >
+              Delete Invoice
+            </Button>
+          </Stack>
+        </Stack>
+        <DetailList>
+          <DetailItem label="ID">{entry.invoiceId}</DetailItem>
+          <DetailItem label="Entity">
+            <Link component={RouterLink} to={`/entities/${entry.billId}`}>
+              {entry.name}
+            </Link>
+          </DetailItem>
+          <DetailItem label="Date">{entry.date}</DetailItem>
+          <DetailItem label="Amount">{formatAmount(entry.amount)}</DetailItem>
+          <DetailItem label="Paid">
+            <PaidIcon state={paid} />
+            <span>{PAID_STATE_LABELS[paid]}</span>
+          </DetailItem>
+          <DetailItem label="Flow">
+            <FlowIcon flow={flow} />
+            <span>{FLOW_LABELS[flow]}</span>
+          </DetailItem>
+          <DetailItem label="Balance">
+            {formatAmount(entry.balance.totalBalance)}
+            {entry.balance.totalOverpaid > 0 && (
+              <Typography component="span" variant="body2" color="warning.dark">
+                (overpaid {formatAmount(entry.balance.totalOverpaid)})
+              </Typography>
+            )}
+          </DetailItem>
+          <DetailItem label="Description" wide>
+            <Typography
+              component="span"
+              sx={{ whiteSpace: 'pre-wrap' }}
+              color={entry.services ? undefined : 'text.secondary'}
+            >
+              {entry.services || '—'}
+            </Typography>
+          </DetailItem>
+        </DetailList>
+      </Paper>
+
+      <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 } }}>
+        <Stack direction="row" sx={{ mb: 2, justifyContent: 'space-between', alignItems: 'center' }}>
+          <Typography variant="h6" component="h2">
+            Payments
+          </Typography>
+          <Button variant="contained" startIcon={<Add />} onClick={() => setDialog('add')} disabled={readOnly}>
+            Add Payment
+          </Button>
+        </Stack>
+        <PaymentsTable
+          payments={payments}
+          readOnly={readOnly}
+          onEdit={(payment) => setDialog(payment)}
+          onDelete={(payment) => setDeletingPayment(payment)}
+        />
+      </Paper>
+
+      <PaymentDialog target={dialog} entry={entry} onClose={() => setDialog(null)} />
+      <ConfirmDialog
+        open={deletingPayment !== null}
+        title="Delete Payment"
+        confirmLabel="Delete"
+        destructive
+        busy={updatePayment.isPending}
+        onConfirm={deletePayment}
+        onCancel={() => setDeletingPayment(null)}
+      >
+        {deletingPayment
+          ? `Delete the payment of ${formatAmount(deletingPayment.amount)} made on ${deletingPayment.date}? It stays in the recycle bin for 14 days.`
+          : ''}
+      </ConfirmDialog>
+      <ConfirmDialog
+        open={deletingInvoice}
+        title="Delete Invoice"
+        confirmLabel="Delete"
+        destructive
+        busy={updateEntry.isPending}
+        onConfirm={deleteInvoice}
+        onCancel={() => setDeletingInvoice(false)}
+      >
+        {`Delete invoice #${entry.invoiceId} and its payments? They stay in the recycle bin for 14 days.`}
+      </ConfirmDialog>
+    </>
+  );
+}

@@ -1,0 +1,197 @@
+import { PAYMENT_METHOD_GROUPS, type PaymentMethodCode, paymentMethodLabel } from '@billfold/contract/payment-methods';
+import type { Entry, Payment } from '@billfold/contract/schemas';
+import { AMOUNT_MAX_LENGTH } from '@billfold/contract/validation';
+import Button from '@mui/material/Button';
+import Checkbox from '@mui/material/Checkbox';
+import Chip from '@mui/material/Chip';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import InputAdornment from '@mui/material/InputAdornment';
+import ListSubheader from '@mui/material/ListSubheader';
+import MenuItem from '@mui/material/MenuItem';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import { useState } from 'react';
+import { failureMessage } from '../../api/outcome.ts';
+import { useCreatePayment } from '../../api/payments/create-payment.ts';
+import { useUpdatePayment } from '../../api/payments/update-payment.ts';
+import { FormDialog } from '../../components/FormDialog.tsx';
+import { IsoDateField } from '../../components/IsoDateField.tsx';
+import { useNotice } from '../../components/notices.tsx';
+import { acceptAmountInput, amountInputText } from '../../lib/amount-input.ts';
+import { todayIso } from '../../lib/dates.ts';
+import {
+  canPayRemaining,
+  checkPaymentForm,
+  emptyPaymentForm,
+  PAYMENT_MESSAGES,
+  type PaymentFormValues,
+  paymentFormFromPayment,
+  toPaymentBody,
+} from './payment-form.ts';
+
+interface Props {
+  /** `null` closes the dialog; a payment edits it; `'add'` adds one. */
+  target: Payment | 'add' | null;
+  entry: Entry;
+  onClose: () => void;
+}
+
+// Subheaders and options as one flat list: MUI's Select wants its items as direct children.
+const METHOD_ITEMS = PAYMENT_METHOD_GROUPS.flatMap(({ group, codes }) => [
+  <ListSubheader key={`group-${group}`}>{group}</ListSubheader>,
+  ...codes.map((code) => (
+    <MenuItem key={code} value={code}>
+      {paymentMethodLabel(code)}
+    </MenuItem>
+  )),
+]);
+
+/** Add Payment and Edit Payment (spec §5 "Payment form"). Rendered only while open, so every opening starts afresh. */
+export function PaymentDialog({ target, entry, onClose }: Props) {
+  if (target === null) return null;
+  return <PaymentDialogContent target={target} entry={entry} onClose={onClose} />;
+}
+
+function PaymentDialogContent({
+  target,
+  entry,
+  onClose,
+}: {
+  target: Payment | 'add';
+  entry: Entry;
+  onClose: () => void;
+}) {
+  const mode = target === 'add' ? 'add' : 'edit';
+  const [values, setValues] = useState<PaymentFormValues>(() =>
+    target === 'add' ? emptyPaymentForm(todayIso()) : paymentFormFromPayment(target),
+  );
+  const [error, setError] = useState<string | null>(null);
+  const create = useCreatePayment();
+  const update = useUpdatePayment();
+  const notify = useNotice();
+  const busy = create.isPending || update.isPending;
+  const readOnly = entry.archived;
+  const balance = entry.balance.totalBalance;
+
+  const set = <K extends keyof PaymentFormValues>(key: K, value: PaymentFormValues[K]) =>
+    setValues((current) => ({ ...current, [key]: value }));
+
+  const submit = async () => {
+    if (readOnly) return;
+    const problem = checkPaymentForm(values);
+    setError(problem);
+    if (problem) return;
+    const body = toPaymentBody(values, entry.entryId);
+    const messages = PAYMENT_MESSAGES[mode];
+    const outcome =
+      target === 'add'
+        ? await create.mutateAsync(body)
+        : await update.mutateAsync({ ...body, paymentId: target.paymentId });
+    if (!outcome.ok) {
+      notify(failureMessage(outcome, messages), { severity: 'error' });
+      return;
+    }
+    notify(messages.success, { severity: 'success' });
+    onClose();
+  };
+
+  return (
+    <FormDialog
+      open
+      title={mode === 'add' ? 'Add Payment' : 'Edit Payment'}
+      submitLabel={mode === 'add' ? 'Add Payment' : 'Save'}
+      error={error}
+      onDismissError={() => setError(null)}
+      busy={busy || readOnly}
+      onSubmit={submit}
+      onClose={onClose}
+    >
+      <Stack direction="row" spacing={1} sx={{ alignItems: 'flex-start' }}>
+        <IsoDateField
+          label="Payment Date"
+          name="date"
+          value={values.date}
+          onChange={(date) => set('date', date)}
+          required
+          disabled={readOnly}
+        />
+        <Button
+          onClick={() => set('date', entry.date)}
+          disabled={readOnly}
+          sx={{ flexShrink: 0, mt: 1, whiteSpace: 'nowrap' }}
+        >
+          Use Invoice Date
+        </Button>
+      </Stack>
+      <Stack direction="row" spacing={1} sx={{ alignItems: 'flex-start' }}>
+        <TextField
+          label="Amount"
+          name="amount"
+          value={values.amount}
+          onChange={(event) => {
+            if (acceptAmountInput(event.target.value)) set('amount', event.target.value);
+          }}
+          required
+          disabled={readOnly}
+          fullWidth
+          autoFocus
+          slotProps={{
+            htmlInput: { inputMode: 'decimal', maxLength: AMOUNT_MAX_LENGTH },
+            input: { startAdornment: <InputAdornment position="start">$</InputAdornment> },
+          }}
+        />
+        <Button
+          onClick={() => set('amount', amountInputText(balance))}
+          disabled={readOnly || !canPayRemaining(mode, balance)}
+          sx={{ flexShrink: 0, mt: 1, whiteSpace: 'nowrap' }}
+        >
+          Pay Remaining Balance
+        </Button>
+      </Stack>
+      <TextField
+        select
+        label="Method"
+        name="method"
+        value={values.method}
+        onChange={(event) => set('method', event.target.value as PaymentMethodCode)}
+        required
+        disabled={readOnly}
+        fullWidth
+        slotProps={{
+          select: {
+            renderValue: (code) => (
+              <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+                <span>{paymentMethodLabel(String(code))}</span>
+                {values.autopay && <Chip label="Auto" size="small" color="info" />}
+              </Stack>
+            ),
+          },
+        }}
+      >
+        {METHOD_ITEMS}
+      </TextField>
+      <FormControlLabel
+        control={
+          <Checkbox
+            name="autopay"
+            checked={values.autopay}
+            onChange={(event) => set('autopay', event.target.checked)}
+            disabled={readOnly}
+          />
+        }
+        label="Autopay"
+      />
+      <TextField
+        label="Notes"
+        name="notes"
+        value={values.notes}
+        onChange={(event) => set('notes', event.target.value)}
+        disabled={readOnly}
+        multiline
+        minRows={3}
+        fullWidth
+        slotProps={{ htmlInput: { maxLength: 1000 } }}
+      />
+    </FormDialog>
+  );
+}

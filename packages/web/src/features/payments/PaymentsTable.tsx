@@ -1,0 +1,89 @@
+import { formatAmount } from '@billfold/contract/money';
+import { paymentMethodLabel } from '@billfold/contract/payment-methods';
+import type { Payment } from '@billfold/contract/schemas';
+import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
+import EditOutlined from '@mui/icons-material/EditOutlined';
+import Chip from '@mui/material/Chip';
+import IconButton from '@mui/material/IconButton';
+import Stack from '@mui/material/Stack';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import Tooltip from '@mui/material/Tooltip';
+
+interface Props {
+  payments: readonly Payment[];
+  readOnly: boolean;
+  onEdit: (payment: Payment) => void;
+  onDelete: (payment: Payment) => void;
+}
+
+/** The invoice's payments (spec §2): date, amount, method with an Auto badge, notes, edit and delete. */
+export function PaymentsTable({ payments, readOnly, onEdit, onDelete }: Props) {
+  return (
+    <TableContainer>
+      <Table size="small" aria-label="Payments">
+        <TableHead>
+          <TableRow>
+            <TableCell>Payment Date</TableCell>
+            <TableCell align="right">Payment Amount</TableCell>
+            <TableCell>Method</TableCell>
+            <TableCell>Notes</TableCell>
+            <TableCell align="right">Actions</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {payments.length === 0 ? (
+            <TableRow>
+              <TableCell colSpan={5} align="center" sx={{ py: 4, color: 'text.secondary' }}>
+                No payments found.
+              </TableCell>
+            </TableRow>
+          ) : (
+            payments.map((payment) => (
+              <TableRow key={payment.paymentId} hover>
+                <TableCell sx={{ whiteSpace: 'nowrap' }}>{payment.date}</TableCell>
+                <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                  {formatAmount(payment.amount)}
+                </TableCell>
+                <TableCell>
+                  <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+                    <span>{paymentMethodLabel(`${payment.type}|${payment.medium}`)}</span>
+                    {payment.autopay && <Chip label="Auto" size="small" color="info" variant="outlined" />}
+                  </Stack>
+                </TableCell>
+                <TableCell sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', maxWidth: 320 }}>
+                  {payment.notes}
+                </TableCell>
+                <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                  <Tooltip title="Edit payment">
+                    <span>
+                      <IconButton aria-label="Edit payment" onClick={() => onEdit(payment)} disabled={readOnly}>
+                        <EditOutlined fontSize="small" />
+                      </IconButton>
+                    </span>
+                  </Tooltip>
+                  <Tooltip title="Delete payment">
+                    <span>
+                      <IconButton
+                        aria-label="Delete payment"
+                        color="error"
+                        onClick={() => onDelete(payment)}
+                        disabled={readOnly}
+                      >
+                        <DeleteOutlined fontSize="small" />
+                      </IconButton>
+                    </span>
+                  </Tooltip>
+                </TableCell>
+              </TableRow>
+            ))
+          )}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
+}

@@ -1,0 +1,70 @@
+import { isValidIsoDate } from '@billfold/contract/dates';
+import { methodCode, type PaymentMethodCode, splitMethod } from '@billfold/contract/payment-methods';
+import type { CreatePaymentBody, Payment } from '@billfold/contract/schemas';
+import { MESSAGES } from '@billfold/contract/validation';
+import { amountInputText, parseAmountInput } from '../../lib/amount-input.ts';
+
+export type PaymentDialogMode = 'add' | 'edit';
+
+export interface PaymentFormValues {
+  date: string;
+  /** As typed: digits with up to 2 decimals. */
+  amount: string;
+  method: PaymentMethodCode | '';
+  notes: string;
+  autopay: boolean;
+}
+
+export function emptyPaymentForm(today: string): PaymentFormValues {
+  return { date: today, amount: '', method: '', notes: '', autopay: false };
+}
+
+/** The form as it shows a stored payment; a method outside the 12 codes must be picked again. */
+export function paymentFormFromPayment(payment: Payment): PaymentFormValues {
+  return {
+    date: payment.date,
+    amount: amountInputText(payment.amount),
+    method: methodCode(payment.type, payment.medium) ?? '',
+    notes: payment.notes,
+    autopay: payment.autopay,
+  };
+}
+
+/** Date, amount and method are required (spec §5); notes are optional. */
+export function checkPaymentForm(values: PaymentFormValues): string | null {
+  const complete = isValidIsoDate(values.date) && parseAmountInput(values.amount) !== null && values.method !== '';
+  return complete ? null : MESSAGES.paymentFieldsRequired;
+}
+
+/** Pay Remaining Balance is offered only while adding a payment to an invoice with something left to pay. */
+export function canPayRemaining(mode: PaymentDialogMode, balance: number): boolean {
+  return mode === 'add' && balance > 0;
+}
+
+export function toPaymentBody(values: PaymentFormValues, entryId: number): CreatePaymentBody {
+  const [type, medium] = splitMethod(values.method);
+  return {
+    entryId,
+    date: values.date,
+    amount: parseAmountInput(values.amount) ?? 0,
+    type,
+    medium,
+    notes: values.notes.trim(),
+    autopay: values.autopay,
+  };
+}
+
+/** Spec §8: what the notice says after an add or an edit. */
+export const PAYMENT_MESSAGES = {
+  add: { success: 'Payment added successfully!', failed: 'Failed to add payment.', error: 'Error saving payment.' },
+  edit: {
+    success: 'Payment updated successfully!',
+    failed: 'Failed to update payment.',
+    error: 'Error saving payment.',
+  },
+  delete: {
+    success: 'Payment deleted successfully.',
+    failed: 'Failed to delete payment.',
+    error: 'Error deleting payment.',
+  },
+} as const;

@@ -1,0 +1,122 @@
+import { formatAmount } from '@billfold/contract/money';
+import { paymentMethodLabel } from '@billfold/contract/payment-methods';
+import type { RecycleItem } from '@billfold/contract/schemas';
+import RestoreFromTrash from '@mui/icons-material/RestoreFromTrash';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Container from '@mui/material/Container';
+import Paper from '@mui/material/Paper';
+import Typography from '@mui/material/Typography';
+import { DataGrid, type GridColDef } from '@mui/x-data-grid';
+import { useMemo, useState } from 'react';
+import { useRecycleBin } from '../../api/recycle/list-recycle.ts';
+import { useRestoreItem } from '../../api/recycle/restore-item.ts';
+import { useNotice } from '../../components/notices.tsx';
+import { PageProgress } from '../../components/PageProgress.tsx';
+import { formatTimestamp } from '../../lib/dates.ts';
+import { NOTICE_MS } from '../../lib/timing.ts';
+import { restoreNotice } from './restore-message.ts';
+
+const PAGE_SIZES = [10, 25, 50, 100];
+const rowId = (item: RecycleItem) => `${item.entityType}-${item.entityId}`;
+
+/** A payment's type is its method code; invoices say Income/Expense, entities Active/Archived. */
+function typeLabel(item: RecycleItem): string {
+  if (!item.type) return '';
+  return item.entityType === 'Payment' ? paymentMethodLabel(item.type) : item.type;
+}
+
+/** `/recycle` (spec §2): what was deleted in the last 14 days, each with Restore. */
+export default function RecyclePage() {
+  const bin = useRecycleBin();
+  const restore = useRestoreItem();
+  const notify = useNotice();
+  const [working, setWorking] = useState<string | null>(null);
+
+  const columns = useMemo<GridColDef<RecycleItem>[]>(() => {
+    const run = async (item: RecycleItem) => {
+      setWorking(rowId(item));
+      const outcome = await restore.mutateAsync({ entityType: item.entityType, entityId: item.entityId });
+      setWorking(null);
+      const { message, severity } = restoreNotice(item.entityType, outcome);
+      notify(message, { severity, placement: 'bottom', duration: NOTICE_MS.recycle });
+    };
+    return [
+      { field: 'entityType', headerName: 'Component', width: 110 },
+      {
+        field: 'recycleDate',
+        headerName: 'Deletion Date',
+        width: 190,
+        valueFormatter: (value: string) => formatTimestamp(value),
+      },
+      { field: 'partyName', headerName: 'Entity Name', flex: 1, minWidth: 140 },
+      {
+        field: 'invoiceNumber',
+        headerName: 'Invoice Number',
+        width: 130,
+        type: 'number',
+        align: 'left',
+        headerAlign: 'left',
+      },
+      { field: 'entityDate', headerName: 'Invoice/Payment Date', width: 170 },
+      {
+        field: 'amount',
+        headerName: 'Amount',
+        width: 120,
+        type: 'number',
+        valueFormatter: (value: number | null) => (value == null ? '' : formatAmount(value)),
+      },
+      { field: 'type', headerName: 'Type', width: 190, valueGetter: (_value, row) => typeLabel(row) },
+      { field: 'details', headerName: 'Details', flex: 1, minWidth: 160 },
+      {
+        field: 'actions',
+        headerName: 'Actions',
+        width: 130,
+        sortable: false,
+        filterable: false,
+        renderCell: ({ row }) => (
+          <Button
+            size="small"
+            startIcon={<RestoreFromTrash />}
+            onClick={() => run(row)}
+            disabled={working === rowId(row)}
+            aria-label={`Restore ${row.entityType} ${row.partyName ?? ''}`.trim()}
+          >
+            Restore
+          </Button>
+        ),
+      },
+    ];
+  }, [restore, notify, working]);
+
+  return (
+    <Container maxWidth="xl" sx={{ py: 4 }}>
+      {bin.isPending && <PageProgress />}
+      <Typography variant="h5" component="h1" sx={{ mb: 1, fontWeight: 500 }}>
+        Recycle Bin
+      </Typography>
+      <Typography color="text.secondary" sx={{ mb: 2 }}>
+        Deleted entities, invoices and payments stay here for 14 days, then they are deleted permanently.
+      </Typography>
+      {bin.isError ? (
+        <Alert severity="error">Failed to load the recycle bin.</Alert>
+      ) : (
+        <Paper variant="outlined">
+          <DataGrid
+            label="Recycle bin"
+            rows={bin.data ?? []}
+            columns={columns}
+            getRowId={rowId}
+            loading={bin.isPending}
+            autoHeight
+            disableRowSelectionOnClick
+            pageSizeOptions={PAGE_SIZES}
+            initialState={{ pagination: { paginationModel: { pageSize: 25, page: 0 } } }}
+            localeText={{ noRowsLabel: 'The recycle bin is empty.' }}
+            sx={{ border: 0 }}
+          />
+        </Paper>
+      )}
+    </Container>
+  );
+}
