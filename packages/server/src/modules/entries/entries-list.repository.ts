@@ -3,8 +3,8 @@ import { Repository } from '../../db/repository.ts';
 import { afterKey, type EntrySort, filteredEntries, orderEntries, type SortKey } from './entries.query.ts';
 import { ENTRY_VIEW_COLUMNS } from './entry.mapper.ts';
 
-/** What the CSV export needs beyond the entry view: the keyset of every sort and the stored totals. */
-export const EXPORT_COLUMNS = [...ENTRY_VIEW_COLUMNS, 'bill_name_key', 'balance_cents', 'payment_count'] as const;
+/** What the CSV export needs beyond the entry view: the key of every sort and the stored balance. */
+export const EXPORT_COLUMNS = [...ENTRY_VIEW_COLUMNS, 'bill_name_key', 'balance_cents'] as const;
 
 export class EntriesListRepository extends Repository {
   /** Number of live entries matching the filters. */

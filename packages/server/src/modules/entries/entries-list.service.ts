@@ -1,4 +1,4 @@
-import type { EntriesQuery, EntryFilters, EntryList, SortField } from '@billfold/contract/schemas';
+import type { EntriesQuery, EntryList, SortField } from '@billfold/contract/schemas';
 import { DEFAULT_SORT, type EntrySort, SORT_COLUMNS, type SortKey } from './entries.query.ts';
 import { csvHeader, csvRow, exportFileName } from './entries-export.ts';
 import type { EntriesListRepository } from './entries-list.repository.ts';
@@ -7,6 +7,9 @@ import { toEntry } from './entry.mapper.ts';
 export const DEFAULT_PAGE_SIZE = 100;
 /** Rows per query while exporting: bounded memory whatever the size of the ledger. */
 export const EXPORT_CHUNK = 1000;
+
+/** The list's filters and sort, without paging. */
+export type ExportQuery = Omit<EntriesQuery, 'pageNum' | 'pageSize'>;
 
 /**
  * No field and no order → newest first. A named field without an order sorts ascending, as a column
@@ -39,10 +42,7 @@ export class EntriesListService {
   }
 
   /** CSV lines of every matching entry in list order, read in keyset chunks so memory stays flat. */
-  async *exportCsv(
-    userId: number,
-    query: EntryFilters & { sortField?: SortField | undefined; sortOrder?: 'asc' | 'desc' | undefined },
-  ): AsyncGenerator<string> {
+  async *exportCsv(userId: number, query: ExportQuery): AsyncGenerator<string> {
     const { sortField, sortOrder, ...filters } = query;
     const sort = resolveSort(sortField, sortOrder);
     const column = SORT_COLUMNS[sort.field];
