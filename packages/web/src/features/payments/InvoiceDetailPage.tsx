@@ -20,12 +20,17 @@ import { useUpdatePayment } from '../../api/payments/update-payment.ts';
 import { ArchivedBanner } from '../../components/ArchivedBanner.tsx';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { DetailItem, DetailList } from '../../components/DetailList.tsx';
-import { FlowIcon } from '../../components/FlowIcon.tsx';
+import {
+  FLOW_LABELS,
+  FlowIcon,
+  flowKind,
+  PAID_LABELS,
+  PaidIcon,
+  paidState,
+} from '../../components/invoice-grid/icons.tsx';
 import { useNotice } from '../../components/notices.tsx';
 import { PageProgress } from '../../components/PageProgress.tsx';
-import { PaidIcon } from '../../components/PaidIcon.tsx';
 import type { EntityOrigin } from '../../lib/entity-origin.ts';
-import { FLOW_LABELS, flowKind, PAID_STATE_LABELS, paidState } from '../../lib/invoice-status.ts';
 import { parseRouteId } from '../../lib/route-id.ts';
 import { PaymentDialog } from './PaymentDialog.tsx';
 import { PaymentsTable } from './PaymentsTable.tsx';
@@ -150,11 +155,11 @@ function InvoiceDetail({ entry, payments }: { entry: Entry; payments: readonly P
           <DetailItem label="Date">{entry.date}</DetailItem>
           <DetailItem label="Amount">{formatAmount(entry.amount)}</DetailItem>
           <DetailItem label="Paid">
-            <PaidIcon state={paid} />
-            <span>{PAID_STATE_LABELS[paid]}</span>
+            <PaidIcon entry={entry} />
+            <span>{PAID_LABELS[paid]}</span>
           </DetailItem>
           <DetailItem label="Flow">
-            <FlowIcon flow={flow} />
+            <FlowIcon entry={entry} />
             <span>{FLOW_LABELS[flow]}</span>
           </DetailItem>
           <DetailItem label="Balance">
