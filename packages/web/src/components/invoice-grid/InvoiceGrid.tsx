@@ -40,8 +40,12 @@ export interface InvoiceGridProps {
   store?: InvoiceGridStore;
   /** Target of the toolbar's New Invoice button (default `/invoice`). */
   newInvoiceHref?: string;
+  /** Disables New Invoice (an archived entity's page). */
+  newInvoiceDisabled?: boolean;
   /** Accessible name of the grid. */
   label?: string;
+  /** Changing this value returns to the first page, as a change of `filters` does (e.g. after Clear Filters). */
+  pageResetKey?: string | number;
 }
 
 const GRID_HEIGHT = 600;
@@ -57,7 +61,9 @@ export function InvoiceGrid({
   defaultPageSize = HOME_DEFAULT_PAGE_SIZE,
   store,
   newInvoiceHref = '/invoice',
+  newInvoiceDisabled = false,
   label = 'Invoices',
+  pageResetKey,
 }: InvoiceGridProps) {
   const theme = useTheme();
   const small = useMediaQuery(theme.breakpoints.down('sm'));
@@ -68,7 +74,7 @@ export function InvoiceGrid({
   );
 
   // New filters start again at the first page; adjusted while rendering so no request goes out for the old page.
-  const filterKey = JSON.stringify(toEntryQuery(filters));
+  const filterKey = JSON.stringify([toEntryQuery(filters), pageResetKey ?? null]);
   const [shownFilterKey, setShownFilterKey] = useState(filterKey);
   if (shownFilterKey !== filterKey) {
     setShownFilterKey(filterKey);
@@ -86,6 +92,7 @@ export function InvoiceGrid({
   const actions = useMemo<InvoiceGridActions>(
     () => ({
       newInvoiceHref,
+      newInvoiceDisabled,
       exporting: exporter.isPending,
       onExport: () =>
         exporter.mutate(
@@ -93,7 +100,7 @@ export function InvoiceGrid({
           { onError: () => notify('Export failed. Please try again.', { severity: 'error' }) },
         ),
     }),
-    [newInvoiceHref, exporter, filters, sort, notify],
+    [newInvoiceHref, newInvoiceDisabled, exporter, filters, sort, notify],
   );
 
   const paginationModel: GridPaginationModel = { page: view.page, pageSize: view.pageSize };

@@ -24,6 +24,8 @@ import { Link as RouterLink } from 'react-router-dom';
 /** What the toolbar does outside the grid; provided by `InvoiceGrid`. */
 export interface InvoiceGridActions {
   newInvoiceHref: string;
+  /** New Invoice is disabled (an archived entity's page: it takes no new invoices). */
+  newInvoiceDisabled?: boolean;
   onExport: () => void;
   exporting: boolean;
 }
@@ -85,6 +87,7 @@ export function InvoiceGridToolbar() {
   return (
     <Toolbar style={{ justifyContent: 'flex-start', flexWrap: 'wrap', gap: 4, minHeight: 48 }}>
       <ToolbarButton
+        disabled={actions?.newInvoiceDisabled ?? false}
         render={
           <Button
             component={RouterLink}

@@ -2,7 +2,7 @@ import Box from '@mui/material/Box';
 import { useStats } from '../../api/entries/get-stats.ts';
 import type { EntryFilterParams } from '../../api/entries/list-entries.ts';
 import { IncomeExpenseChart } from './IncomeExpenseChart.tsx';
-import { StatsBreakdown } from './StatsBreakdown.tsx';
+import { StatsBreakdown, TopPaymentInsights } from './StatsBreakdown.tsx';
 
 export interface StatsPanelProps {
   /** The same filters as the invoice grid (e.g. one entity's `partyList`). */
@@ -18,8 +18,9 @@ export function StatsPanel({ filters, showInsights = false, showChart = false }:
   const { data } = useStats(filters);
   return (
     <Box sx={{ display: 'grid', gap: 2 }}>
-      <StatsBreakdown stats={data} showInsights={showInsights} />
+      <StatsBreakdown stats={data} />
       {showChart && data && <IncomeExpenseChart stats={data} />}
+      {showInsights && data && <TopPaymentInsights stats={data} />}
     </Box>
   );
 }

@@ -1,13 +1,91 @@
-import Container from '@mui/material/Container';
-import Typography from '@mui/material/Typography';
+import Box from '@mui/material/Box';
+import Tab from '@mui/material/Tab';
+import Tabs from '@mui/material/Tabs';
+import { useEffect, useId, useState } from 'react';
+import { homeGridStore } from '../../components/invoice-grid/grid-state.ts';
+import { InvoiceGrid } from '../../components/invoice-grid/InvoiceGrid.tsx';
+import { FilterPanel } from '../filters/FilterPanel.tsx';
+import { useHomeFilters } from '../filters/use-home-filters.ts';
+import { StatsTab } from '../stats/StatsTab.tsx';
 
-/** `/home` (spec §2). The invoice grid, filter panel and stats tab arrive with issue 5. */
+type HomeTab = 'invoices' | 'stats';
+
+/** Read by screen readers and tests; the tabs say where the user is. */
+const visuallyHidden = {
+  position: 'absolute',
+  width: 1,
+  height: 1,
+  m: -1,
+  p: 0,
+  overflow: 'hidden',
+  clip: 'rect(0 0 0 0)',
+  whiteSpace: 'nowrap',
+  border: 0,
+} as const;
+
+/**
+ * `/home` (spec §2): the filter panel above left vertical tabs Invoices and Stats. The page composes the filters and
+ * stats features (ADR 0500); filters, paging, sort and columns are saved in session storage (spec §4).
+ */
 export default function HomePage() {
+  const filters = useHomeFilters();
+  const [tab, setTab] = useState<HomeTab>('invoices');
+  const id = useId();
+
+  // Spec §4: a page restored from the back-forward cache is reloaded, so it shows the saved state and fresh data.
+  useEffect(() => {
+    const onPageShow = (event: PageTransitionEvent) => {
+      if (event.persisted) window.location.reload();
+    };
+    window.addEventListener('pageshow', onPageShow);
+    return () => window.removeEventListener('pageshow', onPageShow);
+  }, []);
+
   return (
-    <Container maxWidth="xl" sx={{ py: 3 }}>
-      <Typography variant="h5" component="h1">
+    <Box sx={{ p: { xs: 1, sm: 2 }, display: 'grid', gap: 2, maxWidth: 1600, mx: 'auto' }}>
+      <Box component="h1" sx={visuallyHidden}>
         Home
-      </Typography>
-    </Container>
+      </Box>
+      <Box sx={{ overflowX: 'auto' }}>
+        <FilterPanel filters={filters} />
+      </Box>
+      <Box sx={{ display: 'flex', flexDirection: { xs: 'column', sm: 'row' }, gap: { xs: 1, sm: 2 }, minWidth: 0 }}>
+        <Tabs
+          orientation="vertical"
+          value={tab}
+          onChange={(_event, value: HomeTab) => setTab(value)}
+          aria-label="Home sections"
+          sx={{
+            flexShrink: 0,
+            borderRight: { sm: 1 },
+            borderBottom: { xs: 1, sm: 0 },
+            borderColor: 'divider',
+            '& .MuiTabs-flexContainer': { flexDirection: { xs: 'row', sm: 'column' } },
+            '& .MuiTabs-indicator': { display: { xs: 'none', sm: 'block' } },
+            '& .Mui-selected': { bgcolor: { xs: 'action.selected', sm: 'transparent' } },
+          }}
+        >
+          <Tab label="Invoices" value="invoices" id={`${id}-invoices`} aria-controls={`${id}-invoices-panel`} />
+          <Tab label="Stats" value="stats" id={`${id}-stats`} aria-controls={`${id}-stats-panel`} />
+        </Tabs>
+        <Box
+          role="tabpanel"
+          id={`${id}-${tab}-panel`}
+          aria-labelledby={`${id}-${tab}`}
+          sx={{ flexGrow: 1, minWidth: 0 }}
+        >
+          {tab === 'invoices' ? (
+            <InvoiceGrid
+              filters={filters.params}
+              store={homeGridStore}
+              pageResetKey={filters.clearCount}
+              label="Invoices"
+            />
+          ) : (
+            <StatsTab filters={filters.params} />
+          )}
+        </Box>
+      </Box>
+    </Box>
   );
 }

@@ -1,0 +1,186 @@
+import { CATEGORIES, categoryLabel } from '@billfold/contract/categories';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Checkbox from '@mui/material/Checkbox';
+import Collapse from '@mui/material/Collapse';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import Paper from '@mui/material/Paper';
+import TextField from '@mui/material/TextField';
+import ToggleButton from '@mui/material/ToggleButton';
+import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
+import { AdapterDayjs } from '@mui/x-date-pickers/AdapterDayjs';
+import { LocalizationProvider } from '@mui/x-date-pickers/LocalizationProvider';
+import { useMemo } from 'react';
+import { useBills } from '../../api/bills/list-bills.ts';
+import { AmountField } from './AmountField.tsx';
+import { ChipSelect } from './ChipSelect.tsx';
+import { ChoiceGroup } from './ChoiceGroup.tsx';
+import {
+  ARCHIVE_OPTIONS,
+  archivesFromChoice,
+  choiceFromArchives,
+  cleanInvoiceInput,
+  type DateMode,
+  type FilterFields,
+  FLOW_OPTIONS,
+  hasErrors,
+  INVOICE_MAX_LENGTH,
+  isInvoiceKeyAllowed,
+  pickSingleDate,
+  STATUS_OPTIONS,
+  switchDateMode,
+} from './filter-model.ts';
+import { IsoDatePicker } from './IsoDatePicker.tsx';
+import type { HomeFilters } from './use-home-filters.ts';
+
+/** Uncategorized first, then alphabetical, in title case (spec §3); `CATEGORIES` is already in that order. */
+const CATEGORY_OPTIONS = CATEGORIES.map((category) => ({ value: category, label: categoryLabel(category) }));
+
+/** The filter panel of spec §2 with the rules of §4 and §5 and the sizes of §9. */
+export function FilterPanel({ filters }: { filters: HomeFilters }) {
+  const { draft, errors, update, search, clear, showMoreOptions, setShowMoreOptions } = filters;
+  const { fields, dateRange, dateMode } = draft;
+  const bills = useBills();
+  const entityOptions = useMemo(() => {
+    const names = (bills.data ?? []).map((bill) => bill.name);
+    // A saved choice stays visible even if that entity is gone.
+    for (const name of fields.biller) if (!names.includes(name)) names.push(name);
+    return names.map((name) => ({ value: name, label: name }));
+  }, [bills.data, fields.biller]);
+
+  const setField = <K extends keyof FilterFields>(key: K, value: FilterFields[K]) =>
+    update((state) => ({ ...state, fields: { ...state.fields, [key]: value } }));
+
+  return (
+    <LocalizationProvider dateAdapter={AdapterDayjs}>
+      <Paper
+        component="form"
+        role="search"
+        aria-label="Filters"
+        variant="outlined"
+        onSubmit={(event) => {
+          event.preventDefault();
+          search();
+        }}
+        sx={{ p: 2, minWidth: { md: 800 } }}
+      >
+        <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, alignItems: 'flex-start' }}>
+          <TextField
+            size="small"
+            label="Invoice #"
+            value={fields.invoice}
+            onKeyDown={(event) => {
+              if (!isInvoiceKeyAllowed(event)) event.preventDefault();
+            }}
+            onChange={(event) => setField('invoice', cleanInvoiceInput(event.target.value))}
+            sx={{ width: 200 }}
+            slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: INVOICE_MAX_LENGTH } }}
+          />
+          <ChipSelect
+            label="Select Categories"
+            options={CATEGORY_OPTIONS}
+            value={fields.category}
+            onChange={(value) => setField('category', value)}
+          />
+          <ChipSelect
+            label="Select Entities"
+            options={entityOptions}
+            value={fields.biller}
+            onChange={(value) => setField('biller', value)}
+          />
+          <Box sx={{ display: 'flex', gap: 1, alignItems: 'flex-start', flexWrap: 'wrap' }}>
+            <ToggleButtonGroup
+              size="small"
+              exclusive
+              color="primary"
+              aria-label="Date mode"
+              value={dateMode}
+              onChange={(_event, mode: DateMode | null) => {
+                if (mode)
+                  update((state) => ({ ...state, dateMode: mode, dateRange: switchDateMode(state.dateRange, mode) }));
+              }}
+              sx={{ height: 40 }}
+            >
+              <ToggleButton value="single">Single Date</ToggleButton>
+              <ToggleButton value="range">Date Range</ToggleButton>
+            </ToggleButtonGroup>
+            {dateMode === 'single' ? (
+              <IsoDatePicker
+                label="Date"
+                width={320}
+                value={dateRange.start}
+                onChange={(date) => update((state) => ({ ...state, dateRange: pickSingleDate(date) }))}
+              />
+            ) : (
+              <>
+                <IsoDatePicker
+                  label="Start Date"
+                  width={160}
+                  value={dateRange.start}
+                  error={errors.date}
+                  onChange={(start) => update((state) => ({ ...state, dateRange: { ...state.dateRange, start } }))}
+                />
+                <IsoDatePicker
+                  label="End Date"
+                  width={160}
+                  value={dateRange.end}
+                  onChange={(end) => update((state) => ({ ...state, dateRange: { ...state.dateRange, end } }))}
+                />
+              </>
+            )}
+          </Box>
+        </Box>
+
+        <Collapse in={showMoreOptions} unmountOnExit>
+          <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, alignItems: 'flex-end', pt: 2 }}>
+            <AmountField
+              label="Min Amount"
+              value={fields.amountMin}
+              error={errors.amount}
+              onChange={(value) => setField('amountMin', value)}
+            />
+            <AmountField
+              label="Max Amount"
+              value={fields.amountMax}
+              onChange={(value) => setField('amountMax', value)}
+            />
+            <ChoiceGroup
+              label="Status"
+              options={STATUS_OPTIONS}
+              value={fields.status}
+              onChange={(value) => setField('status', value)}
+            />
+            <ChoiceGroup
+              label="Flow"
+              options={FLOW_OPTIONS}
+              value={fields.flow}
+              onChange={(value) => setField('flow', value)}
+            />
+            <ChoiceGroup
+              label="Archives"
+              options={ARCHIVE_OPTIONS}
+              value={choiceFromArchives(draft.includeArchived)}
+              onChange={(choice) => update((state) => ({ ...state, includeArchived: archivesFromChoice(choice) }))}
+            />
+          </Box>
+        </Collapse>
+
+        <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'center', pt: 2 }}>
+          <Button type="submit" variant="contained" disabled={hasErrors(errors)}>
+            Search
+          </Button>
+          <Button type="button" variant="outlined" onClick={clear}>
+            Clear Filters
+          </Button>
+          <FormControlLabel
+            sx={{ ml: 1 }}
+            control={
+              <Checkbox checked={showMoreOptions} onChange={(event) => setShowMoreOptions(event.target.checked)} />
+            }
+            label="Show more options"
+          />
+        </Box>
+      </Paper>
+    </LocalizationProvider>
+  );
+}

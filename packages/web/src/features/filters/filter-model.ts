@@ -1,0 +1,246 @@
+/**
+ * The filter panel's state and rules (spec §3 "Filter model", §4 "Date mode", §5 "Filter panel"), as pure
+ * functions: what the controls hold, how switching date mode changes the range, what is invalid, and which
+ * `GET /entries` parameters it all means.
+ */
+import { isValidIsoDate, MAX_DATE, MIN_DATE } from '@billfold/contract/dates';
+import { effectiveAmountBound, validateAmountRange, validateDateRange } from '@billfold/contract/validation';
+import type { EntryFilterParams } from '../../api/entries/list-entries.ts';
+import { daysAgoIso } from '../../lib/dates.ts';
+
+export type FlowOption = 'OUTGOING' | 'INCOMING' | 'internal';
+export type StatusOption = 'paid' | 'unpaid' | 'overpaid' | 'partial';
+export type ArchiveOption = 'include' | 'only';
+/** `false` active entities only, `true` archived too, `'only'` archived only. */
+export type IncludeArchived = boolean | 'only';
+export type DateMode = 'single' | 'range';
+
+export const FLOW_OPTIONS: readonly { value: FlowOption; label: string }[] = [
+  { value: 'OUTGOING', label: 'Expense' },
+  { value: 'INCOMING', label: 'Income' },
+  { value: 'internal', label: 'Internal' },
+];
+export const STATUS_OPTIONS: readonly { value: StatusOption; label: string }[] = [
+  { value: 'paid', label: 'Paid' },
+  { value: 'unpaid', label: 'Unpaid' },
+  { value: 'overpaid', label: 'Overpaid' },
+  { value: 'partial', label: 'Partial' },
+];
+export const ARCHIVE_OPTIONS: readonly { value: ArchiveOption; label: string }[] = [
+  { value: 'include', label: 'Include' },
+  { value: 'only', label: 'Only' },
+];
+
+/** The filter fields of spec §3 (saved under `filters`). */
+export interface FilterFields {
+  /** Digits only; empty means any. */
+  invoice: string;
+  category: string[];
+  /** Entity names. */
+  biller: string[];
+  amountMin: number | null;
+  amountMax: number | null;
+  status: StatusOption | null;
+  flow: FlowOption | null;
+}
+
+/** `YYYY-MM-DD` or null on each side. */
+export interface DateRange {
+  start: string | null;
+  end: string | null;
+}
+
+export interface FilterState {
+  fields: FilterFields;
+  dateRange: DateRange;
+  dateMode: DateMode;
+  includeArchived: IncludeArchived;
+}
+
+export const EMPTY_FIELDS: FilterFields = {
+  invoice: '',
+  category: [],
+  biller: [],
+  amountMin: null,
+  amountMax: null,
+  status: null,
+  flow: null,
+};
+
+/** Spec §9: the last 30 days with no end. */
+export function defaultDateRange(now = new Date()): DateRange {
+  return { start: daysAgoIso(30, now), end: null };
+}
+
+/** What the panel shows on a first visit and after Clear Filters. */
+export function defaultFilterState(now = new Date()): FilterState {
+  return { fields: { ...EMPTY_FIELDS }, dateRange: defaultDateRange(now), dateMode: 'range', includeArchived: false };
+}
+
+// ---------- date mode (spec §4) ----------
+
+/**
+ * Single Date with a start date: that whole day; with none: no dates. Date Range: the start stays, the end goes.
+ */
+export function switchDateMode(range: DateRange, mode: DateMode): DateRange {
+  if (mode === 'single') return range.start ? { start: range.start, end: range.start } : { start: null, end: null };
+  return { start: range.start, end: null };
+}
+
+/** Picking a date in Single Date mode selects that whole day; clearing it clears the range. */
+export function pickSingleDate(date: string | null): DateRange {
+  return { start: date, end: date };
+}
+
+// ---------- archives (spec §4) ----------
+
+/** Include gives `true`, Only gives `'only'`, none gives `false`. */
+export function archivesFromChoice(choice: ArchiveOption | null): IncludeArchived {
+  if (choice === 'include') return true;
+  if (choice === 'only') return 'only';
+  return false;
+}
+
+export function choiceFromArchives(value: IncludeArchived): ArchiveOption | null {
+  if (value === true) return 'include';
+  if (value === 'only') return 'only';
+  return null;
+}
+
+/** A second click on the selected option of a single-choice group deselects it. */
+export function toggleChoice<T>(current: T | null, clicked: T): T | null {
+  return current === clicked ? null : clicked;
+}
+
+// ---------- Invoice # (spec §5) ----------
+
+const INVOICE_KEYS = new Set(['Backspace', 'Delete', 'Tab', 'ArrowLeft', 'ArrowRight']);
+/** The server reads at most 16 digits. */
+export const INVOICE_MAX_LENGTH = 16;
+
+/**
+ * Keys the Invoice # box accepts: digits, Backspace, Delete, Tab and the left/right arrows (spec §5). Enter
+ * (search) and shortcuts with Ctrl or ⌘ (copy, paste, select all) pass too; pasted text is cleaned by
+ * `cleanInvoiceInput`.
+ */
+export function isInvoiceKeyAllowed(event: { key: string; ctrlKey?: boolean; metaKey?: boolean }): boolean {
+  if (event.ctrlKey || event.metaKey) return true;
+  return /^\d$/.test(event.key) || INVOICE_KEYS.has(event.key) || event.key === 'Enter';
+}
+
+export function cleanInvoiceInput(text: string): string {
+  return text.replace(/\D/g, '').slice(0, INVOICE_MAX_LENGTH);
+}
+
+/** The invoice number to search for: empty, or a whole number of at least 1 (`0` and `000` mean any). */
+export function invoiceParam(text: string): string | undefined {
+  const digits = cleanInvoiceInput(text).replace(/^0+/, '');
+  return digits === '' ? undefined : digits;
+}
+
+// ---------- validation (spec §5) ----------
+
+export interface FilterErrors {
+  /** On Min Amount: `Min must be less than or equal to Max.` */
+  amount: string | null;
+  /** On Start Date, Date Range mode only: `Start date must not exceed end date.` */
+  date: string | null;
+}
+
+export function validateFilters(state: FilterState): FilterErrors {
+  return {
+    amount: validateAmountRange(state.fields.amountMin, state.fields.amountMax),
+    date: state.dateMode === 'range' ? validateDateRange(state.dateRange.start, state.dateRange.end) : null,
+  };
+}
+
+/** Search is disabled while either error shows. */
+export function hasErrors(errors: FilterErrors): boolean {
+  return errors.amount !== null || errors.date !== null;
+}
+
+// ---------- the query (spec §7, API.md) ----------
+
+const FLOW_PARAM: Record<FlowOption, NonNullable<EntryFilterParams['flow']>> = {
+  INCOMING: 'income',
+  OUTGOING: 'expense',
+  internal: 'internal',
+};
+const PAID_PARAM: Record<StatusOption, NonNullable<EntryFilterParams['paid']>> = {
+  paid: 'true',
+  unpaid: 'false',
+  overpaid: 'overpaid',
+  partial: 'partial',
+};
+
+/** The `GET /entries` (and stats, export) filters that the panel's state means. */
+export function toFilterParams(state: FilterState): EntryFilterParams {
+  const { fields, dateRange, includeArchived } = state;
+  const params: EntryFilterParams = {};
+  if (dateRange.start) params.startDate = dateRange.start;
+  if (dateRange.end) params.endDate = dateRange.end;
+  const invoiceNum = invoiceParam(fields.invoice);
+  if (invoiceNum) params.invoiceNum = invoiceNum;
+  if (fields.biller.length > 0) params.partyList = [...fields.biller];
+  if (fields.category.length > 0) params.categoryList = [...fields.category];
+  const min = effectiveAmountBound(fields.amountMin);
+  const max = effectiveAmountBound(fields.amountMax);
+  if (min !== null) params.min = min;
+  if (max !== null) params.max = max;
+  if (fields.flow) params.flow = FLOW_PARAM[fields.flow];
+  if (fields.status) params.paid = PAID_PARAM[fields.status];
+  // Include: no parameter (both); Only: archived only; none: active only.
+  if (includeArchived === 'only') params.archives = 'true';
+  else if (includeArchived === false) params.archives = 'false';
+  return params;
+}
+
+// ---------- restoring saved state ----------
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function stringList(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+}
+
+function amountOrNull(value: unknown): number | null {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : null;
+}
+
+function oneOf<T extends string>(value: unknown, options: readonly { value: T }[]): T | null {
+  return options.some((option) => option.value === value) ? (value as T) : null;
+}
+
+function dateOrNull(value: unknown): string | null {
+  return typeof value === 'string' && isValidIsoDate(value) && value >= MIN_DATE && value <= MAX_DATE ? value : null;
+}
+
+/**
+ * Saved settings are untrusted text from session storage: each part is read on its own, and anything missing or
+ * malformed takes its default.
+ */
+export function restoreFilterState(
+  saved: { filters?: unknown; dateRange?: unknown; dateMode?: unknown; includeArchived?: unknown },
+  now = new Date(),
+): FilterState {
+  const fallback = defaultFilterState(now);
+  const f = isRecord(saved.filters) ? saved.filters : {};
+  const fields: FilterFields = {
+    invoice: typeof f.invoice === 'string' ? cleanInvoiceInput(f.invoice) : '',
+    category: stringList(f.category),
+    biller: stringList(f.biller),
+    amountMin: amountOrNull(f.amountMin),
+    amountMax: amountOrNull(f.amountMax),
+    status: oneOf(f.status, STATUS_OPTIONS),
+    flow: oneOf(f.flow, FLOW_OPTIONS),
+  };
+  const dateRange = isRecord(saved.dateRange)
+    ? { start: dateOrNull(saved.dateRange.start), end: dateOrNull(saved.dateRange.end) }
+    : fallback.dateRange;
+  const dateMode: DateMode = saved.dateMode === 'single' || saved.dateMode === 'range' ? saved.dateMode : 'range';
+  const includeArchived: IncludeArchived =
+    saved.includeArchived === true || saved.includeArchived === 'only' ? saved.includeArchived : false;
+  return { fields, dateRange, dateMode, includeArchived };
+}
