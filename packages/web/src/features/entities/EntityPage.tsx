@@ -1,0 +1,120 @@
+import type { Bill } from '@billfold/contract/schemas';
+import EditOutlined from '@mui/icons-material/EditOutlined';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import Container from '@mui/material/Container';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { type ReactNode, useMemo } from 'react';
+import { Link as RouterLink, useParams } from 'react-router-dom';
+import { useBill } from '../../api/bills/get-bill.ts';
+import type { EntryFilterParams } from '../../api/entries/list-entries.ts';
+import { ArchivedBanner } from '../../components/ArchivedBanner.tsx';
+import { InvoiceGrid } from '../../components/invoice-grid/InvoiceGrid.tsx';
+import { PageProgress } from '../../components/PageProgress.tsx';
+import { StatsPanel } from '../../components/stats/StatsPanel.tsx';
+import type { EntityOrigin } from '../../lib/entity-origin.ts';
+import { parseRouteId } from '../../lib/route-id.ts';
+
+/** Spec §9: the entity page's grid offers 2, 5, 10, 25, 50 and 100 rows a page, 10 by default. */
+export const ENTITY_PAGE_SIZES = [2, 5, 10, 25, 50, 100] as const;
+export const ENTITY_DEFAULT_PAGE_SIZE = 10;
+
+function Frame({ children }: { children: ReactNode }) {
+  return (
+    <Container maxWidth="xl" sx={{ py: 3 }}>
+      {children}
+    </Container>
+  );
+}
+
+/** `/entities/{id}` (spec §2): the entity's header, its invoices and its statistics (without the insights). */
+export default function EntityPage() {
+  const billId = parseRouteId(useParams().id);
+  const bill = useBill(billId);
+
+  if (bill.isPending) return <PageProgress />;
+  if (bill.isError)
+    return (
+      <Frame>
+        <Alert severity="error">Failed to load entity.</Alert>
+      </Frame>
+    );
+  if (!bill.data)
+    return (
+      <Frame>
+        <Alert severity="error">Entity not found.</Alert>
+      </Frame>
+    );
+  return (
+    <Frame>
+      <EntityDetail bill={bill.data} />
+    </Frame>
+  );
+}
+
+function EntityDetail({ bill }: { bill: Bill }) {
+  const archived = bill.status === 0;
+  // The list filter names the entity exactly (names are unique per user).
+  const filters = useMemo<EntryFilterParams>(() => ({ partyList: [bill.name] }), [bill.name]);
+  const origin: EntityOrigin = { entityId: bill.id };
+
+  return (
+    <>
+      {archived && <ArchivedBanner />}
+      <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 }, mb: 3 }}>
+        <Stack
+          direction={{ xs: 'column', sm: 'row' }}
+          spacing={2}
+          sx={{ justifyContent: 'space-between', alignItems: { sm: 'center' } }}
+        >
+          <div>
+            <Typography variant="h5" component="h1" sx={{ fontWeight: 500, overflowWrap: 'anywhere' }}>
+              {bill.name}
+            </Typography>
+            <Stack direction="row" spacing={1} sx={{ mt: 1, flexWrap: 'wrap', rowGap: 1 }}>
+              <Chip label={bill.category} size="small" />
+              {bill.internal && <Chip label="Internal" size="small" color="info" variant="outlined" />}
+              <Chip
+                label={archived ? 'Archived' : 'Active'}
+                size="small"
+                color={archived ? 'warning' : 'success'}
+                variant="outlined"
+              />
+            </Stack>
+          </div>
+          <Button
+            variant="outlined"
+            startIcon={<EditOutlined />}
+            component={RouterLink}
+            to={`/bills/${bill.id}`}
+            state={origin}
+            disabled={archived}
+          >
+            Edit Entity
+          </Button>
+        </Stack>
+      </Paper>
+
+      <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
+        Invoices
+      </Typography>
+      <InvoiceGrid
+        key={bill.id}
+        filters={filters}
+        pageSizeOptions={ENTITY_PAGE_SIZES}
+        defaultPageSize={ENTITY_DEFAULT_PAGE_SIZE}
+        newInvoiceHref={`/invoice?entityName=${encodeURIComponent(bill.name)}`}
+        newInvoiceDisabled={archived}
+        label={`Invoices of ${bill.name}`}
+      />
+
+      <Typography variant="h6" component="h2" sx={{ mt: 4, mb: 1 }}>
+        Statistics
+      </Typography>
+      <StatsPanel filters={filters} />
+    </>
+  );
+}
