@@ -86,11 +86,17 @@ export class AuthRepository extends Repository {
       .execute();
   }
 
-  recordFailures(keys: string[], at: number) {
-    return this.db
+  async recordFailures(keys: string[], at: number): Promise<number[]> {
+    const rows = await this.db
       .insertInto('login_failures')
       .values(keys.map((key) => ({ key, at })))
+      .returning('id')
       .execute();
+    return rows.map((row) => Number(row.id));
+  }
+
+  deleteFailures(ids: number[]) {
+    return this.db.deleteFrom('login_failures').where('id', 'in', ids).execute();
   }
 
   clearFailures(key: string) {

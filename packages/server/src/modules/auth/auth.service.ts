@@ -5,7 +5,7 @@ import { burnVerification, hashPassword, verifyPassword } from '../../lib/passwo
 import { DAY } from '../../lib/time.ts';
 import { newOpaqueToken, sha256 } from '../../lib/tokens.ts';
 import type { AuthRepository } from './auth.repository.ts';
-import { assertNotThrottled, throttleKeys } from './throttle.ts';
+import { reserveAttempt, throttleKeys } from './throttle.ts';
 
 export const REFRESH_TOKEN_TTL = 14 * DAY;
 export const LOGIN_FAILED = 'Unauthorized: invalid username or password';
@@ -47,15 +47,14 @@ export class AuthService {
     const loginKey = body.username.toLowerCase();
     const keys = throttleKeys(loginKey, ip);
     const now = this.now();
-    await assertNotThrottled(this.repo, keys, now);
+    // Recorded as a failure before the check, so concurrent guesses cannot all slip under the limit.
+    const reservation = await reserveAttempt(this.repo, keys, now);
     const user = await this.repo.findUserByLogin(loginKey);
     let ok = false;
     if (user) ok = await verifyPassword(user.password_hash, body.password);
     else await burnVerification(body.password);
-    if (!user || !ok) {
-      await this.repo.recordFailures([keys.user, keys.ip], now);
-      throw unauthorized(LOGIN_FAILED);
-    }
+    if (!user || !ok) throw unauthorized(LOGIN_FAILED);
+    await this.repo.deleteFailures(reservation);
     await this.repo.clearFailures(keys.user);
     // A login within the 30-day grace period reactivates a deactivated account.
     await this.repo.recordLogin(user.id, now);
