@@ -137,7 +137,7 @@ export function InvoiceForm({ mode, entry, entities, initial }: Props) {
         noValidate
         aria-label={mode === 'create' ? 'New invoice' : 'Edit invoice'}
       >
-        {message && (
+        {message && missing.length > 0 && (
           <Alert severity="error" onClose={() => setMessage(null)}>
             {message}
           </Alert>

@@ -44,7 +44,8 @@ function Frame({ children }: { children: ReactNode }) {
 export default function InvoiceDetailPage() {
   const entryId = parseRouteId(useParams().id);
   const entry = useEntry(entryId);
-  const payments = usePayments(entryId);
+  // Payments are asked for once the invoice is known to exist.
+  const payments = usePayments(entry.data ? entryId : null);
 
   if (entry.isPending || (entry.data && payments.isPending)) return <PageProgress />;
   if (entry.isError || payments.isError)

@@ -1,13 +1,17 @@
-import { PAYMENT_METHOD_GROUPS, type PaymentMethodCode, paymentMethodLabel } from '@billfold/contract/payment-methods';
+import {
+  PAYMENT_METHOD_CODES,
+  PAYMENT_METHOD_GROUPS,
+  type PaymentMethodCode,
+  paymentMethodLabel,
+} from '@billfold/contract/payment-methods';
 import type { Entry, Payment } from '@billfold/contract/schemas';
 import { AMOUNT_MAX_LENGTH } from '@billfold/contract/validation';
+import Autocomplete from '@mui/material/Autocomplete';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
 import Chip from '@mui/material/Chip';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import InputAdornment from '@mui/material/InputAdornment';
-import ListSubheader from '@mui/material/ListSubheader';
-import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { useState } from 'react';
@@ -36,15 +40,10 @@ interface Props {
   onClose: () => void;
 }
 
-// Subheaders and options as one flat list: MUI's Select wants its items as direct children.
-const METHOD_ITEMS = PAYMENT_METHOD_GROUPS.flatMap(({ group, codes }) => [
-  <ListSubheader key={`group-${group}`}>{group}</ListSubheader>,
-  ...codes.map((code) => (
-    <MenuItem key={code} value={code}>
-      {paymentMethodLabel(code)}
-    </MenuItem>
-  )),
-]);
+/** Electronic, Paper or Other (spec §3), for the picker's group headings. */
+const METHOD_GROUP = Object.fromEntries(
+  PAYMENT_METHOD_GROUPS.flatMap(({ group, codes }) => codes.map((code) => [code, group])),
+) as Record<PaymentMethodCode, string>;
 
 /** Add Payment and Edit Payment (spec §5 "Payment form"). Rendered only while open, so every opening starts afresh. */
 export function PaymentDialog({ target, entry, onClose }: Props) {
@@ -73,8 +72,10 @@ function PaymentDialogContent({
   const readOnly = entry.archived;
   const balance = entry.balance.totalBalance;
 
-  const set = <K extends keyof PaymentFormValues>(key: K, value: PaymentFormValues[K]) =>
+  const set = <K extends keyof PaymentFormValues>(key: K, value: PaymentFormValues[K]) => {
     setValues((current) => ({ ...current, [key]: value }));
+    setError(null);
+  };
 
   const submit = async () => {
     if (readOnly) return;
@@ -148,28 +149,16 @@ function PaymentDialogContent({
           Pay Remaining Balance
         </Button>
       </Stack>
-      <TextField
-        select
-        label="Method"
-        name="method"
-        value={values.method}
-        onChange={(event) => set('method', event.target.value as PaymentMethodCode)}
-        required
+      <Autocomplete<PaymentMethodCode, false, false>
+        options={PAYMENT_METHOD_CODES}
+        groupBy={(code) => METHOD_GROUP[code]}
+        getOptionLabel={paymentMethodLabel}
+        value={values.method === '' ? null : values.method}
+        onChange={(_event, code) => set('method', code ?? '')}
         disabled={readOnly}
-        fullWidth
-        slotProps={{
-          select: {
-            renderValue: (code) => (
-              <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-                <span>{paymentMethodLabel(String(code))}</span>
-                {values.autopay && <Chip label="Auto" size="small" color="info" />}
-              </Stack>
-            ),
-          },
-        }}
-      >
-        {METHOD_ITEMS}
-      </TextField>
+        autoHighlight
+        renderInput={(params) => <TextField {...params} label="Method" name="method" required />}
+      />
       <FormControlLabel
         control={
           <Checkbox
@@ -179,7 +168,12 @@ function PaymentDialogContent({
             disabled={readOnly}
           />
         }
-        label="Autopay"
+        label={
+          <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+            <span>Autopay</span>
+            {values.autopay && <Chip label="Auto" size="small" color="info" variant="outlined" />}
+          </Stack>
+        }
       />
       <TextField
         label="Notes"

@@ -1,0 +1,53 @@
+import type { Locator, Page } from 'playwright-core';
+
+/** An MUI X Data Grid named `name`, with its rows and paging controls. */
+export class DataGridModel {
+  readonly grid: Locator;
+  readonly rows: Locator;
+
+  constructor(
+    readonly page: Page,
+    name: string,
+  ) {
+    this.grid = page.getByRole('grid', { name });
+    this.rows = this.grid.locator('.MuiDataGrid-row');
+  }
+
+  /** No loading overlay, so the rows are those of the last answer. */
+  async settled(): Promise<void> {
+    await this.grid.waitFor();
+    await this.page.waitForFunction(
+      () =>
+        !document.querySelector('.MuiDataGrid-root [role="progressbar"], .MuiDataGrid-overlay .MuiLinearProgress-root'),
+    );
+  }
+
+  row(text: string): Locator {
+    return this.rows.filter({ hasText: text });
+  }
+
+  cell(row: Locator, field: string): Locator {
+    return row.locator(`[data-field="${field}"]`);
+  }
+
+  /** `1–25 of 30` */
+  displayedRows(): Locator {
+    return this.grid.locator('.MuiTablePagination-displayedRows');
+  }
+
+  pageSizeSelect(): Locator {
+    return this.grid.getByRole('combobox', { name: /rows per page/i });
+  }
+
+  /** The rows-a-page choices, as offered by the select. */
+  async pageSizeOptions(): Promise<string[]> {
+    await this.pageSizeSelect().click();
+    const options = await this.page.getByRole('listbox').getByRole('option').allInnerTexts();
+    await this.page.keyboard.press('Escape');
+    return options.map((o) => o.trim());
+  }
+
+  overlay(text: string): Locator {
+    return this.grid.getByText(text, { exact: true });
+  }
+}
