@@ -18,7 +18,9 @@ describe.each(dialects)('migrations (%s)', (dialect) => {
       await Promise.all([migrateToLatest(a), migrateToLatest(b)]);
       await migrateToLatest(a);
       const tables = (await a.introspection.getTables()).map((t) => t.name).sort();
-      expect(tables).toEqual(['bills', 'entries', 'login_failures', 'payments', 'refresh_tokens', 'users']);
+      expect(tables).toEqual(
+        expect.arrayContaining(['bills', 'entries', 'login_failures', 'payments', 'refresh_tokens', 'users']),
+      );
       const applied = await a
         .selectFrom('kysely_migration' as never)
         .select('name' as never)
