@@ -28,7 +28,7 @@ import { UsersRepository } from './modules/users/users.repository.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { UsersService } from './modules/users/users.service.ts';
 import { registerAuth } from './plugins/auth.ts';
-import { registerErrorHandling } from './plugins/errors.ts';
+import { answerFrameworkError, registerErrorHandling } from './plugins/errors.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerSecurity } from './plugins/security.ts';
 import { registerWebApp } from './plugins/web.ts';
@@ -55,6 +55,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
     trustProxy: false,
+    // A path Fastify cannot route (bad percent-escape, overlong parameter) is refused before any hook runs.
+    frameworkErrors: answerFrameworkError,
     logger: {
       level: config.logLevel,
       ...(options.logStream ? { stream: options.logStream } : {}),

@@ -1,7 +1,21 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { createTestApp, createTestDatabase, dialects, type TestApp, testConfig } from './helpers/app.ts';
 import { signUp } from './helpers/factories.ts';
+
+/** The headers every response carries, API or page, success or error (issue 8; docs/security.md). */
+function expectSecurityHeaders(res: LightMyRequestResponse, label: string): void {
+  const csp = String(res.headers['content-security-policy']);
+  for (const directive of ["object-src 'none'", "base-uri 'self'", "frame-ancestors 'none'", "default-src 'self'"]) {
+    expect(csp, `${label}: ${directive}`).toContain(directive);
+  }
+  expect(res.headers['x-content-type-options'], label).toBe('nosniff');
+  expect(res.headers['referrer-policy'], label).toBe('strict-origin-when-cross-origin');
+}
 
 describe.each(dialects)('platform (%s)', (dialect) => {
   let t: TestApp;
@@ -74,6 +88,75 @@ describe.each(dialects)('platform (%s)', (dialect) => {
     expect(res.headers['cache-control']).toBe('no-store');
   });
 
+  it('sends the security headers, no-store and the error shape on every kind of API response', async () => {
+    const s = await signUp(t.app);
+    const json = { 'content-type': 'application/json' };
+    const cases: [string, InjectOptions, number][] = [
+      ['read', { method: 'GET', url: `/api/v1/user?userName=${s.username}`, headers: s.headers }, 200],
+      ['create', { method: 'POST', url: '/api/v1/bills', headers: s.headers, payload: { name: 'Headers' } }, 201],
+      ['csv', { method: 'GET', url: '/api/v1/entries/export', headers: s.headers }, 200],
+      ['openapi', { method: 'GET', url: '/api/v1/openapi.json' }, 200],
+      ['docs page', { method: 'GET', url: '/api/docs/' }, 200],
+      ['no token', { method: 'GET', url: '/api/v1/bills' }, 401],
+      ['bad id', { method: 'GET', url: '/api/v1/bills/abc', headers: s.headers }, 400],
+      ['not found', { method: 'GET', url: '/api/v1/bills/987654', headers: s.headers }, 404],
+      ['no route', { method: 'DELETE', url: '/api/v1/bills' }, 404],
+      ['malformed JSON', { method: 'POST', url: '/api/v1/auth/login', headers: json, payload: '{"a":' }, 400],
+      [
+        'media type',
+        { method: 'POST', url: '/api/v1/auth/login', headers: { 'content-type': 'application/xml' }, payload: '<a/>' },
+        415,
+      ],
+      [
+        'too large',
+        { method: 'POST', url: '/api/v1/auth/login', headers: json, payload: `"${'x'.repeat(300 * 1024)}"` },
+        413,
+      ],
+      // Refused by Fastify's router before any hook runs (answered by `frameworkErrors`).
+      ['bad escape', { method: 'GET', url: '/api/v1/bills/%ZZ', headers: s.headers }, 400],
+      ['long parameter', { method: 'GET', url: `/api/v1/entries/${'9'.repeat(200)}`, headers: s.headers }, 400],
+    ];
+    for (const [label, options, status] of cases) {
+      const res = await t.app.inject(options);
+      expect({ label, status: res.statusCode }).toEqual({ label, status });
+      expectSecurityHeaders(res, label);
+      expect(res.headers['cache-control'], label).toBe('no-store');
+      if (status >= 400) {
+        expect(res.headers['content-type'], label).toBe('application/json; charset=utf-8');
+        expect(res.json(), label).toEqual({
+          statusCode: status,
+          error: expect.any(String),
+          message: expect.any(String),
+        });
+      }
+    }
+  });
+
+  it('sends the security headers on the web app, its files and its missing files', async () => {
+    const webRoot = mkdtempSync(join(tmpdir(), 'billfold-web-'));
+    mkdirSync(join(webRoot, 'assets'));
+    writeFileSync(join(webRoot, 'index.html'), '<!doctype html><div id="root"></div>');
+    writeFileSync(join(webRoot, 'assets', 'app-1.js'), 'console.log(1);');
+    const web = await createTestApp(dialect, { webRoot });
+    try {
+      for (const [url, status] of [
+        ['/', 200],
+        ['/entries/5', 200],
+        ['/assets/app-1.js', 200],
+        ['/assets/gone.js', 404],
+      ] as const) {
+        const res = await web.app.inject({ method: 'GET', url });
+        expect({ url, status: res.statusCode }).toEqual({ url, status });
+        expectSecurityHeaders(res, url);
+        // Pages are revalidated and assets cached by their hashed names: only API responses are no-store.
+        expect(res.headers['cache-control'], url).not.toBe('no-store');
+      }
+    } finally {
+      await web.close();
+      rmSync(webRoot, { recursive: true, force: true });
+    }
+  });
+
   it('publishes OpenAPI from the contract schemas, and the docs page', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' });
     expect(res.statusCode).toBe(200);
@@ -100,6 +183,8 @@ describe.each(dialects)('platform (%s)', (dialect) => {
     try {
       const res = await app.inject({ method: 'GET', url: '/api/v1/boom' });
       expect(res.statusCode).toBe(500);
+      expectSecurityHeaders(res, '500');
+      expect(res.headers['cache-control']).toBe('no-store');
       expect(res.json()).toEqual({
         statusCode: 500,
         error: 'Internal Server Error',

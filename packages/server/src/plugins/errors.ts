@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { HttpError } from '../lib/http-error.ts';
+import { setSecurityHeaders } from './security.ts';
 
 interface ValidationIssue {
   instancePath?: string;
@@ -24,6 +25,22 @@ export function send(statusCode: number, message: string) {
   return { statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message };
 }
 
+const GENERIC_500 = 'Something went wrong on our side. Please try again.';
+
+/**
+ * Fastify's `frameworkErrors`: a URL it cannot route (bad percent-escape, overlong path parameter) is refused
+ * before any hook runs. It leaves in the contract's error shape with the headers every other response carries.
+ */
+export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  setSecurityHeaders(request.raw, reply.raw);
+  if (error.code === 'FST_ERR_BAD_URL' || error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    reply.code(400).send(send(400, 'Malformed URL: a path segment is badly encoded or too long'));
+    return;
+  }
+  request.log.error({ err: error }, 'request failed');
+  reply.code(500).send(send(500, GENERIC_500));
+}
+
 /** Every error leaves as `{statusCode, error, message}`; a 5xx never carries its cause. */
 export function registerErrorHandling(
   app: FastifyInstance,
@@ -43,7 +60,7 @@ export function registerErrorHandling(
       return reply.code(status).send(send(status, err.message || (STATUS_CODES[status] ?? 'Error')));
     }
     request.log.error({ err }, 'request failed');
-    return reply.code(500).send(send(500, 'Something went wrong on our side. Please try again.'));
+    return reply.code(500).send(send(500, GENERIC_500));
   });
 
   app.setNotFoundHandler((request, reply) => {

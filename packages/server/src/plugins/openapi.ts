@@ -24,6 +24,11 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+  await app.register(swaggerUi, {
+    routePrefix: '/api/docs',
+    staticCSP: true,
+    // The docs page may not be framed either (clickjacking), like every other page.
+    transformStaticCSP: (header) => header.replace("frame-ancestors 'self'", "frame-ancestors 'none'"),
+  });
   app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }
