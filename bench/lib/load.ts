@@ -10,7 +10,10 @@ export interface LoadSpec {
   /** Varies each request (a random id, a fresh body); receives the request autocannon is about to send. */
   vary?: (request: RawRequest) => RawRequest;
   connections: number;
+  /** Run for this long… */
   seconds: number;
+  /** …or until this many requests were answered (then nothing is left in flight). */
+  amount?: number;
 }
 
 export interface LoadResult {
@@ -53,7 +56,7 @@ export function runLoad(spec: LoadSpec): Promise<LoadResult> {
       {
         url: spec.url,
         connections: spec.connections,
-        duration: spec.seconds,
+        ...(spec.amount === undefined ? { duration: spec.seconds } : { amount: spec.amount }),
         timeout: 30,
         requests: [
           {

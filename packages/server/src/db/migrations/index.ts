@@ -1,7 +1,9 @@
 import type { Migration } from 'kysely';
 import * as initial from './2026-11-22T00-00_initial.ts';
+import * as rollups from './2026-11-23T00-00_rollups.ts';
 
 /** Every migration, by name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
   '2026-11-22T00-00_initial': initial,
+  '2026-11-23T00-00_rollups': rollups,
 };

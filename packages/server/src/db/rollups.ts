@@ -1,0 +1,343 @@
+import { categoryLabel } from '@billfold/contract/categories';
+import type { EntryFilters } from '@billfold/contract/schemas';
+import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
+import { billNameKey } from '../modules/bills/bill.mapper.ts';
+import { PAY_STATE } from '../modules/entries/entry.derived.ts';
+import type { Db } from './database.ts';
+import type { Database } from './schema.ts';
+
+/**
+ * Reads of the rollup tables that the triggers of migration `2026-11-23T00-00_rollups` keep exact in the
+ * same transaction as every write (docs/decisions/0400-rollups.md). Each function answers only the filter
+ * sets its tables can answer exactly and returns `null` otherwise, so the caller falls back to the query
+ * over `entries`; the two always agree (test/rollups.test.ts).
+ */
+
+interface CountTable {
+  user_id: number;
+  category: string;
+  internal: number;
+  archived: number;
+  flow: string;
+  pay_state: number;
+  entry_count: number;
+}
+
+export type RollupTables = {
+  entry_day_counts: CountTable & { day: string };
+  entry_month_counts: CountTable & { month: string };
+  entry_bill_totals: {
+    user_id: number;
+    bill_id: number;
+    flow: string;
+    pay_state: number;
+    entry_count: number;
+    amount_cents: number;
+    paid_cents: number;
+    received_cents: number;
+    overpaid_cents: number;
+    balance_cents: number;
+  };
+  payment_bill_totals: {
+    user_id: number;
+    bill_id: number;
+    flow: string;
+    pay_state: number;
+    type: string;
+    medium: string;
+    payment_count: number;
+    amount_cents: number;
+  };
+};
+
+type RollupDb = Kysely<Database & RollupTables>;
+
+function withRollups(db: Db): RollupDb {
+  return db.withTables<RollupTables>();
+}
+
+/** The list filters, plus the stats' own scope flag (internal entries left out). */
+export type RollupFilters = EntryFilters & { withoutInternal?: boolean };
+
+const ROLLUP_TABLES = ['entry_day_counts', 'entry_month_counts', 'entry_bill_totals', 'payment_bill_totals'] as const;
+
+// ------------------------------------------------------------------ rebuild and check
+
+const SUMS = {
+  amount_cents: 'e.amount_cents',
+  paid_cents: 'e.paid_cents',
+  received_cents: 'CASE WHEN e.paid_cents < e.amount_cents THEN e.paid_cents ELSE e.amount_cents END',
+  overpaid_cents: 'CASE WHEN e.paid_cents > e.amount_cents THEN e.paid_cents - e.amount_cents ELSE 0 END',
+  balance_cents: 'e.balance_cents',
+} as const;
+const COUNT_KEY = 'e.category, e.internal, e.archived, e.flow, e.pay_state';
+
+/** The rollups as the triggers should have them, computed from the base tables (no zero rows). */
+const EXPECTED: Record<(typeof ROLLUP_TABLES)[number], { columns: string[]; select: string }> = {
+  entry_day_counts: {
+    columns: ['user_id', 'day', 'category', 'internal', 'archived', 'flow', 'pay_state', 'entry_count'],
+    select: `SELECT e.user_id AS user_id, e.date AS day, ${COUNT_KEY}, count(*) AS entry_count
+             FROM entries e WHERE e.recycled_at IS NULL GROUP BY e.user_id, e.date, ${COUNT_KEY}`,
+  },
+  entry_month_counts: {
+    columns: ['user_id', 'month', 'category', 'internal', 'archived', 'flow', 'pay_state', 'entry_count'],
+    select: `SELECT e.user_id AS user_id, substr(e.date, 1, 7) AS month, ${COUNT_KEY}, count(*) AS entry_count
+             FROM entries e WHERE e.recycled_at IS NULL GROUP BY e.user_id, substr(e.date, 1, 7), ${COUNT_KEY}`,
+  },
+  entry_bill_totals: {
+    columns: ['user_id', 'bill_id', 'flow', 'pay_state', 'entry_count', ...Object.keys(SUMS)],
+    select: `SELECT e.user_id AS user_id, e.bill_id AS bill_id, e.flow AS flow, e.pay_state AS pay_state,
+               count(*) AS entry_count, ${Object.entries(SUMS)
+                 .map(([name, s]) => `sum(${s}) AS ${name}`)
+                 .join(', ')}
+             FROM entries e WHERE e.recycled_at IS NULL GROUP BY e.user_id, e.bill_id, e.flow, e.pay_state`,
+  },
+  payment_bill_totals: {
+    columns: ['user_id', 'bill_id', 'flow', 'pay_state', 'type', 'medium', 'payment_count', 'amount_cents'],
+    select: `SELECT e.user_id AS user_id, e.bill_id AS bill_id, e.flow AS flow, e.pay_state AS pay_state,
+               p.type AS type, p.medium AS medium, count(*) AS payment_count, sum(p.amount_cents) AS amount_cents
+             FROM payments p JOIN entries e ON e.id = p.entry_id WHERE p.recycled_at IS NULL AND e.recycled_at IS NULL
+             GROUP BY e.user_id, e.bill_id, e.flow, e.pay_state, p.type, p.medium`,
+  },
+};
+
+/** Recomputes every rollup from the base tables: after a bulk load with the triggers off. */
+export async function rebuildRollups(db: Db): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    for (const table of ROLLUP_TABLES) {
+      await sql.raw(`DELETE FROM ${table}`).execute(trx);
+      await sql
+        .raw(`INSERT INTO ${table} (${EXPECTED[table].columns.join(', ')}) ${EXPECTED[table].select}`)
+        .execute(trx);
+    }
+  });
+}
+
+/**
+ * Rows where a rollup differs from a recomputation (zero rows the triggers leave behind are ignored).
+ * Empty when the rollups are exact.
+ */
+export async function rollupDifferences(db: Db): Promise<{ table: string; row: Record<string, unknown> }[]> {
+  const out: { table: string; row: Record<string, unknown> }[] = [];
+  for (const table of ROLLUP_TABLES) {
+    const { columns, select } = EXPECTED[table];
+    const count = table === 'payment_bill_totals' ? 'payment_count' : 'entry_count';
+    // Numbers come back as strings or numbers depending on the driver: compare as text.
+    const norm = (r: Record<string, unknown>) => JSON.stringify(columns.map((c) => String(r[c])));
+    const expected = (await sql.raw<Record<string, unknown>>(select).execute(db)).rows;
+    const actual = (
+      await sql
+        .raw<Record<string, unknown>>(`SELECT ${columns.join(', ')} FROM ${table} WHERE ${count} <> 0`)
+        .execute(db)
+    ).rows;
+    const want = new Map(expected.map((r) => [norm(r), r]));
+    const have = new Map(actual.map((r) => [norm(r), r]));
+    for (const [key, row] of want) if (!have.has(key)) out.push({ table, row: { missing: true, ...row } });
+    for (const [key, row] of have) if (!want.has(key)) out.push({ table, row: { unexpected: true, ...row } });
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------ filters
+
+interface Scope {
+  userId: number;
+  startDate: string | undefined;
+  endDate: string | undefined;
+  nameKeys: string[] | null;
+  categories: string[] | null;
+  flow: 'INCOMING' | 'OUTGOING' | null;
+  internal: 0 | 1 | null;
+  payState: { op: '>=' | '<' | '='; value: number } | null;
+  archived: 0 | 1 | null;
+}
+
+/**
+ * The filters the rollups can answer, normalised exactly as `filteredEntries` does; `null` when a filter
+ * needs the rows themselves (amount range, invoice number).
+ */
+function scopeOf(userId: number, f: RollupFilters): Scope | null {
+  if (f.invoiceNum !== undefined || f.min !== undefined || f.max !== undefined) return null;
+  const names = f.partyList === undefined ? [] : [...new Set(f.partyList.map((n) => billNameKey(n.trim())))];
+  const categories = f.categoryList === undefined ? [] : [...new Set(f.categoryList.map(categoryLabel))];
+  let flow: Scope['flow'] = null;
+  let internal: Scope['internal'] = null;
+  if (f.flow === 'income') [flow, internal] = ['INCOMING', 0];
+  if (f.flow === 'expense') [flow, internal] = ['OUTGOING', 0];
+  if (f.flow === 'internal') internal = 1;
+  if (f.withoutInternal) {
+    if (internal === 1) return null; // internal and not internal: the caller's query answers "nothing" itself
+    internal = 0;
+  }
+  const payState =
+    f.paid === 'true'
+      ? ({ op: '>=', value: PAY_STATE.paid } as const)
+      : f.paid === 'false'
+        ? ({ op: '<', value: PAY_STATE.paid } as const)
+        : f.paid === 'overpaid'
+          ? ({ op: '=', value: PAY_STATE.overpaid } as const)
+          : f.paid === 'partial'
+            ? ({ op: '=', value: PAY_STATE.partial } as const)
+            : null;
+  return {
+    userId,
+    startDate: f.startDate,
+    endDate: f.endDate,
+    nameKeys: names.length > 0 ? names : null,
+    categories: categories.length > 0 ? categories : null,
+    flow,
+    internal,
+    payState,
+    archived: f.archives === 'true' ? 1 : f.archives === 'false' ? 0 : null,
+  };
+}
+
+/** The entry-column filters on a count table (its columns are the entry's own copies). */
+function countTableWhere(
+  eb: ExpressionBuilder<RollupTables, 'entry_day_counts' | 'entry_month_counts'>,
+  s: Scope,
+): Expression<SqlBool> {
+  const and: Expression<SqlBool>[] = [eb('user_id', '=', s.userId), eb('entry_count', '<>', 0)];
+  if (s.categories) and.push(eb('category', 'in', s.categories));
+  if (s.flow) and.push(eb('flow', '=', s.flow));
+  if (s.internal !== null) and.push(eb('internal', '=', s.internal));
+  if (s.payState) and.push(eb('pay_state', s.payState.op, s.payState.value));
+  if (s.archived !== null) and.push(eb('archived', '=', s.archived));
+  return eb.and(and);
+}
+
+/**
+ * The same filters on a per-entity table `t` joined with `bills b`: the entity's columns are read from
+ * `bills`, which the write side keeps equal to the copies on its entries (ADR 0003).
+ */
+function billTableWhere(s: Scope, countColumn: 'entry_count' | 'payment_count'): Expression<SqlBool> {
+  const and = [sql`t.user_id = ${s.userId}`, sql`t.${sql.ref(countColumn)} <> 0`];
+  if (s.nameKeys) and.push(sql`b.name_key in (${sql.join(s.nameKeys)})`);
+  if (s.categories) and.push(sql`b.category in (${sql.join(s.categories)})`);
+  if (s.flow) and.push(sql`t.flow = ${s.flow}`);
+  if (s.internal !== null) and.push(sql`b.internal = ${s.internal}`);
+  if (s.payState) and.push(sql`t.pay_state ${sql.raw(s.payState.op)} ${s.payState.value}`);
+  if (s.archived !== null) and.push(sql`b.status = ${s.archived === 1 ? 0 : 1}`);
+  return sql<SqlBool>`${sql.join(and, sql` and `)}`;
+}
+
+const hasDates = (s: Scope) => s.startDate !== undefined || s.endDate !== undefined;
+
+// ------------------------------------------------------------------ counts
+
+/**
+ * Live entries per month of the date range: whole months from `entry_month_counts`, the (partial) first
+ * and last months day by day from `entry_day_counts`. Months without entries are absent.
+ */
+async function monthCounts(db: RollupDb, s: Scope): Promise<Map<string, number>> {
+  const first = s.startDate?.slice(0, 7);
+  const last = s.endDate?.slice(0, 7);
+  let months = db
+    .selectFrom('entry_month_counts')
+    .select((eb) => ['month', eb.fn.sum<number>('entry_count').as('n')])
+    .where((eb) => countTableWhere(eb, s))
+    .groupBy('month');
+  if (first !== undefined) months = months.where('month', '>', first);
+  if (last !== undefined) months = months.where('month', '<', last);
+  // Edge months: the days of the first and last month that lie in the range ("-00" and "-99" bracket a month).
+  const edges: [string, string][] = [];
+  if (first !== undefined)
+    edges.push([s.startDate as string, last !== undefined && last === first ? (s.endDate as string) : `${first}-99`]);
+  if (last !== undefined && last !== first) edges.push([`${last}-00`, s.endDate as string]);
+  const days =
+    edges.length === 0
+      ? []
+      : await db
+          .selectFrom('entry_day_counts')
+          .select((eb) => [
+            eb.fn('substr', ['day', eb.val(1), eb.val(7)]).as('month'),
+            eb.fn.sum<number>('entry_count').as('n'),
+          ])
+          .where((eb) =>
+            eb.and([
+              countTableWhere(eb, s),
+              eb.or(edges.map(([from, to]) => eb.and([eb('day', '>=', from), eb('day', '<=', to)]))),
+            ]),
+          )
+          .groupBy(sql`substr(day, 1, 7)`)
+          .execute();
+  const out = new Map<string, number>();
+  for (const r of await months.execute()) out.set(r.month, Number(r.n));
+  for (const r of days as { month: string; n: unknown }[]) out.set(r.month, (out.get(r.month) ?? 0) + Number(r.n));
+  return out;
+}
+
+/**
+ * The number of live entries matching the list filters, from the rollups; `null` when they cannot answer
+ * (an amount range, an invoice number, or entity names together with dates).
+ */
+export async function rollupCount(db: Db, userId: number, filters: RollupFilters): Promise<number | null> {
+  const s = scopeOf(userId, filters);
+  if (!s) return null;
+  const r = withRollups(db);
+  if (hasDates(s)) {
+    if (s.nameKeys) return null;
+    let total = 0;
+    for (const n of (await monthCounts(r, s)).values()) total += n;
+    return total;
+  }
+  const row = await r
+    .selectFrom('entry_bill_totals as t')
+    .innerJoin('bills as b', 'b.id', 't.bill_id')
+    .select((eb) => eb.fn.sum<number>('t.entry_count').as('n'))
+    .where(billTableWhere(s, 'entry_count'))
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/** Below this offset a page is found by walking the index: cheaper than the two queries of a seek. */
+export const SEEK_FROM_OFFSET = 5_000;
+
+/**
+ * Deep pages in date order without walking every row before them: the month and then the day that holds
+ * row `offset` are found from the counts, and the page becomes "rows on or before (after) that day, from
+ * `offset − rows after it`". Returns the narrowed date filter and the remaining offset, or `null` when the
+ * rollups cannot answer the filters (the caller then pages as usual).
+ */
+export async function rollupDateSeek(
+  db: Db,
+  userId: number,
+  filters: RollupFilters,
+  order: 'asc' | 'desc',
+  offset: number,
+): Promise<{ startDate?: string; endDate?: string; offset: number } | null> {
+  if (offset < SEEK_FROM_OFFSET) return null;
+  const s = scopeOf(userId, filters);
+  if (!s || s.nameKeys) return null;
+  const r = withRollups(db);
+  const months = [...(await monthCounts(r, s))].sort(([a], [b]) =>
+    order === 'asc' ? (a < b ? -1 : 1) : a < b ? 1 : -1,
+  );
+  let before = 0;
+  let month: string | undefined;
+  for (const [m, n] of months) {
+    if (before + n > offset) {
+      month = m;
+      break;
+    }
+    before += n;
+  }
+  if (month === undefined) return null; // past the end: the usual query returns the empty page
+  const from = s.startDate !== undefined && s.startDate > `${month}-00` ? s.startDate : `${month}-00`;
+  const to = s.endDate !== undefined && s.endDate < `${month}-99` ? s.endDate : `${month}-99`;
+  const days = await r
+    .selectFrom('entry_day_counts')
+    .select((eb) => ['day', eb.fn.sum<number>('entry_count').as('n')])
+    .where((eb) => eb.and([countTableWhere(eb, s), eb('day', '>=', from), eb('day', '<=', to)]))
+    .groupBy('day')
+    .orderBy('day', order)
+    .execute();
+  for (const { day, n } of days) {
+    const count = Number(n);
+    if (before + count > offset) {
+      return order === 'desc' ? { endDate: day, offset: offset - before } : { startDate: day, offset: offset - before };
+    }
+    before += count;
+  }
+  return null;
+}
