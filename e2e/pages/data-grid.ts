@@ -2,7 +2,10 @@ import type { Locator, Page } from 'playwright-core';
 
 /** An MUI X Data Grid named `name`, with its rows and paging controls. */
 export class DataGridModel {
+  /** The grid proper (`role="grid"`): headers and rows. */
   readonly grid: Locator;
+  /** The whole component, toolbar and footer (paging) included. */
+  readonly root: Locator;
   readonly rows: Locator;
 
   constructor(
@@ -10,6 +13,7 @@ export class DataGridModel {
     name: string,
   ) {
     this.grid = page.getByRole('grid', { name });
+    this.root = this.grid.locator('xpath=ancestor-or-self::div[contains(@class, "MuiDataGrid-root")][1]');
     this.rows = this.grid.locator('.MuiDataGrid-row');
   }
 
@@ -32,11 +36,11 @@ export class DataGridModel {
 
   /** `1–25 of 30` */
   displayedRows(): Locator {
-    return this.grid.locator('.MuiTablePagination-displayedRows');
+    return this.root.locator('.MuiTablePagination-displayedRows');
   }
 
   pageSizeSelect(): Locator {
-    return this.grid.getByRole('combobox', { name: /rows per page/i });
+    return this.root.getByRole('combobox', { name: /rows per page/i });
   }
 
   /** The rows-a-page choices, as offered by the select. */

@@ -88,6 +88,8 @@ export function InvoiceGridToolbar() {
     <Toolbar style={{ justifyContent: 'flex-start', flexWrap: 'wrap', gap: 4, minHeight: 48 }}>
       <ToolbarButton
         disabled={actions?.newInvoiceDisabled ?? false}
+        // A disabled link is only styled so; this tells assistive technology too.
+        aria-disabled={actions?.newInvoiceDisabled || undefined}
         render={
           <Button
             component={RouterLink}
