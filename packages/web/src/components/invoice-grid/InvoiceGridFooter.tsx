@@ -74,7 +74,7 @@ function GoToPage() {
 
 export function InvoiceGridFooter() {
   return (
-    <GridFooterContainer sx={{ flexWrap: 'wrap', justifyContent: 'space-between' }}>
+    <GridFooterContainer sx={{ flexWrap: 'wrap', justifyContent: 'space-between', flex: '0 0 auto' }}>
       <GoToPage />
       <GridPagination />
     </GridFooterContainer>

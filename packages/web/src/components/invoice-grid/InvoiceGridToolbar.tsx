@@ -85,7 +85,7 @@ function DensityChooser() {
 export function InvoiceGridToolbar() {
   const actions = useContext(InvoiceGridActionsContext);
   return (
-    <Toolbar style={{ justifyContent: 'flex-start', flexWrap: 'wrap', gap: 4, minHeight: 48 }}>
+    <Toolbar style={{ justifyContent: 'flex-start', flexWrap: 'wrap', gap: 4, minHeight: 48, flex: '0 0 auto' }}>
       <ToolbarButton
         disabled={actions?.newInvoiceDisabled ?? false}
         // A disabled link is only styled so; this tells assistive technology too.

@@ -12,7 +12,7 @@ export const INVOICE_COLUMNS: GridColDef<Entry>[] = [
     field: 'invoiceId',
     headerName: 'Invoice #',
     type: 'number',
-    width: 100,
+    width: 90,
     align: 'left',
     headerAlign: 'left',
     renderCell: ({ row }) => (
@@ -24,7 +24,7 @@ export const INVOICE_COLUMNS: GridColDef<Entry>[] = [
   {
     field: 'name',
     headerName: 'Entity',
-    minWidth: 150,
+    minWidth: 120,
     flex: 1,
     renderCell: ({ row }) => (
       <Link component={RouterLink} to={`/entities/${row.billId}`}>
@@ -32,11 +32,11 @@ export const INVOICE_COLUMNS: GridColDef<Entry>[] = [
       </Link>
     ),
   },
-  { field: 'date', headerName: 'Date', width: 110, valueGetter: (_value, row) => row.date.slice(0, 10) },
+  { field: 'date', headerName: 'Date', width: 105, valueGetter: (_value, row) => row.date.slice(0, 10) },
   {
     field: 'flow',
     headerName: 'Flow',
-    width: 70,
+    width: 80,
     align: 'center',
     headerAlign: 'center',
     renderCell: ({ row }) => <FlowIcon entry={row} />,
@@ -45,13 +45,13 @@ export const INVOICE_COLUMNS: GridColDef<Entry>[] = [
     field: 'amount',
     headerName: 'Amount',
     type: 'number',
-    width: 120,
+    width: 110,
     valueFormatter: (value: number) => formatAmount(value),
   },
   {
     field: 'status',
     headerName: 'Paid',
-    width: 70,
+    width: 80,
     align: 'center',
     headerAlign: 'center',
     renderCell: ({ row }) => <PaidIcon entry={row} />,
@@ -60,12 +60,12 @@ export const INVOICE_COLUMNS: GridColDef<Entry>[] = [
     field: 'balance',
     headerName: 'Balance',
     type: 'number',
-    width: 120,
+    width: 110,
     valueGetter: (_value, row) => row.balance.totalBalance,
     valueFormatter: (value: number) => formatAmount(value),
   },
-  { field: 'services', headerName: 'Description', minWidth: 160, flex: 1.5 },
-  { field: 'category', headerName: 'Category', width: 170, valueGetter: (_value, row) => categoryLabel(row.category) },
-  { field: 'internal', headerName: 'Internal', type: 'boolean', width: 85 },
-  { field: 'archived', headerName: 'Archived', type: 'boolean', width: 90 },
+  { field: 'services', headerName: 'Description', minWidth: 120, flex: 1.5 },
+  { field: 'category', headerName: 'Category', width: 150, valueGetter: (_value, row) => categoryLabel(row.category) },
+  { field: 'internal', headerName: 'Internal', type: 'boolean', width: 80 },
+  { field: 'archived', headerName: 'Archived', type: 'boolean', width: 85 },
 ];

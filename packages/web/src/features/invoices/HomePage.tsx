@@ -1,6 +1,8 @@
 import Box from '@mui/material/Box';
+import { useTheme } from '@mui/material/styles';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
+import useMediaQuery from '@mui/material/useMediaQuery';
 import { useEffect, useId, useState } from 'react';
 import { homeGridStore } from '../../components/invoice-grid/grid-state.ts';
 import { InvoiceGrid } from '../../components/invoice-grid/InvoiceGrid.tsx';
@@ -31,6 +33,9 @@ export default function HomePage() {
   const filters = useHomeFilters();
   const [tab, setTab] = useState<HomeTab>('invoices');
   const id = useId();
+  const theme = useTheme();
+  // Vertical tabs on the left (spec §2); a phone has no width to spare, so there they sit on top.
+  const phone = useMediaQuery(theme.breakpoints.down('sm'));
 
   // Spec §4: a page restored from the back-forward cache is reloaded, so it shows the saved state and fresh data.
   useEffect(() => {
@@ -51,19 +56,12 @@ export default function HomePage() {
       </Box>
       <Box sx={{ display: 'flex', flexDirection: { xs: 'column', sm: 'row' }, gap: { xs: 1, sm: 2 }, minWidth: 0 }}>
         <Tabs
-          orientation="vertical"
+          orientation={phone ? 'horizontal' : 'vertical'}
+          variant={phone ? 'fullWidth' : 'standard'}
           value={tab}
           onChange={(_event, value: HomeTab) => setTab(value)}
           aria-label="Home sections"
-          sx={{
-            flexShrink: 0,
-            borderRight: { sm: 1 },
-            borderBottom: { xs: 1, sm: 0 },
-            borderColor: 'divider',
-            '& .MuiTabs-flexContainer': { flexDirection: { xs: 'row', sm: 'column' } },
-            '& .MuiTabs-indicator': { display: { xs: 'none', sm: 'block' } },
-            '& .Mui-selected': { bgcolor: { xs: 'action.selected', sm: 'transparent' } },
-          }}
+          sx={{ flexShrink: 0, borderRight: phone ? 0 : 1, borderBottom: phone ? 1 : 0, borderColor: 'divider' }}
         >
           <Tab label="Invoices" value="invoices" id={`${id}-invoices`} aria-controls={`${id}-invoices-panel`} />
           <Tab label="Stats" value="stats" id={`${id}-stats`} aria-controls={`${id}-stats-panel`} />
