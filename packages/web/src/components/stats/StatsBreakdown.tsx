@@ -20,7 +20,17 @@ function FigureCard({ title, figures, accent }: { title: string; figures: Figure
         <Typography id={headingId} variant="h6" component="h2" gutterBottom>
           {title}
         </Typography>
-        <Box component="dl" sx={{ m: 0, display: 'grid', gridTemplateColumns: 'auto 1fr', columnGap: 2, rowGap: 1, alignItems: 'baseline' }}>
+        <Box
+          component="dl"
+          sx={{
+            m: 0,
+            display: 'grid',
+            gridTemplateColumns: 'auto 1fr',
+            columnGap: 2,
+            rowGap: 1,
+            alignItems: 'baseline',
+          }}
+        >
           {(figures ?? Array.from({ length: 5 }, (_, i) => ({ label: `${i}`, value: '' }))).map((figure) => (
             <Box key={figure.label} sx={{ display: 'contents' }}>
               <Typography component="dt" variant="body2" color="text.secondary">
