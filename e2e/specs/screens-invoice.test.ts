@@ -82,4 +82,50 @@ describe('invoice form', () => {
     expect(server).toMatchObject({ amount: 750.25, services: 'Retainer, March', date: '2026-03-01', flow: 'INCOMING' });
     expect(pathOf(page)).toBe(`/entries/${entry.entryId}`);
   });
+
+  it('creates a new internal entity inline, which forces the flow to Internal', async () => {
+    const page = await browser.newPage();
+    const user = await signUpAndLogin(page);
+    const api = await apiLogin(user);
+    await createEntity(api, { name: 'Savings Bank' });
+
+    const form = await new InvoiceFormPage(page).gotoNew();
+    await form.fill({ flow: 'Income' });
+    await form.entity.fill('Savings Transfer');
+    await page.getByRole('option', { name: 'Add new entity "Savings Transfer"' }).click();
+    await form.dialog.getByRole('heading', { name: 'New Entity' }).waitFor();
+    expect(await form.dialog.getByRole('textbox', { name: 'Entity Name' }).inputValue()).toBe('Savings Transfer');
+    await form.dialog.getByRole('checkbox', { name: 'Internal' }).check();
+    await screenshot(page, 'invoice-new-entity');
+    await form.dialog.getByRole('button', { name: 'Create Entity' }).click();
+    await form.notice.filter({ hasText: 'Entity created' }).waitFor();
+    await form.dialog.waitFor({ state: 'hidden' });
+    expect(await form.entity.inputValue()).toBe('Savings Transfer');
+    expect(await form.flow('Internal').isChecked()).toBe(true);
+    expect(await form.flow('Internal').isDisabled()).toBe(true);
+    expect(await form.flow('Income').count()).toBe(0);
+    await screenshot(page, 'invoice-new-internal');
+
+    // A name that is taken is refused, with the server's reason in the dialog.
+    await form.entity.fill('savings bank');
+    await page.getByRole('option', { name: 'Add new entity…' }).click();
+    await form.dialog.getByRole('textbox', { name: 'Entity Name' }).fill('Savings Bank');
+    await form.dialog.getByRole('button', { name: 'Create Entity' }).click();
+    await form.notice.filter({ hasText: 'Failed to create entity' }).waitFor();
+    await form.dialog.getByRole('alert').filter({ hasText: 'already exists' }).waitFor();
+    await form.dialog.getByRole('button', { name: 'Cancel' }).click();
+    await form.dialog.waitFor({ state: 'hidden' });
+    // Cancelling keeps the entity picked before.
+    expect(await form.entity.inputValue()).toBe('Savings Transfer');
+
+    await form.fill({ amount: '250' });
+    await form.submitButton.click();
+    await form.notice.filter({ hasText: 'Invoice created successfully!' }).waitFor();
+    await waitForPath(page, '/home');
+    const { entries } = await api.request<{ entries: { internal: boolean; flow: string; name: string }[] }>(
+      'GET',
+      '/entries',
+    );
+    expect(entries).toEqual([expect.objectContaining({ name: 'Savings Transfer', internal: true, flow: 'OUTGOING' })]);
+  });
 });

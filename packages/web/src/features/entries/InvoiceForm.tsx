@@ -177,14 +177,7 @@ export function InvoiceForm({ mode, entry, entities, initial }: Props) {
           )}
           disabled={disabled}
           renderInput={(params) => (
-            <TextField
-              {...params}
-              label="Entity"
-              name="entity"
-              required
-              error={isMissing('billId')}
-              helperText={entityInternal ? 'Internal entity: the invoice is an internal expense.' : undefined}
-            />
+            <TextField {...params} label="Entity" name="entity" required error={isMissing('billId')} />
           )}
         />
         <IsoDateField

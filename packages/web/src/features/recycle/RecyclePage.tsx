@@ -42,36 +42,36 @@ export default function RecyclePage() {
       notify(message, { severity, placement: 'bottom', duration: NOTICE_MS.recycle });
     };
     return [
-      { field: 'entityType', headerName: 'Component', width: 110 },
+      { field: 'entityType', headerName: 'Component', width: 105 },
       {
         field: 'recycleDate',
         headerName: 'Deletion Date',
-        width: 190,
+        width: 170,
         valueFormatter: (value: string) => formatTimestamp(value),
       },
-      { field: 'partyName', headerName: 'Entity Name', flex: 1, minWidth: 140 },
+      { field: 'partyName', headerName: 'Entity Name', flex: 1, minWidth: 120 },
       {
         field: 'invoiceNumber',
         headerName: 'Invoice Number',
-        width: 130,
+        width: 120,
         type: 'number',
         align: 'left',
         headerAlign: 'left',
       },
-      { field: 'entityDate', headerName: 'Invoice/Payment Date', width: 170 },
+      { field: 'entityDate', headerName: 'Invoice/Payment Date', width: 160 },
       {
         field: 'amount',
         headerName: 'Amount',
-        width: 120,
+        width: 110,
         type: 'number',
         valueFormatter: (value: number | null) => (value == null ? '' : formatAmount(value)),
       },
-      { field: 'type', headerName: 'Type', width: 190, valueGetter: (_value, row) => typeLabel(row) },
-      { field: 'details', headerName: 'Details', flex: 1, minWidth: 160 },
+      { field: 'type', headerName: 'Type', flex: 1, minWidth: 140, valueGetter: (_value, row) => typeLabel(row) },
+      { field: 'details', headerName: 'Details', flex: 1, minWidth: 140 },
       {
         field: 'actions',
         headerName: 'Actions',
-        width: 130,
+        width: 120,
         sortable: false,
         filterable: false,
         renderCell: ({ row }) => (
