@@ -1,0 +1,127 @@
+import type { Entry } from '@billfold/contract/schemas';
+import { describe, expect, it } from 'vitest';
+import {
+  checkInvoiceForm,
+  emptyInvoiceForm,
+  findEntityByName,
+  flowFor,
+  type InvoiceFormValues,
+  invoiceFormFromEntry,
+  pathAfterSave,
+  toEntryBody,
+} from '../src/features/entries/invoice-form.ts';
+import { acceptAmountInput, amountInputText, parseAmountInput } from '../src/lib/amount-input.ts';
+
+const filled = (overrides: Partial<InvoiceFormValues> = {}): InvoiceFormValues => ({
+  billId: 7,
+  date: '2026-02-03',
+  flow: 'expense',
+  amount: '1234.5',
+  services: '  February power ',
+  ...overrides,
+});
+
+function entry(overrides: Partial<Entry> = {}): Entry {
+  return {
+    entryId: 11,
+    invoiceId: 3,
+    billId: 7,
+    name: 'Power Co',
+    category: 'Utilities',
+    date: '2026-02-03',
+    flow: 'OUTGOING',
+    amount: 1234.5,
+    services: 'February power',
+    status: false,
+    overpaid: false,
+    balance: { totalBalance: 1234.5, totalOverpaid: 0 },
+    internal: false,
+    archived: false,
+    recycle: false,
+    ...overrides,
+  };
+}
+
+describe('amount input (spec §5: 9 digits + 2 decimals, length 12)', () => {
+  it('takes what a user may be typing and refuses the rest', () => {
+    for (const text of ['', '1', '12.', '.5', '123456789', '123456789.99', '0.1'])
+      expect(acceptAmountInput(text)).toBe(true);
+    for (const text of ['1234567890', '1.234', '-1', '1e5', '1,000', '12.3.4', ' 1']) {
+      expect(acceptAmountInput(text)).toBe(false);
+    }
+  });
+
+  it('reads whole amounts only; a trailing dot is ignored', () => {
+    expect(parseAmountInput('1234.5')).toBe(1234.5);
+    expect(parseAmountInput('12.')).toBe(12);
+    expect(parseAmountInput('.5')).toBe(0.5);
+    expect(parseAmountInput('0')).toBe(0);
+    expect(parseAmountInput('999999999.99')).toBe(999999999.99);
+    expect(parseAmountInput('')).toBeNull();
+    expect(parseAmountInput('.')).toBeNull();
+    expect(parseAmountInput('1.234')).toBeNull();
+  });
+
+  it('shows stored amounts without float noise', () => {
+    expect(amountInputText(1234.5)).toBe('1234.50');
+    expect(amountInputText(500)).toBe('500');
+    expect(amountInputText(0.1)).toBe('0.10');
+  });
+});
+
+describe('invoice form', () => {
+  it('needs Entity, Date, Flow and Amount; Description is optional', () => {
+    expect(checkInvoiceForm(filled({ services: '' }))).toEqual({ message: null, fields: [] });
+    expect(checkInvoiceForm(emptyInvoiceForm('2026-02-03'))).toEqual({
+      message: 'Please fill in all required fields.',
+      fields: ['billId', 'flow', 'amount'],
+    });
+    expect(checkInvoiceForm(filled({ date: '' })).fields).toEqual(['date']);
+    expect(checkInvoiceForm(filled({ date: '2100-01-01' })).fields).toEqual(['date']);
+    expect(checkInvoiceForm(filled({ amount: '.' })).fields).toEqual(['amount']);
+  });
+
+  it('forces the flow to internal for an internal entity, and drops it when the entity is not internal', () => {
+    expect(flowFor('income', true)).toBe('internal');
+    expect(flowFor('', true)).toBe('internal');
+    expect(flowFor('internal', false)).toBe('');
+    expect(flowFor('income', false)).toBe('income');
+  });
+
+  it('sends the amount as a number and the description trimmed', () => {
+    expect(toEntryBody(filled())).toEqual({
+      billId: 7,
+      date: '2026-02-03',
+      flow: 'expense',
+      amount: 1234.5,
+      services: 'February power',
+    });
+    expect(toEntryBody(filled({ flow: 'internal' })).flow).toBe('internal');
+  });
+
+  it('shows an invoice as the form edits it', () => {
+    expect(invoiceFormFromEntry(entry())).toEqual({
+      billId: 7,
+      date: '2026-02-03',
+      flow: 'expense',
+      amount: '1234.50',
+      services: 'February power',
+    });
+    expect(invoiceFormFromEntry(entry({ flow: 'INCOMING' })).flow).toBe('income');
+    expect(invoiceFormFromEntry(entry({ internal: true })).flow).toBe('internal');
+  });
+
+  it('goes home after a create and to the invoice after an update (spec §4)', () => {
+    expect(pathAfterSave('create', 11)).toBe('/home');
+    expect(pathAfterSave('update', 11)).toBe('/entries/11');
+  });
+
+  it('preselects the entity an ?entityName= link names: exact first, then ignoring case and spaces', () => {
+    const entities = [{ name: 'Acme' }, { name: 'ACME ' }, { name: 'Power Co' }];
+    expect(findEntityByName(entities, 'ACME ')).toBe(entities[1]);
+    expect(findEntityByName(entities, 'acme')).toBe(entities[0]);
+    expect(findEntityByName(entities, ' power co ')).toBe(entities[2]);
+    expect(findEntityByName(entities, 'Nobody')).toBeNull();
+    expect(findEntityByName(entities, null)).toBeNull();
+  });
+});

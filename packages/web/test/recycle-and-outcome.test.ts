@@ -1,0 +1,78 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { configureClient } from '../src/api/client.ts';
+import { attempt, failureMessage, readList, readOne } from '../src/api/outcome.ts';
+import { restoreNotice } from '../src/features/recycle/restore-message.ts';
+import { type FakeServer, json, startFakeServer } from './fake-server.ts';
+
+describe('recycle bin restore notice (spec §8)', () => {
+  it('names the type on success, says Item not found on 404, Restore failed otherwise', () => {
+    for (const type of ['Entity', 'Invoice', 'Payment'] as const) {
+      expect(restoreNotice(type, { ok: true, data: { message: 'x' } })).toEqual({
+        message: `${type} restored successfully.`,
+        severity: 'success',
+      });
+    }
+    expect(restoreNotice('Payment', { ok: false, reason: 'failed', status: 404, message: 'Item not found' })).toEqual({
+      message: 'Item not found',
+      severity: 'error',
+    });
+    for (const failure of [
+      { ok: false, reason: 'failed', status: 409, message: 'This invoice is in the recycle bin. Restore it first.' },
+      { ok: false, reason: 'failed', status: 500, message: null },
+      { ok: false, reason: 'error', status: null, message: null },
+    ] as const) {
+      expect(restoreNotice('Payment', failure)).toEqual({ message: 'Restore failed', severity: 'error' });
+    }
+  });
+});
+
+describe('write outcomes and single reads', () => {
+  let server: FakeServer;
+  beforeAll(async () => {
+    server = await startFakeServer();
+    configureClient({ origin: server.origin });
+  });
+  afterAll(() => server.close());
+  afterEach(() => vi.restoreAllMocks());
+
+  it('tells a refusal by the server (Failed …) from no answer at all (Error …)', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    server.handle((_req, res) => json(res, 409, { statusCode: 409, error: 'Conflict', message: 'archived' }));
+    const refused = await attempt('PUT', '/entries/edit', { body: { entryId: 1 } });
+    expect(refused).toEqual({ ok: false, reason: 'failed', status: 409, message: 'archived' });
+    const messages = { failed: 'Failed to update invoice.', error: 'Error updating invoice.' };
+    if (refused.ok) throw new Error('expected a failure');
+    expect(failureMessage(refused, messages)).toBe('Failed to update invoice.');
+
+    server.handle((req) => req.socket.destroy());
+    const dropped = await attempt('PUT', '/entries/edit', { body: { entryId: 1 } });
+    expect(dropped).toMatchObject({ ok: false, reason: 'error', status: null });
+    if (dropped.ok) throw new Error('expected a failure');
+    expect(failureMessage(dropped, messages)).toBe('Error updating invoice.');
+    expect(console.error).toHaveBeenCalled();
+
+    server.handle((_req, res) => json(res, 201, { entryId: 3 }));
+    await expect(attempt('POST', '/entries/new', { body: {} })).resolves.toEqual({ ok: true, data: { entryId: 3 } });
+  });
+
+  it('reads one item as the item, null when it does not exist, and throws when it could not be loaded', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    server.handle((_req, res) => json(res, 200, { entryId: 3 }));
+    await expect(readOne('/entries/3')).resolves.toEqual({ entryId: 3 });
+    server.handle((_req, res) =>
+      json(res, 404, { statusCode: 404, error: 'Not Found', message: 'Invoice not found.' }),
+    );
+    await expect(readOne('/entries/3')).resolves.toBeNull();
+    server.handle((_req, res) => json(res, 500, { statusCode: 500, error: 'Internal Server Error', message: 'x' }));
+    await expect(readOne('/entries/3')).rejects.toThrow();
+  });
+
+  it('reads a list, and throws rather than passing a failure off as empty', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const pick = (body: unknown) => (body as { recycleItems?: number[] }).recycleItems;
+    server.handle((_req, res) => json(res, 200, { recycleItems: [1, 2] }));
+    await expect(readList('/recycle', pick)).resolves.toEqual([1, 2]);
+    server.handle((_req, res) => json(res, 503, { statusCode: 503, error: 'Service Unavailable', message: 'db' }));
+    await expect(readList('/recycle', pick)).rejects.toThrow();
+  });
+});
