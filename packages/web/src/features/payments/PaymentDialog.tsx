@@ -40,6 +40,14 @@ interface Props {
   onClose: () => void;
 }
 
+/** A helper button beside its field; under it, on the right, on a phone. */
+const FIELD_BUTTON_SX = {
+  flexShrink: 0,
+  mt: { sm: 1 },
+  alignSelf: { xs: 'flex-end', sm: 'flex-start' },
+  whiteSpace: 'nowrap',
+} as const;
+
 /** Electronic, Paper or Other (spec §3), for the picker's group headings. */
 const METHOD_GROUP = Object.fromEntries(
   PAYMENT_METHOD_GROUPS.flatMap(({ group, codes }) => codes.map((code) => [code, group])),
@@ -107,7 +115,11 @@ function PaymentDialogContent({
       onSubmit={submit}
       onClose={onClose}
     >
-      <Stack direction="row" spacing={1} sx={{ alignItems: 'flex-start' }}>
+      <Stack
+        direction={{ xs: 'column', sm: 'row' }}
+        spacing={{ xs: 0.5, sm: 1 }}
+        sx={{ alignItems: { sm: 'flex-start' } }}
+      >
         <IsoDateField
           label="Payment Date"
           name="date"
@@ -116,15 +128,15 @@ function PaymentDialogContent({
           required
           disabled={readOnly}
         />
-        <Button
-          onClick={() => set('date', entry.date)}
-          disabled={readOnly}
-          sx={{ flexShrink: 0, mt: 1, whiteSpace: 'nowrap' }}
-        >
+        <Button onClick={() => set('date', entry.date)} disabled={readOnly} sx={FIELD_BUTTON_SX}>
           Use Invoice Date
         </Button>
       </Stack>
-      <Stack direction="row" spacing={1} sx={{ alignItems: 'flex-start' }}>
+      <Stack
+        direction={{ xs: 'column', sm: 'row' }}
+        spacing={{ xs: 0.5, sm: 1 }}
+        sx={{ alignItems: { sm: 'flex-start' } }}
+      >
         <TextField
           label="Amount"
           name="amount"
@@ -144,7 +156,7 @@ function PaymentDialogContent({
         <Button
           onClick={() => set('amount', amountInputText(balance))}
           disabled={readOnly || !canPayRemaining(mode, balance)}
-          sx={{ flexShrink: 0, mt: 1, whiteSpace: 'nowrap' }}
+          sx={FIELD_BUTTON_SX}
         >
           Pay Remaining Balance
         </Button>

@@ -25,7 +25,7 @@ interface Props {
 export function PaymentsTable({ payments, readOnly, onEdit, onDelete }: Props) {
   return (
     <TableContainer>
-      <Table size="small" aria-label="Payments">
+      <Table size="small" aria-label="Payments" sx={{ minWidth: 640, '& th': { whiteSpace: 'nowrap' } }}>
         <TableHead>
           <TableRow>
             <TableCell>Payment Date</TableCell>
@@ -55,7 +55,7 @@ export function PaymentsTable({ payments, readOnly, onEdit, onDelete }: Props) {
                     {payment.autopay && <Chip label="Auto" size="small" color="info" variant="outlined" />}
                   </Stack>
                 </TableCell>
-                <TableCell sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', maxWidth: 320 }}>
+                <TableCell sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'break-word', minWidth: 140, maxWidth: 320 }}>
                   {payment.notes}
                 </TableCell>
                 <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
