@@ -132,18 +132,21 @@ export function FilterPanel({ filters }: { filters: HomeFilters }) {
         </Box>
 
         <Collapse in={showMoreOptions} unmountOnExit>
-          <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, alignItems: 'flex-end', pt: 2 }}>
-            <AmountField
-              label="Min Amount"
-              value={fields.amountMin}
-              error={errors.amount}
-              onChange={(value) => setField('amountMin', value)}
-            />
-            <AmountField
-              label="Max Amount"
-              value={fields.amountMax}
-              onChange={(value) => setField('amountMax', value)}
-            />
+          <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, alignItems: 'flex-start', pt: 2 }}>
+            {/* Level with the choice groups' buttons (below their captions); an error message grows downwards. */}
+            <Box sx={{ display: 'flex', gap: 2, pt: 1.5 }}>
+              <AmountField
+                label="Min Amount"
+                value={fields.amountMin}
+                error={errors.amount}
+                onChange={(value) => setField('amountMin', value)}
+              />
+              <AmountField
+                label="Max Amount"
+                value={fields.amountMax}
+                onChange={(value) => setField('amountMax', value)}
+              />
+            </Box>
             <ChoiceGroup
               label="Status"
               options={STATUS_OPTIONS}

@@ -50,7 +50,16 @@ export function IsoDatePicker({ label, value, onChange, width, error }: IsoDateP
         field: { clearable: true },
         textField: {
           size: 'small',
-          sx: { width },
+          // 160px (range mode, spec §9) holds YYYY-MM-DD, the clear and the calendar buttons only when packed tight.
+          sx:
+            width < 200
+              ? {
+                  width,
+                  '& .MuiPickersInputBase-root': { pl: 1.25, pr: 0.25, fontSize: '0.9rem' },
+                  '& .MuiInputAdornment-root': { ml: 0 },
+                  '& .MuiInputAdornment-root .MuiIconButton-root': { p: 0.5 },
+                }
+              : { width },
           error: Boolean(error),
           helperText: error ?? undefined,
         },
