@@ -1,0 +1,249 @@
+import { describe, expect, it } from 'vitest';
+import {
+  archivesFromChoice,
+  choiceFromArchives,
+  cleanInvoiceInput,
+  defaultFilterState,
+  EMPTY_FIELDS,
+  type FilterState,
+  hasErrors,
+  invoiceParam,
+  isInvoiceKeyAllowed,
+  pickSingleDate,
+  restoreFilterState,
+  switchDateMode,
+  toFilterParams,
+  toggleChoice,
+  validateFilters,
+} from '../src/features/filters/filter-model.ts';
+
+const NOW = new Date(2026, 2, 1, 12); // 1 March 2026, local time
+
+function state(overrides: Partial<FilterState> = {}, fields: Partial<FilterState['fields']> = {}): FilterState {
+  return {
+    fields: { ...EMPTY_FIELDS, ...fields },
+    dateRange: { start: null, end: null },
+    dateMode: 'range',
+    includeArchived: false,
+    ...overrides,
+  };
+}
+
+describe('filter defaults (spec §9)', () => {
+  it('start at the last 30 days with no end, in range mode, active entities only, nothing else', () => {
+    expect(defaultFilterState(NOW)).toEqual({
+      fields: EMPTY_FIELDS,
+      dateRange: { start: '2026-01-30', end: null },
+      dateMode: 'range',
+      includeArchived: false,
+    });
+    expect(toFilterParams(defaultFilterState(NOW))).toEqual({ startDate: '2026-01-30', archives: 'false' });
+  });
+});
+
+describe('date mode (spec §4)', () => {
+  it('Single Date with a start date selects the whole of that day', () => {
+    expect(switchDateMode({ start: '2026-02-10', end: '2026-02-20' }, 'single')).toEqual({
+      start: '2026-02-10',
+      end: '2026-02-10',
+    });
+    expect(switchDateMode({ start: '2026-02-10', end: null }, 'single')).toEqual({
+      start: '2026-02-10',
+      end: '2026-02-10',
+    });
+  });
+
+  it('Single Date without a start date clears both sides', () => {
+    expect(switchDateMode({ start: null, end: '2026-02-20' }, 'single')).toEqual({ start: null, end: null });
+  });
+
+  it('Date Range keeps the start and clears the end', () => {
+    expect(switchDateMode({ start: '2026-02-10', end: '2026-02-10' }, 'range')).toEqual({
+      start: '2026-02-10',
+      end: null,
+    });
+    expect(switchDateMode({ start: null, end: null }, 'range')).toEqual({ start: null, end: null });
+  });
+
+  it('picking a single date selects that day; clearing it clears the range', () => {
+    expect(pickSingleDate('2026-02-14')).toEqual({ start: '2026-02-14', end: '2026-02-14' });
+    expect(pickSingleDate(null)).toEqual({ start: null, end: null });
+  });
+});
+
+describe('single-choice groups and archives (spec §4)', () => {
+  it('a second click on the selected option deselects it', () => {
+    expect(toggleChoice(null, 'paid')).toBe('paid');
+    expect(toggleChoice('paid', 'paid')).toBeNull();
+    expect(toggleChoice('paid', 'unpaid')).toBe('unpaid');
+  });
+
+  it('maps Include → true, Only → only, none → false, and back', () => {
+    expect(archivesFromChoice('include')).toBe(true);
+    expect(archivesFromChoice('only')).toBe('only');
+    expect(archivesFromChoice(null)).toBe(false);
+    for (const value of [true, 'only', false] as const)
+      expect(archivesFromChoice(choiceFromArchives(value))).toBe(value);
+  });
+});
+
+describe('Invoice # (spec §5)', () => {
+  it('accepts digits, Backspace, Delete, Tab and the left/right arrows only', () => {
+    for (const key of ['0', '7', 'Backspace', 'Delete', 'Tab', 'ArrowLeft', 'ArrowRight', 'Enter']) {
+      expect(isInvoiceKeyAllowed({ key }), key).toBe(true);
+    }
+    for (const key of ['a', '-', '.', 'e', '+', ' ', 'ArrowUp', 'ArrowDown', 'Home']) {
+      expect(isInvoiceKeyAllowed({ key }), key).toBe(false);
+    }
+    expect(isInvoiceKeyAllowed({ key: 'v', ctrlKey: true })).toBe(true); // paste; the text is cleaned
+    expect(cleanInvoiceInput(' 12a-3 ')).toBe('123');
+    expect(cleanInvoiceInput('1'.repeat(20))).toHaveLength(16);
+  });
+
+  it('is empty or a number of at least 1', () => {
+    expect(invoiceParam('')).toBeUndefined();
+    expect(invoiceParam('0')).toBeUndefined();
+    expect(invoiceParam('000')).toBeUndefined();
+    expect(invoiceParam('007')).toBe('7');
+    expect(invoiceParam('42')).toBe('42');
+  });
+});
+
+describe('validation (spec §5)', () => {
+  it('Min above Max is an error unless Max is empty or below 1', () => {
+    expect(validateFilters(state({}, { amountMin: 500, amountMax: 100 })).amount).toBe(
+      'Min must be less than or equal to Max.',
+    );
+    expect(validateFilters(state({}, { amountMin: 100, amountMax: 100 })).amount).toBeNull();
+    expect(validateFilters(state({}, { amountMin: 500, amountMax: 0 })).amount).toBeNull();
+    expect(validateFilters(state({}, { amountMin: 500, amountMax: 0.5 })).amount).toBeNull();
+    expect(validateFilters(state({}, { amountMin: 0.5, amountMax: 0.2 })).amount).toBeNull();
+  });
+
+  it('a start after the end is an error in Date Range mode only', () => {
+    const range = { start: '2026-02-10', end: '2026-02-09' };
+    expect(validateFilters(state({ dateRange: range })).date).toBe('Start date must not exceed end date.');
+    expect(validateFilters(state({ dateRange: range, dateMode: 'single' })).date).toBeNull();
+    expect(validateFilters(state({ dateRange: { start: '2026-02-10', end: '2026-02-10' } })).date).toBeNull();
+    expect(validateFilters(state({ dateRange: { start: '2026-02-10', end: null } })).date).toBeNull();
+  });
+
+  it('either error disables Search', () => {
+    expect(hasErrors({ amount: null, date: null })).toBe(false);
+    expect(hasErrors({ amount: 'x', date: null })).toBe(true);
+    expect(hasErrors({ amount: null, date: 'x' })).toBe(true);
+  });
+});
+
+describe('filters → GET /entries parameters (spec §7, API.md)', () => {
+  it('maps every field', () => {
+    const params = toFilterParams(
+      state(
+        { dateRange: { start: '2026-02-01', end: '2026-02-28' }, includeArchived: 'only' },
+        {
+          invoice: '0012',
+          category: ['Utilities', 'HOA / Taxes'],
+          biller: ['Acme Corp'],
+          amountMin: 10,
+          amountMax: 99.5,
+          status: 'partial',
+          flow: 'INCOMING',
+        },
+      ),
+    );
+    expect(params).toEqual({
+      startDate: '2026-02-01',
+      endDate: '2026-02-28',
+      invoiceNum: '12',
+      categoryList: ['Utilities', 'HOA / Taxes'],
+      partyList: ['Acme Corp'],
+      min: 10,
+      max: 99.5,
+      paid: 'partial',
+      flow: 'income',
+      archives: 'true',
+    });
+  });
+
+  it('sends the flow and status values the server reads', () => {
+    const flow = (value: FilterState['fields']['flow']) => toFilterParams(state({}, { flow: value })).flow;
+    expect([flow('INCOMING'), flow('OUTGOING'), flow('internal'), flow(null)]).toEqual([
+      'income',
+      'expense',
+      'internal',
+      undefined,
+    ]);
+    const paid = (value: FilterState['fields']['status']) => toFilterParams(state({}, { status: value })).paid;
+    expect([paid('paid'), paid('unpaid'), paid('overpaid'), paid('partial'), paid(null)]).toEqual([
+      'true',
+      'false',
+      'overpaid',
+      'partial',
+      undefined,
+    ]);
+  });
+
+  it('archives: Include sends nothing, Only sends true, none sends false', () => {
+    expect(toFilterParams(state({ includeArchived: true }))).toEqual({});
+    expect(toFilterParams(state({ includeArchived: 'only' }))).toEqual({ archives: 'true' });
+    expect(toFilterParams(state({ includeArchived: false }))).toEqual({ archives: 'false' });
+  });
+
+  it('leaves out empty fields and amounts below 1', () => {
+    expect(toFilterParams(state({ includeArchived: true }, { amountMin: 0.99, amountMax: 0, invoice: '0' }))).toEqual(
+      {},
+    );
+  });
+});
+
+describe('restoring saved filters', () => {
+  it('reads back what was saved', () => {
+    const saved = state(
+      { dateRange: { start: '2026-02-01', end: '2026-02-01' }, dateMode: 'single', includeArchived: 'only' },
+      {
+        invoice: '5',
+        category: ['Dining'],
+        biller: ['X'],
+        amountMin: 2,
+        amountMax: 3,
+        status: 'paid',
+        flow: 'internal',
+      },
+    );
+    const json = JSON.parse(
+      JSON.stringify({
+        filters: saved.fields,
+        dateRange: saved.dateRange,
+        dateMode: saved.dateMode,
+        includeArchived: saved.includeArchived,
+      }),
+    );
+    expect(restoreFilterState(json, NOW)).toEqual(saved);
+  });
+
+  it('falls back part by part when something is missing or malformed', () => {
+    expect(restoreFilterState({}, NOW)).toEqual(defaultFilterState(NOW));
+    const restored = restoreFilterState(
+      {
+        filters: {
+          invoice: 'a1',
+          category: 'Dining',
+          biller: [1, 'Y'],
+          amountMin: -4,
+          status: 'weird',
+          flow: 'OUTGOING',
+        },
+        dateRange: { start: '2026-02-30', end: '1899-12-31' },
+        dateMode: 'sideways',
+        includeArchived: 'yes',
+      },
+      NOW,
+    );
+    expect(restored).toEqual({
+      fields: { ...EMPTY_FIELDS, invoice: '1', biller: ['Y'], flow: 'OUTGOING' },
+      dateRange: { start: null, end: null },
+      dateMode: 'range',
+      includeArchived: false,
+    });
+  });
+});
