@@ -1,0 +1,818 @@
+import { SORT_FIELDS } from '@billfold/contract/schemas';
+import fc from 'fast-check';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, dialects, type TestApp } from '../helpers/app.ts';
+import {
+  type Api,
+  createBill,
+  createEntry,
+  createPayment,
+  editEntry,
+  updateBill,
+  updatePayment,
+} from '../helpers/domain.ts';
+import { type Session, STRONG_PASSWORD, signIn, signUp } from '../helpers/factories.ts';
+import { apiRoutes } from '../helpers/route-table.ts';
+import { changedTables, type Row, type Snapshot, snapshot, tableNames, totalsMismatches } from './database-state.ts';
+import {
+  EXTRA_KEYS,
+  fromSchema,
+  type JsonSchema,
+  looseBool,
+  NASTY_PATH_PARAMS,
+  nastyString,
+  nastyValue,
+  RAW_NUMBER_TOKENS,
+  RAW_QUERY_JUNK,
+  shortText,
+  validAmount,
+  validCategory,
+  validDate,
+  validFlow,
+  validMethod,
+  WRONG_CONTENT_TYPES,
+} from './fuzz-values.ts';
+
+/**
+ * Schema-driven fuzzing of every `/api/v1` route in the app's route table (HEAD included), signed in. Each case is
+ * a valid example for the route (picked from the caller's live rows, its bin, another user's ids and random ids)
+ * with 0–3 mutations: fields set to values from the route's own schema (as OpenAPI publishes the contract's zod
+ * schemas), to domain values or to hostile ones, fields dropped, server-owned and prototype fields added, the body
+ * replaced, malformed JSON, wrong content types, huge bodies, duplicated and junk query keys, broken path
+ * parameters, other methods. Every answer must be a JSON 2xx/4xx (never 5xx) with the error shape on errors, the
+ * security headers, no password hash and nothing of the other user; a refusal (4xx) and any read must leave every
+ * table as it was; the other user's rows never change; every invoice's totals equal its live payments at the end.
+ *
+ * `FUZZ_RUNS` sets the total number of cases (default 2,200; 20,000 under `SOAK=1`), shared by the databases;
+ * `FUZZ_SEED` replays a run.
+ */
+
+const SOAK = process.env.SOAK === '1' || process.env.SOAK === 'true';
+const TOTAL_RUNS = Number(process.env.FUZZ_RUNS ?? (SOAK ? 20_000 : 2_200));
+const RUNS_PER_DIALECT = Math.ceil(TOTAL_RUNS / dialects.length);
+const MASTER_SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : Math.floor(Math.random() * 2 ** 31);
+
+type Gen = fc.GeneratorValue;
+
+/** A request before it is written out: the example's parts plus what the mutations did to them. */
+interface Draft {
+  method: string;
+  /** Fastify's path, `:name` for parameters. */
+  route: string;
+  params: Record<string, unknown>;
+  /** Path parameter text sent verbatim (broken escapes included). */
+  rawParams: Record<string, string>;
+  query: Record<string, unknown>;
+  extraQuery: [string, string][];
+  rawQuery: string[];
+  body: unknown;
+  /** Replaces the JSON body with this text. */
+  rawBody?: string;
+  contentType?: string;
+  mutations: string[];
+}
+
+interface Example {
+  params?: Record<string, unknown>;
+  query?: Record<string, unknown>;
+  body?: unknown;
+}
+
+interface Pools {
+  bills: { live: number[]; archived: number[]; recycled: number[]; names: string[] };
+  entries: { live: number[]; recycled: number[]; numbers: number[] };
+  payments: { live: number[]; recycled: number[] };
+}
+
+interface World {
+  dialect: string;
+  me: Session & { id: number };
+  victim: { id: number; ids: number[]; secrets: string[]; rows: string };
+  pools: Pools;
+  counter: number;
+}
+
+// ---------- valid examples, one per route ----------
+
+const draw = <T>(g: Gen, arb: fc.Arbitrary<T>): T => g(() => arb);
+const maybe = <T>(g: Gen, make: () => T): T | undefined => (draw(g, fc.boolean()) ? make() : undefined);
+
+/** Mostly one of the caller's own ids of the kind, sometimes the other user's, sometimes any id at all. */
+function idFrom(g: Gen, w: World, own: number[]): number {
+  const choices: fc.WeightedArbitrary<number>[] = [
+    { weight: 1, arbitrary: fc.constantFrom(...w.victim.ids) },
+    { weight: 1, arbitrary: fc.integer({ min: 1, max: 1_000_000 }) },
+  ];
+  if (own.length > 0) choices.push({ weight: 8, arbitrary: fc.constantFrom(...own) });
+  return draw(g, fc.oneof(...choices));
+}
+
+const filters = (g: Gen, w: World) => ({
+  startDate: maybe(g, () => draw(g, validDate)),
+  endDate: maybe(g, () => draw(g, validDate)),
+  invoiceNum: maybe(g, () => String(idFrom(g, w, w.pools.entries.numbers))),
+  partyList: maybe(g, () => draw(g, fc.subarray(w.pools.bills.names, { maxLength: 3 }))),
+  categoryList: maybe(g, () => draw(g, fc.array(validCategory, { minLength: 1, maxLength: 3 }))),
+  min: maybe(g, () => draw(g, validAmount)),
+  max: maybe(g, () => draw(g, validAmount)),
+  flow: maybe(g, () => draw(g, fc.constantFrom('income', 'expense', 'internal', 'INCOMING', 'outgoing'))),
+  paid: maybe(g, () => draw(g, fc.constantFrom('true', 'false', 'overpaid', 'partial'))),
+  archives: maybe(g, () => draw(g, fc.constantFrom('true', 'false'))),
+});
+const sorting = (g: Gen) => ({
+  sortField: maybe(g, () => draw(g, fc.constantFrom(...SORT_FIELDS, 'paid', 'entryId', 'description'))),
+  sortOrder: maybe(g, () => draw(g, fc.constantFrom('asc', 'desc', 'DESC'))),
+});
+const paging = (g: Gen) => ({
+  pageNum: maybe(g, () => draw(g, fc.integer({ min: 0, max: 3 }))),
+  pageSize: maybe(g, () => draw(g, fc.integer({ min: 1, max: 100 }))),
+});
+const allBills = (w: World) => [...w.pools.bills.live, ...w.pools.bills.archived, ...w.pools.bills.recycled];
+const allEntries = (w: World) => [...w.pools.entries.live, ...w.pools.entries.recycled];
+const allPayments = (w: World) => [...w.pools.payments.live, ...w.pools.payments.recycled];
+const bypass = (g: Gen) => maybe(g, () => draw(g, fc.constantFrom('bypass', 'BYPASS', '1', '')));
+
+const EXAMPLES: Record<string, (g: Gen, w: World) => Example> = {
+  'GET /api/v1/health': () => ({}),
+  'GET /api/v1/openapi.json': () => ({}),
+  'POST /api/v1/auth/create': (_g, w) => {
+    w.counter += 1;
+    const username = `fz${w.counter}_${w.dialect}`;
+    return { body: { username, email: `${username}@example.com`, password: STRONG_PASSWORD } };
+  },
+  'POST /api/v1/auth/login': (g, w) => ({
+    body: {
+      username: draw(g, fc.constantFrom(w.me.username, w.me.email, w.me.username.toUpperCase())),
+      password: draw(g, fc.constantFrom(w.me.password, 'Wrong!Passw0rd')),
+    },
+  }),
+  'POST /api/v1/auth/refresh': (g, w) =>
+    draw(g, fc.boolean())
+      ? { query: { refreshToken: w.me.refreshToken } }
+      : { body: { refreshToken: w.me.refreshToken } },
+  'GET /api/v1/user': (_g, w) => ({ query: { userName: w.me.username } }),
+  'PUT /api/v1/user': (g, w) => ({
+    body: {
+      password: draw(g, fc.constantFrom(w.me.password, 'Wrong!Passw0rd')),
+      ...draw(
+        g,
+        fc.constantFrom<object>(
+          { mfaEnabled: true },
+          { mfaEnabled: 'false' },
+          { newEmail: `fz-new-${w.dialect}@example.com` },
+          { newPassword: 'An0ther!Passw0rd' },
+          { recycle: true },
+        ),
+      ),
+    },
+  }),
+  'GET /api/v1/bills': (g, w) => ({
+    query: {
+      status: maybe(g, () => draw(g, fc.constantFrom('active', 'inactive', 'all'))),
+      name: maybe(g, () => draw(g, fc.constantFrom('', ...w.pools.bills.names)).slice(0, 4)),
+      category: maybe(g, () => draw(g, fc.array(validCategory, { minLength: 1, maxLength: 2 }))),
+    },
+  }),
+  'GET /api/v1/bills/:id': (g, w) => ({ params: { id: idFrom(g, w, allBills(w)) }, query: { bypass: bypass(g) } }),
+  'POST /api/v1/bills': (g, w) => {
+    w.counter += 1;
+    return {
+      body: {
+        name: `Fuzz ${w.counter} ${draw(g, shortText)}`.slice(0, 100),
+        status: draw(g, fc.constantFrom<unknown>(1, 0, true, '1')),
+        category: draw(g, validCategory),
+        internal: draw(g, looseBool),
+      },
+    };
+  },
+  'PUT /api/v1/bills': (g, w) => ({
+    body: {
+      id: idFrom(g, w, allBills(w)),
+      name: maybe(g, () => `Renamed ${w.counter++}`),
+      status: maybe(g, () => draw(g, fc.constantFrom<unknown>(0, 1, 'true', false))),
+      category: maybe(g, () => draw(g, validCategory)),
+      internal: maybe(g, () => draw(g, looseBool)),
+      recycle: maybe(g, () => draw(g, looseBool)),
+    },
+  }),
+  'GET /api/v1/entries': (g, w) => ({ query: { ...filters(g, w), ...sorting(g), ...paging(g) } }),
+  'GET /api/v1/entries/stats': (g, w) => ({ query: filters(g, w) }),
+  'GET /api/v1/entries/export': (g, w) => ({ query: { ...filters(g, w), ...sorting(g) } }),
+  'GET /api/v1/entries/:id': (g, w) => ({ params: { id: idFrom(g, w, allEntries(w)) }, query: { filter: bypass(g) } }),
+  'POST /api/v1/entries/new': (g, w) => ({
+    body: {
+      billId: idFrom(g, w, w.pools.bills.live),
+      date: draw(g, validDate),
+      flow: draw(g, validFlow),
+      amount: draw(g, validAmount),
+      services: maybe(g, () => draw(g, shortText)),
+    },
+  }),
+  'PUT /api/v1/entries/edit': (g, w) => ({
+    query: { filter: bypass(g) },
+    body: {
+      entryId: idFrom(g, w, allEntries(w)),
+      billId: maybe(g, () => idFrom(g, w, w.pools.bills.live)),
+      date: maybe(g, () => draw(g, validDate)),
+      flow: maybe(g, () => draw(g, validFlow)),
+      amount: maybe(g, () => draw(g, validAmount)),
+      services: maybe(g, () => draw(g, shortText)),
+      recycle: maybe(g, () => draw(g, looseBool)),
+    },
+  }),
+  'GET /api/v1/payments': (g, w) => ({ query: { entryId: idFrom(g, w, allEntries(w)) } }),
+  'GET /api/v1/payments/:id': (g, w) => ({ params: { id: idFrom(g, w, allPayments(w)) } }),
+  'POST /api/v1/payments': (g, w) => ({
+    body: {
+      entryId: idFrom(g, w, w.pools.entries.live),
+      date: draw(g, validDate),
+      amount: draw(g, validAmount),
+      ...draw(g, validMethod),
+      notes: maybe(g, () => draw(g, shortText)),
+      autopay: maybe(g, () => draw(g, looseBool)),
+    },
+  }),
+  'PUT /api/v1/payments': (g, w) => {
+    const id = idFrom(g, w, allPayments(w));
+    return {
+      query: { filter: bypass(g) },
+      body: {
+        ...(draw(g, fc.boolean()) ? { paymentId: id } : { id }),
+        date: maybe(g, () => draw(g, validDate)),
+        amount: maybe(g, () => draw(g, validAmount)),
+        ...(maybe(g, () => draw(g, validMethod)) ?? {}),
+        notes: maybe(g, () => draw(g, shortText)),
+        autopay: maybe(g, () => draw(g, looseBool)),
+        recycle: maybe(g, () => draw(g, looseBool)),
+      },
+    };
+  },
+  'GET /api/v1/recycle': () => ({}),
+  'POST /api/v1/recycle/restore': (g, w) => {
+    const [entityType, ids] = draw(
+      g,
+      fc.constantFrom<[string, number[]]>(
+        ['Entity', w.pools.bills.recycled],
+        ['Invoice', w.pools.entries.recycled],
+        ['Payment', w.pools.payments.recycled],
+      ),
+    );
+    return { body: { entityType, entityId: idFrom(g, w, ids) } };
+  },
+};
+
+/** Routes whose every well-formed call runs the password KDF: fewer cases, or the suite would take minutes. */
+const SLOW = new Set(['POST /api/v1/auth/create', 'POST /api/v1/auth/login', 'PUT /api/v1/user']);
+const weightOf = (route: string) =>
+  route.startsWith('HEAD ') || SLOW.has(route) || route.endsWith('/health') || route.endsWith('openapi.json') ? 2 : 10;
+
+/**
+ * Stored changes a refusal may make, by design: a failed login is recorded (that is the throttle), and a refresh
+ * token presented twice revokes its family (reuse detection). Nothing else may change on a 4xx.
+ */
+const CHANGES_ON_REFUSAL: Record<string, string[]> = {
+  'POST /api/v1/auth/login': ['login_failures'],
+  'POST /api/v1/auth/refresh': ['refresh_tokens'],
+};
+
+// ---------- mutations ----------
+
+interface Operation {
+  query: Record<string, JsonSchema>;
+  path: Record<string, JsonSchema>;
+  body?: JsonSchema;
+}
+
+type OpenApiDoc = {
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        parameters?: { in: string; name: string; schema: JsonSchema }[];
+        requestBody?: { content: Record<string, { schema: JsonSchema }> };
+      }
+    >
+  >;
+};
+
+function operationOf(doc: OpenApiDoc, route: string): Operation {
+  const [method = '', path = ''] = route.split(' ');
+  const op = doc.paths[path.replace(/:(\w+)/g, '{$1}')]?.[(method === 'HEAD' ? 'GET' : method).toLowerCase()];
+  const params = (where: string) =>
+    Object.fromEntries((op?.parameters ?? []).filter((p) => p.in === where).map((p) => [p.name, p.schema]));
+  const body = op?.requestBody?.content['application/json']?.schema;
+  return { query: params('query'), path: params('path'), ...(body ? { body } : {}) };
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A key assigned as an own property, `__proto__` included, so JSON.stringify writes it. */
+function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+function fieldValue(g: Gen, schema: JsonSchema | undefined): unknown {
+  return draw(
+    g,
+    fc.oneof(
+      { weight: 3, arbitrary: fromSchema(schema) },
+      { weight: 4, arbitrary: nastyValue },
+      {
+        weight: 2,
+        arbitrary: fc.oneof(
+          validDate,
+          validAmount,
+          validFlow,
+          validCategory,
+          looseBool,
+          fc.integer({ min: 1, max: 50 }),
+        ),
+      },
+    ),
+  );
+}
+
+const MUTATIONS = [
+  'set-body-field',
+  'drop-body-field',
+  'extra-body-field',
+  'replace-body',
+  'malformed-json',
+  'content-type',
+  'no-body',
+  'huge-body',
+  'set-query',
+  'drop-query',
+  'duplicate-query',
+  'junk-query',
+  'path-param',
+  'method',
+] as const;
+type Mutation = (typeof MUTATIONS)[number];
+
+function mutate(g: Gen, draft: Draft, op: Operation, kind: Mutation): void {
+  const bodyKeys = () => [
+    ...new Set([...Object.keys(op.body?.properties ?? {}), ...Object.keys(isObject(draft.body) ? draft.body : {})]),
+  ];
+  const queryKeys = () => [...new Set([...Object.keys(op.query), ...Object.keys(draft.query)])];
+  switch (kind) {
+    case 'set-body-field': {
+      const keys = bodyKeys();
+      if (keys.length === 0) return;
+      const key = draw(g, fc.constantFrom(...keys));
+      const body = isObject(draft.body) ? { ...draft.body } : {};
+      setOwn(body, key, fieldValue(g, op.body?.properties?.[key]));
+      draft.body = body;
+      draft.mutations.push(`body.${key}=${short(body[key])}`);
+      return;
+    }
+    case 'drop-body-field': {
+      if (!isObject(draft.body)) return;
+      const keys = Object.keys(draft.body);
+      if (keys.length === 0) return;
+      const key = draw(g, fc.constantFrom(...keys));
+      const { [key]: _dropped, ...rest } = draft.body;
+      draft.body = rest;
+      draft.mutations.push(`drop body.${key}`);
+      return;
+    }
+    case 'extra-body-field': {
+      const key = draw(g, fc.oneof(fc.constantFrom(...EXTRA_KEYS), fc.string({ maxLength: 12 })));
+      const body = isObject(draft.body) ? { ...draft.body } : {};
+      setOwn(body, key, draw(g, fc.oneof(nastyValue, fc.integer({ min: 1, max: 50 }), fc.constant({ admin: true }))));
+      draft.body = body;
+      draft.mutations.push(`extra body.${key}=${short(body[key])}`);
+      return;
+    }
+    case 'replace-body': {
+      const deep = draw(g, fc.integer({ min: 1, max: 200 }));
+      const nested = JSON.parse(`${'{"a":'.repeat(deep)}1${'}'.repeat(deep)}`);
+      draft.body = draw(g, fc.oneof(nastyValue, fc.constant([draft.body, draft.body]), fc.constant(nested)));
+      draft.mutations.push(`body=${short(draft.body)}`);
+      return;
+    }
+    case 'malformed-json': {
+      const text = JSON.stringify(draft.body ?? {}) ?? '{}';
+      const keys = isObject(draft.body) ? Object.keys(draft.body) : [];
+      const variants: fc.Arbitrary<string>[] = [
+        fc.integer({ min: 0, max: Math.max(0, text.length - 1) }).map((cut) => text.slice(0, cut)),
+        fc.constantFrom('}', ',', 'x', ']', '\u0000', ' garbage').map((tail) => text + tail),
+        fc.constant(text.replaceAll('"', "'")),
+        fc.constantFrom('NaN', 'undefined', "{'a':1}", '{"a":}', '{"a" 1}', '[', '"unterminated', '{}{}', '\ufeff{}'),
+      ];
+      if (keys.length > 0) {
+        const key = draw(g, fc.constantFrom(...keys));
+        variants.push(
+          fc
+            .constantFrom(...RAW_NUMBER_TOKENS, 'NaN', 'Infinity', '-', '01', '.5')
+            .map((token) =>
+              text.replace(new RegExp(`("${escapeRegExp(key)}":)(?:"(?:[^"\\\\]|\\\\.)*"|[^,}]*)`), `$1${token}`),
+            ),
+          fc.constant(`${text.slice(0, -1)},"${key}":{"nested":[1,2]}}`),
+        );
+      }
+      draft.rawBody = draw(g, fc.oneof(...variants));
+      draft.mutations.push(`raw body ${short(draft.rawBody)}`);
+      return;
+    }
+    case 'content-type': {
+      draft.contentType = draw(g, fc.constantFrom(...WRONG_CONTENT_TYPES));
+      draft.rawBody = draw(g, fc.constantFrom(JSON.stringify(draft.body ?? {}) ?? '{}', 'a=1&b=2', '<a/>', ''));
+      draft.mutations.push(`content-type ${draft.contentType}`);
+      return;
+    }
+    case 'no-body': {
+      draft.body = undefined;
+      draft.rawBody = draw(g, fc.constantFrom('', ' ', '\n'));
+      draft.mutations.push('empty body');
+      return;
+    }
+    case 'huge-body': {
+      draft.rawBody = JSON.stringify({ ...(isObject(draft.body) ? draft.body : {}), pad: 'x'.repeat(300 * 1024) });
+      draft.mutations.push('300 KiB body');
+      return;
+    }
+    case 'set-query': {
+      const key = draw(g, fc.oneof(fc.constantFrom(...queryKeys(), ...EXTRA_KEYS), fc.string({ maxLength: 8 })));
+      draft.query = { ...draft.query, [key]: fieldValue(g, op.query[key]) };
+      draft.mutations.push(`query.${key}=${short(draft.query[key])}`);
+      return;
+    }
+    case 'drop-query': {
+      const keys = Object.keys(draft.query).filter((k) => draft.query[k] !== undefined);
+      if (keys.length === 0) return;
+      const key = draw(g, fc.constantFrom(...keys));
+      draft.query = { ...draft.query, [key]: undefined };
+      draft.mutations.push(`drop query.${key}`);
+      return;
+    }
+    case 'duplicate-query': {
+      const keys = queryKeys();
+      if (keys.length === 0) return;
+      const key = draw(g, fc.constantFrom(...keys));
+      draft.extraQuery.push([key, queryText(fieldValue(g, op.query[key]))]);
+      draft.mutations.push(`duplicate query.${key}`);
+      return;
+    }
+    case 'junk-query': {
+      draft.rawQuery.push(draw(g, fc.constantFrom(...RAW_QUERY_JUNK)));
+      draft.mutations.push(`junk query ${draft.rawQuery.at(-1)}`);
+      return;
+    }
+    case 'path-param': {
+      const names = Object.keys(draft.params);
+      if (names.length === 0) return;
+      const name = draw(g, fc.constantFrom(...names));
+      draft.rawParams[name] = draw(
+        g,
+        fc.oneof(
+          fc.constantFrom(...NASTY_PATH_PARAMS),
+          nastyString.map((s) => encode(s.slice(0, 150))),
+        ),
+      );
+      draft.mutations.push(`path ${name}=${short(draft.rawParams[name])}`);
+      return;
+    }
+    case 'method': {
+      draft.method = draw(g, fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD'));
+      draft.mutations.push(`method ${draft.method}`);
+      return;
+    }
+  }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function short(value: unknown): string {
+  let text: string;
+  try {
+    text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
+  } catch {
+    text = String(value);
+  }
+  return text.length > 80 ? `${text.slice(0, 77)}...(${text.length})` : text;
+}
+
+/** `encodeURIComponent`, with lone surrogates sent as U+FFFD (as any client would: they have no UTF-8 form). */
+function encode(text: string): string {
+  return encodeURIComponent(
+    text.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd'),
+  );
+}
+
+function queryText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+/** The draft as `app.inject` options: arrays become repeated keys, objects JSON text, path parameters raw. */
+function toInject(draft: Draft, w: World, remoteAddress: string): InjectOptions {
+  const path = draft.route.replace(
+    /:(\w+)/g,
+    (_, name: string) => draft.rawParams[name] ?? encode(queryText(draft.params[name])),
+  );
+  const pairs: string[] = [];
+  for (const [key, value] of Object.entries(draft.query)) {
+    if (value === undefined) continue;
+    for (const item of Array.isArray(value) ? value : [value]) {
+      pairs.push(`${encode(key)}=${encode(queryText(item))}`);
+    }
+  }
+  for (const [key, value] of draft.extraQuery) pairs.push(`${encode(key)}=${encode(value)}`);
+  pairs.push(...draft.rawQuery);
+  const headers: Record<string, string> = { authorization: `Bearer ${w.me.accessToken}` };
+  let payload: string | undefined;
+  if (draft.rawBody !== undefined) payload = draft.rawBody;
+  else if (draft.body !== undefined) payload = JSON.stringify(draft.body);
+  if (payload !== undefined) headers['content-type'] = draft.contentType ?? 'application/json';
+  return {
+    method: draft.method as InjectOptions['method'],
+    url: pairs.length > 0 ? `${path}?${pairs.join('&')}` : path,
+    headers,
+    remoteAddress,
+    ...(payload === undefined ? {} : { payload }),
+  };
+}
+
+// ---------- the world ----------
+
+const num = (row: Row, key: string) => Number(row[key]);
+
+/** The caller's rows by kind, read from the latest snapshot. */
+function poolsOf(state: Snapshot, userId: number): Pools {
+  const mine = (table: string) => (state[table] ?? []).filter((row) => num(row, 'user_id') === userId);
+  const bills = mine('bills');
+  const entries = mine('entries');
+  const payments = mine('payments');
+  const live = (row: Row) => row.recycled_at === null;
+  return {
+    bills: {
+      live: bills.filter((b) => live(b) && num(b, 'status') === 1).map((b) => num(b, 'id')),
+      archived: bills.filter((b) => live(b) && num(b, 'status') === 0).map((b) => num(b, 'id')),
+      recycled: bills.filter((b) => !live(b)).map((b) => num(b, 'id')),
+      names: bills.filter(live).map((b) => String(b.name)),
+    },
+    entries: {
+      live: entries.filter(live).map((e) => num(e, 'id')),
+      recycled: entries.filter((e) => !live(e)).map((e) => num(e, 'id')),
+      numbers: entries.map((e) => num(e, 'invoice_number')),
+    },
+    payments: {
+      live: payments.filter(live).map((p) => num(p, 'id')),
+      recycled: payments.filter((p) => !live(p)).map((p) => num(p, 'id')),
+    },
+  };
+}
+
+/** The other user's rows, as text: they must never change. */
+function victimRows(state: Snapshot, victimId: number): string {
+  return JSON.stringify(
+    ['bills', 'entries', 'payments', 'users'].map((table) =>
+      (state[table] ?? []).filter((row) => num(row, table === 'users' ? 'id' : 'user_id') === victimId),
+    ),
+  );
+}
+
+async function userIdOf(t: TestApp, s: Session): Promise<number> {
+  const row = await t.app.db
+    .selectFrom('users')
+    .select('id')
+    .where('username_key', '=', s.username.toLowerCase())
+    .executeTakeFirstOrThrow();
+  return Number(row.id);
+}
+
+/** Live, archived and recycled rows of every kind, for a user. */
+async function furnish(api: Api, label: string) {
+  const bill = await createBill(api, { name: `${label} Main`, category: 'Utilities' });
+  const internal = await createBill(api, { name: `${label} Savings`, internal: true });
+  const archived = await createBill(api, { name: `${label} Old` });
+  const recycled = await createBill(api, { name: `${label} Gone` });
+  const entry = await createEntry(api, { billId: bill.id, amount: 100, services: `${label} services` });
+  await createPayment(api, { entryId: entry.entryId, amount: 40, notes: `${label} notes` });
+  const paidOff = await createEntry(api, { billId: internal.id, amount: 10, flow: 'expense' });
+  await createPayment(api, { entryId: paidOff.entryId, amount: 12 });
+  const dropped = await createPayment(api, { entryId: entry.entryId, amount: 5 });
+  await updatePayment(api, { paymentId: dropped.paymentId, recycle: true });
+  const binned = await createEntry(api, { billId: bill.id, amount: 7 });
+  await createPayment(api, { entryId: binned.entryId, amount: 3 });
+  await editEntry(api, { entryId: binned.entryId, recycle: true });
+  const onArchived = await createEntry(api, { billId: archived.id, amount: 9 });
+  await updateBill(api, { id: archived.id, status: 0 });
+  await createEntry(api, { billId: recycled.id, amount: 11 });
+  await updateBill(api, { id: recycled.id, recycle: true });
+  return { bill, entry, dropped, binned, onArchived, recycled };
+}
+
+// ---------- the suite ----------
+
+describe.each(dialects)('fuzzing every route on %s', (dialect) => {
+  let t: TestApp;
+  let w: World;
+  let tables: string[];
+  let routes: string[];
+  let doc: OpenApiDoc;
+  let originalUser: Row;
+  let state: Snapshot;
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    const victimSession = await signUp(t.app);
+    const victim = await furnish({ app: t.app, session: victimSession }, `Victim Secret ${dialect}`);
+    const meSession = await signUp(t.app);
+    await furnish({ app: t.app, session: meSession }, 'Fuzzer');
+    const victimId = await userIdOf(t, victimSession);
+    tables = await tableNames(t.app.db);
+    state = await snapshot(t.app.db, tables);
+    const meId = await userIdOf(t, meSession);
+    w = {
+      dialect,
+      me: { ...meSession, id: meId },
+      victim: {
+        id: victimId,
+        ids: [
+          victim.bill.id,
+          victim.entry.entryId,
+          victim.dropped.paymentId,
+          victim.binned.entryId,
+          victim.recycled.id,
+        ],
+        secrets: [
+          victimSession.username,
+          victimSession.email,
+          `Victim Secret ${dialect}`,
+          `Victim Secret ${dialect} services`,
+          `Victim Secret ${dialect} notes`,
+        ],
+        rows: victimRows(state, victimId),
+      },
+      pools: poolsOf(state, meId),
+      counter: 0,
+    };
+    originalUser = (state.users ?? []).find((row) => num(row, 'id') === meId) as Row;
+    routes = apiRoutes(t.app);
+    doc = t.app.swagger() as unknown as OpenApiDoc;
+  });
+  afterAll(() => t.close());
+
+  it('has a valid example for every registered /api/v1 route and method, and none for a route that does not exist', () => {
+    const gets = new Set(routes.filter((r) => r.startsWith('GET ')));
+    for (const route of routes) {
+      const key = route.startsWith('HEAD ') ? route.replace('HEAD', 'GET') : route;
+      expect(EXAMPLES, `${route} has no fuzz example`).toHaveProperty([key]);
+      if (route.startsWith('HEAD ')) expect(gets.has(key)).toBe(true);
+    }
+    expect(Object.keys(EXAMPLES).filter((key) => !routes.includes(key))).toEqual([]);
+    expect(routes.length).toBeGreaterThan(30);
+  });
+
+  /** A 2xx on a route that may write: the world moves on; an account change is undone so the fuzzer stays signed in. */
+  async function accept(route: string, res: LightMyRequestResponse): Promise<void> {
+    if (route === 'PUT /api/v1/user') {
+      await t.app.db
+        .updateTable('users')
+        .set({
+          password_hash: String(originalUser.password_hash),
+          email: String(originalUser.email),
+          email_key: String(originalUser.email_key),
+          deactivated_at: null,
+        })
+        .where('id', '=', w.me.id)
+        .execute();
+      try {
+        const again = await signIn(t.app, w.me);
+        Object.assign(w.me, {
+          accessToken: again.accessToken,
+          refreshToken: again.refreshToken,
+          headers: again.headers,
+        });
+      } catch {
+        // throttled by the fuzzer's own failed logins: the access token still works, the refresh token is revoked
+      }
+    }
+    if ((route === 'POST /api/v1/auth/login' || route === 'POST /api/v1/auth/refresh') && res.statusCode === 200) {
+      const tokens = res.json<{ username: string; refreshToken: string }>();
+      if (tokens.username === w.me.username) w.me.refreshToken = tokens.refreshToken;
+    }
+    state = await snapshot(t.app.db, tables);
+    w.pools = poolsOf(state, w.me.id);
+  }
+
+  function verdict(route: string, draft: Draft, options: InjectOptions, res: LightMyRequestResponse): void {
+    const label = `[seed ${MASTER_SEED}] ${route} ${draft.mutations.join(' | ') || '(valid example)'}\n  ${options.method} ${short(options.url)} ${short(options.payload)}\n  → ${res.statusCode} ${res.body.slice(0, 300)}`;
+    expect(res.statusCode, label).toBeGreaterThanOrEqual(200);
+    expect(res.statusCode, label).toBeLessThan(500);
+    const url = String(options.url);
+    if (url.startsWith('/api/')) {
+      expect(res.headers['cache-control'], label).toBe('no-store');
+      expect(res.headers['x-content-type-options'], label).toBe('nosniff');
+      expect(String(res.headers['content-security-policy']), label).toContain("frame-ancestors 'none'");
+    }
+    if (options.method === 'HEAD') return;
+    const type = String(res.headers['content-type']);
+    const csv = route.endsWith('/entries/export') && res.statusCode === 200;
+    expect(type, label).toMatch(csv ? /^text\/csv/ : /^application\/json/);
+    if (!csv) {
+      const body = JSON.parse(res.body) as unknown;
+      if (res.statusCode >= 400) {
+        expect(body, label).toEqual({
+          statusCode: res.statusCode,
+          error: expect.any(String),
+          message: expect.any(String),
+        });
+      }
+    }
+    for (const secret of ['$argon2', 'password_hash', ...w.victim.secrets]) {
+      expect(res.body.includes(secret), `${label}\n  leaks ${secret}`).toBe(false);
+    }
+    expect(res.body, label).not.toMatch(/\bat [^\n]+:\d+:\d+\)?\n|node_modules|\.ts:\d+/);
+  }
+
+  it(
+    `answers ${RUNS_PER_DIALECT}+ generated requests without a 5xx, a leak, or a stored change on refusal`,
+    async () => {
+      const totalWeight = routes.reduce((sum, route) => sum + weightOf(route), 0);
+      const tally: Record<string, Record<string, number>> = {};
+      let cases = 0;
+      for (const [index, route] of routes.entries()) {
+        const [method = '', path = ''] = route.split(' ');
+        const example = EXAMPLES[method === 'HEAD' ? `GET ${path}` : route];
+        if (!example) throw new Error(`no example for ${route}`);
+        const op = operationOf(doc, route);
+        const numRuns = Math.max(5, Math.ceil((RUNS_PER_DIALECT * weightOf(route)) / totalWeight));
+        tally[route] = {};
+        await fc.assert(
+          fc.asyncProperty(fc.gen(), async (g) => {
+            const base = example(g, w);
+            const draft: Draft = {
+              method,
+              route: path,
+              params: base.params ?? {},
+              rawParams: {},
+              query: base.query ?? {},
+              extraQuery: [],
+              rawQuery: [],
+              body: base.body,
+              mutations: [],
+            };
+            const count = draw(
+              g,
+              fc.oneof(
+                { weight: 1, arbitrary: fc.constant(0) },
+                { weight: 3, arbitrary: fc.integer({ min: 1, max: 3 }) },
+              ),
+            );
+            for (let i = 0; i < count; i++) mutate(g, draft, op, draw(g, fc.constantFrom(...MUTATIONS)));
+            const options = toInject(draft, w, draw(g, fc.ipV4()));
+            const res = await t.app.inject(options);
+            cases += 1;
+            const bucket = `${res.statusCode}`;
+            const counts = tally[route] as Record<string, number>;
+            counts[bucket] = (counts[bucket] ?? 0) + 1;
+            verdict(route, draft, options, res);
+
+            const after = await snapshot(t.app.db, tables);
+            const changed = changedTables(state, after);
+            const label = `[seed ${MASTER_SEED}] ${route} ${draft.mutations.join(' | ')} → ${res.statusCode} ${res.body.slice(0, 200)}`;
+            const read = draft.method === 'GET' || draft.method === 'HEAD';
+            if (res.statusCode >= 400) {
+              const allowed = CHANGES_ON_REFUSAL[route] ?? [];
+              expect(
+                changed.filter((table) => !allowed.includes(table)),
+                `refusal changed tables: ${label}`,
+              ).toEqual([]);
+            } else if (read) {
+              expect(changed, `a read changed tables: ${label}`).toEqual([]);
+            }
+            expect(victimRows(after, w.victim.id), `the other user's rows changed: ${label}`).toBe(w.victim.rows);
+            if (res.statusCode < 300 && !read) await accept(route, res);
+            else state = after;
+          }),
+          { numRuns, seed: MASTER_SEED + index, endOnFailure: true },
+        );
+      }
+
+      expect(cases).toBeGreaterThanOrEqual(RUNS_PER_DIALECT);
+      // Every write the fuzzer got accepted kept every invoice's totals exact.
+      expect(await totalsMismatches(t.app.db)).toEqual([]);
+      // The examples stay valid: every route that is fuzzed often got at least one success.
+      for (const route of routes) {
+        if (weightOf(route) < 10) continue;
+        const successes = Object.entries(tally[route] ?? {})
+          .filter(([code]) => code.startsWith('2'))
+          .reduce((sum, [, n]) => sum + n, 0);
+        expect(successes, `${route} never succeeded: ${JSON.stringify(tally[route])}`).toBeGreaterThan(0);
+      }
+      const summary = Object.entries(tally).map(([route, counts]) => `${route} ${JSON.stringify(counts)}`);
+      console.info(`fuzz on ${dialect}: ${cases} cases, seed ${MASTER_SEED}\n  ${summary.join('\n  ')}`);
+    },
+    SOAK ? 4 * 3_600_000 : 300_000,
+  );
+});
