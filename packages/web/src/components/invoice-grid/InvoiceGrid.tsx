@@ -8,7 +8,7 @@ import {
   type GridPaginationModel,
   type GridSortModel,
 } from '@mui/x-data-grid';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useExportEntries } from '../../api/entries/export-entries.ts';
 import { type EntryFilterParams, toEntryQuery, useEntries } from '../../api/entries/list-entries.ts';
 import { useNotice } from '../notices.tsx';
@@ -87,21 +87,18 @@ export function InvoiceGrid({
 
   const sort = toSortParams(view.sortModel);
   const { data, isFetching } = useEntries({ ...filters, ...sort, pageNum: view.page, pageSize: view.pageSize });
-  const exporter = useExportEntries();
 
-  const actions = useMemo<InvoiceGridActions>(
-    () => ({
-      newInvoiceHref,
-      newInvoiceDisabled,
-      exporting: exporter.isPending,
-      onExport: () =>
-        exporter.mutate(
-          { ...filters, ...sort },
-          { onError: () => notify('Export failed. Please try again.', { severity: 'error' }) },
-        ),
-    }),
-    [newInvoiceHref, newInvoiceDisabled, exporter, filters, sort, notify],
-  );
+  const { mutate: exportCsv, isPending: exporting } = useExportEntries();
+  const actions: InvoiceGridActions = {
+    newInvoiceHref,
+    newInvoiceDisabled,
+    exporting,
+    onExport: () =>
+      exportCsv(
+        { ...filters, ...sort },
+        { onError: () => notify('Export failed. Please try again.', { severity: 'error' }) },
+      ),
+  };
 
   const paginationModel: GridPaginationModel = { page: view.page, pageSize: view.pageSize };
   // -1 (unknown) until the first answer, so a restored page is not clamped to an empty grid's first page.
