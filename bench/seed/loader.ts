@@ -37,6 +37,8 @@ export interface Loader {
   insertUser(user: NewUser): Promise<number>;
   insertBills(userId: number, bills: GenBill[]): Promise<void>;
   insertBatch(userId: number, entries: GenEntry[], payments: GenPayment[]): Promise<void>;
+  /** Plain rows into any table (the rollups summed by the seeder). */
+  insertTable(table: string, columns: readonly string[], rows: (string | number | null)[][]): Promise<void>;
   finish(onStep?: (step: string, done: number, total: number) => void): Promise<void>;
   close(): Promise<void>;
 }

@@ -7,6 +7,7 @@ import { Progress } from '../lib/progress.ts';
 import { generateUser } from './generate.ts';
 import type { Loader, TableCounts } from './loader.ts';
 import { PgLoader } from './pg-loader.ts';
+import { RollupAccumulator } from './rollups.ts';
 import { SqliteLoader } from './sqlite-loader.ts';
 
 export const DEFAULT_PASSWORD = 'Billfold-bench-1';
@@ -77,6 +78,7 @@ export async function seedDatabase(config: DatabaseConfig, options: SeedOptions)
   }
 
   const loader = openLoader(config);
+  let closed = false;
   try {
     const before = await loader.counts();
     if (options.mode === 'empty' && hasData(before)) throw new DatabaseNotEmptyError(before);
@@ -115,16 +117,22 @@ export async function seedDatabase(config: DatabaseConfig, options: SeedOptions)
         lastInvoiceNumber: 0,
       });
       await loader.insertBills(id, generated.bills);
+      const rollups = new RollupAccumulator();
       // The next batch is generated while the previous one is written (PostgreSQL runs in parallel with us).
       let next = generated.batches.next();
       while (!next.done) {
         const batch = next.value;
         const writing = loader.insertBatch(id, batch.entries, batch.payments);
+        for (const e of batch.entries) rollups.addEntry(id, e);
+        for (const p of batch.payments) rollups.addPayment(id, p);
+        rollups.endBatch();
         next = generated.batches.next();
         await writing;
         done += batch.entries.length;
         progress?.update(done, `users ${u + 1}/${names.length}`);
       }
+      // The triggers are off during the load: the rollup tables get the sums made along the way.
+      for (const t of rollups.tables()) await loader.insertTable(t.table, t.columns, t.rows);
     }
     progress?.finish();
     let indexes: Progress | null = null;
@@ -135,8 +143,10 @@ export async function seedDatabase(config: DatabaseConfig, options: SeedOptions)
     });
     (indexes as Progress | null)?.finish();
     const counts = await loader.counts();
+    await loader.close();
+    closed = true;
     return { users, password: options.password, counts, seconds: (performance.now() - started) / 1000 };
   } finally {
-    await loader.close();
+    if (!closed) await loader.close();
   }
 }

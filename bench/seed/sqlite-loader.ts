@@ -34,6 +34,7 @@ function insertSql(table: string, columns: readonly string[], rows: number): str
 export class SqliteLoader implements Loader {
   private readonly db: SQLite.Database;
   private droppedIndexes: { name: string; sql: string }[] = [];
+  private droppedTriggers: { name: string; sql: string }[] = [];
 
   constructor(file: string) {
     this.db = new SQLite(file);
@@ -67,6 +68,11 @@ export class SqliteLoader implements Loader {
       )
       .all() as { name: string; sql: string }[];
     for (const index of this.droppedIndexes) this.db.exec(`DROP INDEX "${index.name}"`);
+    // The rollup triggers would fire per row; the seeder rebuilds the rollups once at the end instead.
+    this.droppedTriggers = this.db
+      .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name IN ('entries', 'payments')")
+      .all() as { name: string; sql: string }[];
+    for (const trigger of this.droppedTriggers) this.db.exec(`DROP TRIGGER "${trigger.name}"`);
   }
 
   async insertUser(user: NewUser): Promise<number> {
@@ -83,6 +89,10 @@ export class SqliteLoader implements Loader {
       this.insertRows('entries', ENTRY_COLUMNS, entries, (e) => entryValues(userId, e));
       this.insertRows('payments', PAYMENT_COLUMNS, payments, (p) => paymentValues(userId, p));
     })();
+  }
+
+  async insertTable(table: string, columns: readonly string[], rows: Value[][]): Promise<void> {
+    this.insertRows(table, columns, rows, (r) => r);
   }
 
   private readonly statements = new Map<string, SQLite.Statement>();
@@ -119,6 +129,8 @@ export class SqliteLoader implements Loader {
       this.db.exec(index.sql);
     }
     this.droppedIndexes = [];
+    for (const trigger of this.droppedTriggers) this.db.exec(trigger.sql);
+    this.droppedTriggers = [];
     onStep?.('checkpoint', total - 1, total);
     this.db.pragma('wal_checkpoint(TRUNCATE)');
   }

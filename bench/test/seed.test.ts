@@ -5,6 +5,8 @@ import { CATEGORIES } from '@billfold/contract/categories';
 import { PAYMENT_METHOD_CODES } from '@billfold/contract/payment-methods';
 import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDatabase } from '../../packages/server/src/db/database.ts';
+import { rollupDifferences } from '../../packages/server/src/db/rollups.ts';
 import { verifyPassword } from '../../packages/server/src/lib/passwords.ts';
 import { derivePayment } from '../../packages/server/src/modules/entries/entry.derived.ts';
 import { DatabaseNotEmptyError, DEFAULT_PASSWORD, type SeedOptions, seedDatabase } from '../seed/seed.ts';
@@ -200,6 +202,19 @@ describe('seeder (SQLite, 2,000 invoices)', () => {
       if (e?.recycled_at != null) expect(p.recycled_at).not.toBeNull();
     }
     for (const p of ownPayments) expect(p.recycled_at).toBeGreaterThan(NOW - 14 * DAY);
+  });
+
+  it('leaves the rollup tables equal to a recomputation, with the triggers back in place', async () => {
+    const kysely = createDatabase({ dialect: 'sqlite', file });
+    try {
+      expect(await rollupDifferences(kysely)).toEqual([]);
+    } finally {
+      await kysely.destroy();
+    }
+    const triggers = db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'trigger'").get() as {
+      n: number;
+    };
+    expect(triggers.n).toBeGreaterThan(0);
   });
 
   it("stores the user's password with the server's hashing", async () => {

@@ -1,6 +1,6 @@
 import { categoryLabel } from '@billfold/contract/categories';
 import type { EntryFilters } from '@billfold/contract/schemas';
-import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
+import { type Expression, type Kysely, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import { billNameKey } from '../modules/bills/bill.mapper.ts';
 import { PAY_STATE } from '../modules/entries/entry.derived.ts';
 import type { Db } from './database.ts';
@@ -13,9 +13,8 @@ import type { Database } from './schema.ts';
  * over `entries`; the two always agree (test/rollups.test.ts).
  */
 
-interface CountTable {
+interface StateCounts {
   user_id: number;
-  category: string;
   internal: number;
   archived: number;
   flow: string;
@@ -24,8 +23,10 @@ interface CountTable {
 }
 
 export type RollupTables = {
-  entry_day_counts: CountTable & { day: string };
-  entry_month_counts: CountTable & { month: string };
+  entry_state_counts: StateCounts;
+  entry_month_state_counts: StateCounts & { month: string };
+  entry_month_counts: StateCounts & { month: string; category: string };
+  entry_day_counts: StateCounts & { day: string; category: string };
   entry_bill_totals: {
     user_id: number;
     bill_id: number;
@@ -59,8 +60,6 @@ function withRollups(db: Db): RollupDb {
 /** The list filters, plus the stats' own scope flag (internal entries left out). */
 export type RollupFilters = EntryFilters & { withoutInternal?: boolean };
 
-const ROLLUP_TABLES = ['entry_day_counts', 'entry_month_counts', 'entry_bill_totals', 'payment_bill_totals'] as const;
-
 // ------------------------------------------------------------------ rebuild and check
 
 const SUMS = {
@@ -70,20 +69,27 @@ const SUMS = {
   overpaid_cents: 'CASE WHEN e.paid_cents > e.amount_cents THEN e.paid_cents - e.amount_cents ELSE 0 END',
   balance_cents: 'e.balance_cents',
 } as const;
-const COUNT_KEY = 'e.category, e.internal, e.archived, e.flow, e.pay_state';
+const STATE = ['internal', 'archived', 'flow', 'pay_state'];
+
+function countsOf(period: { column: string; expr: string } | null, category: boolean) {
+  const keys = [...(category ? ['category'] : []), ...STATE];
+  const exprs = ['e.user_id', ...(period ? [period.expr] : []), ...keys.map((k) => `e.${k}`)];
+  const columns = ['user_id', ...(period ? [period.column] : []), ...keys];
+  return {
+    columns: [...columns, 'entry_count'],
+    select: `SELECT ${exprs.map((e, i) => `${e} AS ${columns[i]}`).join(', ')}, count(*) AS entry_count
+             FROM entries e WHERE e.recycled_at IS NULL GROUP BY ${exprs.join(', ')}`,
+  };
+}
+
+const MONTH = { column: 'month', expr: 'substr(e.date, 1, 7)' };
 
 /** The rollups as the triggers should have them, computed from the base tables (no zero rows). */
-const EXPECTED: Record<(typeof ROLLUP_TABLES)[number], { columns: string[]; select: string }> = {
-  entry_day_counts: {
-    columns: ['user_id', 'day', 'category', 'internal', 'archived', 'flow', 'pay_state', 'entry_count'],
-    select: `SELECT e.user_id AS user_id, e.date AS day, ${COUNT_KEY}, count(*) AS entry_count
-             FROM entries e WHERE e.recycled_at IS NULL GROUP BY e.user_id, e.date, ${COUNT_KEY}`,
-  },
-  entry_month_counts: {
-    columns: ['user_id', 'month', 'category', 'internal', 'archived', 'flow', 'pay_state', 'entry_count'],
-    select: `SELECT e.user_id AS user_id, substr(e.date, 1, 7) AS month, ${COUNT_KEY}, count(*) AS entry_count
-             FROM entries e WHERE e.recycled_at IS NULL GROUP BY e.user_id, substr(e.date, 1, 7), ${COUNT_KEY}`,
-  },
+const EXPECTED: Record<keyof RollupTables, { columns: string[]; select: string }> = {
+  entry_state_counts: countsOf(null, false),
+  entry_month_state_counts: countsOf(MONTH, false),
+  entry_month_counts: countsOf(MONTH, true),
+  entry_day_counts: countsOf({ column: 'day', expr: 'e.date' }, true),
   entry_bill_totals: {
     columns: ['user_id', 'bill_id', 'flow', 'pay_state', 'entry_count', ...Object.keys(SUMS)],
     select: `SELECT e.user_id AS user_id, e.bill_id AS bill_id, e.flow AS flow, e.pay_state AS pay_state,
@@ -100,6 +106,8 @@ const EXPECTED: Record<(typeof ROLLUP_TABLES)[number], { columns: string[]; sele
              GROUP BY e.user_id, e.bill_id, e.flow, e.pay_state, p.type, p.medium`,
   },
 };
+
+export const ROLLUP_TABLES = Object.keys(EXPECTED) as (keyof RollupTables)[];
 
 /** Recomputes every rollup from the base tables: after a bulk load with the triggers off. */
 export async function rebuildRollups(db: Db): Promise<void> {
@@ -192,18 +200,17 @@ function scopeOf(userId: number, f: RollupFilters): Scope | null {
   };
 }
 
+type CountTableName = 'entry_state_counts' | 'entry_month_state_counts' | 'entry_month_counts' | 'entry_day_counts';
+
 /** The entry-column filters on a count table (its columns are the entry's own copies). */
-function countTableWhere(
-  eb: ExpressionBuilder<RollupTables, 'entry_day_counts' | 'entry_month_counts'>,
-  s: Scope,
-): Expression<SqlBool> {
-  const and: Expression<SqlBool>[] = [eb('user_id', '=', s.userId), eb('entry_count', '<>', 0)];
-  if (s.categories) and.push(eb('category', 'in', s.categories));
-  if (s.flow) and.push(eb('flow', '=', s.flow));
-  if (s.internal !== null) and.push(eb('internal', '=', s.internal));
-  if (s.payState) and.push(eb('pay_state', s.payState.op, s.payState.value));
-  if (s.archived !== null) and.push(eb('archived', '=', s.archived));
-  return eb.and(and);
+function countTableWhere(s: Scope): Expression<SqlBool> {
+  const and = [sql`user_id = ${s.userId}`, sql`entry_count <> 0`];
+  if (s.categories) and.push(sql`category in (${sql.join(s.categories)})`);
+  if (s.flow) and.push(sql`flow = ${s.flow}`);
+  if (s.internal !== null) and.push(sql`internal = ${s.internal}`);
+  if (s.payState) and.push(sql`pay_state ${sql.raw(s.payState.op)} ${s.payState.value}`);
+  if (s.archived !== null) and.push(sql`archived = ${s.archived}`);
+  return sql<SqlBool>`${sql.join(and, sql` and `)}`;
 }
 
 /**
@@ -225,45 +232,44 @@ const hasDates = (s: Scope) => s.startDate !== undefined || s.endDate !== undefi
 
 // ------------------------------------------------------------------ counts
 
+/** The finest table a count needs: entity names need the per-entity table, categories the per-category ones. */
+function monthTable(s: Scope): CountTableName {
+  return s.categories ? 'entry_month_counts' : 'entry_month_state_counts';
+}
+
+async function sumDays(db: RollupDb, s: Scope, from: string, to: string): Promise<number> {
+  const row = await db
+    .selectFrom('entry_day_counts')
+    .select((eb) => eb.fn.sum<number>('entry_count').as('n'))
+    .where(countTableWhere(s))
+    .where('day', '>=', from)
+    .where('day', '<=', to)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
 /**
- * Live entries per month of the date range: whole months from `entry_month_counts`, the (partial) first
- * and last months day by day from `entry_day_counts`. Months without entries are absent.
+ * Live entries per month of the date range: whole months from a month table, the (partial) first and last
+ * months day by day. Months without entries are absent; `["-00", "-99"]` brackets every day of a month.
  */
 async function monthCounts(db: RollupDb, s: Scope): Promise<Map<string, number>> {
   const first = s.startDate?.slice(0, 7);
   const last = s.endDate?.slice(0, 7);
   let months = db
-    .selectFrom('entry_month_counts')
+    .selectFrom(monthTable(s))
     .select((eb) => ['month', eb.fn.sum<number>('entry_count').as('n')])
-    .where((eb) => countTableWhere(eb, s))
+    .where(countTableWhere(s))
     .groupBy('month');
   if (first !== undefined) months = months.where('month', '>', first);
   if (last !== undefined) months = months.where('month', '<', last);
-  // Edge months: the days of the first and last month that lie in the range ("-00" and "-99" bracket a month).
-  const edges: [string, string][] = [];
-  if (first !== undefined)
-    edges.push([s.startDate as string, last !== undefined && last === first ? (s.endDate as string) : `${first}-99`]);
-  if (last !== undefined && last !== first) edges.push([`${last}-00`, s.endDate as string]);
-  const days =
-    edges.length === 0
-      ? []
-      : await db
-          .selectFrom('entry_day_counts')
-          .select((eb) => [
-            eb.fn('substr', ['day', eb.val(1), eb.val(7)]).as('month'),
-            eb.fn.sum<number>('entry_count').as('n'),
-          ])
-          .where((eb) =>
-            eb.and([
-              countTableWhere(eb, s),
-              eb.or(edges.map(([from, to]) => eb.and([eb('day', '>=', from), eb('day', '<=', to)]))),
-            ]),
-          )
-          .groupBy(sql`substr(day, 1, 7)`)
-          .execute();
   const out = new Map<string, number>();
   for (const r of await months.execute()) out.set(r.month, Number(r.n));
-  for (const r of days as { month: string; n: unknown }[]) out.set(r.month, (out.get(r.month) ?? 0) + Number(r.n));
+  if (first !== undefined) {
+    const to = last === first ? (s.endDate as string) : `${first}-99`;
+    out.set(first, await sumDays(db, s, s.startDate as string, to));
+  }
+  if (last !== undefined && last !== first) out.set(last, await sumDays(db, s, `${last}-00`, s.endDate as string));
+  for (const [m, n] of out) if (n === 0) out.delete(m);
   return out;
 }
 
@@ -280,6 +286,15 @@ export async function rollupCount(db: Db, userId: number, filters: RollupFilters
     let total = 0;
     for (const n of (await monthCounts(r, s)).values()) total += n;
     return total;
+  }
+  if (!s.nameKeys && !s.categories) {
+    // Flow, paid and archive filters only: a few dozen rows per user.
+    const row = await r
+      .selectFrom('entry_state_counts')
+      .select((eb) => eb.fn.sum<number>('entry_count').as('n'))
+      .where(countTableWhere(s))
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
   }
   const row = await r
     .selectFrom('entry_bill_totals as t')
@@ -328,7 +343,9 @@ export async function rollupDateSeek(
   const days = await r
     .selectFrom('entry_day_counts')
     .select((eb) => ['day', eb.fn.sum<number>('entry_count').as('n')])
-    .where((eb) => eb.and([countTableWhere(eb, s), eb('day', '>=', from), eb('day', '<=', to)]))
+    .where(countTableWhere(s))
+    .where('day', '>=', from)
+    .where('day', '<=', to)
     .groupBy('day')
     .orderBy('day', order)
     .execute();
@@ -340,4 +357,146 @@ export async function rollupDateSeek(
     before += count;
   }
   return null;
+}
+
+// ------------------------------------------------------------------ stats
+
+/** Entry sums of one side-relevant group, as the stats repository's own query returns them. */
+export interface EntryGroupRow {
+  flow: string;
+  internal: number;
+  bill_name: string;
+  category: string;
+  amount: number;
+  received: number;
+  overpaid: number;
+  outstanding: number;
+  paid: number;
+}
+
+/**
+ * `GROUP BY flow, internal, bill_name, category` of the matching live entries' sums, from
+ * `entry_bill_totals` (a few thousand rows however many invoices); `null` when dates or amount filters
+ * are set.
+ */
+export async function rollupEntryGroups(
+  db: Db,
+  userId: number,
+  filters: RollupFilters,
+): Promise<EntryGroupRow[] | null> {
+  const s = scopeOf(userId, filters);
+  if (!s || hasDates(s)) return null;
+  const rows = await withRollups(db)
+    .selectFrom('entry_bill_totals as t')
+    .innerJoin('bills as b', 'b.id', 't.bill_id')
+    .select((eb) => [
+      't.flow',
+      'b.internal',
+      'b.name as bill_name',
+      'b.category',
+      eb.fn.sum<number>('t.amount_cents').as('amount'),
+      eb.fn.sum<number>('t.received_cents').as('received'),
+      eb.fn.sum<number>('t.overpaid_cents').as('overpaid'),
+      eb.fn.sum<number>('t.balance_cents').as('outstanding'),
+      eb.fn.sum<number>('t.paid_cents').as('paid'),
+    ])
+    .where(billTableWhere(s, 'entry_count'))
+    .groupBy(['t.flow', 'b.internal', 'b.name', 'b.category'])
+    .execute();
+  return rows.map((r) => ({
+    flow: r.flow,
+    internal: Number(r.internal),
+    bill_name: r.bill_name,
+    category: r.category,
+    amount: Number(r.amount),
+    received: Number(r.received),
+    overpaid: Number(r.overpaid),
+    outstanding: Number(r.outstanding),
+    paid: Number(r.paid),
+  }));
+}
+
+/** Payment sums per method, as the stats repository's own query returns them. */
+export interface MethodGroupRow {
+  flow: string;
+  internal: number;
+  type: string;
+  medium: string;
+  total: number;
+  count: number;
+  /** The largest single payment of the row's SIDE (income or expense), not of its method alone. */
+  max: number;
+}
+
+/** Above this many payments on a side, its largest one is found by walking `payments_live_amount` from the top. */
+export const WALK_FROM_PAYMENTS = 100_000;
+
+const isIncome = (r: { flow: string; internal: number }) => r.flow === 'INCOMING' && Number(r.internal) === 0;
+
+/**
+ * Σ and count of the matching live payments per flow, internal flag and method, from `payment_bill_totals`;
+ * the largest single payment per side at query time (see `MethodGroupRow.max`). `null` when dates or amount
+ * filters are set.
+ */
+export async function rollupMethodGroups(
+  db: Db,
+  userId: number,
+  filters: RollupFilters,
+  selection: (db: Db, userId: number, filters: RollupFilters) => SelectQueryBuilder<Database, 'entries', object>,
+): Promise<MethodGroupRow[] | null> {
+  const s = scopeOf(userId, filters);
+  if (!s || hasDates(s)) return null;
+  const rows = (
+    await withRollups(db)
+      .selectFrom('payment_bill_totals as t')
+      .innerJoin('bills as b', 'b.id', 't.bill_id')
+      .select((eb) => [
+        't.flow',
+        'b.internal',
+        't.type',
+        't.medium',
+        eb.fn.sum<number>('t.amount_cents').as('total'),
+        eb.fn.sum<number>('t.payment_count').as('count'),
+      ])
+      .where(billTableWhere(s, 'payment_count'))
+      .groupBy(['t.flow', 'b.internal', 't.type', 't.medium'])
+      .execute()
+  ).map((r) => ({ ...r, internal: Number(r.internal), total: Number(r.total), count: Number(r.count), max: 0 }));
+
+  for (const income of [true, false]) {
+    const side = rows.filter((r) => isIncome(r) === income);
+    const payments = side.reduce((n, r) => n + r.count, 0);
+    if (payments === 0) continue;
+    const entries = selection(db, userId, filters).where((eb) =>
+      income
+        ? eb.and([eb('flow', '=', 'INCOMING'), eb('internal', '=', 0)])
+        : eb.or([eb('flow', '<>', 'INCOMING'), eb('internal', '<>', 0)]),
+    );
+    let max: number;
+    if (payments > WALK_FROM_PAYMENTS) {
+      // A broad selection: among the largest payments one of it comes up within a few rows.
+      const top = await db
+        .selectFrom('payments as p')
+        .innerJoin(entries.select('id').as('e'), 'e.id', 'p.entry_id')
+        .select('p.amount_cents')
+        .where('p.user_id', '=', userId)
+        .where('p.recycled_at', 'is', null)
+        .orderBy('p.amount_cents', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      max = Number(top?.amount_cents ?? 0);
+    } else {
+      // A narrow one: from its entries to their payments (CROSS JOIN fixes that order on SQLite).
+      const row = await db
+        .selectFrom(entries.select('id').as('e'))
+        .crossJoin('payments as p')
+        .select((eb) => eb.fn.max('p.amount_cents').as('max'))
+        .whereRef('p.entry_id', '=', 'e.id')
+        .where('p.recycled_at', 'is', null)
+        .executeTakeFirst();
+      max = Number(row?.max ?? 0);
+    }
+    for (const r of side) r.max = max;
+  }
+  return rows;
 }

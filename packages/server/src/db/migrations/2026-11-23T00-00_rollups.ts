@@ -10,8 +10,10 @@ type Db = Kysely<any>;
  * (so they stay exact whatever code path writes), for lists that count a million invoices and stats that
  * sum them in milliseconds. See docs/decisions/0400-rollups.md.
  *
- * - `entry_day_counts` / `entry_month_counts`: live entries per day (month) and per value of the columns the
- *   list filters on (category, internal, archived, flow, pay_state), all copied on the entry itself.
+ * - Live entry counts per value of the columns the list filters on (internal, archived, flow, pay_state,
+ *   all copied on the entry itself), at four grains: overall (`entry_state_counts`, a few dozen rows per
+ *   user), per month (`entry_month_state_counts`), per month and category (`entry_month_counts`) and per
+ *   day and category (`entry_day_counts`).
  * - `entry_bill_totals`: per entity, flow and pay state: count and the stats sums of the entries.
  * - `payment_bill_totals`: per entity, flow, pay state and method: count and sum of the live payments of
  *   live entries.
@@ -22,7 +24,37 @@ function isPostgres(db: Db): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
 }
 
-const COUNT_KEY = ['category', 'internal', 'archived', 'flow', 'pay_state'] as const;
+const STATE_KEY = ['internal', 'archived', 'flow', 'pay_state'] as const;
+
+interface CountTable {
+  table: string;
+  /** The date grain, if any: its column and its value from a row alias. */
+  period: { column: 'day' | 'month'; of: (r: string) => string } | null;
+  keys: readonly string[];
+}
+
+const COUNT_TABLES: CountTable[] = [
+  { table: 'entry_state_counts', period: null, keys: STATE_KEY },
+  {
+    table: 'entry_month_state_counts',
+    period: { column: 'month', of: (r) => `substr(${r}.date, 1, 7)` },
+    keys: STATE_KEY,
+  },
+  {
+    table: 'entry_month_counts',
+    period: { column: 'month', of: (r) => `substr(${r}.date, 1, 7)` },
+    keys: ['category', ...STATE_KEY],
+  },
+  { table: 'entry_day_counts', period: { column: 'day', of: (r) => `${r}.date` }, keys: ['category', ...STATE_KEY] },
+];
+
+/** Key columns of a count table, and their values from a row alias. */
+const keyColumns = (t: CountTable) => ['user_id', ...(t.period ? [t.period.column] : []), ...t.keys];
+const keyValues = (t: CountTable, r: string) => [
+  `${r}.user_id`,
+  ...(t.period ? [t.period.of(r)] : []),
+  ...t.keys.map((k) => `${r}.${k}`),
+];
 const ENTRY_SUMS = ['amount_cents', 'paid_cents', 'received_cents', 'overpaid_cents', 'balance_cents'] as const;
 
 /** An entry's contribution to each stats sum, from a row alias (`NEW`, `OLD`, `n`…). */
@@ -42,19 +74,18 @@ const differs = (pg: boolean, a: string, b: string) => (pg ? `${a} IS DISTINCT F
 
 // ---------------------------------------------------------------- SQLite: row triggers
 
-function sqliteAddCounts(table: string, period: string, r: string): string {
-  return `INSERT INTO ${table} (user_id, ${period === 'day' ? 'day' : 'month'}, ${COUNT_KEY.join(', ')}, entry_count)
-    SELECT ${r}.user_id, ${period === 'day' ? `${r}.date` : `substr(${r}.date, 1, 7)`}, ${COUNT_KEY.map((c) => `${r}.${c}`).join(', ')}, 1
-    WHERE ${live(r)}
+function sqliteAddCounts(t: CountTable, r: string): string {
+  return `INSERT INTO ${t.table} (${keyColumns(t).join(', ')}, entry_count)
+    SELECT ${keyValues(t, r).join(', ')}, 1 WHERE ${live(r)}
     ON CONFLICT DO UPDATE SET entry_count = entry_count + 1;`;
 }
 
-function sqliteSubCounts(table: string, period: string, r: string): string {
-  const periodCol = period === 'day' ? 'day' : 'month';
-  const periodVal = period === 'day' ? `${r}.date` : `substr(${r}.date, 1, 7)`;
-  return `UPDATE ${table} SET entry_count = entry_count - 1
-    WHERE ${live(r)} AND user_id = ${r}.user_id AND ${periodCol} = ${periodVal}
-      AND ${COUNT_KEY.map((c) => `${c} = ${r}.${c}`).join(' AND ')};`;
+function sqliteSubCounts(t: CountTable, r: string): string {
+  const values = keyValues(t, r);
+  return `UPDATE ${t.table} SET entry_count = entry_count - 1
+    WHERE ${live(r)} AND ${keyColumns(t)
+      .map((c, i) => `${c} = ${values[i]}`)
+      .join(' AND ')};`;
 }
 
 function sqliteAddBill(r: string): string {
@@ -105,9 +136,7 @@ function sqliteTriggers(): string[] {
   const changed = (cols: string[]) =>
     `((${live('OLD')}) <> (${live('NEW')}) OR ${cols.map((c) => differs(false, `OLD.${c}`, `NEW.${c}`)).join(' OR ')})`;
   const counts = (r: string, sign: 1 | -1) =>
-    sign === 1
-      ? [sqliteAddCounts('entry_day_counts', 'day', r), sqliteAddCounts('entry_month_counts', 'month', r)]
-      : [sqliteSubCounts('entry_day_counts', 'day', r), sqliteSubCounts('entry_month_counts', 'month', r)];
+    COUNT_TABLES.map((t) => (sign === 1 ? sqliteAddCounts(t, r) : sqliteSubCounts(t, r)));
   const trigger = (name: string, when: string, table: string, event: string, body: string[]) =>
     `CREATE TRIGGER ${name} AFTER ${event} ON ${table} WHEN ${when} BEGIN\n${body.join('\n')}\nEND`;
   return [
@@ -123,7 +152,7 @@ function sqliteTriggers(): string[] {
     ]),
     trigger(
       'entries_rollup_update_counts',
-      `${eitherLive} AND ${changed(['user_id', 'date', ...COUNT_KEY])}`,
+      `${eitherLive} AND ${changed(['user_id', 'date', 'category', ...STATE_KEY])}`,
       'entries',
       'UPDATE',
       [...counts('OLD', -1), ...counts('NEW', 1)],
@@ -176,20 +205,18 @@ function pgDeltas(sources: { table: string; sign: 1 | -1 }[], columns: string, w
 }
 
 function pgEntryStatements(sources: { table: string; sign: 1 | -1 }[]): string[] {
-  const countCols = `r.user_id, r.date, ${COUNT_KEY.map((c) => `r.${c}`).join(', ')}`;
+  const countCols = `r.user_id, r.date, r.category, ${STATE_KEY.map((c) => `r.${c}`).join(', ')}`;
   const sums = entrySums('r');
   const out: string[] = [];
-  for (const [table, period, periodExpr] of [
-    ['entry_day_counts', 'day', 'd.date'],
-    ['entry_month_counts', 'month', 'substr(d.date, 1, 7)'],
-  ] as const) {
-    out.push(`INSERT INTO ${table} AS t (user_id, ${period}, ${COUNT_KEY.join(', ')}, entry_count)
-      SELECT d.user_id, ${periodExpr}, ${COUNT_KEY.map((c) => `d.${c}`).join(', ')}, sum(d.sign)
+  for (const t of COUNT_TABLES) {
+    const values = keyValues(t, 'd');
+    out.push(`INSERT INTO ${t.table} AS t (${keyColumns(t).join(', ')}, entry_count)
+      SELECT ${values.join(', ')}, sum(d.sign)
       FROM (${pgDeltas(sources, countCols, live('r'))}) d
       WHERE ${OWNER_EXISTS('d')}
-      GROUP BY d.user_id, ${periodExpr}, ${COUNT_KEY.map((c) => `d.${c}`).join(', ')}
+      GROUP BY ${values.join(', ')}
       HAVING sum(d.sign) <> 0
-      ON CONFLICT (user_id, ${period}, ${COUNT_KEY.join(', ')}) DO UPDATE SET entry_count = t.entry_count + excluded.entry_count;`);
+      ON CONFLICT (${keyColumns(t).join(', ')}) DO UPDATE SET entry_count = t.entry_count + excluded.entry_count;`);
   }
   const billCols = `r.user_id, r.bill_id, r.flow, r.pay_state, ${ENTRY_SUMS.map((s) => `${sums[s]} AS ${s}`).join(', ')}`;
   out.push(`INSERT INTO entry_bill_totals AS t (user_id, bill_id, flow, pay_state, entry_count, ${ENTRY_SUMS.join(', ')})
@@ -281,22 +308,26 @@ export async function up(db: Db): Promise<void> {
   const withoutRowid = (builder: { modifyEnd: (s: ReturnType<typeof sql>) => unknown }) =>
     pg ? builder : builder.modifyEnd(sql`without rowid`);
 
-  for (const [table, period] of [
-    ['entry_day_counts', 'day'],
-    ['entry_month_counts', 'month'],
-  ] as const) {
-    const create = db.schema
-      .createTable(table)
-      .addColumn('user_id', 'bigint', (c) => c.notNull().references('users.id').onDelete('cascade'))
-      .addColumn(period, 'text', (c) => c.notNull())
-      .addColumn('category', 'text', (c) => c.notNull())
-      .addColumn('internal', 'integer', (c) => c.notNull())
-      .addColumn('archived', 'integer', (c) => c.notNull())
-      .addColumn('flow', 'text', (c) => c.notNull())
-      .addColumn('pay_state', 'integer', (c) => c.notNull())
+  for (const t of COUNT_TABLES) {
+    let create = db.schema
+      .createTable(t.table)
+      .addColumn('user_id', 'bigint', (c) => c.notNull().references('users.id').onDelete('cascade'));
+    if (t.period) create = create.addColumn(t.period.column, 'text', (c) => c.notNull());
+    for (const k of t.keys) {
+      create = create.addColumn(k, k === 'category' || k === 'flow' ? 'text' : 'integer', (c) => c.notNull());
+    }
+    create = create
       .addColumn('entry_count', 'bigint', (c) => c.notNull())
-      .addPrimaryKeyConstraint(`${table}_pk`, ['user_id', period, ...COUNT_KEY]);
+      .addPrimaryKeyConstraint(`${t.table}_pk`, keyColumns(t) as never);
     await (withoutRowid(create) as typeof create).execute();
+    // Category filters with a date range: the months (days) of the chosen categories only.
+    if (t.period && t.keys.includes('category')) {
+      await db.schema
+        .createIndex(`${t.table}_category`)
+        .on(t.table)
+        .columns(['user_id', 'category', t.period.column])
+        .execute();
+    }
   }
 
   let bills = db.schema
@@ -340,14 +371,11 @@ export async function up(db: Db): Promise<void> {
 /** Recomputes every rollup from the base tables (the same SQL as `rebuildRollups` in db/rollups.ts). */
 async function rebuild(db: Db): Promise<void> {
   const sums = entrySums('e');
-  for (const [table, period, expr] of [
-    ['entry_day_counts', 'day', 'e.date'],
-    ['entry_month_counts', 'month', 'substr(e.date, 1, 7)'],
-  ] as const) {
+  for (const t of COUNT_TABLES) {
+    const values = keyValues(t, 'e');
     await sql
-      .raw(`INSERT INTO ${table} (user_id, ${period}, ${COUNT_KEY.join(', ')}, entry_count)
-        SELECT e.user_id, ${expr}, ${COUNT_KEY.map((c) => `e.${c}`).join(', ')}, count(*) FROM entries e
-        WHERE e.recycled_at IS NULL GROUP BY e.user_id, ${expr}, ${COUNT_KEY.map((c) => `e.${c}`).join(', ')}`)
+      .raw(`INSERT INTO ${t.table} (${keyColumns(t).join(', ')}, entry_count)
+        SELECT ${values.join(', ')}, count(*) FROM entries e WHERE e.recycled_at IS NULL GROUP BY ${values.join(', ')}`)
       .execute(db);
   }
   await sql
@@ -392,7 +420,7 @@ export async function down(db: Db): Promise<void> {
     }
   }
   await db.schema.dropIndex('payments_live_amount').ifExists().execute();
-  for (const table of ['payment_bill_totals', 'entry_bill_totals', 'entry_month_counts', 'entry_day_counts']) {
+  for (const table of ['payment_bill_totals', 'entry_bill_totals', ...COUNT_TABLES.map((t) => t.table)]) {
     await db.schema.dropTable(table).ifExists().execute();
   }
 }

@@ -1,4 +1,5 @@
 import { Repository } from '../../db/repository.ts';
+import { rollupEntryGroups, rollupMethodGroups } from '../../db/rollups.ts';
 import { type EntryQueryFilters, filteredEntries } from '../entries/entries.query.ts';
 
 /** Which side of the ledger a figure belongs to. */
@@ -44,6 +45,14 @@ const num = (value: unknown) => Number(value ?? 0);
 export class StatsRepository extends Repository {
   /** One row per side and entity (an entity has one category, so grouping by it adds no rows). */
   async entryGroups(userId: number, filters: EntryQueryFilters): Promise<EntryGroup[]> {
+    // Without dates or amounts the per-entity rollup answers from a few thousand rows (ADR 0400).
+    const rolled = await rollupEntryGroups(this.db, userId, filters);
+    if (rolled)
+      return rolled.map(({ bill_name, flow, internal, ...sums }) => ({
+        side: sideOf({ flow, internal }),
+        name: bill_name,
+        ...sums,
+      }));
     const rows = await filteredEntries(this.db, userId, filters)
       .select((eb) => [
         'flow',
@@ -90,6 +99,9 @@ export class StatsRepository extends Repository {
 
   /** Per side and payment method: Σ, count and max of the live payments of the filtered entries. */
   async methodGroups(userId: number, filters: EntryQueryFilters): Promise<MethodGroup[]> {
+    // From the rollups `max` is the largest payment of the row's side, which is all the service reads (ADR 0400).
+    const rolled = await rollupMethodGroups(this.db, userId, filters, filteredEntries);
+    if (rolled) return rolled.map(({ flow, internal, ...rest }) => ({ side: sideOf({ flow, internal }), ...rest }));
     const entries = filteredEntries(this.db, userId, filters)
       .where('payment_count', '>', 0)
       .select(['id', 'flow', 'internal']);
