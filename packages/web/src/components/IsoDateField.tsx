@@ -39,10 +39,12 @@ export function IsoDateField({
   helperText,
   name,
 }: IsoDateFieldProps) {
-  const [picked, setPicked] = useState<Dayjs | null>(() => (value ? dayjs(value) : null));
-  // A new value from outside (e.g. Use Invoice Date) replaces what is in the field.
-  if (value !== toIso(picked) && !(value === '' && picked !== null && toIso(picked) === '')) {
-    setPicked(value ? dayjs(value) : null);
+  // A value that is not a date in range shows as empty (and cannot make the check below repeat forever).
+  const wanted = value && toIso(dayjs(value)) === value ? value : '';
+  const [picked, setPicked] = useState<Dayjs | null>(() => (wanted ? dayjs(wanted) : null));
+  // A new value from outside (e.g. Use Invoice Date) replaces what is in the field; a half-typed date stays.
+  if (wanted !== toIso(picked) && !(wanted === '' && picked !== null && toIso(picked) === '')) {
+    setPicked(wanted ? dayjs(wanted) : null);
   }
   return (
     <LocalizationProvider dateAdapter={AdapterDayjs}>
