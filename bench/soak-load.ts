@@ -1,0 +1,306 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon, { type RawRequest, type RequestSpec, type Result } from 'autocannon';
+import type { DatabaseConfig } from '../packages/server/src/config.ts';
+import { createDatabase } from '../packages/server/src/db/database.ts';
+import { totalsMismatches } from '../packages/server/test/security/database-state.ts';
+import { parseArgs } from './lib/args.ts';
+import { percentile } from './lib/load.ts';
+import { type RunningServer, startServer } from './lib/server-process.ts';
+import { findPgBin, type PgCluster, startPgCluster } from './pg-cluster.ts';
+
+/**
+ * `npm run soak` (after the long security tests), or `tsx bench/soak-load.ts [options]`: the real server under
+ * 200 concurrent connections of mixed reads and writes for 60 s, on SQLite and PostgreSQL. Every connection signs
+ * in as one of several users and loops: create an invoice, pay it, then five reads (list, one invoice, its
+ * payments, stats, entities). Passes only with zero errors, zero timeouts and zero non-2xx answers, and when the
+ * database afterwards holds every write the server acknowledged, with every invoice's totals equal to its payments.
+ * Prints throughput and latency percentiles (p99 included). Exits 1 on any failure.
+ */
+
+const HELP = `Usage: tsx bench/soak-load.ts [options]
+
+  --seconds N      length of the load (default 60)
+  --connections N  concurrent connections (default 200)
+  --users N        accounts the connections share (default 20)
+  --db LIST        sqlite,postgres (default both; postgres needs binaries under /usr/lib/postgresql)
+  --help`;
+
+const PASSWORD = 'Soak!Passw0rd';
+
+interface User {
+  token: string;
+  billIds: number[];
+}
+
+interface Acked {
+  entries: Map<number, number>;
+  payments: Map<number, { entryId: number; cents: number }>;
+}
+
+async function api(url: string, token: string | null, method: string, path: string, body?: unknown) {
+  const res = await fetch(`${url}/api/v1${path}`, {
+    method,
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  if (res.status >= 300) throw new Error(`${method} ${path} → ${res.status} ${text}`);
+  return JSON.parse(text) as Record<string, unknown>;
+}
+
+async function makeUsers(url: string, count: number): Promise<User[]> {
+  const users: User[] = [];
+  for (let i = 0; i < count; i++) {
+    const username = `soak${i}`;
+    await api(url, null, 'POST', '/auth/create', { username, email: `${username}@example.com`, password: PASSWORD });
+    const { accessToken } = (await api(url, null, 'POST', '/auth/login', { username, password: PASSWORD })) as {
+      accessToken: string;
+    };
+    const billIds: number[] = [];
+    for (const [n, internal] of [
+      [0, false],
+      [1, false],
+      [2, true],
+    ] as const) {
+      billIds.push((await api(url, accessToken, 'POST', '/bills', { name: `Soak ${i}.${n}`, internal })).id as number);
+    }
+    users.push({ token: accessToken, billIds });
+  }
+  return users;
+}
+
+interface Context extends Record<string, unknown> {
+  user?: User;
+  entryId?: number;
+  cents?: number;
+}
+
+/** One connection's loop: two writes, five reads. */
+function scenario(users: User[], acked: Acked): RequestSpec[] {
+  let next = 0;
+  const auth = (ctx: Context, request: RawRequest): RawRequest => {
+    if (!ctx.user) {
+      ctx.user = users[next % users.length] as User;
+      next += 1;
+    }
+    return { ...request, headers: { ...request.headers, authorization: `Bearer ${ctx.user.token}` } };
+  };
+  const json = { 'content-type': 'application/json' };
+  const read = (path: (ctx: Context) => string): RequestSpec => ({
+    method: 'GET',
+    setupRequest: (request, context) => {
+      const ctx = context as Context;
+      return auth(ctx, { ...request, path: path(ctx) });
+    },
+  });
+  return [
+    {
+      method: 'POST',
+      path: '/api/v1/entries/new',
+      setupRequest: (request, context) => {
+        const ctx = context as Context;
+        const withAuth = auth(ctx, request);
+        const user = ctx.user as User;
+        ctx.cents = 1 + Math.floor(Math.random() * 500_000);
+        const body = {
+          billId: user.billIds[Math.floor(Math.random() * user.billIds.length)],
+          date: `2026-${String(1 + Math.floor(Math.random() * 12)).padStart(2, '0')}-15`,
+          flow: Math.random() < 0.5 ? 'income' : 'expense',
+          amount: ctx.cents / 100,
+          services: 'soak',
+        };
+        return { ...withAuth, headers: { ...withAuth.headers, ...json }, body: JSON.stringify(body) };
+      },
+      onResponse: (status, body, context) => {
+        const ctx = context as Context;
+        if (status !== 201) return;
+        const entry = JSON.parse(body) as { entryId: number };
+        ctx.entryId = entry.entryId;
+        acked.entries.set(entry.entryId, ctx.cents ?? 0);
+      },
+    },
+    {
+      method: 'POST',
+      path: '/api/v1/payments',
+      setupRequest: (request, context) => {
+        const ctx = context as Context;
+        const withAuth = auth(ctx, request);
+        ctx.cents = 1 + Math.floor(Math.random() * 300_000);
+        const body = { entryId: ctx.entryId, date: '2026-11-05', amount: ctx.cents / 100, type: 'bank', medium: 'ach' };
+        return { ...withAuth, headers: { ...withAuth.headers, ...json }, body: JSON.stringify(body) };
+      },
+      onResponse: (status, body, context) => {
+        const ctx = context as Context;
+        if (status !== 201) return;
+        const payment = JSON.parse(body) as { paymentId: number; entryId: number };
+        acked.payments.set(payment.paymentId, { entryId: payment.entryId, cents: ctx.cents ?? 0 });
+      },
+    },
+    read(() => '/api/v1/entries?pageSize=25&sortField=amount&sortOrder=desc'),
+    read((ctx) => `/api/v1/entries/${ctx.entryId}`),
+    read((ctx) => `/api/v1/payments?entryId=${ctx.entryId}`),
+    read(() => '/api/v1/entries/stats?flow=income'),
+    read(() => '/api/v1/bills?status=all'),
+  ];
+}
+
+interface Outcome {
+  dialect: string;
+  requests: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  max: number;
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  statusCodes: Record<string, number>;
+  entries: number;
+  payments: number;
+  problems: string[];
+}
+
+async function soak(dialect: 'sqlite' | 'postgres', args: { seconds: number; connections: number; users: number }) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'billfold-soak-'));
+  let cluster: PgCluster | null = null;
+  let server: RunningServer | null = null;
+  try {
+    let database: DatabaseConfig;
+    if (dialect === 'postgres') {
+      cluster = await startPgCluster({ settings: { max_connections: 100 } });
+      database = { dialect, url: cluster.url };
+    } else database = { dialect, file: join(dataDir, 'soak.db') };
+    server = await startServer({
+      databaseUrl: database.dialect === 'postgres' ? database.url : `sqlite:${database.file}`,
+      dataDir,
+    });
+    const users = await makeUsers(server.url, args.users);
+    const acked: Acked = { entries: new Map(), payments: new Map() };
+    const latencies: number[] = [];
+    const url = server.url;
+    const result = await new Promise<Result>((resolve, reject) => {
+      const instance = autocannon(
+        {
+          url,
+          connections: args.connections,
+          duration: args.seconds,
+          timeout: 30,
+          requests: scenario(users, acked),
+        },
+        (err, res) => (err ? reject(err) : resolve(res)),
+      );
+      instance.on('response', (_client, _status, _bytes, ms) => latencies.push(ms));
+    });
+
+    const problems: string[] = [];
+    if (result.errors > 0) problems.push(`${result.errors} connection errors`);
+    if (result.timeouts > 0) problems.push(`${result.timeouts} timeouts`);
+    if (result.non2xx > 0) problems.push(`${result.non2xx} non-2xx answers`);
+
+    // Requests in flight when the load stopped still finish in the server: let them (a graceful stop waits for
+    // them), then read a database nobody writes to.
+    await server.stop();
+    server = null;
+    // No lost writes: every acknowledged invoice and payment is stored as acknowledged. A write cut off by the end of
+    // the run may be stored without its answer having been read: at most one per connection.
+    const db = createDatabase(database);
+    try {
+      const entries = new Map(
+        (await db.selectFrom('entries').select(['id', 'amount_cents']).execute()).map((e) => [
+          Number(e.id),
+          Number(e.amount_cents),
+        ]),
+      );
+      const payments = new Map(
+        (await db.selectFrom('payments').select(['id', 'entry_id', 'amount_cents']).execute()).map((p) => [
+          Number(p.id),
+          { entryId: Number(p.entry_id), cents: Number(p.amount_cents) },
+        ]),
+      );
+      let missing = 0;
+      for (const [id, cents] of acked.entries) if (entries.get(id) !== cents) missing += 1;
+      for (const [id, p] of acked.payments) {
+        const row = payments.get(id);
+        if (row?.entryId !== p.entryId || row.cents !== p.cents) missing += 1;
+      }
+      if (missing > 0) problems.push(`${missing} acknowledged writes missing or different`);
+      const unread = entries.size - acked.entries.size + payments.size - acked.payments.size;
+      if (unread < 0 || unread > args.connections) {
+        problems.push(
+          `${entries.size} invoices and ${payments.size} payments stored, ${acked.entries.size} and ${acked.payments.size} acknowledged`,
+        );
+      }
+      const mismatches = await totalsMismatches(db);
+      if (mismatches.length > 0) problems.push(`${mismatches.length} invoices whose totals differ from their payments`);
+    } finally {
+      await db.destroy();
+    }
+
+    const sorted = Float64Array.from(latencies).sort();
+    const statusCodes: Record<string, number> = {};
+    for (const [code, { count }] of Object.entries(result.statusCodeStats)) statusCodes[code] = count;
+    return {
+      dialect,
+      requests: latencies.length,
+      rps: latencies.length / result.duration,
+      p50: percentile(sorted, 50),
+      p99: percentile(sorted, 99),
+      max: sorted.length ? (sorted[sorted.length - 1] as number) : Number.NaN,
+      errors: result.errors,
+      timeouts: result.timeouts,
+      non2xx: result.non2xx,
+      statusCodes,
+      entries: acked.entries.size,
+      payments: acked.payments.size,
+      problems,
+    } satisfies Outcome;
+  } finally {
+    await server?.stop();
+    cluster?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function main() {
+  const argv = process.argv.slice(2);
+  if (argv.includes('--help')) {
+    console.log(HELP);
+    return;
+  }
+  const opts = parseArgs(argv, {
+    seconds: 'number',
+    connections: 'number',
+    users: 'number',
+    db: 'string',
+    help: 'boolean',
+  });
+  const args = { seconds: opts.seconds ?? 60, connections: opts.connections ?? 200, users: opts.users ?? 20 };
+  const wanted = (opts.db ?? 'sqlite,postgres').split(',').map((d) => d.trim());
+  const dialects = (['sqlite', 'postgres'] as const).filter((d) => wanted.includes(d));
+  if (dialects.includes('postgres') && !findPgBin()) {
+    throw new Error('PostgreSQL binaries not found under /usr/lib/postgresql; run with --db sqlite');
+  }
+  let failed = false;
+  for (const dialect of dialects) {
+    console.log(`soak load on ${dialect}: ${args.connections} connections, ${args.seconds} s, ${args.users} users …`);
+    const o = await soak(dialect, args);
+    console.log(
+      `  ${o.requests} requests (${o.rps.toFixed(0)}/s), p50 ${o.p50.toFixed(1)} ms, p99 ${o.p99.toFixed(1)} ms, max ${o.max.toFixed(0)} ms`,
+    );
+    console.log(
+      `  ${o.entries} invoices and ${o.payments} payments acknowledged and found; errors ${o.errors}, timeouts ${o.timeouts}, non-2xx ${o.non2xx}; status ${JSON.stringify(o.statusCodes)}`,
+    );
+    if (o.problems.length > 0) {
+      failed = true;
+      console.log(`  FAIL: ${o.problems.join('; ')}`);
+    } else console.log('  ok: zero errors, no lost writes, totals exact');
+  }
+  if (failed) process.exitCode = 1;
+}
+
+await main();
