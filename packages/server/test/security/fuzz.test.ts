@@ -762,11 +762,12 @@ describe.each(dialects)('fuzzing every route on %s', (dialect) => {
               body: base.body,
               mutations: [],
             };
+            // A third of the cases go unmutated, so writes are accepted and deeper states are reached.
             const count = draw(
               g,
               fc.oneof(
                 { weight: 1, arbitrary: fc.constant(0) },
-                { weight: 3, arbitrary: fc.integer({ min: 1, max: 3 }) },
+                { weight: 2, arbitrary: fc.integer({ min: 1, max: 3 }) },
               ),
             );
             for (let i = 0; i < count; i++) mutate(g, draft, op, draw(g, fc.constantFrom(...MUTATIONS)));
