@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { HomePage, queryOf } from '../pages/home-page.ts';
 import { screenshot, useBrowser } from '../support/browser.ts';
-import { daysAgo, type Ledger, seedLedger } from '../support/seed.ts';
+import { daysAgo, type Ledger, seedLedger } from '../support/domain.ts';
 import { loginAs } from '../support/session.ts';
 
 const browser = useBrowser();

@@ -4,7 +4,7 @@ import { measureInitialJs } from '../../packages/web/scripts/size.ts';
 import { HomePage, queryOf } from '../pages/home-page.ts';
 import { createSignedInUser } from '../support/api.ts';
 import { screenshot, useBrowser } from '../support/browser.ts';
-import { daysAgo, seedLedger, seedMany } from '../support/seed.ts';
+import { daysAgo, seedLedger, seedMany } from '../support/domain.ts';
 import { loginAs, pathOf } from '../support/session.ts';
 
 const browser = useBrowser();

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { HomePage, queryOf } from '../pages/home-page.ts';
 import { TopBar } from '../pages/top-bar.ts';
 import { useBrowser } from '../support/browser.ts';
-import { daysAgo, type Ledger, seedLedger } from '../support/seed.ts';
+import { daysAgo, type Ledger, seedLedger } from '../support/domain.ts';
 import { loginAs, sessionStorageOf, waitForPath } from '../support/session.ts';
 
 const browser = useBrowser();

@@ -1,14 +1,24 @@
 /**
- * Seeding of entities, invoices and payments through the real API (fetch), for the screen specs. Each helper
- * takes overrides for what a test is about and returns the server's answer.
+ * Seeding of entities, invoices and payments through the real API (fetch, bearer token). Each helper takes
+ * overrides for what a test is about and returns the server's answer; `seedLedger` and `seedMany` build the home
+ * page specs' data sets, dated relative to today so the default "last 30 days" view is predictable.
  */
-import type { ApiSession } from './api.ts';
+import { type ApiSession, createSignedInUser } from './api.ts';
 
 let sequence = 0;
 const unique = (prefix: string) => {
   sequence += 1;
   return `${prefix} ${Date.now().toString(36)}${sequence}`;
 };
+
+/** `YYYY-MM-DD` of `days` before today in the local time zone (the browser and the test share the machine's). */
+export function daysAgo(days: number, now = new Date()): string {
+  const date = new Date(now);
+  date.setDate(date.getDate() - days);
+  const month = String(date.getMonth() + 1).padStart(2, '0');
+  const day = String(date.getDate()).padStart(2, '0');
+  return `${date.getFullYear()}-${month}-${day}`;
+}
 
 export interface BillData {
   id: number;
@@ -141,4 +151,147 @@ export async function seedInvoice(
   const payments: PaymentData[] = [];
   for (const amount of options.payments ?? []) payments.push(await createPayment(api, entry.entryId, { amount }));
   return { entity, entry: await getEntry(api, entry.entryId), payments };
+}
+
+export interface Ledger {
+  api: ApiSession;
+  bills: Record<'acme' | 'power' | 'grocer' | 'savings' | 'landlord', BillData>;
+  /** By role in the data set; entries are re-read after their payments, so the derived fields are current. */
+  entries: Record<
+    | 'acmePaid'
+    | 'acmeOverpaid'
+    | 'powerPartial'
+    | 'powerUnpaid'
+    | 'grocerPaid'
+    | 'savingsInternal'
+    | 'landlordArchived'
+    | 'acmeOld',
+    EntryData
+  >;
+}
+
+/**
+ * A small ledger with one invoice in every state the home page tells apart:
+ *
+ * | role | entity (category) | flow | amount | days ago | payments | state |
+ * |---|---|---|---|---|---|---|
+ * | acmePaid | Acme Corp (Financial) | income | 1000.00 | 5 | 1000.00 bank|ach | paid |
+ * | acmeOverpaid | Acme Corp | income | 500.00 | 10 | 550.00 check|mail | overpaid |
+ * | powerPartial | City Power (Utilities) | expense | 120.50 | 3 | 50.00 credit|web | in progress |
+ * | powerUnpaid | City Power | expense | 80.00 | 20 | — | unpaid |
+ * | grocerPaid | Corner Grocer (Groceries) | expense | 45.25 | 1 | 45.25 debit|person | paid |
+ * | savingsInternal | Savings Transfer (internal, Financial) | expense | 300.00 | 7 | — | unpaid, internal |
+ * | landlordArchived | Old Landlord (Mortgage / Rent), archived | expense | 1500.00 | 15 | 1500.00 check|person | paid |
+ * | acmeOld | Acme Corp | income | 2000.00 | 40 | — | unpaid, before the default range |
+ *
+ * The default view (last 30 days, active entities) therefore lists six invoices.
+ */
+export async function seedLedger(api?: ApiSession): Promise<Ledger> {
+  const session = api ?? (await createSignedInUser());
+  const [acme, power, grocer, savings, landlord] = await Promise.all([
+    createEntity(session, { name: 'Acme Corp', category: 'Financial' }),
+    createEntity(session, { name: 'City Power', category: 'Utilities' }),
+    createEntity(session, { name: 'Corner Grocer', category: 'Groceries' }),
+    createEntity(session, { name: 'Savings Transfer', category: 'Financial', internal: true }),
+    createEntity(session, { name: 'Old Landlord', category: 'Mortgage / Rent' }),
+  ]);
+  // Sequential, so invoice numbers follow this order (1 … 8).
+  const acmePaid = await createInvoice(session, acme.id, {
+    date: daysAgo(5),
+    flow: 'income',
+    amount: 1000,
+    services: 'Consulting March',
+  });
+  const acmeOverpaid = await createInvoice(session, acme.id, {
+    date: daysAgo(10),
+    flow: 'income',
+    amount: 500,
+    services: 'Workshop',
+  });
+  const powerPartial = await createInvoice(session, power.id, {
+    date: daysAgo(3),
+    flow: 'expense',
+    amount: 120.5,
+    services: 'Electricity',
+  });
+  const powerUnpaid = await createInvoice(session, power.id, {
+    date: daysAgo(20),
+    flow: 'expense',
+    amount: 80,
+    services: 'Gas',
+  });
+  const grocerPaid = await createInvoice(session, grocer.id, {
+    date: daysAgo(1),
+    flow: 'expense',
+    amount: 45.25,
+    services: 'Weekly shop',
+  });
+  const savingsInternal = await createInvoice(session, savings.id, {
+    date: daysAgo(7),
+    flow: 'expense',
+    amount: 300,
+    services: 'To savings',
+  });
+  const landlordArchived = await createInvoice(session, landlord.id, {
+    date: daysAgo(15),
+    flow: 'expense',
+    amount: 1500,
+    services: 'Rent',
+  });
+  const acmeOld = await createInvoice(session, acme.id, {
+    date: daysAgo(40),
+    flow: 'income',
+    amount: 2000,
+    services: 'Retainer',
+  });
+
+  await createPayment(session, acmePaid.entryId, { date: daysAgo(4), amount: 1000, type: 'bank', medium: 'ach' });
+  await createPayment(session, acmeOverpaid.entryId, { date: daysAgo(9), amount: 550, type: 'check', medium: 'mail' });
+  await createPayment(session, powerPartial.entryId, { date: daysAgo(2), amount: 50, type: 'credit', medium: 'web' });
+  await createPayment(session, grocerPaid.entryId, {
+    date: daysAgo(1),
+    amount: 45.25,
+    type: 'debit',
+    medium: 'person',
+  });
+  await createPayment(session, landlordArchived.entryId, {
+    date: daysAgo(14),
+    amount: 1500,
+    type: 'check',
+    medium: 'person',
+  });
+  const landlordNow = await archiveEntity(session, landlord.id);
+
+  const reread = (entry: EntryData) => getEntry(session, entry.entryId);
+  return {
+    api: session,
+    bills: { acme, power, grocer, savings, landlord: landlordNow },
+    entries: {
+      acmePaid: await reread(acmePaid),
+      acmeOverpaid: await reread(acmeOverpaid),
+      powerPartial: await reread(powerPartial),
+      powerUnpaid: await reread(powerUnpaid),
+      grocerPaid: await reread(grocerPaid),
+      savingsInternal: await reread(savingsInternal),
+      landlordArchived: await reread(landlordArchived),
+      acmeOld: await reread(acmeOld),
+    },
+  };
+}
+
+/** Many plain invoices of one entity (for paging), `count` days apart from today backwards, amounts 1.00, 2.00, … */
+export async function seedMany(api: ApiSession, count: number, name = 'Bulk Biller'): Promise<EntryData[]> {
+  const bill = await createEntity(api, { name, category: 'Shopping' });
+  const entries: EntryData[] = [];
+  for (let i = 0; i < count; i += 1) {
+    entries.push(
+      await createInvoice(api, bill.id, {
+        date: daysAgo(i % 28),
+        flow: 'expense',
+        amount: i + 1,
+        services: `Item ${i + 1}`,
+      }),
+    );
+  }
+  return entries;
 }
