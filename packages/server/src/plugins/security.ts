@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import helmet, { type FastifyHelmetOptions } from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
+import { badRequest } from '../lib/http-error.ts';
 
 const helmetOptions = {
   contentSecurityPolicy: {
@@ -24,11 +25,36 @@ const helmetOptions = {
   crossOriginEmbedderPolicy: false,
 } satisfies FastifyHelmetOptions;
 
-/** Security headers on every response; API responses are never cached. */
+/** True when any string, key or value in `input` (walked without recursion: JSON may nest deeply) holds U+0000. */
+export function holdsNul(input: unknown): boolean {
+  const stack: unknown[] = [input];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) return true;
+    } else if (Array.isArray(value)) {
+      for (const item of value) stack.push(item);
+    } else if (value !== null && typeof value === 'object') {
+      for (const [key, item] of Object.entries(value)) {
+        if (key.includes('\u0000')) return true;
+        stack.push(item);
+      }
+    }
+  }
+  return false;
+}
+
+/**
+ * Security headers on every response; API responses are never cached. U+0000 is refused in any query or body:
+ * PostgreSQL text cannot hold it (a query carrying one fails in the driver), so both databases refuse it alike.
+ */
 export async function registerSecurity(app: FastifyInstance): Promise<void> {
   await app.register(helmet, helmetOptions);
   app.addHook('onSend', async (request, reply) => {
     if (request.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
+  });
+  app.addHook('preValidation', async (request) => {
+    if (holdsNul(request.query) || holdsNul(request.body)) throw badRequest('Input must not contain NUL characters');
   });
 }
 
