@@ -402,6 +402,8 @@ function mutate(g: Gen, draft: Draft, op: Operation, kind: Mutation): void {
         fc.constantFrom('}', ',', 'x', ']', '\u0000', ' garbage').map((tail) => text + tail),
         fc.constant(text.replaceAll('"', "'")),
         fc.constantFrom('NaN', 'undefined', "{'a':1}", '{"a":}', '{"a" 1}', '[', '"unterminated', '{}{}', '\ufeff{}'),
+        // Nesting far past any recursion limit.
+        fc.constant(`${'['.repeat(100_000)}${']'.repeat(100_000)}`),
       ];
       if (keys.length > 0) {
         const key = draw(g, fc.constantFrom(...keys));
