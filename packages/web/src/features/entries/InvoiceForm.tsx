@@ -184,7 +184,7 @@ export function InvoiceForm({ mode, entry, entities, initial }: Props) {
           label="Date"
           name="date"
           value={values.date}
-          onChange={(date) => set('date', date)}
+          onChange={(date) => set('date', date ?? '')}
           required
           error={isMissing('date')}
           disabled={disabled}

@@ -8,10 +8,9 @@ import Paper from '@mui/material/Paper';
 import TextField from '@mui/material/TextField';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
-import { AdapterDayjs } from '@mui/x-date-pickers/AdapterDayjs';
-import { LocalizationProvider } from '@mui/x-date-pickers/LocalizationProvider';
 import { useMemo } from 'react';
 import { useBills } from '../../api/bills/list-bills.ts';
+import { IsoDateField } from '../../components/IsoDateField.tsx';
 import { AmountField } from './AmountField.tsx';
 import { ChipSelect } from './ChipSelect.tsx';
 import { ChoiceGroup } from './ChoiceGroup.tsx';
@@ -30,11 +29,15 @@ import {
   STATUS_OPTIONS,
   switchDateMode,
 } from './filter-model.ts';
-import { IsoDatePicker } from './IsoDatePicker.tsx';
 import type { HomeFilters } from './use-home-filters.ts';
 
 /** Uncategorized first, then alphabetical, in title case (spec §3); `CATEGORIES` is already in that order. */
 const CATEGORY_OPTIONS = CATEGORIES.map((category) => ({ value: category, label: categoryLabel(category) }));
+
+/** A half-typed or out-of-range date stays in its field without changing the filters; clearing it empties that side. */
+const onWholeDate = (apply: (date: string | null) => void) => (date: string | null) => {
+  if (date !== null) apply(date === '' ? null : date);
+};
 
 /** The filter panel of spec §2 with the rules of §4 and §5 and the sizes of §9. */
 export function FilterPanel({ filters }: { filters: HomeFilters }) {
@@ -52,138 +55,144 @@ export function FilterPanel({ filters }: { filters: HomeFilters }) {
     update((state) => ({ ...state, fields: { ...state.fields, [key]: value } }));
 
   return (
-    <LocalizationProvider dateAdapter={AdapterDayjs}>
-      <Paper
-        component="form"
-        role="search"
-        aria-label="Filters"
-        variant="outlined"
-        onSubmit={(event) => {
-          event.preventDefault();
-          search();
-        }}
-        sx={{ p: 2, minWidth: { md: 800 } }}
-      >
-        <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, alignItems: 'flex-start' }}>
-          <TextField
+    <Paper
+      component="form"
+      role="search"
+      aria-label="Filters"
+      variant="outlined"
+      onSubmit={(event) => {
+        event.preventDefault();
+        search();
+      }}
+      sx={{ p: 2, minWidth: { md: 800 } }}
+    >
+      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, alignItems: 'flex-start' }}>
+        <TextField
+          size="small"
+          label="Invoice #"
+          value={fields.invoice}
+          onKeyDown={(event) => {
+            if (!isInvoiceKeyAllowed(event)) event.preventDefault();
+          }}
+          onChange={(event) => setField('invoice', cleanInvoiceInput(event.target.value))}
+          sx={{ width: 200 }}
+          slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: INVOICE_MAX_LENGTH } }}
+        />
+        <ChipSelect
+          label="Select Categories"
+          options={CATEGORY_OPTIONS}
+          value={fields.category}
+          onChange={(value) => setField('category', value)}
+        />
+        <ChipSelect
+          label="Select Entities"
+          options={entityOptions}
+          value={fields.biller}
+          onChange={(value) => setField('biller', value)}
+        />
+        <Box sx={{ display: 'flex', gap: 1, alignItems: 'flex-start', flexWrap: 'wrap' }}>
+          <ToggleButtonGroup
             size="small"
-            label="Invoice #"
-            value={fields.invoice}
-            onKeyDown={(event) => {
-              if (!isInvoiceKeyAllowed(event)) event.preventDefault();
+            exclusive
+            color="primary"
+            aria-label="Date mode"
+            value={dateMode}
+            onChange={(_event, mode: DateMode | null) => {
+              if (mode)
+                update((state) => ({ ...state, dateMode: mode, dateRange: switchDateMode(state.dateRange, mode) }));
             }}
-            onChange={(event) => setField('invoice', cleanInvoiceInput(event.target.value))}
-            sx={{ width: 200 }}
-            slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: INVOICE_MAX_LENGTH } }}
-          />
-          <ChipSelect
-            label="Select Categories"
-            options={CATEGORY_OPTIONS}
-            value={fields.category}
-            onChange={(value) => setField('category', value)}
-          />
-          <ChipSelect
-            label="Select Entities"
-            options={entityOptions}
-            value={fields.biller}
-            onChange={(value) => setField('biller', value)}
-          />
-          <Box sx={{ display: 'flex', gap: 1, alignItems: 'flex-start', flexWrap: 'wrap' }}>
-            <ToggleButtonGroup
-              size="small"
-              exclusive
-              color="primary"
-              aria-label="Date mode"
-              value={dateMode}
-              onChange={(_event, mode: DateMode | null) => {
-                if (mode)
-                  update((state) => ({ ...state, dateMode: mode, dateRange: switchDateMode(state.dateRange, mode) }));
-              }}
-              sx={{ height: 40 }}
-            >
-              <ToggleButton value="single">Single Date</ToggleButton>
-              <ToggleButton value="range">Date Range</ToggleButton>
-            </ToggleButtonGroup>
-            {dateMode === 'single' ? (
-              <IsoDatePicker
-                label="Date"
-                width={320}
-                value={dateRange.start}
-                onChange={(date) => update((state) => ({ ...state, dateRange: pickSingleDate(date) }))}
+            sx={{ height: 40 }}
+          >
+            <ToggleButton value="single">Single Date</ToggleButton>
+            <ToggleButton value="range">Date Range</ToggleButton>
+          </ToggleButtonGroup>
+          {dateMode === 'single' ? (
+            <IsoDateField
+              label="Date"
+              width={320}
+              clearable
+              value={dateRange.start ?? ''}
+              onChange={onWholeDate((date) => update((state) => ({ ...state, dateRange: pickSingleDate(date) })))}
+            />
+          ) : (
+            <>
+              <IsoDateField
+                label="Start Date"
+                width={160}
+                clearable
+                value={dateRange.start ?? ''}
+                error={Boolean(errors.date)}
+                helperText={errors.date ?? undefined}
+                onChange={onWholeDate((start) =>
+                  update((state) => ({ ...state, dateRange: { ...state.dateRange, start } })),
+                )}
               />
-            ) : (
-              <>
-                <IsoDatePicker
-                  label="Start Date"
-                  width={160}
-                  value={dateRange.start}
-                  error={errors.date}
-                  onChange={(start) => update((state) => ({ ...state, dateRange: { ...state.dateRange, start } }))}
-                />
-                <IsoDatePicker
-                  label="End Date"
-                  width={160}
-                  value={dateRange.end}
-                  onChange={(end) => update((state) => ({ ...state, dateRange: { ...state.dateRange, end } }))}
-                />
-              </>
-            )}
-          </Box>
+              <IsoDateField
+                label="End Date"
+                width={160}
+                clearable
+                value={dateRange.end ?? ''}
+                onChange={onWholeDate((end) =>
+                  update((state) => ({ ...state, dateRange: { ...state.dateRange, end } })),
+                )}
+              />
+            </>
+          )}
         </Box>
+      </Box>
 
-        <Collapse in={showMoreOptions} unmountOnExit>
-          <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, alignItems: 'flex-start', pt: 2 }}>
-            {/* Level with the choice groups' buttons (below their captions); an error message grows downwards. */}
-            <Box sx={{ display: 'flex', gap: 2, pt: 1.5 }}>
-              <AmountField
-                label="Min Amount"
-                value={fields.amountMin}
-                error={errors.amount}
-                onChange={(value) => setField('amountMin', value)}
-              />
-              <AmountField
-                label="Max Amount"
-                value={fields.amountMax}
-                onChange={(value) => setField('amountMax', value)}
-              />
-            </Box>
-            <ChoiceGroup
-              label="Status"
-              options={STATUS_OPTIONS}
-              value={fields.status}
-              onChange={(value) => setField('status', value)}
+      <Collapse in={showMoreOptions} unmountOnExit>
+        <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, alignItems: 'flex-start', pt: 2 }}>
+          {/* Level with the choice groups' buttons (below their captions); an error message grows downwards. */}
+          <Box sx={{ display: 'flex', gap: 2, pt: 1.5 }}>
+            <AmountField
+              label="Min Amount"
+              value={fields.amountMin}
+              error={errors.amount}
+              onChange={(value) => setField('amountMin', value)}
             />
-            <ChoiceGroup
-              label="Flow"
-              options={FLOW_OPTIONS}
-              value={fields.flow}
-              onChange={(value) => setField('flow', value)}
-            />
-            <ChoiceGroup
-              label="Archives"
-              options={ARCHIVE_OPTIONS}
-              value={choiceFromArchives(draft.includeArchived)}
-              onChange={(choice) => update((state) => ({ ...state, includeArchived: archivesFromChoice(choice) }))}
+            <AmountField
+              label="Max Amount"
+              value={fields.amountMax}
+              onChange={(value) => setField('amountMax', value)}
             />
           </Box>
-        </Collapse>
-
-        <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'center', pt: 2 }}>
-          <Button type="submit" variant="contained" disabled={hasErrors(errors)}>
-            Search
-          </Button>
-          <Button type="button" variant="outlined" onClick={clear}>
-            Clear Filters
-          </Button>
-          <FormControlLabel
-            sx={{ ml: 1 }}
-            control={
-              <Checkbox checked={showMoreOptions} onChange={(event) => setShowMoreOptions(event.target.checked)} />
-            }
-            label="Show more options"
+          <ChoiceGroup
+            label="Status"
+            options={STATUS_OPTIONS}
+            value={fields.status}
+            onChange={(value) => setField('status', value)}
+          />
+          <ChoiceGroup
+            label="Flow"
+            options={FLOW_OPTIONS}
+            value={fields.flow}
+            onChange={(value) => setField('flow', value)}
+          />
+          <ChoiceGroup
+            label="Archives"
+            options={ARCHIVE_OPTIONS}
+            value={choiceFromArchives(draft.includeArchived)}
+            onChange={(choice) => update((state) => ({ ...state, includeArchived: archivesFromChoice(choice) }))}
           />
         </Box>
-      </Paper>
-    </LocalizationProvider>
+      </Collapse>
+
+      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'center', pt: 2 }}>
+        <Button type="submit" variant="contained" disabled={hasErrors(errors)}>
+          Search
+        </Button>
+        <Button type="button" variant="outlined" onClick={clear}>
+          Clear Filters
+        </Button>
+        <FormControlLabel
+          sx={{ ml: 1 }}
+          control={
+            <Checkbox checked={showMoreOptions} onChange={(event) => setShowMoreOptions(event.target.checked)} />
+          }
+          label="Show more options"
+        />
+      </Box>
+    </Paper>
   );
 }

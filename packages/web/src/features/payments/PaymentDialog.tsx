@@ -124,7 +124,7 @@ function PaymentDialogContent({
           label="Payment Date"
           name="date"
           value={values.date}
-          onChange={(date) => set('date', date)}
+          onChange={(date) => set('date', date ?? '')}
           required
           disabled={readOnly}
         />
