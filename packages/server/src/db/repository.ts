@@ -1,16 +1,34 @@
 import type { Db } from './database.ts';
 
+/** Deadlock and serialization failures (PostgreSQL) and a lost write-lock race (SQLite): safe to run again. */
+const RETRYABLE_CODES = new Set(['40P01', '40001', 'SQLITE_BUSY', 'SQLITE_BUSY_SNAPSHOT']);
+const MAX_ATTEMPTS = 5;
+
+function isRetryable(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && RETRYABLE_CODES.has(code);
+}
+
 /**
  * Base of every repository: one method per query over `db`. `transaction` hands the work a copy of the
- * repository bound to the transaction, so services compose repository calls atomically.
+ * repository bound to the transaction, so services compose repository calls atomically. When the database
+ * aborts the transaction to break a deadlock, the whole unit of work runs again from the start (it has
+ * written nothing), a few times with a growing random pause, before the error reaches the client.
  */
 export abstract class Repository {
   constructor(protected readonly db: Db) {}
 
-  transaction<T>(work: (repo: this) => Promise<T>): Promise<T> {
+  async transaction<T>(work: (repo: this) => Promise<T>): Promise<T> {
     if (this.db.isTransaction) return work(this);
-    return this.db
-      .transaction()
-      .execute((trx) => work(Object.assign(Object.create(Object.getPrototypeOf(this)), this, { db: trx })));
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.db
+          .transaction()
+          .execute((trx) => work(Object.assign(Object.create(Object.getPrototypeOf(this)), this, { db: trx })));
+      } catch (error) {
+        if (attempt >= MAX_ATTEMPTS || !isRetryable(error)) throw error;
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
+      }
+    }
   }
 }
