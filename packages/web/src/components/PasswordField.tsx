@@ -32,3 +32,26 @@ export function PasswordField(props: Omit<TextFieldProps, 'type'>) {
     />
   );
 }
+
+/** The account's own password, asked for to log in or to confirm a change to the account. */
+export function CurrentPasswordField({
+  value,
+  onChange,
+  autoFocus = false,
+}: {
+  value: string;
+  onChange: (value: string) => void;
+  autoFocus?: boolean;
+}) {
+  return (
+    <PasswordField
+      label="Password"
+      name="password"
+      autoComplete="current-password"
+      value={value}
+      onChange={(event) => onChange(event.target.value)}
+      autoFocus={autoFocus}
+      fullWidth
+    />
+  );
+}

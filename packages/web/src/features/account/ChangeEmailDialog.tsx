@@ -3,7 +3,7 @@ import TextField from '@mui/material/TextField';
 import { useState } from 'react';
 import { useUpdateUser } from '../../api/users/update-user.ts';
 import { FormDialog } from '../../components/FormDialog.tsx';
-import { PasswordField } from '../../components/PasswordField.tsx';
+import { CurrentPasswordField } from '../../components/PasswordField.tsx';
 import { useAccountNotice } from './use-account-notice.ts';
 
 interface Props {
@@ -63,14 +63,7 @@ export function ChangeEmailDialog({ open, currentEmail, onClose }: Props) {
         autoFocus
         fullWidth
       />
-      <PasswordField
-        label="Password"
-        name="password"
-        autoComplete="current-password"
-        value={password}
-        onChange={(event) => setPassword(event.target.value)}
-        fullWidth
-      />
+      <CurrentPasswordField value={password} onChange={setPassword} />
     </FormDialog>
   );
 }

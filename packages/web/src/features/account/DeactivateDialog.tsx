@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useUpdateUser } from '../../api/users/update-user.ts';
 import { FormDialog } from '../../components/FormDialog.tsx';
-import { PasswordField } from '../../components/PasswordField.tsx';
+import { CurrentPasswordField } from '../../components/PasswordField.tsx';
 import { DEACTIVATION_LOGOUT_MS } from '../../lib/timing.ts';
 import { useAccountNotice } from './use-account-notice.ts';
 
@@ -59,15 +59,7 @@ export function DeactivateDialog({ open, onClose }: Props) {
         You will be logged out. Your account and all its data are deleted if you do not log in again within 30 days;
         logging in before then reactivates it.
       </DialogContentText>
-      <PasswordField
-        label="Password"
-        name="password"
-        autoComplete="current-password"
-        value={password}
-        onChange={(event) => setPassword(event.target.value)}
-        autoFocus
-        fullWidth
-      />
+      <CurrentPasswordField value={password} onChange={setPassword} autoFocus />
     </FormDialog>
   );
 }

@@ -6,7 +6,7 @@ import { Navigate, useLocation, useNavigate } from 'react-router-dom';
 import { login } from '../../api/auth/login.ts';
 import { AuthCard } from '../../components/AuthCard.tsx';
 import { useNotice } from '../../components/notices.tsx';
-import { PasswordField } from '../../components/PasswordField.tsx';
+import { CurrentPasswordField } from '../../components/PasswordField.tsx';
 import { isTokenUnexpired } from '../../lib/jwt.ts';
 import { type LoginFlag, readLoginFlag } from '../../lib/login-flags.ts';
 import { saveSession } from '../../lib/session.ts';
@@ -65,14 +65,7 @@ export default function LoginPage() {
           autoFocus
           fullWidth
         />
-        <PasswordField
-          label="Password"
-          name="password"
-          autoComplete="current-password"
-          value={password}
-          onChange={(event) => setPassword(event.target.value)}
-          fullWidth
-        />
+        <CurrentPasswordField value={password} onChange={setPassword} />
         <Stack direction="row" spacing={2}>
           <Button type="submit" variant="contained" disabled={!complete || busy} fullWidth>
             Submit
