@@ -1,6 +1,5 @@
 import { type Category, normalizeCategory } from '@billfold/contract/categories';
 import type { Bill } from '@billfold/contract/schemas';
-import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
 import Container from '@mui/material/Container';
@@ -10,20 +9,18 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { type FormEvent, type ReactNode, useState } from 'react';
-import { Link as RouterLink, useLocation, useParams } from 'react-router-dom';
-import { useBill } from '../../api/bills/get-bill.ts';
+import { Link as RouterLink, useLocation } from 'react-router-dom';
 import { useUpdateBill } from '../../api/bills/update-bill.ts';
 import { failureMessage } from '../../api/outcome.ts';
 import { ArchivedBanner } from '../../components/ArchivedBanner.tsx';
 import { CategorySelect } from '../../components/CategorySelect.tsx';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { useNotice } from '../../components/notices.tsx';
-import { PageProgress } from '../../components/PageProgress.tsx';
 import { entityNameProblem } from '../../lib/entity-form.ts';
 import { type EntityOrigin, readEntityOrigin } from '../../lib/entity-origin.ts';
-import { parseRouteId } from '../../lib/route-id.ts';
 import { useDelayedNavigate } from '../../lib/use-delayed-navigate.ts';
 import { pathAfterEntitySave, pathOfOrigin } from './entity-navigation.ts';
+import { RouteEntity } from './RouteEntity.tsx';
 
 const UPDATE_MESSAGES = { failed: 'Failed to update entity.', error: 'Error updating entity.' };
 
@@ -42,28 +39,8 @@ function Frame({ children }: { children: ReactNode }) {
 
 /** `/bills/{id}` (spec §2): rename, recategorise, internal flag, archive. */
 export default function EditEntityPage() {
-  const billId = parseRouteId(useParams().id);
   const origin = readEntityOrigin(useLocation().state);
-  const bill = useBill(billId);
-
-  if (bill.isPending) return <PageProgress />;
-  if (bill.isError)
-    return (
-      <Frame>
-        <Alert severity="error">Failed to load entity.</Alert>
-      </Frame>
-    );
-  if (!bill.data)
-    return (
-      <Frame>
-        <Alert severity="error">Entity not found.</Alert>
-      </Frame>
-    );
-  return (
-    <Frame>
-      <EntityForm key={bill.data.id} bill={bill.data} origin={origin} />
-    </Frame>
-  );
+  return <RouteEntity frame={Frame}>{(bill) => <EntityForm key={bill.id} bill={bill} origin={origin} />}</RouteEntity>;
 }
 
 function EntityForm({ bill, origin }: { bill: Bill; origin: EntityOrigin }) {

@@ -1,6 +1,5 @@
 import type { Bill } from '@billfold/contract/schemas';
 import EditOutlined from '@mui/icons-material/EditOutlined';
-import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Container from '@mui/material/Container';
@@ -8,15 +7,13 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { type ReactNode, useMemo } from 'react';
-import { Link as RouterLink, useParams } from 'react-router-dom';
-import { useBill } from '../../api/bills/get-bill.ts';
+import { Link as RouterLink } from 'react-router-dom';
 import type { EntryFilterParams } from '../../api/entries/list-entries.ts';
 import { ArchivedBanner } from '../../components/ArchivedBanner.tsx';
 import { InvoiceGrid } from '../../components/invoice-grid/InvoiceGrid.tsx';
-import { PageProgress } from '../../components/PageProgress.tsx';
 import { StatsPanel } from '../../components/stats/StatsPanel.tsx';
 import type { EntityOrigin } from '../../lib/entity-origin.ts';
-import { parseRouteId } from '../../lib/route-id.ts';
+import { RouteEntity } from './RouteEntity.tsx';
 
 /** Spec §9: the entity page's grid offers 2, 5, 10, 25, 50 and 100 rows a page, 10 by default. */
 export const ENTITY_PAGE_SIZES = [2, 5, 10, 25, 50, 100] as const;
@@ -32,27 +29,7 @@ function Frame({ children }: { children: ReactNode }) {
 
 /** `/entities/{id}` (spec §2): the entity's header, its invoices and its statistics (without the insights). */
 export default function EntityPage() {
-  const billId = parseRouteId(useParams().id);
-  const bill = useBill(billId);
-
-  if (bill.isPending) return <PageProgress />;
-  if (bill.isError)
-    return (
-      <Frame>
-        <Alert severity="error">Failed to load entity.</Alert>
-      </Frame>
-    );
-  if (!bill.data)
-    return (
-      <Frame>
-        <Alert severity="error">Entity not found.</Alert>
-      </Frame>
-    );
-  return (
-    <Frame>
-      <EntityDetail bill={bill.data} />
-    </Frame>
-  );
+  return <RouteEntity frame={Frame}>{(bill) => <EntityDetail bill={bill} />}</RouteEntity>;
 }
 
 function EntityDetail({ bill }: { bill: Bill }) {
