@@ -1,13 +1,12 @@
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
-import Container from '@mui/material/Container';
 import Divider from '@mui/material/Divider';
-import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { type ReactNode, useState } from 'react';
 import { useUser } from '../../api/users/get-user.ts';
+import { PageCard } from '../../components/PageCard.tsx';
 import { formatTimestamp } from '../../lib/dates.ts';
 import { roleLabel } from '../../lib/format.ts';
 import { useSession } from '../../lib/use-session.ts';
@@ -81,13 +80,8 @@ export default function AccountPage() {
     );
 
   return (
-    <Container sx={{ py: 4, maxWidth: { sm: 720 } }}>
-      <Paper variant="outlined" sx={{ p: { xs: 2, sm: 4 } }}>
-        <Typography variant="h5" component="h1" sx={{ mb: 2, fontWeight: 500 }}>
-          Account Information
-        </Typography>
-        {content}
-      </Paper>
-    </Container>
+    <PageCard title="Account Information" width={720} titleGap={2}>
+      {content}
+    </PageCard>
   );
 }

@@ -2,12 +2,9 @@ import { type Category, normalizeCategory } from '@billfold/contract/categories'
 import type { Bill } from '@billfold/contract/schemas';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
-import Container from '@mui/material/Container';
 import FormControlLabel from '@mui/material/FormControlLabel';
-import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import Typography from '@mui/material/Typography';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { Link as RouterLink, useLocation } from 'react-router-dom';
 import { useUpdateBill } from '../../api/bills/update-bill.ts';
@@ -16,6 +13,7 @@ import { ArchivedBanner } from '../../components/ArchivedBanner.tsx';
 import { CategorySelect } from '../../components/CategorySelect.tsx';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { useNotice } from '../../components/notices.tsx';
+import { PageCard } from '../../components/PageCard.tsx';
 import { entityNameProblem } from '../../lib/entity-form.ts';
 import { type EntityOrigin, readEntityOrigin } from '../../lib/entity-origin.ts';
 import { useDelayedNavigate } from '../../lib/use-delayed-navigate.ts';
@@ -25,16 +23,7 @@ import { RouteEntity } from './RouteEntity.tsx';
 const UPDATE_MESSAGES = { failed: 'Failed to update entity.', error: 'Error updating entity.' };
 
 function Frame({ children }: { children: ReactNode }) {
-  return (
-    <Container sx={{ py: 4, maxWidth: { sm: 640 } }}>
-      <Paper variant="outlined" sx={{ p: { xs: 2, sm: 4 } }}>
-        <Typography variant="h5" component="h1" sx={{ mb: 3, fontWeight: 500 }}>
-          Edit Entity
-        </Typography>
-        {children}
-      </Paper>
-    </Container>
-  );
+  return <PageCard title="Edit Entity">{children}</PageCard>;
 }
 
 /** `/bills/{id}` (spec §2): rename, recategorise, internal flag, archive. */

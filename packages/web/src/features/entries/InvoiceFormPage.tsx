@@ -1,12 +1,9 @@
 import type { Bill, Entry } from '@billfold/contract/schemas';
 import Alert from '@mui/material/Alert';
-import Container from '@mui/material/Container';
-import Paper from '@mui/material/Paper';
-import Typography from '@mui/material/Typography';
-import type { ReactNode } from 'react';
 import { useParams, useSearchParams } from 'react-router-dom';
 import { useBills } from '../../api/bills/list-bills.ts';
 import { useEntry } from '../../api/entries/get-entry.ts';
+import { PageCard } from '../../components/PageCard.tsx';
 import { PageProgress } from '../../components/PageProgress.tsx';
 import { todayIso } from '../../lib/dates.ts';
 import { parseRouteId } from '../../lib/route-id.ts';
@@ -25,19 +22,6 @@ function entityOf(entry: Entry): Bill {
   };
 }
 
-function Frame({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <Container sx={{ py: 4, maxWidth: { sm: 640 } }}>
-      <Paper variant="outlined" sx={{ p: { xs: 2, sm: 4 } }}>
-        <Typography variant="h5" component="h1" sx={{ mb: 3, fontWeight: 500 }}>
-          {title}
-        </Typography>
-        {children}
-      </Paper>
-    </Container>
-  );
-}
-
 /** `/invoice` (new, `?entityName=` preselects the entity) and `/invoice/{id}` (edit). */
 export default function InvoiceFormPage() {
   const params = useParams();
@@ -51,15 +35,15 @@ export default function InvoiceFormPage() {
   if (bills.isPending || (editing && entry.isPending)) return <PageProgress />;
   if (editing && entry.isError)
     return (
-      <Frame title={title}>
+      <PageCard title={title}>
         <Alert severity="error">Failed to load invoice or payments.</Alert>
-      </Frame>
+      </PageCard>
     );
   if (editing && !entry.data)
     return (
-      <Frame title={title}>
+      <PageCard title={title}>
         <Alert severity="error">Invoice not found.</Alert>
-      </Frame>
+      </PageCard>
     );
 
   const active = bills.data ?? [];
@@ -67,7 +51,7 @@ export default function InvoiceFormPage() {
     const current = entry.data;
     const entities = active.some((b) => b.id === current.billId) ? active : [entityOf(current), ...active];
     return (
-      <Frame title={title}>
+      <PageCard title={title}>
         <InvoiceForm
           key={current.entryId}
           mode="update"
@@ -75,7 +59,7 @@ export default function InvoiceFormPage() {
           entities={entities}
           initial={invoiceFormFromEntry(current)}
         />
-      </Frame>
+      </PageCard>
     );
   }
 
@@ -86,8 +70,8 @@ export default function InvoiceFormPage() {
     initial.flow = flowFor(initial.flow, preselected.internal);
   }
   return (
-    <Frame title={title}>
+    <PageCard title={title}>
       <InvoiceForm key={preselected?.id ?? 'new'} mode="create" entry={null} entities={active} initial={initial} />
-    </Frame>
+    </PageCard>
   );
 }
