@@ -1,5 +1,4 @@
 import type { Bill, Entry } from '@billfold/contract/schemas';
-import { AMOUNT_MAX_LENGTH } from '@billfold/contract/validation';
 import Alert from '@mui/material/Alert';
 import Autocomplete, { createFilterOptions } from '@mui/material/Autocomplete';
 import Button from '@mui/material/Button';
@@ -7,7 +6,6 @@ import FormControl from '@mui/material/FormControl';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import FormHelperText from '@mui/material/FormHelperText';
 import FormLabel from '@mui/material/FormLabel';
-import InputAdornment from '@mui/material/InputAdornment';
 import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
 import Stack from '@mui/material/Stack';
@@ -17,10 +15,10 @@ import { Link as RouterLink } from 'react-router-dom';
 import { useCreateEntry } from '../../api/entries/create-entry.ts';
 import { useUpdateEntry } from '../../api/entries/update-entry.ts';
 import { failureMessage } from '../../api/outcome.ts';
+import { AmountTextField } from '../../components/AmountTextField.tsx';
 import { ArchivedBanner } from '../../components/ArchivedBanner.tsx';
 import { IsoDateField } from '../../components/IsoDateField.tsx';
 import { useNotice } from '../../components/notices.tsx';
-import { acceptAmountInput } from '../../lib/amount-input.ts';
 import { useDelayedNavigate } from '../../lib/use-delayed-navigate.ts';
 import {
   checkInvoiceForm,
@@ -211,20 +209,12 @@ export function InvoiceForm({ mode, entry, entities, initial }: Props) {
             <FormHelperText>Invoices of an internal entity are always internal expenses.</FormHelperText>
           )}
         </FormControl>
-        <TextField
-          label="Amount"
-          name="amount"
+        <AmountTextField
           value={values.amount}
-          onChange={(event) => {
-            if (acceptAmountInput(event.target.value)) set('amount', event.target.value);
-          }}
+          onChange={(amount) => set('amount', amount)}
           required
           error={isMissing('amount')}
           disabled={disabled}
-          slotProps={{
-            htmlInput: { inputMode: 'decimal', maxLength: AMOUNT_MAX_LENGTH },
-            input: { startAdornment: <InputAdornment position="start">$</InputAdornment> },
-          }}
         />
         <TextField
           label="Description"

@@ -1,7 +1,7 @@
-import { AMOUNT_MAX_LENGTH, isValidAmountInput } from '@billfold/contract/validation';
-import InputAdornment from '@mui/material/InputAdornment';
+import { isValidAmountInput } from '@billfold/contract/validation';
 import TextField from '@mui/material/TextField';
 import { useState } from 'react';
+import { AMOUNT_SLOT_PROPS } from '../../components/AmountTextField.tsx';
 
 export interface AmountFieldProps {
   label: string;
@@ -35,10 +35,7 @@ export function AmountField({ label, value, onChange, error }: AmountFieldProps)
       error={Boolean(error)}
       helperText={error ?? undefined}
       sx={{ width: 160 }}
-      slotProps={{
-        input: { startAdornment: <InputAdornment position="start">$</InputAdornment> },
-        htmlInput: { inputMode: 'decimal', maxLength: AMOUNT_MAX_LENGTH },
-      }}
+      slotProps={AMOUNT_SLOT_PROPS}
     />
   );
 }

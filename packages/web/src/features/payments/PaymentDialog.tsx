@@ -5,23 +5,22 @@ import {
   paymentMethodLabel,
 } from '@billfold/contract/payment-methods';
 import type { Entry, Payment } from '@billfold/contract/schemas';
-import { AMOUNT_MAX_LENGTH } from '@billfold/contract/validation';
 import Autocomplete from '@mui/material/Autocomplete';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
 import Chip from '@mui/material/Chip';
 import FormControlLabel from '@mui/material/FormControlLabel';
-import InputAdornment from '@mui/material/InputAdornment';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { failureMessage } from '../../api/outcome.ts';
 import { useCreatePayment } from '../../api/payments/create-payment.ts';
 import { useUpdatePayment } from '../../api/payments/update-payment.ts';
+import { AmountTextField } from '../../components/AmountTextField.tsx';
 import { FormDialog } from '../../components/FormDialog.tsx';
 import { IsoDateField } from '../../components/IsoDateField.tsx';
 import { useNotice } from '../../components/notices.tsx';
-import { acceptAmountInput, amountInputText } from '../../lib/amount-input.ts';
+import { amountInputText } from '../../lib/amount-input.ts';
 import { todayIso } from '../../lib/dates.ts';
 import {
   canPayRemaining,
@@ -40,13 +39,35 @@ interface Props {
   onClose: () => void;
 }
 
-/** A helper button beside its field; under it, on the right, on a phone. */
-const FIELD_BUTTON_SX = {
-  flexShrink: 0,
-  mt: { sm: 1 },
-  alignSelf: { xs: 'flex-end', sm: 'flex-start' },
-  whiteSpace: 'nowrap',
-} as const;
+/** A field with a helper button beside it; under it, on the right, on a phone. */
+function FieldWithButton({
+  children,
+  button,
+  onClick,
+  disabled,
+}: {
+  children: ReactNode;
+  button: string;
+  onClick: () => void;
+  disabled: boolean;
+}) {
+  return (
+    <Stack
+      direction={{ xs: 'column', sm: 'row' }}
+      spacing={{ xs: 0.5, sm: 1 }}
+      sx={{ alignItems: { sm: 'flex-start' } }}
+    >
+      {children}
+      <Button
+        onClick={onClick}
+        disabled={disabled}
+        sx={{ flexShrink: 0, mt: { sm: 1 }, alignSelf: { xs: 'flex-end', sm: 'flex-start' }, whiteSpace: 'nowrap' }}
+      >
+        {button}
+      </Button>
+    </Stack>
+  );
+}
 
 /** Electronic, Paper or Other (spec §3), for the picker's group headings. */
 const METHOD_GROUP = Object.fromEntries(
@@ -115,11 +136,7 @@ function PaymentDialogContent({
       onSubmit={submit}
       onClose={onClose}
     >
-      <Stack
-        direction={{ xs: 'column', sm: 'row' }}
-        spacing={{ xs: 0.5, sm: 1 }}
-        sx={{ alignItems: { sm: 'flex-start' } }}
-      >
+      <FieldWithButton button="Use Invoice Date" onClick={() => set('date', entry.date)} disabled={readOnly}>
         <IsoDateField
           label="Payment Date"
           name="date"
@@ -128,39 +145,21 @@ function PaymentDialogContent({
           required
           disabled={readOnly}
         />
-        <Button onClick={() => set('date', entry.date)} disabled={readOnly} sx={FIELD_BUTTON_SX}>
-          Use Invoice Date
-        </Button>
-      </Stack>
-      <Stack
-        direction={{ xs: 'column', sm: 'row' }}
-        spacing={{ xs: 0.5, sm: 1 }}
-        sx={{ alignItems: { sm: 'flex-start' } }}
+      </FieldWithButton>
+      <FieldWithButton
+        button="Pay Remaining Balance"
+        onClick={() => set('amount', amountInputText(balance))}
+        disabled={readOnly || !canPayRemaining(mode, balance)}
       >
-        <TextField
-          label="Amount"
-          name="amount"
+        <AmountTextField
           value={values.amount}
-          onChange={(event) => {
-            if (acceptAmountInput(event.target.value)) set('amount', event.target.value);
-          }}
+          onChange={(amount) => set('amount', amount)}
           required
           disabled={readOnly}
           fullWidth
           autoFocus
-          slotProps={{
-            htmlInput: { inputMode: 'decimal', maxLength: AMOUNT_MAX_LENGTH },
-            input: { startAdornment: <InputAdornment position="start">$</InputAdornment> },
-          }}
         />
-        <Button
-          onClick={() => set('amount', amountInputText(balance))}
-          disabled={readOnly || !canPayRemaining(mode, balance)}
-          sx={FIELD_BUTTON_SX}
-        >
-          Pay Remaining Balance
-        </Button>
-      </Stack>
+      </FieldWithButton>
       <Autocomplete<PaymentMethodCode, false, false>
         options={PAYMENT_METHOD_CODES}
         groupBy={(code) => METHOD_GROUP[code]}
