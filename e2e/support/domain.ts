@@ -195,71 +195,25 @@ export async function seedLedger(api?: ApiSession): Promise<Ledger> {
     createEntity(session, { name: 'Savings Transfer', category: 'Financial', internal: true }),
     createEntity(session, { name: 'Old Landlord', category: 'Mortgage / Rent' }),
   ]);
+  const invoice = (bill: BillData, days: number, flow: string, amount: number, services: string) =>
+    createInvoice(session, bill.id, { date: daysAgo(days), flow, amount, services });
   // Sequential, so invoice numbers follow this order (1 … 8).
-  const acmePaid = await createInvoice(session, acme.id, {
-    date: daysAgo(5),
-    flow: 'income',
-    amount: 1000,
-    services: 'Consulting March',
-  });
-  const acmeOverpaid = await createInvoice(session, acme.id, {
-    date: daysAgo(10),
-    flow: 'income',
-    amount: 500,
-    services: 'Workshop',
-  });
-  const powerPartial = await createInvoice(session, power.id, {
-    date: daysAgo(3),
-    flow: 'expense',
-    amount: 120.5,
-    services: 'Electricity',
-  });
-  const powerUnpaid = await createInvoice(session, power.id, {
-    date: daysAgo(20),
-    flow: 'expense',
-    amount: 80,
-    services: 'Gas',
-  });
-  const grocerPaid = await createInvoice(session, grocer.id, {
-    date: daysAgo(1),
-    flow: 'expense',
-    amount: 45.25,
-    services: 'Weekly shop',
-  });
-  const savingsInternal = await createInvoice(session, savings.id, {
-    date: daysAgo(7),
-    flow: 'expense',
-    amount: 300,
-    services: 'To savings',
-  });
-  const landlordArchived = await createInvoice(session, landlord.id, {
-    date: daysAgo(15),
-    flow: 'expense',
-    amount: 1500,
-    services: 'Rent',
-  });
-  const acmeOld = await createInvoice(session, acme.id, {
-    date: daysAgo(40),
-    flow: 'income',
-    amount: 2000,
-    services: 'Retainer',
-  });
+  const acmePaid = await invoice(acme, 5, 'income', 1000, 'Consulting March');
+  const acmeOverpaid = await invoice(acme, 10, 'income', 500, 'Workshop');
+  const powerPartial = await invoice(power, 3, 'expense', 120.5, 'Electricity');
+  const powerUnpaid = await invoice(power, 20, 'expense', 80, 'Gas');
+  const grocerPaid = await invoice(grocer, 1, 'expense', 45.25, 'Weekly shop');
+  const savingsInternal = await invoice(savings, 7, 'expense', 300, 'To savings');
+  const landlordArchived = await invoice(landlord, 15, 'expense', 1500, 'Rent');
+  const acmeOld = await invoice(acme, 40, 'income', 2000, 'Retainer');
 
-  await createPayment(session, acmePaid.entryId, { date: daysAgo(4), amount: 1000, type: 'bank', medium: 'ach' });
-  await createPayment(session, acmeOverpaid.entryId, { date: daysAgo(9), amount: 550, type: 'check', medium: 'mail' });
-  await createPayment(session, powerPartial.entryId, { date: daysAgo(2), amount: 50, type: 'credit', medium: 'web' });
-  await createPayment(session, grocerPaid.entryId, {
-    date: daysAgo(1),
-    amount: 45.25,
-    type: 'debit',
-    medium: 'person',
-  });
-  await createPayment(session, landlordArchived.entryId, {
-    date: daysAgo(14),
-    amount: 1500,
-    type: 'check',
-    medium: 'person',
-  });
+  const payment = (entry: EntryData, days: number, amount: number, type: string, medium: string) =>
+    createPayment(session, entry.entryId, { date: daysAgo(days), amount, type, medium });
+  await payment(acmePaid, 4, 1000, 'bank', 'ach');
+  await payment(acmeOverpaid, 9, 550, 'check', 'mail');
+  await payment(powerPartial, 2, 50, 'credit', 'web');
+  await payment(grocerPaid, 1, 45.25, 'debit', 'person');
+  await payment(landlordArchived, 14, 1500, 'check', 'person');
   const landlordNow = await archiveEntity(session, landlord.id);
 
   const reread = (entry: EntryData) => getEntry(session, entry.entryId);
