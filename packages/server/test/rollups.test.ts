@@ -145,6 +145,26 @@ describe.each(dialects)('rollups stay exact under every write path (%s)', (diale
     await expectExact();
   });
 
+  it('concurrent writes of one user neither deadlock nor lose a change', async () => {
+    const bill = await createBill(api, { category: 'Fuel' });
+    const entries = [];
+    for (let i = 0; i < 8; i++) entries.push(await createEntry(api, { billId: bill.id, amount: 100 + i }));
+    const methods = [
+      ['bank', 'ach'],
+      ['credit', 'web'],
+      ['cash', 'person'],
+    ] as const;
+    const writes = Array.from({ length: 48 }, (_, i) => {
+      const entry = entries[i % entries.length] as (typeof entries)[number];
+      const [type, medium] = methods[i % methods.length] as (typeof methods)[number];
+      if (i % 12 === 11) return editEntry(api, { entryId: entry.entryId, amount: 40 + i });
+      return createPayment(api, { entryId: entry.entryId, amount: 10 + (i % 7), type, medium });
+    });
+    const results = await Promise.allSettled(writes);
+    expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
+    await expectExact();
+  });
+
   it('a rebuild reproduces the rollups exactly', async () => {
     await rebuildRollups(t.app.db);
     await expectExact();

@@ -266,9 +266,42 @@ function pgPaymentStatement(sources: { table: string; sign: 1 | -1 }[]): string 
       payment_count = t.payment_count + excluded.payment_count, amount_cents = t.amount_cents + excluded.amount_cents;`;
 }
 
+/** Advisory-lock class of the rollups ("bfld"); the second key is the user id. */
+const LOCK_CLASS = 1650879588;
+
+/**
+ * Before touching a user's rollup rows, a statement takes that user's advisory lock (held to the end of the
+ * transaction): two writes of one user then update the shared rollup rows one after the other, never in
+ * opposite orders (which deadlocks). Writes lock their invoice or entity first and take this lock only at
+ * their first real change, and nothing locks other users' rows, so the lock adds no cycle of its own.
+ */
+function pgLockUsers(tables: string[]): string {
+  const ids = tables.map((t) => `SELECT user_id FROM ${t}`).join(' UNION ');
+  return `PERFORM pg_advisory_xact_lock(${LOCK_CLASS}, u.user_id::int) FROM (SELECT user_id FROM (${ids}) a ORDER BY user_id) u;`;
+}
+
+/** An UPDATE that changes none of the columns the rollups read (the write side's lock update) does nothing. */
+function pgSkipUnchanged(columns: string[]): string {
+  const tuple = (r: string) => `(${columns.map((c) => `${r}.${c}`).join(', ')}, ${live(r)})`;
+  return `IF NOT EXISTS (SELECT 1 FROM new_rows n JOIN old_rows o ON o.id = n.id WHERE ${tuple('n')} IS DISTINCT FROM ${tuple('o')}) THEN
+  RETURN NULL;
+END IF;`;
+}
+
 function pgTriggers(): string[] {
   const NEW = { table: 'new_rows', sign: 1 as const };
   const OLD = { table: 'old_rows', sign: -1 as const };
+  const entryColumns = [
+    'user_id',
+    'bill_id',
+    'date',
+    'category',
+    ...STATE_KEY,
+    'amount_cents',
+    'paid_cents',
+    'balance_cents',
+  ];
+  const paymentColumns = ['user_id', 'entry_id', 'type', 'medium', 'amount_cents'];
   const fn = (name: string, body: string[]) =>
     `CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $fn$
 BEGIN
@@ -286,12 +319,29 @@ $fn$`;
     return `CREATE TRIGGER ${name} AFTER ${event} ON ${table} REFERENCING ${refs} FOR EACH STATEMENT EXECUTE FUNCTION ${fnName}()`;
   };
   return [
-    fn('rollup_entries_insert', [...pgEntryStatements([NEW]), pgPaymentsOfEntries([NEW], false)]),
-    fn('rollup_entries_delete', [...pgEntryStatements([OLD]), pgPaymentsOfEntries([OLD], false)]),
-    fn('rollup_entries_update', [...pgEntryStatements([NEW, OLD]), pgPaymentsOfEntries([NEW, OLD], true)]),
-    fn('rollup_payments_insert', [pgPaymentStatement([NEW])]),
-    fn('rollup_payments_delete', [pgPaymentStatement([OLD])]),
-    fn('rollup_payments_update', [pgPaymentStatement([NEW, OLD])]),
+    fn('rollup_entries_insert', [
+      pgLockUsers(['new_rows']),
+      ...pgEntryStatements([NEW]),
+      pgPaymentsOfEntries([NEW], false),
+    ]),
+    fn('rollup_entries_delete', [
+      pgLockUsers(['old_rows']),
+      ...pgEntryStatements([OLD]),
+      pgPaymentsOfEntries([OLD], false),
+    ]),
+    fn('rollup_entries_update', [
+      pgSkipUnchanged(entryColumns),
+      pgLockUsers(['new_rows', 'old_rows']),
+      ...pgEntryStatements([NEW, OLD]),
+      pgPaymentsOfEntries([NEW, OLD], true),
+    ]),
+    fn('rollup_payments_insert', [pgLockUsers(['new_rows']), pgPaymentStatement([NEW])]),
+    fn('rollup_payments_delete', [pgLockUsers(['old_rows']), pgPaymentStatement([OLD])]),
+    fn('rollup_payments_update', [
+      pgSkipUnchanged(paymentColumns),
+      pgLockUsers(['new_rows', 'old_rows']),
+      pgPaymentStatement([NEW, OLD]),
+    ]),
     trigger('entries_rollup_insert', 'entries', 'INSERT', 'rollup_entries_insert'),
     trigger('entries_rollup_delete', 'entries', 'DELETE', 'rollup_entries_delete'),
     trigger('entries_rollup_update', 'entries', 'UPDATE', 'rollup_entries_update'),
