@@ -1,3 +1,4 @@
+import type { Entry } from '@billfold/contract/schemas';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rebuildRollups, rollupDifferences } from '../src/db/rollups.ts';
@@ -147,7 +148,7 @@ describe.each(dialects)('rollups stay exact under every write path (%s)', (diale
 
   it('concurrent writes of one user neither deadlock nor lose a change', async () => {
     const bill = await createBill(api, { category: 'Fuel' });
-    const entries = [];
+    const entries: Entry[] = [];
     for (let i = 0; i < 8; i++) entries.push(await createEntry(api, { billId: bill.id, amount: 100 + i }));
     const methods = [
       ['bank', 'ach'],
