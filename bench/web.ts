@@ -103,14 +103,32 @@ async function loadHome(page: Page): Promise<LoadMeasure> {
   };
 }
 
-/** Clicks "next page" and times, in the page's clock, until the first row shows other data. */
-async function changePage(page: Page): Promise<number> {
+interface PageChange {
+  /** From the click to the first row showing other data, in the page's clock. */
+  ms: number;
+  /** The API calls the change made, each from request start to the last byte of its response. */
+  api: { path: string; ms: number }[];
+}
+
+/**
+ * Clicks "next page" inside the page (no Playwright actionability round trips in the measured time) and
+ * times, in the page's clock, until the first row shows other data.
+ */
+async function changePage(page: Page): Promise<PageChange> {
   const before = (await page.locator(FIRST_ROW).textContent()) ?? '';
-  const next = page.getByRole('button', { name: /next page/i });
-  await page.evaluate(() => {
+  const next = await page.getByRole('button', { name: /next page/i }).elementHandle();
+  if (!next) throw new Error('no "next page" button');
+  const api: PageChange['api'] = [];
+  const onFinished = (request: import('playwright-core').Request) => {
+    const url = new URL(request.url());
+    if (url.pathname.startsWith('/api/'))
+      api.push({ path: `${url.pathname}${url.search}`, ms: request.timing().responseEnd });
+  };
+  page.on('requestfinished', onFinished);
+  await next.evaluate((button) => {
     (window as unknown as { __t0: number }).__t0 = performance.now();
+    (button as HTMLElement).click();
   });
-  await next.click();
   const handle = await page.waitForFunction(
     ({ selector, previous }) => {
       const row = document.querySelector(selector);
@@ -120,7 +138,10 @@ async function changePage(page: Page): Promise<number> {
     { selector: FIRST_ROW, previous: before },
     { timeout: 15_000, polling: 'raf' },
   );
-  return (await handle.jsonValue()) as number;
+  const ms = (await handle.jsonValue()) as number;
+  await page.waitForTimeout(300);
+  page.off('requestfinished', onFinished);
+  return { ms, api };
 }
 
 async function main(): Promise<number> {
@@ -143,7 +164,7 @@ async function main(): Promise<number> {
   const server = await startServer({ databaseUrl: `sqlite:${file}`, dataDir, env: { WEB_ROOT: DIST } });
   let browser: Browser | undefined;
   const loads: LoadMeasure[] = [];
-  const changes: number[] = [];
+  const changes: PageChange[] = [];
   let problem: string | null = null;
   try {
     browser = await chromium.launch({
@@ -193,7 +214,8 @@ async function main(): Promise<number> {
   const msText = (x: number) => (Number.isFinite(x) ? `${x.toFixed(0)} ms` : '–');
   const first = loads[0];
   const warm = loads.slice(1);
-  const pageChange = changes.length > 0 ? median(changes) : Number.NaN;
+  const pageChange = changes.length > 0 ? median(changes.map((c) => c.ms)) : Number.NaN;
+  const apiTimes = changes.flatMap((c) => c.api.filter((a) => /\/api\/v1\/entries\?/.test(a.path)).map((a) => a.ms));
   const lines = [
     `Billfold web benchmark · ${new Date().toISOString()} · ${CHROMIUM}`,
     `initial JS (entry + static imports, gzip -9): ${kb(size.totalGzipBytes)} in ${size.files.length} files (${kb(size.totalBytes)} raw)`,
@@ -202,7 +224,9 @@ async function main(): Promise<number> {
     lines.push(
       `/home first visit: LCP ${msText(first.lcpMs)} (${first.lcpElement}), first page of ${first.rows} rows shown at ${msText(first.rowsMs)}, JS fetched ${kb(first.jsGzipBytes)} gzip`,
       `/home reloads (median of ${warm.length}): LCP ${msText(median(warm.map((l) => l.lcpMs)))}, rows at ${msText(median(warm.map((l) => l.rowsMs)))}`,
-      `page change (median of ${changes.length}): ${msText(pageChange)}  [${changes.map((c) => c.toFixed(0)).join(', ')}]`,
+      `page change (median of ${changes.length}): ${msText(pageChange)}  [${changes.map((c) => c.ms.toFixed(0)).join(', ')}]; ` +
+        `its GET /entries from request to last byte: median ${msText(apiTimes.length > 0 ? median(apiTimes) : Number.NaN)}`,
+      `API calls of the first page change: ${changes[0]?.api.map((a) => `${a.path} ${a.ms.toFixed(0)} ms`).join('; ') ?? '–'}`,
     );
   }
   if (problem) lines.push(`!! ${problem}`);
