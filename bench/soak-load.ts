@@ -80,8 +80,27 @@ interface Context extends Record<string, unknown> {
   cents?: number;
 }
 
+/** Per request kind: how many were sent and how each was answered (a timeout is sent, never answered). */
+type Tally = Record<string, { sent: number; answered: Record<string, number> }>;
+
+function tracked(tally: Tally, kind: string, spec: RequestSpec): RequestSpec {
+  const entry = { sent: 0, answered: {} as Record<string, number> };
+  tally[kind] = entry;
+  return {
+    ...spec,
+    setupRequest: (request, context) => {
+      entry.sent += 1;
+      return spec.setupRequest ? spec.setupRequest(request, context) : request;
+    },
+    onResponse: (status, body, context) => {
+      entry.answered[status] = (entry.answered[status] ?? 0) + 1;
+      spec.onResponse?.(status, body, context);
+    },
+  };
+}
+
 /** One connection's loop: two writes, five reads. */
-function scenario(users: User[], acked: Acked): RequestSpec[] {
+function scenario(users: User[], acked: Acked, tally: Tally): RequestSpec[] {
   let next = 0;
   const auth = (ctx: Context, request: RawRequest): RawRequest => {
     if (!ctx.user) {
@@ -99,7 +118,7 @@ function scenario(users: User[], acked: Acked): RequestSpec[] {
     },
   });
   return [
-    {
+    tracked(tally, 'create invoice', {
       method: 'POST',
       path: '/api/v1/entries/new',
       setupRequest: (request, context) => {
@@ -123,8 +142,8 @@ function scenario(users: User[], acked: Acked): RequestSpec[] {
         ctx.entryId = entry.entryId;
         acked.entries.set(entry.entryId, ctx.cents ?? 0);
       },
-    },
-    {
+    }),
+    tracked(tally, 'add payment', {
       method: 'POST',
       path: '/api/v1/payments',
       setupRequest: (request, context) => {
@@ -140,12 +159,32 @@ function scenario(users: User[], acked: Acked): RequestSpec[] {
         const payment = JSON.parse(body) as { paymentId: number; entryId: number };
         acked.payments.set(payment.paymentId, { entryId: payment.entryId, cents: ctx.cents ?? 0 });
       },
-    },
-    read(() => '/api/v1/entries?pageSize=25&sortField=amount&sortOrder=desc'),
-    read((ctx) => `/api/v1/entries/${ctx.entryId}`),
-    read((ctx) => `/api/v1/payments?entryId=${ctx.entryId}`),
-    read(() => '/api/v1/entries/stats?flow=income'),
-    read(() => '/api/v1/bills?status=all'),
+    }),
+    tracked(
+      tally,
+      'list page',
+      read(() => '/api/v1/entries?pageSize=25&sortField=amount&sortOrder=desc'),
+    ),
+    tracked(
+      tally,
+      'one invoice',
+      read((ctx) => `/api/v1/entries/${ctx.entryId}`),
+    ),
+    tracked(
+      tally,
+      'its payments',
+      read((ctx) => `/api/v1/payments?entryId=${ctx.entryId}`),
+    ),
+    tracked(
+      tally,
+      'stats',
+      read(() => '/api/v1/entries/stats?flow=income'),
+    ),
+    tracked(
+      tally,
+      'entities',
+      read(() => '/api/v1/bills?status=all'),
+    ),
   ];
 }
 
@@ -163,6 +202,7 @@ interface Outcome {
   entries: number;
   payments: number;
   problems: string[];
+  tally: Tally;
 }
 
 async function soak(dialect: 'sqlite' | 'postgres', args: { seconds: number; connections: number; users: number }) {
@@ -181,6 +221,7 @@ async function soak(dialect: 'sqlite' | 'postgres', args: { seconds: number; con
     });
     const users = await makeUsers(server.url, args.users);
     const acked: Acked = { entries: new Map(), payments: new Map() };
+    const tally: Tally = {};
     const latencies: number[] = [];
     const url = server.url;
     const result = await new Promise<Result>((resolve, reject) => {
@@ -190,7 +231,7 @@ async function soak(dialect: 'sqlite' | 'postgres', args: { seconds: number; con
           connections: args.connections,
           duration: args.seconds,
           timeout: 30,
-          requests: scenario(users, acked),
+          requests: scenario(users, acked, tally),
         },
         (err, res) => (err ? reject(err) : resolve(res)),
       );
@@ -258,6 +299,7 @@ async function soak(dialect: 'sqlite' | 'postgres', args: { seconds: number; con
       entries: acked.entries.size,
       payments: acked.payments.size,
       problems,
+      tally,
     } satisfies Outcome;
   } finally {
     await server?.stop();
@@ -298,6 +340,9 @@ async function main() {
     if (o.problems.length > 0) {
       failed = true;
       console.log(`  FAIL: ${o.problems.join('; ')}`);
+      for (const [kind, t] of Object.entries(o.tally)) {
+        console.log(`    ${kind}: sent ${t.sent}, answered ${JSON.stringify(t.answered)}`);
+      }
     } else console.log('  ok: zero errors, no lost writes, totals exact');
   }
   if (failed) process.exitCode = 1;

@@ -24,12 +24,17 @@ export async function tableNames(db: Db): Promise<string[]> {
     .sort();
 }
 
-/** Every row of every table, in primary-key order. */
+/**
+ * Every row of every table, in a stable order: by their full text, since not every table has a unique first
+ * column (rollup tables), and rows with equal sort keys may come back in any order.
+ */
 export async function snapshot(db: Db, tables: readonly string[]): Promise<Snapshot> {
   const state: Snapshot = {};
   for (const table of tables) {
-    const result = await sql<Row>`select * from ${sql.table(table)} order by 1`.execute(db);
-    state[table] = result.rows;
+    const result = await sql<Row>`select * from ${sql.table(table)}`.execute(db);
+    const keyed = result.rows.map((row) => [JSON.stringify(row), row] as const);
+    keyed.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    state[table] = keyed.map(([, row]) => row);
   }
   return state;
 }
@@ -38,6 +43,19 @@ export async function snapshot(db: Db, tables: readonly string[]): Promise<Snaps
 export function changedTables(before: Snapshot, after: Snapshot): string[] {
   const tables = new Set([...Object.keys(before), ...Object.keys(after)]);
   return [...tables].filter((table) => JSON.stringify(before[table]) !== JSON.stringify(after[table])).sort();
+}
+
+/** For a failure message: the rows only one side of each changed table has. */
+export function describeChanges(before: Snapshot, after: Snapshot): string {
+  return changedTables(before, after)
+    .map((table) => {
+      const was = new Set((before[table] ?? []).map((row) => JSON.stringify(row)));
+      const now = new Set((after[table] ?? []).map((row) => JSON.stringify(row)));
+      const gone = [...was].filter((row) => !now.has(row)).slice(0, 5);
+      const added = [...now].filter((row) => !was.has(row)).slice(0, 5);
+      return `${table}:\n  - ${gone.join('\n  - ')}\n  + ${added.join('\n  + ')}`;
+    })
+    .join('\n');
 }
 
 export interface TotalsMismatch {

@@ -14,7 +14,15 @@ import {
 } from '../helpers/domain.ts';
 import { type Session, STRONG_PASSWORD, signIn, signUp } from '../helpers/factories.ts';
 import { apiRoutes } from '../helpers/route-table.ts';
-import { changedTables, type Row, type Snapshot, snapshot, tableNames, totalsMismatches } from './database-state.ts';
+import {
+  changedTables,
+  describeChanges,
+  type Row,
+  type Snapshot,
+  snapshot,
+  tableNames,
+  totalsMismatches,
+} from './database-state.ts';
 import {
   EXTRA_KEYS,
   fromSchema,
@@ -787,12 +795,10 @@ describe.each(dialects)('fuzzing every route on %s', (dialect) => {
             const read = draft.method === 'GET' || draft.method === 'HEAD';
             if (res.statusCode >= 400) {
               const allowed = CHANGES_ON_REFUSAL[route] ?? [];
-              expect(
-                changed.filter((table) => !allowed.includes(table)),
-                `refusal changed tables: ${label}`,
-              ).toEqual([]);
+              const unexpected = changed.filter((table) => !allowed.includes(table));
+              expect(unexpected, `refusal changed tables: ${label}\n${describeChanges(state, after)}`).toEqual([]);
             } else if (read) {
-              expect(changed, `a read changed tables: ${label}`).toEqual([]);
+              expect(changed, `a read changed tables: ${label}\n${describeChanges(state, after)}`).toEqual([]);
             }
             expect(victimRows(after, w.victim.id), `the other user's rows changed: ${label}`).toBe(w.victim.rows);
             if (res.statusCode < 300 && !read) await accept(route, res);
