@@ -81,19 +81,28 @@ interface Context extends Record<string, unknown> {
 }
 
 /** Per request kind: how many were sent and how each was answered (a timeout is sent, never answered). */
-type Tally = Record<string, { sent: number; answered: Record<string, number> }>;
+type Tally = Record<
+  string,
+  { sent: number; answered: Record<string, number>; ms: number[]; slowest: { ms: number; at: number } }
+>;
 
-function tracked(tally: Tally, kind: string, spec: RequestSpec): RequestSpec {
-  const entry = { sent: 0, answered: {} as Record<string, number> };
+/** Counts and times one kind of request; `at` of the slowest is seconds after the load started. */
+function tracked(tally: Tally, kind: string, spec: RequestSpec, origin: number): RequestSpec {
+  const entry = { sent: 0, answered: {} as Record<string, number>, ms: [] as number[], slowest: { ms: 0, at: 0 } };
   tally[kind] = entry;
   return {
     ...spec,
     setupRequest: (request, context) => {
       entry.sent += 1;
+      context.started = performance.now();
       return spec.setupRequest ? spec.setupRequest(request, context) : request;
     },
     onResponse: (status, body, context) => {
       entry.answered[status] = (entry.answered[status] ?? 0) + 1;
+      const started = context.started as number;
+      const ms = performance.now() - started;
+      entry.ms.push(ms);
+      if (ms > entry.slowest.ms) entry.slowest = { ms, at: (started - origin) / 1000 };
       spec.onResponse?.(status, body, context);
     },
   };
@@ -101,6 +110,8 @@ function tracked(tally: Tally, kind: string, spec: RequestSpec): RequestSpec {
 
 /** One connection's loop: two writes, five reads. */
 function scenario(users: User[], acked: Acked, tally: Tally): RequestSpec[] {
+  const origin = performance.now();
+  const track = (kind: string, spec: RequestSpec) => tracked(tally, kind, spec, origin);
   let next = 0;
   const auth = (ctx: Context, request: RawRequest): RawRequest => {
     if (!ctx.user) {
@@ -118,7 +129,7 @@ function scenario(users: User[], acked: Acked, tally: Tally): RequestSpec[] {
     },
   });
   return [
-    tracked(tally, 'create invoice', {
+    track('create invoice', {
       method: 'POST',
       path: '/api/v1/entries/new',
       setupRequest: (request, context) => {
@@ -143,14 +154,20 @@ function scenario(users: User[], acked: Acked, tally: Tally): RequestSpec[] {
         acked.entries.set(entry.entryId, ctx.cents ?? 0);
       },
     }),
-    tracked(tally, 'add payment', {
+    track('add payment', {
       method: 'POST',
       path: '/api/v1/payments',
       setupRequest: (request, context) => {
         const ctx = context as Context;
         const withAuth = auth(ctx, request);
         ctx.cents = 1 + Math.floor(Math.random() * 300_000);
-        const body = { entryId: ctx.entryId, date: '2026-11-05', amount: ctx.cents / 100, type: 'bank', medium: 'ach' };
+        const body = {
+          entryId: ctx.entryId,
+          date: '2026-11-05',
+          amount: ctx.cents / 100,
+          type: 'bank',
+          medium: 'ach',
+        };
         return { ...withAuth, headers: { ...withAuth.headers, ...json }, body: JSON.stringify(body) };
       },
       onResponse: (status, body, context) => {
@@ -160,28 +177,23 @@ function scenario(users: User[], acked: Acked, tally: Tally): RequestSpec[] {
         acked.payments.set(payment.paymentId, { entryId: payment.entryId, cents: ctx.cents ?? 0 });
       },
     }),
-    tracked(
-      tally,
+    track(
       'list page',
       read(() => '/api/v1/entries?pageSize=25&sortField=amount&sortOrder=desc'),
     ),
-    tracked(
-      tally,
+    track(
       'one invoice',
       read((ctx) => `/api/v1/entries/${ctx.entryId}`),
     ),
-    tracked(
-      tally,
+    track(
       'its payments',
       read((ctx) => `/api/v1/payments?entryId=${ctx.entryId}`),
     ),
-    tracked(
-      tally,
+    track(
       'stats',
       read(() => '/api/v1/entries/stats?flow=income'),
     ),
-    tracked(
-      tally,
+    track(
       'entities',
       read(() => '/api/v1/bills?status=all'),
     ),
@@ -230,7 +242,9 @@ async function soak(dialect: 'sqlite' | 'postgres', args: { seconds: number; con
           url,
           connections: args.connections,
           duration: args.seconds,
-          timeout: 30,
+          // Generous: in a loaded VM, 200 connections opened at once can wait on TCP retransmission timers
+          // (1, 3, 7, 15, 31 s) before their first request reaches the server; the server itself answers in ms.
+          timeout: 60,
           requests: scenario(users, acked, tally),
         },
         (err, res) => (err ? reject(err) : resolve(res)),
@@ -337,12 +351,15 @@ async function main() {
     console.log(
       `  ${o.entries} invoices and ${o.payments} payments acknowledged and found; errors ${o.errors}, timeouts ${o.timeouts}, non-2xx ${o.non2xx}; status ${JSON.stringify(o.statusCodes)}`,
     );
+    for (const [kind, t] of Object.entries(o.tally)) {
+      const sorted = Float64Array.from(t.ms).sort();
+      console.log(
+        `    ${kind}: sent ${t.sent}, answered ${JSON.stringify(t.answered)}, p99 ${percentile(sorted, 99).toFixed(0)} ms, slowest ${t.slowest.ms.toFixed(0)} ms at ${t.slowest.at.toFixed(1)} s`,
+      );
+    }
     if (o.problems.length > 0) {
       failed = true;
       console.log(`  FAIL: ${o.problems.join('; ')}`);
-      for (const [kind, t] of Object.entries(o.tally)) {
-        console.log(`    ${kind}: sent ${t.sent}, answered ${JSON.stringify(t.answered)}`);
-      }
     } else console.log('  ok: zero errors, no lost writes, totals exact');
   }
   if (failed) process.exitCode = 1;
