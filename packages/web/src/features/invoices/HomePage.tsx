@@ -3,12 +3,15 @@ import { useTheme } from '@mui/material/styles';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import { useEffect, useId, useState } from 'react';
+import { lazy, Suspense, useEffect, useId, useState } from 'react';
 import { homeGridStore } from '../../components/invoice-grid/grid-state.ts';
 import { InvoiceGrid } from '../../components/invoice-grid/InvoiceGrid.tsx';
+import { PageProgress } from '../../components/PageProgress.tsx';
 import { FilterPanel } from '../filters/FilterPanel.tsx';
 import { useHomeFilters } from '../filters/use-home-filters.ts';
-import { StatsTab } from '../stats/StatsTab.tsx';
+
+// The charts load with the Stats tab, not with the grid people see first.
+const StatsTab = lazy(() => import('../stats/StatsTab.tsx').then((m) => ({ default: m.StatsTab })));
 
 type HomeTab = 'invoices' | 'stats';
 
@@ -80,7 +83,9 @@ export default function HomePage() {
               label="Invoices"
             />
           ) : (
-            <StatsTab filters={filters.params} />
+            <Suspense fallback={<PageProgress />}>
+              <StatsTab filters={filters.params} />
+            </Suspense>
           )}
         </Box>
       </Box>
