@@ -3,13 +3,13 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { RawRequest } from 'autocannon';
 import type { DatabaseConfig } from '../packages/server/src/config.ts';
+import { findPgBin, type PgCluster, startPgCluster } from '../packages/server/test/helpers/pg-cluster.ts';
 import { parseArgs } from './lib/args.ts';
 import { BENCH_PASSWORD, BENCH_USER, postgresDataset, type SeedInfo, sqliteDataset } from './lib/datasets.ts';
 import { captureRequestSql, type RequestKind, timeFloor } from './lib/floor.ts';
 import { type LoadResult, median, runLoad } from './lib/load.ts';
 import { type DataSample, sampleData } from './lib/sample.ts';
 import { REPO_ROOT, type RunningServer, startServer } from './lib/server-process.ts';
-import { findPgBin, type PgCluster, startPgCluster } from './pg-cluster.ts';
 
 /**
  * `npm run bench -- [options]`: the real server on a seeded database, loaded with autocannon, on SQLite and

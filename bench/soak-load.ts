@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import autocannon, { type RawRequest, type RequestSpec, type Result } from 'autocannon';
 import type { DatabaseConfig } from '../packages/server/src/config.ts';
 import { createDatabase } from '../packages/server/src/db/database.ts';
+import { findPgBin, type PgCluster, startPgCluster } from '../packages/server/test/helpers/pg-cluster.ts';
 import { totalsMismatches } from '../packages/server/test/security/database-state.ts';
 import { parseArgs } from './lib/args.ts';
 import { percentile } from './lib/load.ts';
 import { type RunningServer, startServer } from './lib/server-process.ts';
-import { findPgBin, type PgCluster, startPgCluster } from './pg-cluster.ts';
 
 /**
  * `npm run soak` (after the long security tests), or `tsx bench/soak-load.ts [options]`: the real server under

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { freePort } from '../pg-cluster.ts';
+import { freePort } from '../../packages/server/test/helpers/pg-cluster.ts';
 
 export const REPO_ROOT = resolve(import.meta.dirname, '../..');
 const MAIN = resolve(REPO_ROOT, 'packages/server/src/main.ts');

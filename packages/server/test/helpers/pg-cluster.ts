@@ -5,11 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /**
- * A throwaway PostgreSQL cluster on 127.0.0.1, started the way the server's test harness does
- * (`packages/server/test/helpers/postgres-cluster.ts`): the newest binaries under /usr/lib/postgresql,
- * initdb with trust auth and the C locale, run as the postgres user when we are root. It imports nothing
- * from the tests, so either side can use it. Unlike the test cluster it keeps fsync on by default and is
- * tuned only with settings a small production install would also use.
+ * A throwaway PostgreSQL cluster on 127.0.0.1, for the test harness and the benchmarks alike: the newest
+ * binaries under /usr/lib/postgresql, initdb with trust auth and the C locale, run as the postgres user
+ * when we are root (initdb and pg_ctl refuse root), in a temporary directory deleted by `stop`. Settings
+ * default to what a small production install would use; the tests add theirs (fsync off, more connections).
  */
 
 export function findPgBin(): string | null {
@@ -62,7 +61,7 @@ export interface PgClusterOptions {
 export async function startPgCluster(options: PgClusterOptions = {}): Promise<PgCluster> {
   const bin = findPgBin();
   if (!bin) throw new Error('No PostgreSQL binaries under /usr/lib/postgresql');
-  const dir = mkdtempSync(join(tmpdir(), 'billfold-bench-pg-'));
+  const dir = mkdtempSync(join(tmpdir(), 'billfold-pg-'));
   if (process.getuid?.() === 0) {
     const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
     const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
