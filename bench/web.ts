@@ -3,7 +3,8 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { CHROMIUM, launchChromium } from '../e2e/support/chromium.ts';
 import { INITIAL_JS_BUDGET_BYTES, measureInitialJs } from '../packages/web/scripts/size.ts';
 import { parseArgs } from './lib/args.ts';
 import { BENCH_PASSWORD, BENCH_USER, sqliteDataset } from './lib/datasets.ts';
@@ -23,7 +24,6 @@ const HELP = `Usage: npm run bench:web -- [options]
   --runs N       page loads and page changes measured (default 5)
   --help`;
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const DIST = resolve(REPO_ROOT, 'packages/web/dist');
 const TARGETS = { initialJsGzip: INITIAL_JS_BUDGET_BYTES, lcpMs: 1_500, pageChangeMs: 200 };
 
@@ -167,20 +167,7 @@ async function main(): Promise<number> {
   const changes: PageChange[] = [];
   let problem: string | null = null;
   try {
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
     const context = await browser.newContext({
       baseURL: server.url,
       viewport: { width: 1440, height: 900 },
