@@ -336,6 +336,55 @@ describe.each(dialects)('GET /api/v1/entries on %s', (dialect) => {
       }
     });
 
+    // Balance sorts state the paid filter on the balance, and on SQLite a wide category range walks the
+    // category's sort index (ADR 0402): the plan changes, the rows must not.
+    const PAID: Record<string, (e: SeededEntry) => boolean> = {
+      true: (e) => e.paidCents >= e.amountCents,
+      false: (e) => e.paidCents < e.amountCents,
+      overpaid: (e) => e.paidCents > e.amountCents,
+      partial: (e) => e.paidCents < e.amountCents && e.paymentCount > 0,
+    };
+    const planned = [
+      ...Object.keys(PAID).flatMap((paid) =>
+        (['asc', 'desc'] as const).map((order) => [`paid=${paid}`, 'balance', order, PAID[paid]] as const),
+      ),
+      ...(['amount', 'balance'] as const).flatMap((field) =>
+        (['asc', 'desc'] as const).map(
+          (order) =>
+            [
+              'categoryList=Utilities&categoryList=Auto%20Loan&startDate=2025-01-01',
+              field,
+              order,
+              (e: SeededEntry) => ['Utilities', 'Auto Loan'].includes(e.bill.category),
+            ] as const,
+        ),
+      ),
+      [
+        'categoryList=Utilities&startDate=2025-06-01&endDate=2026-12-31&paid=false',
+        'balance',
+        'desc',
+        (e: SeededEntry) => e.bill.category === 'Utilities' && e.date >= '2025-06-01' && PAID.false?.(e) === true,
+      ] as const,
+      [
+        'categoryList=Utilities&startDate=2026-02-10&endDate=2026-02-10',
+        'amount',
+        'asc',
+        (e: SeededEntry) => e.bill.category === 'Utilities' && e.date === '2026-02-10',
+      ] as const,
+    ];
+    it.each(planned)('%s sorted by %s %s: every page matches the model', async (filters, field, order, predicate) => {
+      const expected = sortedNumbers(
+        live.filter((e) => predicate?.(e) === true),
+        field,
+        order,
+      );
+      expect(expected.length).toBeGreaterThan(0);
+      for (const pageSize of [13, 100]) {
+        const all = await walk(`${filters}&sortField=${field}&sortOrder=${order}`, pageSize);
+        expect(all.map((e) => e.invoiceId)).toEqual(expected);
+      }
+    });
+
     it('a field without an order sorts ascending; an order without a field sorts by date', async () => {
       expect(numbers(await list('sortField=amount'))).toEqual(sortedNumbers(live, 'amount', 'asc').slice(0, 100));
       expect(numbers(await list('sortOrder=asc'))).toEqual(sortedNumbers(live, 'date', 'asc').slice(0, 100));

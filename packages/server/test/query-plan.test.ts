@@ -1,4 +1,4 @@
-import { SORT_FIELDS, type SortField } from '@billfold/contract/schemas';
+import { type EntryFilters, SORT_FIELDS, type SortField } from '@billfold/contract/schemas';
 import { type CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EntrySort } from '../src/modules/entries/entries.query.ts';
@@ -94,6 +94,69 @@ describe('SQLite query plans of the invoice list', () => {
       const after = { value: '2026-03-01', invoiceNumber: 42 };
       const details = await plan(repo.chunkQuery(userId, {}, { field: 'date', order: 'desc' }, after, 1000));
       expectIndexWalk(details, /entries_live_date \(user_id=\? AND \(date,invoice_number\)<\(\?,\?\)\)/);
+    });
+  });
+
+  describe('balance and category sorts (ADR 0402)', () => {
+    let ownerId: number;
+    const hinted = async (filters: EntryFilters, sort: EntrySort) => {
+      const hints = await repo.planHints(ownerId, filters, sort, 100, await repo.count(ownerId, filters));
+      return plan(repo.pageQuery(ownerId, filters, sort, 0, 100, hints));
+    };
+
+    beforeAll(async () => {
+      ownerId = await userIdOf(t.app.db, (await signUp(t.app)).username);
+      const bills = await seedBills(
+        t.app.db,
+        ownerId,
+        Array.from({ length: 12 }, (_, i) => ({ name: `Kind ${i}`, category: i < 6 ? 'Home Services' : 'Dining' })),
+      );
+      await seedEntries(
+        t.app.db,
+        ownerId,
+        Array.from({ length: 4000 }, (_, i) => ({
+          bill: bills[i % bills.length] ?? (bills[0] as (typeof bills)[number]),
+          date: `20${16 + (i % 10)}-${String(1 + (i % 12)).padStart(2, '0')}-${String(1 + (i % 28)).padStart(2, '0')}`,
+          amountCents: 100 + ((i * 7919) % 100_000),
+          payments:
+            i % 4 === 0 ? [{ amountCents: 100 + ((i * 7919) % 100_000) }] : i % 4 === 1 ? [{ amountCents: 50 }] : [],
+        })),
+      );
+      await sql`ANALYZE`.execute(t.app.db);
+    });
+
+    it.each([
+      ['true', 'desc', /entries_live_balance \(user_id=\? AND balance_cents=\?\)/],
+      ['false', 'asc', /entries_live_balance \(user_id=\? AND balance_cents>\?\)/],
+      ['partial', 'asc', /entries_live_balance \(user_id=\? AND balance_cents>\?\)/],
+      ['overpaid', 'desc', /entries_live_(balance|status) \(user_id=\? AND (balance_cents|pay_state)=\?\)/],
+    ] as const)(
+      'paid=%s sorted by balance %s walks only the matching side of the balance',
+      async (paid, order, index) => {
+        expectIndexWalk(await hinted({ paid }, { field: 'balance', order }), index);
+      },
+    );
+
+    it('a category over most of its dates, sorted by balance, walks entries_live_category_balance', async () => {
+      const filters: EntryFilters = { categoryList: ['Home Services'], startDate: '2019-01-01', paid: 'false' };
+      expectIndexWalk(
+        await hinted(filters, { field: 'balance', order: 'desc' }),
+        /entries_live_category_balance \(user_id=\? AND category=\? AND balance_cents>\?\)/,
+      );
+    });
+
+    it('a category over most of its dates, sorted by amount, walks entries_live_category_amount', async () => {
+      const filters = { categoryList: ['home_services'], startDate: '2017-06-01', endDate: '2025-12-31' };
+      expectIndexWalk(
+        await hinted(filters, { field: 'amount', order: 'asc' }),
+        /entries_live_category_amount \(user_id=\? AND category=\?\)/,
+      );
+    });
+
+    it('a narrow date range is read from entries_live_category_date and sorted (a few rows)', async () => {
+      const filters = { categoryList: ['Home Services'], startDate: '2020-03-01', endDate: '2020-03-31' };
+      const details = (await hinted(filters, { field: 'amount', order: 'asc' })).join(' | ');
+      expect(details).toMatch(/entries_live_category_date \(user_id=\? AND category=\? AND date>\? AND date<\?\)/);
     });
   });
 });

@@ -1,5 +1,5 @@
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteAdapter, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.ts';
 import { migrations } from './migrations/index.ts';
@@ -29,6 +29,10 @@ export function createDatabase(config: DatabaseConfig): Db {
   sqlite.pragma('analysis_limit = 10000');
   sqlite.pragma('optimize = 0x10002');
   return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+}
+
+export function isSqlite(db: Db): boolean {
+  return db.getExecutor().adapter instanceof SqliteAdapter;
 }
 
 export async function migrateToLatest(db: Db): Promise<void> {

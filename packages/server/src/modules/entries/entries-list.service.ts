@@ -30,10 +30,7 @@ export class EntriesListService {
   async list(userId: number, query: EntriesQuery): Promise<EntryList> {
     const { pageNum = 0, pageSize = DEFAULT_PAGE_SIZE, sortField, sortOrder, ...filters } = query;
     const sort = resolveSort(sortField, sortOrder);
-    const [total, rows] = await Promise.all([
-      this.repo.count(userId, filters),
-      this.repo.page(userId, filters, sort, pageNum * pageSize, pageSize),
-    ]);
+    const [total, rows] = await this.repo.countAndPage(userId, filters, sort, pageNum * pageSize, pageSize);
     return { entries: rows.map(toEntry), total };
   }
 

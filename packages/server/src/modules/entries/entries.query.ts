@@ -1,6 +1,6 @@
 import { categoryLabel } from '@billfold/contract/categories';
 import type { EntryFilters, SortField } from '@billfold/contract/schemas';
-import type { Kysely, SelectQueryBuilder } from 'kysely';
+import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { Database, EntriesTable } from '../../db/schema.ts';
 import { billNameKey } from '../bills/bill.mapper.ts';
 import { PAY_STATE } from './entry.derived.ts';
@@ -42,13 +42,39 @@ export const DEFAULT_SORT: EntrySort = { field: 'date', order: 'desc' };
 export type EntryQueryFilters = EntryFilters & { withoutInternal?: boolean };
 
 /**
+ * Sorts with a second index `entries_live_category_<x>` over (user_id, category, column, invoice_number): a
+ * page of one category in that order is a walk of it (docs/decisions/0402-category-sorts.md).
+ */
+export const CATEGORY_SORTS: ReadonlySet<SortColumn> = new Set<SortColumn>(['balance_cents', 'amount_cents']);
+
+export interface PlanHints {
+  /**
+   * SQLite only: write the date bounds as `+date`, which SQLite cannot answer from an index, so that it walks
+   * the sort's category index and checks the dates on the rows it meets instead of reading the whole date
+   * range and sorting it. Its planner cannot tell a wide range from a narrow one; the caller can.
+   */
+  datesUnindexed?: boolean;
+  /**
+   * Write the paid filter on the balance (`balanceBound`). Only for balance sorts: elsewhere a balance range
+   * can tempt the planner away from the sort's own index.
+   */
+  balanceBound?: boolean;
+}
+
+/**
  * The live (not recycled) entries of one user that match the filters. `user_id = ? AND recycled_at IS NULL`
  * is written exactly so that SQLite can use the partial indexes `entries_live_*`.
  */
-export function filteredEntries(db: Kysely<Database>, userId: number, filters: EntryQueryFilters): EntriesSelect {
+export function filteredEntries(
+  db: Kysely<Database>,
+  userId: number,
+  filters: EntryQueryFilters,
+  hints: PlanHints = {},
+): EntriesSelect {
   let q: EntriesSelect = db.selectFrom('entries').where('user_id', '=', userId).where('recycled_at', 'is', null);
-  if (filters.startDate !== undefined) q = q.where('date', '>=', filters.startDate);
-  if (filters.endDate !== undefined) q = q.where('date', '<=', filters.endDate);
+  const date = hints.datesUnindexed ? sql<string>`+${sql.ref('date')}` : sql.ref<string>('date');
+  if (filters.startDate !== undefined) q = q.where(date, '>=', filters.startDate);
+  if (filters.endDate !== undefined) q = q.where(date, '<=', filters.endDate);
   if (filters.invoiceNum !== undefined) q = q.where('invoice_number', '=', filters.invoiceNum);
   if (filters.partyList !== undefined) {
     // Entity names are unique per user case-insensitively, so the stored lower-case key identifies one.
@@ -73,24 +99,47 @@ export function filteredEntries(db: Kysely<Database>, userId: number, filters: E
       q = q.where('internal', '=', 1);
       break;
   }
-  switch (filters.paid) {
-    case 'true':
-      q = q.where('pay_state', '>=', PAY_STATE.paid);
-      break;
-    case 'false':
-      q = q.where('pay_state', '<', PAY_STATE.paid);
-      break;
-    case 'overpaid':
-      q = q.where('pay_state', '=', PAY_STATE.overpaid);
-      break;
-    case 'partial':
-      q = q.where('pay_state', '=', PAY_STATE.partial);
-      break;
+  if (hints.balanceBound) q = balanceBound(q, filters.paid);
+  else {
+    switch (filters.paid) {
+      case 'true':
+        q = q.where('pay_state', '>=', PAY_STATE.paid);
+        break;
+      case 'false':
+        q = q.where('pay_state', '<', PAY_STATE.paid);
+        break;
+      case 'overpaid':
+        q = q.where('pay_state', '=', PAY_STATE.overpaid);
+        break;
+      case 'partial':
+        q = q.where('pay_state', '=', PAY_STATE.partial);
+        break;
+    }
   }
   if (filters.withoutInternal) q = q.where('internal', '=', 0);
   if (filters.archives === 'true') q = q.where('archived', '=', 1);
   if (filters.archives === 'false') q = q.where('archived', '=', 0);
   return q;
+}
+
+/**
+ * The paid filter stated on the balance (0 exactly when paid in full, see `derivePayment`): paid and unpaid
+ * are a balance equal to or above zero, overpaid and partial add their state. A walk of a balance index then
+ * starts and stops at the rows that match instead of reading past every row of the other side.
+ */
+function balanceBound(q: EntriesSelect, paid: EntryFilters['paid']): EntriesSelect {
+  switch (paid) {
+    case 'true':
+      return q.where('balance_cents', '=', 0);
+    case 'false':
+      return q.where('balance_cents', '>', 0);
+    case 'overpaid':
+      return q.where('balance_cents', '=', 0).where('pay_state', '=', PAY_STATE.overpaid);
+    case 'partial':
+      return q.where('balance_cents', '>', 0).where('pay_state', '=', PAY_STATE.partial);
+    default:
+      return q;
+  }
 }
 
 /**
