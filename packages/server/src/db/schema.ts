@@ -95,8 +95,15 @@ export interface PaymentsTable {
   created_at: number;
 }
 
+/** Grows with every write to a user's invoices (triggers of migration `2026-11-25T00-00_data_versions`). */
+export interface UserDataVersionsTable {
+  user_id: number;
+  version: number;
+}
+
 export interface Database {
   users: UsersTable;
+  user_data_versions: UserDataVersionsTable;
   refresh_tokens: RefreshTokensTable;
   login_failures: LoginFailuresTable;
   bills: BillsTable;

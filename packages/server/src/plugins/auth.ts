@@ -16,6 +16,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The signed-in user's id, set by `authenticate`. */
     userId: number;
+    /** The version of the user's invoices as `authenticate` read it (see `user_data_versions`). */
+    dataVersion: number;
   }
   interface FastifyInstance {
     authenticate: (request: FastifyRequest) => Promise<void>;
@@ -40,6 +42,7 @@ export function registerAuth(app: FastifyInstance, opts: { secret: string; db: D
   });
 
   app.decorateRequest('userId', 0);
+  app.decorateRequest('dataVersion', 0);
   app.decorate('signAccessToken', (userId: number) => {
     const iat = Math.floor(opts.now() / 1000);
     return sign({ sub: String(userId), typ: 'access', iat, exp: iat + ACCESS_TOKEN_TTL_SECONDS });
@@ -59,12 +62,14 @@ export function registerAuth(app: FastifyInstance, opts: { secret: string; db: D
     }
     if (claims.exp * 1000 <= opts.now()) throw unauthorized('Unauthorized: access token expired');
     const user = await opts.db
-      .selectFrom('users')
-      .select('id')
-      .where('id', '=', userId)
-      .where('deactivated_at', 'is', null)
+      .selectFrom('users as u')
+      .leftJoin('user_data_versions as v', 'v.user_id', 'u.id')
+      .select(['u.id', 'v.version'])
+      .where('u.id', '=', userId)
+      .where('u.deactivated_at', 'is', null)
       .executeTakeFirst();
     if (!user) throw unauthorized('Unauthorized: account not active');
     request.userId = userId;
+    request.dataVersion = Number(user.version ?? 0);
   });
 }

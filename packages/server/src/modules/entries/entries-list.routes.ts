@@ -3,16 +3,24 @@ import { entriesQuery, entryListResponse, exportQuery } from '@billfold/contract
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorResponses } from '../../plugins/openapi.ts';
+import { VersionedCache } from '../../lib/versioned-cache.ts';
+import { compiledSerializer, errorResponses } from '../../plugins/openapi.ts';
 import { CSV_CONTENT_TYPE } from './entries-export.ts';
 import type { EntriesListService } from './entries-list.service.ts';
 
+/** About 450 pages of 100 entries: the working set of a few dozen people browsing. */
+export const LIST_CACHE_BYTES = 16 * 1024 * 1024;
+
+const serializeList = compiledSerializer({ schema: entryListResponse });
+
 export function entriesListRoutes(app: FastifyInstance, service: EntriesListService): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  const listCache = new VersionedCache(LIST_CACHE_BYTES);
   r.get(
     '/entries',
     {
       onRequest: app.authenticate,
+      serializerCompiler: compiledSerializer,
       schema: {
         tags: ['entries'],
         summary: 'Filtered, sorted page of invoices with the total count',
@@ -23,7 +31,21 @@ export function entriesListRoutes(app: FastifyInstance, service: EntriesListServ
         response: { 200: entryListResponse, ...errorResponses(400, 401) },
       },
     },
-    async (request) => service.list(request.userId, request.query),
+    async (request, reply) => {
+      // Lists are read far more often than written (every visit, tab switch and refetch asks again): the page
+      // is kept serialized until the user's next write (ADR 0403). A request's `Cache-Control: no-cache` (a
+      // hard reload) skips it; `Cache-Status` (RFC 9211) says what happened.
+      const bypass = /no-cache|no-store/i.test(request.headers['cache-control'] ?? '');
+      let body = bypass ? undefined : listCache.get(request.userId, request.dataVersion, request.url);
+      reply.header('cache-status', body ? 'billfold; hit' : `billfold; fwd=${bypass ? 'request' : 'miss'}; stored`);
+      if (!body) {
+        body = Buffer.from(serializeList(await service.list(request.userId, request.query)));
+        listCache.set(request.userId, request.dataVersion, request.url, body);
+      }
+      // The schema documents the body; the bytes are that body, serialized by the same compiled serializer.
+      const untyped: FastifyReply = reply;
+      return untyped.type('application/json; charset=utf-8').send(body);
+    },
   );
   r.get(
     '/entries/export',

@@ -1,7 +1,7 @@
 import { createEntryBody, entry, entryGetQuery, idParams, updateEntryBody } from '@billfold/contract/schemas';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { errorResponses } from '../../plugins/openapi.ts';
+import { compiledSerializer, errorResponses } from '../../plugins/openapi.ts';
 import type { EntriesService } from './entries.service.ts';
 
 const security = [{ bearer: [] }];
@@ -18,6 +18,7 @@ export function entriesRoutes(app: FastifyInstance, service: EntriesService): vo
     '/entries/:id',
     {
       onRequest: app.authenticate,
+      serializerCompiler: compiledSerializer,
       schema: {
         tags: ['entries'],
         summary: 'One invoice (also of an archived entity); a recycled one only with `filter=bypass`',

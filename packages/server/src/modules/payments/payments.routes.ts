@@ -9,7 +9,7 @@ import {
 } from '@billfold/contract/schemas';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { errorResponses } from '../../plugins/openapi.ts';
+import { compiledSerializer, errorResponses } from '../../plugins/openapi.ts';
 import type { PaymentsService } from './payments.service.ts';
 
 const security = [{ bearer: [] }];
@@ -20,6 +20,7 @@ export function paymentsRoutes(app: FastifyInstance, service: PaymentsService): 
     '/payments',
     {
       onRequest: app.authenticate,
+      serializerCompiler: compiledSerializer,
       schema: {
         tags: ['payments'],
         summary: "An invoice's live payments, newest first",
