@@ -105,7 +105,10 @@ const NO_CACHE = { 'cache-control': 'no-cache' };
 function withUncachedLists(all: Scenario[]): Scenario[] {
   return all.flatMap((s) =>
     s.kind === 'list'
-      ? [{ ...s, floor: undefined }, { ...s, key: `${s.key}-fresh`, label: `${s.label} (no-cache)`, headers: NO_CACHE }]
+      ? [
+          { ...s, floor: undefined },
+          { ...s, key: `${s.key}-fresh`, label: `${s.label} (no-cache)`, headers: NO_CACHE },
+        ]
       : [s],
   );
 }
