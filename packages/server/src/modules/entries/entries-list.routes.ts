@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { entriesQuery, entryListResponse, exportQuery } from '@billfold/contract/schemas';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { VersionedCache } from '../../lib/versioned-cache.ts';
@@ -13,38 +13,46 @@ export const LIST_CACHE_BYTES = 16 * 1024 * 1024;
 
 const serializeList = compiledSerializer({ schema: entryListResponse });
 
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** `Cache-Control: no-cache` (or `no-store`) on a request, as a hard reload sends: answer afresh. */
+function wantsFresh(request: FastifyRequest): boolean {
+  return /no-cache|no-store/i.test(request.headers['cache-control'] ?? '');
+}
+
 export function entriesListRoutes(app: FastifyInstance, service: EntriesListService): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  // Lists are read far more often than written (every visit, tab switch and refetch asks again): each page is
+  // kept serialized until the user's next write (ADR 0403). `Cache-Status` (RFC 9211) says what happened.
   const listCache = new VersionedCache(LIST_CACHE_BYTES);
+  /** Right after authentication: a hit is sent before validation and the handler (only valid URLs are stored). */
+  const answerFromCache = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (wantsFresh(request)) return;
+    const body = listCache.get(request.userId, request.dataVersion, request.url);
+    if (body) return reply.header('cache-status', 'billfold; hit').type(JSON_TYPE).send(body);
+  };
   r.get(
     '/entries',
     {
-      onRequest: app.authenticate,
+      onRequest: [app.authenticate, answerFromCache],
       serializerCompiler: compiledSerializer,
       schema: {
         tags: ['entries'],
         summary: 'Filtered, sorted page of invoices with the total count',
         description:
-          'Pages are 0-based. Default order: date desc, then invoiceId desc; every order ends with invoiceId, so pages never overlap.',
+          'Pages are 0-based. Default order: date desc, then invoiceId desc; every order ends with invoiceId, so pages never overlap. Repeated requests are answered from a cache that every write of the user empties; `Cache-Control: no-cache` skips it.',
         security: [{ bearer: [] }],
         querystring: entriesQuery,
         response: { 200: entryListResponse, ...errorResponses(400, 401) },
       },
     },
     async (request, reply) => {
-      // Lists are read far more often than written (every visit, tab switch and refetch asks again): the page
-      // is kept serialized until the user's next write (ADR 0403). A request's `Cache-Control: no-cache` (a
-      // hard reload) skips it; `Cache-Status` (RFC 9211) says what happened.
-      const bypass = /no-cache|no-store/i.test(request.headers['cache-control'] ?? '');
-      let body = bypass ? undefined : listCache.get(request.userId, request.dataVersion, request.url);
-      reply.header('cache-status', body ? 'billfold; hit' : `billfold; fwd=${bypass ? 'request' : 'miss'}; stored`);
-      if (!body) {
-        body = Buffer.from(serializeList(await service.list(request.userId, request.query)));
-        listCache.set(request.userId, request.dataVersion, request.url, body);
-      }
+      const body = Buffer.from(serializeList(await service.list(request.userId, request.query)));
+      listCache.set(request.userId, request.dataVersion, request.url, body);
       // The schema documents the body; the bytes are that body, serialized by the same compiled serializer.
       const untyped: FastifyReply = reply;
-      return untyped.type('application/json; charset=utf-8').send(body);
+      const miss = wantsFresh(request) ? 'request' : 'miss';
+      return untyped.header('cache-status', `billfold; fwd=${miss}; stored`).type(JSON_TYPE).send(body);
     },
   );
   r.get(

@@ -99,47 +99,33 @@ export function filteredEntries(
       q = q.where('internal', '=', 1);
       break;
   }
-  if (hints.balanceBound) q = balanceBound(q, filters.paid);
-  else {
-    switch (filters.paid) {
-      case 'true':
-        q = q.where('pay_state', '>=', PAY_STATE.paid);
-        break;
-      case 'false':
-        q = q.where('pay_state', '<', PAY_STATE.paid);
-        break;
-      case 'overpaid':
-        q = q.where('pay_state', '=', PAY_STATE.overpaid);
-        break;
-      case 'partial':
-        q = q.where('pay_state', '=', PAY_STATE.partial);
-        break;
-    }
-  }
+  q = paidFilter(q, filters.paid, hints.balanceBound === true);
   if (filters.withoutInternal) q = q.where('internal', '=', 0);
   if (filters.archives === 'true') q = q.where('archived', '=', 1);
   if (filters.archives === 'false') q = q.where('archived', '=', 0);
   return q;
 }
 
+/** Each paid filter on the stored pay state, and the balance it implies (0 exactly when paid in full). */
+const PAID_FILTERS = {
+  true: { op: '>=', state: PAY_STATE.paid, balance: '=' },
+  false: { op: '<', state: PAY_STATE.paid, balance: '>' },
+  overpaid: { op: '=', state: PAY_STATE.overpaid, balance: '=' },
+  partial: { op: '=', state: PAY_STATE.partial, balance: '>' },
+} as const;
+
 /**
- * The paid filter stated on the balance (0 exactly when paid in full, see `derivePayment`): paid and unpaid
- * are a balance equal to or above zero, overpaid and partial add their state. A walk of a balance index then
- * starts and stops at the rows that match instead of reading past every row of the other side.
+ * The paid filter on the pay state or, for balance sorts, on the balance (see `derivePayment`): paid and
+ * unpaid are exactly a zero and a positive balance, overpaid and partial keep their state as well. A walk of a
+ * balance index then starts and stops at the rows that match instead of reading past every row of the other
+ * side.
  */
-function balanceBound(q: EntriesSelect, paid: EntryFilters['paid']): EntriesSelect {
-  switch (paid) {
-    case 'true':
-      return q.where('balance_cents', '=', 0);
-    case 'false':
-      return q.where('balance_cents', '>', 0);
-    case 'overpaid':
-      return q.where('balance_cents', '=', 0).where('pay_state', '=', PAY_STATE.overpaid);
-    case 'partial':
-      return q.where('balance_cents', '>', 0).where('pay_state', '=', PAY_STATE.partial);
-    default:
-      return q;
-  }
+function paidFilter(q: EntriesSelect, paid: EntryFilters['paid'], onBalance: boolean): EntriesSelect {
+  if (paid === undefined) return q;
+  const f = PAID_FILTERS[paid];
+  if (!onBalance) return q.where('pay_state', f.op, f.state);
+  const bounded = q.where('balance_cents', f.balance, 0);
+  return paid === 'true' || paid === 'false' ? bounded : bounded.where('pay_state', f.op, f.state);
 }
 
 /**
