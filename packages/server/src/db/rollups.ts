@@ -313,6 +313,10 @@ export const SEEK_FROM_OFFSET = 5_000;
  * row `offset` are found from the counts, and the page becomes "rows on or before (after) that day, from
  * `offset − rows after it`". Returns the narrowed date filter and the remaining offset, or `null` when the
  * rollups cannot answer the filters (the caller then pages as usual).
+ *
+ * One statement (a round trip counts on PostgreSQL): the live entries per month of the range (whole months
+ * from a month table, a partial first or last month from the day table), a running sum in page order that
+ * picks the month holding row `offset`, and that month's days with the rows before the month.
  */
 export async function rollupDateSeek(
   db: Db,
@@ -324,39 +328,42 @@ export async function rollupDateSeek(
   if (offset < SEEK_FROM_OFFSET) return null;
   const s = scopeOf(userId, filters);
   if (!s || s.nameKeys) return null;
-  const r = withRollups(db);
-  const months = [...(await monthCounts(r, s))].sort(([a], [b]) =>
-    order === 'asc' ? (a < b ? -1 : 1) : a < b ? 1 : -1,
-  );
-  let before = 0;
-  let month: string | undefined;
-  for (const [m, n] of months) {
-    if (before + n > offset) {
-      month = m;
-      break;
-    }
-    before += n;
-  }
-  if (month === undefined) return null; // past the end: the usual query returns the empty page
-  const from = s.startDate !== undefined && s.startDate > `${month}-00` ? s.startDate : `${month}-00`;
-  const to = s.endDate !== undefined && s.endDate < `${month}-99` ? s.endDate : `${month}-99`;
-  const days = await r
-    .selectFrom('entry_day_counts')
-    .select((eb) => ['day', eb.fn.sum<number>('entry_count').as('n')])
-    .where(countTableWhere(s))
-    .where('day', '>=', from)
-    .where('day', '<=', to)
-    .groupBy('day')
-    .orderBy('day', order)
-    .execute();
-  for (const { day, n } of days) {
+  const where = countTableWhere(s);
+  const first = s.startDate?.slice(0, 7);
+  const last = s.endDate?.slice(0, 7);
+  const daySum = (month: string, from: string, to: string) =>
+    sql`select ${month} as month, sum(entry_count) as n from entry_day_counts
+      where ${where} and day >= ${from} and day <= ${to}`;
+  const parts = [
+    sql`select month, sum(entry_count) as n from ${sql.table(monthTable(s))}
+      where ${where}${first === undefined ? sql`` : sql` and month > ${first}`}${last === undefined ? sql`` : sql` and month < ${last}`}
+      group by month`,
+  ];
+  if (first !== undefined)
+    parts.push(daySum(first, s.startDate as string, last === first ? (s.endDate as string) : `${first}-99`));
+  if (last !== undefined && last !== first) parts.push(daySum(last, `${last}-00`, s.endDate as string));
+  const direction = sql.raw(order === 'asc' ? 'asc' : 'desc');
+  const { rows } = await sql<{ day: string; n: number; skipped: number }>`
+    with months as (${sql.join(parts, sql` union all `)}),
+    running as (
+      select month, n, sum(n) over (order by month ${direction} rows between unbounded preceding and current row) - n as skipped
+      from months where n > 0
+    ),
+    target as (select month, skipped from running where skipped <= ${offset} and skipped + n > ${offset})
+    select d.day, sum(d.entry_count) as n, target.skipped from entry_day_counts d
+    join target on d.day >= target.month || '-00' and d.day <= target.month || '-99'
+    where ${where}${s.startDate === undefined ? sql`` : sql` and d.day >= ${s.startDate}`}${s.endDate === undefined ? sql`` : sql` and d.day <= ${s.endDate}`}
+    group by d.day, target.skipped
+    order by d.day ${direction}`.execute(db);
+  let before = Number(rows[0]?.skipped ?? 0);
+  for (const { day, n } of rows) {
     const count = Number(n);
     if (before + count > offset) {
       return order === 'desc' ? { endDate: day, offset: offset - before } : { startDate: day, offset: offset - before };
     }
     before += count;
   }
-  return null;
+  return null; // past the end: the usual query returns the empty page
 }
 
 // ------------------------------------------------------------------ stats
