@@ -7,6 +7,7 @@ import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase } from '../../packages/server/src/db/database.ts';
 import { rollupDifferences } from '../../packages/server/src/db/rollups.ts';
+import type { BillRow, EntryRow, PaymentRow } from '../../packages/server/src/db/schema.ts';
 import { verifyPassword } from '../../packages/server/src/lib/passwords.ts';
 import { derivePayment } from '../../packages/server/src/modules/entries/entry.derived.ts';
 import { DatabaseNotEmptyError, DEFAULT_PASSWORD, type SeedOptions, seedDatabase } from '../seed/seed.ts';
@@ -27,65 +28,22 @@ const options: SeedOptions = {
   now: NOW,
 };
 
-interface Entry {
-  id: number;
-  user_id: number;
-  bill_id: number;
-  invoice_number: number;
-  date: string;
-  flow: string;
-  amount_cents: number;
-  paid_cents: number;
-  balance_cents: number;
-  pay_state: number;
-  payment_count: number;
-  bill_name: string;
-  bill_name_key: string;
-  category: string;
-  internal: number;
-  archived: number;
-  recycled_at: number | null;
-  recycled_cascade: number;
-}
-
-interface Bill {
-  id: number;
-  name: string;
-  name_key: string;
-  category: string;
-  internal: number;
-  status: number;
-  recycled_at: number | null;
-}
-
-interface Payment {
-  id: number;
-  entry_id: number;
-  user_id: number;
-  date: string;
-  amount_cents: number;
-  type: string;
-  medium: string;
-  recycled_at: number | null;
-  recycled_cascade: number;
-}
-
 describe('seeder (SQLite, 2,000 invoices)', () => {
   let dir: string;
   let file: string;
   let db: SQLite.Database;
-  let entries: Entry[];
-  let bills: Map<number, Bill>;
-  let payments: Payment[];
+  let entries: EntryRow[];
+  let bills: Map<number, BillRow>;
+  let payments: PaymentRow[];
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'billfold-seed-test-'));
     file = join(dir, 'seed.db');
     await seedDatabase({ dialect: 'sqlite', file }, options);
     db = new SQLite(file, { readonly: true });
-    entries = db.prepare('SELECT * FROM entries ORDER BY invoice_number').all() as Entry[];
-    bills = new Map((db.prepare('SELECT * FROM bills').all() as Bill[]).map((b) => [b.id, b]));
-    payments = db.prepare('SELECT * FROM payments').all() as Payment[];
+    entries = db.prepare('SELECT * FROM entries ORDER BY invoice_number').all() as EntryRow[];
+    bills = new Map((db.prepare('SELECT * FROM bills').all() as BillRow[]).map((b) => [b.id, b]));
+    payments = db.prepare('SELECT * FROM payments').all() as PaymentRow[];
   });
 
   afterAll(() => {
@@ -159,7 +117,7 @@ describe('seeder (SQLite, 2,000 invoices)', () => {
   it('numbers invoices 1..N in date order and records the last number on the user', () => {
     expect(entries.map((e) => e.invoice_number)).toEqual(Array.from({ length: INVOICES }, (_, i) => i + 1));
     for (let i = 1; i < entries.length; i++) {
-      expect((entries[i] as Entry).date >= (entries[i - 1] as Entry).date).toBe(true);
+      expect((entries[i] as EntryRow).date >= (entries[i - 1] as EntryRow).date).toBe(true);
     }
     const user = db.prepare('SELECT last_invoice_number FROM users').get() as { last_invoice_number: number };
     expect(user.last_invoice_number).toBe(INVOICES);

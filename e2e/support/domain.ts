@@ -3,6 +3,8 @@
  * overrides for what a test is about and returns the server's answer; `seedLedger` and `seedMany` build the home
  * page specs' data sets, dated relative to today so the default "last 30 days" view is predictable.
  */
+
+import type { Bill, Entry, Payment, RecycleItem } from '@billfold/contract/schemas';
 import { type ApiSession, createSignedInUser } from './api.ts';
 
 let sequence = 0;
@@ -20,56 +22,11 @@ export function daysAgo(days: number, now = new Date()): string {
   return `${date.getFullYear()}-${month}-${day}`;
 }
 
-export interface BillData {
-  id: number;
-  name: string;
-  category: string;
-  internal: boolean;
-  status: 0 | 1;
-  recycle: boolean;
-}
-
-export interface EntryData {
-  entryId: number;
-  invoiceId: number;
-  billId: number;
-  name: string;
-  date: string;
-  flow: 'INCOMING' | 'OUTGOING';
-  amount: number;
-  services: string;
-  status: boolean;
-  overpaid: boolean;
-  balance: { totalBalance: number; totalOverpaid: number };
-  internal: boolean;
-  archived: boolean;
-  recycle: boolean;
-}
-
-export interface PaymentData {
-  paymentId: number;
-  entryId: number;
-  date: string;
-  amount: number;
-  type: string;
-  medium: string;
-  notes: string;
-  autopay: boolean;
-  recycle: boolean;
-}
-
-export interface RecycleItemData {
-  entityType: 'Entity' | 'Invoice' | 'Payment';
-  entityId: number;
-  partyName: string | null;
-  invoiceNumber: number | null;
-}
-
 export function createEntity(
   api: ApiSession,
   overrides: Partial<{ name: string; category: string; internal: boolean }> = {},
-): Promise<BillData> {
-  return api.request<BillData>('POST', '/bills', {
+): Promise<Bill> {
+  return api.request<Bill>('POST', '/bills', {
     name: unique('Entity'),
     category: 'Utilities',
     internal: false,
@@ -82,8 +39,8 @@ export function createInvoice(
   api: ApiSession,
   billId: number,
   overrides: Partial<{ date: string; flow: string; amount: number; services: string }> = {},
-): Promise<EntryData> {
-  return api.request<EntryData>('POST', '/entries/new', {
+): Promise<Entry> {
+  return api.request<Entry>('POST', '/entries/new', {
     billId,
     date: '2026-01-15',
     flow: 'expense',
@@ -104,8 +61,8 @@ export function createPayment(
     notes: string;
     autopay: boolean;
   }> = {},
-): Promise<PaymentData> {
-  return api.request<PaymentData>('POST', '/payments', {
+): Promise<Payment> {
+  return api.request<Payment>('POST', '/payments', {
     entryId,
     date: '2026-01-20',
     amount: 25,
@@ -117,24 +74,24 @@ export function createPayment(
   });
 }
 
-export function getEntry(api: ApiSession, entryId: number): Promise<EntryData> {
-  return api.request<EntryData>('GET', `/entries/${entryId}`);
+export function getEntry(api: ApiSession, entryId: number): Promise<Entry> {
+  return api.request<Entry>('GET', `/entries/${entryId}`);
 }
 
-export function getEntity(api: ApiSession, billId: number): Promise<BillData> {
-  return api.request<BillData>('GET', `/bills/${billId}`);
+export function getEntity(api: ApiSession, billId: number): Promise<Bill> {
+  return api.request<Bill>('GET', `/bills/${billId}`);
 }
 
-export async function listPayments(api: ApiSession, entryId: number): Promise<PaymentData[]> {
-  return (await api.request<{ paymentDTOList: PaymentData[] }>('GET', `/payments?entryId=${entryId}`)).paymentDTOList;
+export async function listPayments(api: ApiSession, entryId: number): Promise<Payment[]> {
+  return (await api.request<{ paymentDTOList: Payment[] }>('GET', `/payments?entryId=${entryId}`)).paymentDTOList;
 }
 
-export async function listRecycleBin(api: ApiSession): Promise<RecycleItemData[]> {
-  return (await api.request<{ recycleItems: RecycleItemData[] }>('GET', '/recycle')).recycleItems;
+export async function listRecycleBin(api: ApiSession): Promise<RecycleItem[]> {
+  return (await api.request<{ recycleItems: RecycleItem[] }>('GET', '/recycle')).recycleItems;
 }
 
-export function archiveEntity(api: ApiSession, billId: number): Promise<BillData> {
-  return api.request<BillData>('PUT', '/bills', { id: billId, status: 0 });
+export function archiveEntity(api: ApiSession, billId: number): Promise<Bill> {
+  return api.request<Bill>('PUT', '/bills', { id: billId, status: 0 });
 }
 
 /** An entity with one invoice of `amount`, and the payments given (amounts). */
@@ -145,17 +102,17 @@ export async function seedInvoice(
     invoice?: Parameters<typeof createInvoice>[2];
     payments?: number[];
   } = {},
-): Promise<{ entity: BillData; entry: EntryData; payments: PaymentData[] }> {
+): Promise<{ entity: Bill; entry: Entry; payments: Payment[] }> {
   const entity = await createEntity(api, options.entity);
   const entry = await createInvoice(api, entity.id, options.invoice);
-  const payments: PaymentData[] = [];
+  const payments: Payment[] = [];
   for (const amount of options.payments ?? []) payments.push(await createPayment(api, entry.entryId, { amount }));
   return { entity, entry: await getEntry(api, entry.entryId), payments };
 }
 
 export interface Ledger {
   api: ApiSession;
-  bills: Record<'acme' | 'power' | 'grocer' | 'savings' | 'landlord', BillData>;
+  bills: Record<'acme' | 'power' | 'grocer' | 'savings' | 'landlord', Bill>;
   /** By role in the data set; entries are re-read after their payments, so the derived fields are current. */
   entries: Record<
     | 'acmePaid'
@@ -166,7 +123,7 @@ export interface Ledger {
     | 'savingsInternal'
     | 'landlordArchived'
     | 'acmeOld',
-    EntryData
+    Entry
   >;
 }
 
@@ -195,7 +152,7 @@ export async function seedLedger(api?: ApiSession): Promise<Ledger> {
     createEntity(session, { name: 'Savings Transfer', category: 'Financial', internal: true }),
     createEntity(session, { name: 'Old Landlord', category: 'Mortgage / Rent' }),
   ]);
-  const invoice = (bill: BillData, days: number, flow: string, amount: number, services: string) =>
+  const invoice = (bill: Bill, days: number, flow: string, amount: number, services: string) =>
     createInvoice(session, bill.id, { date: daysAgo(days), flow, amount, services });
   // Sequential, so invoice numbers follow this order (1 … 8).
   const acmePaid = await invoice(acme, 5, 'income', 1000, 'Consulting March');
@@ -207,7 +164,7 @@ export async function seedLedger(api?: ApiSession): Promise<Ledger> {
   const landlordArchived = await invoice(landlord, 15, 'expense', 1500, 'Rent');
   const acmeOld = await invoice(acme, 40, 'income', 2000, 'Retainer');
 
-  const payment = (entry: EntryData, days: number, amount: number, type: string, medium: string) =>
+  const payment = (entry: Entry, days: number, amount: number, type: string, medium: string) =>
     createPayment(session, entry.entryId, { date: daysAgo(days), amount, type, medium });
   await payment(acmePaid, 4, 1000, 'bank', 'ach');
   await payment(acmeOverpaid, 9, 550, 'check', 'mail');
@@ -216,7 +173,7 @@ export async function seedLedger(api?: ApiSession): Promise<Ledger> {
   await payment(landlordArchived, 14, 1500, 'check', 'person');
   const landlordNow = await archiveEntity(session, landlord.id);
 
-  const reread = (entry: EntryData) => getEntry(session, entry.entryId);
+  const reread = (entry: Entry) => getEntry(session, entry.entryId);
   return {
     api: session,
     bills: { acme, power, grocer, savings, landlord: landlordNow },
@@ -234,9 +191,9 @@ export async function seedLedger(api?: ApiSession): Promise<Ledger> {
 }
 
 /** Many plain invoices of one entity (for paging), `count` days apart from today backwards, amounts 1.00, 2.00, … */
-export async function seedMany(api: ApiSession, count: number, name = 'Bulk Biller'): Promise<EntryData[]> {
+export async function seedMany(api: ApiSession, count: number, name = 'Bulk Biller'): Promise<Entry[]> {
   const bill = await createEntity(api, { name, category: 'Shopping' });
-  const entries: EntryData[] = [];
+  const entries: Entry[] = [];
   for (let i = 0; i < count; i += 1) {
     entries.push(
       await createInvoice(api, bill.id, {

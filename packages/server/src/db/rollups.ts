@@ -237,40 +237,28 @@ function monthTable(s: Scope): CountTableName {
   return s.categories ? 'entry_month_counts' : 'entry_month_state_counts';
 }
 
-async function sumDays(db: RollupDb, s: Scope, from: string, to: string): Promise<number> {
-  const row = await db
-    .selectFrom('entry_day_counts')
-    .select((eb) => eb.fn.sum<number>('entry_count').as('n'))
-    .where(countTableWhere(s))
-    .where('day', '>=', from)
-    .where('day', '<=', to)
-    .executeTakeFirst();
-  return Number(row?.n ?? 0);
-}
-
 /**
- * Live entries per month of the date range: whole months from a month table, the (partial) first and last
- * months day by day. Months without entries are absent; `["-00", "-99"]` brackets every day of a month.
+ * `(month, n)`: live entries per month of the date range, whole months from a month table, a partial first
+ * or last month summed from the day table (`["-00", "-99"]` brackets every day of a month). A month without
+ * entries has `n` 0 or null.
  */
-async function monthCounts(db: RollupDb, s: Scope): Promise<Map<string, number>> {
+function monthCountsSql(s: Scope) {
+  const where = countTableWhere(s);
   const first = s.startDate?.slice(0, 7);
   const last = s.endDate?.slice(0, 7);
-  let months = db
-    .selectFrom(monthTable(s))
-    .select((eb) => ['month', eb.fn.sum<number>('entry_count').as('n')])
-    .where(countTableWhere(s))
-    .groupBy('month');
-  if (first !== undefined) months = months.where('month', '>', first);
-  if (last !== undefined) months = months.where('month', '<', last);
-  const out = new Map<string, number>();
-  for (const r of await months.execute()) out.set(r.month, Number(r.n));
+  const daySum = (month: string, from: string, to: string) =>
+    sql`select ${month} as month, sum(entry_count) as n from entry_day_counts
+      where ${where} and day >= ${from} and day <= ${to}`;
+  const parts = [
+    sql`select month, sum(entry_count) as n from ${sql.table(monthTable(s))}
+      where ${where}${first === undefined ? sql`` : sql` and month > ${first}`}${last === undefined ? sql`` : sql` and month < ${last}`}
+      group by month`,
+  ];
   if (first !== undefined) {
-    const to = last === first ? (s.endDate as string) : `${first}-99`;
-    out.set(first, await sumDays(db, s, s.startDate as string, to));
+    parts.push(daySum(first, s.startDate as string, last === first ? (s.endDate as string) : `${first}-99`));
   }
-  if (last !== undefined && last !== first) out.set(last, await sumDays(db, s, `${last}-00`, s.endDate as string));
-  for (const [m, n] of out) if (n === 0) out.delete(m);
-  return out;
+  if (last !== undefined && last !== first) parts.push(daySum(last, `${last}-00`, s.endDate as string));
+  return sql.join(parts, sql` union all `);
 }
 
 /**
@@ -283,9 +271,8 @@ export async function rollupCount(db: Db, userId: number, filters: RollupFilters
   const r = withRollups(db);
   if (hasDates(s)) {
     if (s.nameKeys) return null;
-    let total = 0;
-    for (const n of (await monthCounts(r, s)).values()) total += n;
-    return total;
+    const { rows } = await sql<{ n: number | null }>`select sum(n) as n from (${monthCountsSql(s)}) months`.execute(db);
+    return Number(rows[0]?.n ?? 0);
   }
   if (!s.nameKeys && !s.categories) {
     // Flow, paid and archive filters only: a few dozen rows per user.
@@ -329,22 +316,9 @@ export async function rollupDateSeek(
   const s = scopeOf(userId, filters);
   if (!s || s.nameKeys) return null;
   const where = countTableWhere(s);
-  const first = s.startDate?.slice(0, 7);
-  const last = s.endDate?.slice(0, 7);
-  const daySum = (month: string, from: string, to: string) =>
-    sql`select ${month} as month, sum(entry_count) as n from entry_day_counts
-      where ${where} and day >= ${from} and day <= ${to}`;
-  const parts = [
-    sql`select month, sum(entry_count) as n from ${sql.table(monthTable(s))}
-      where ${where}${first === undefined ? sql`` : sql` and month > ${first}`}${last === undefined ? sql`` : sql` and month < ${last}`}
-      group by month`,
-  ];
-  if (first !== undefined)
-    parts.push(daySum(first, s.startDate as string, last === first ? (s.endDate as string) : `${first}-99`));
-  if (last !== undefined && last !== first) parts.push(daySum(last, `${last}-00`, s.endDate as string));
   const direction = sql.raw(order === 'asc' ? 'asc' : 'desc');
   const { rows } = await sql<{ day: string; n: number; skipped: number }>`
-    with months as (${sql.join(parts, sql` union all `)}),
+    with months as (${monthCountsSql(s)}),
     running as (
       select month, n, sum(n) over (order by month ${direction} rows between unbounded preceding and current row) - n as skipped
       from months where n > 0

@@ -14,6 +14,11 @@ import {
 } from './entries.query.ts';
 import { ENTRY_VIEW_COLUMNS } from './entry.mapper.ts';
 
+/** Every query in balance order states the paid filter on the balance (`PlanHints.balanceBound`), on both databases. */
+function sortHints(sort: EntrySort, hints: PlanHints = {}): PlanHints {
+  return { ...hints, balanceBound: SORT_COLUMNS[sort.field] === 'balance_cents' };
+}
+
 /** What the CSV export needs beyond the entry view: the key of every sort and the stored balance. */
 export const EXPORT_COLUMNS = [...ENTRY_VIEW_COLUMNS, 'bill_name_key', 'balance_cents'] as const;
 
@@ -31,7 +36,10 @@ export class EntriesListRepository extends Repository {
 
   /** One page in the requested order: an index walk over `entries_live_<sort>`, no sort step. */
   pageQuery(userId: number, filters: EntryFilters, sort: EntrySort, offset: number, limit: number, hints?: PlanHints) {
-    return orderEntries(filteredEntries(this.db, userId, filters, hints).select(ENTRY_VIEW_COLUMNS), sort)
+    return orderEntries(
+      filteredEntries(this.db, userId, filters, sortHints(sort, hints)).select(ENTRY_VIEW_COLUMNS),
+      sort,
+    )
       .limit(limit)
       .offset(offset);
   }
@@ -64,18 +72,22 @@ export class EntriesListRepository extends Repository {
    * matching`, where the rows scanned are at most the user's whole ledger. So it walks when `rows × ledger <
    * matching²`: a wide range that matches thousands of rows. PostgreSQL weighs this from its own statistics.
    */
-  async planHints(userId: number, filters: EntryFilters, sort: EntrySort, rows: number, matching: number) {
-    const column = SORT_COLUMNS[sort.field];
-    const hints: PlanHints = { balanceBound: column === 'balance_cents' };
+  async planHints(
+    userId: number,
+    filters: EntryFilters,
+    sort: EntrySort,
+    rows: number,
+    matching: number,
+  ): Promise<PlanHints> {
     const ranged = filters.startDate !== undefined || filters.endDate !== undefined;
-    if (!CATEGORY_SORTS.has(column) || !filters.categoryList?.length || !ranged) return hints;
+    if (!CATEGORY_SORTS.has(SORT_COLUMNS[sort.field]) || !filters.categoryList?.length || !ranged) return {};
     const ledger = await this.count(userId, {});
-    return rows * ledger < matching * matching ? { ...hints, datesUnindexed: true } : hints;
+    return rows * ledger < matching * matching ? { datesUnindexed: true } : {};
   }
 
   /** The next `limit` rows strictly after `after` (keyset paging: cost independent of depth). */
   chunkQuery(userId: number, filters: EntryFilters, sort: EntrySort, after: SortKey | null, limit: number) {
-    let q = filteredEntries(this.db, userId, filters).select(EXPORT_COLUMNS);
+    let q = filteredEntries(this.db, userId, filters, sortHints(sort)).select(EXPORT_COLUMNS);
     if (after) q = afterKey(q, sort, after);
     return orderEntries(q, sort).limit(limit);
   }

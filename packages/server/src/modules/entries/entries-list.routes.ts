@@ -9,7 +9,7 @@ import { CSV_CONTENT_TYPE } from './entries-export.ts';
 import type { EntriesListService } from './entries-list.service.ts';
 
 /** About 450 pages of 100 entries: the working set of a few dozen people browsing. */
-export const LIST_CACHE_BYTES = 16 * 1024 * 1024;
+const LIST_CACHE_BYTES = 16 * 1024 * 1024;
 
 const serializeList = compiledSerializer({ schema: entryListResponse });
 
