@@ -28,6 +28,15 @@ const envSchema = z.object({
   WEB_ROOT: z.string().min(1).optional(),
 });
 
+function parseEnv<T extends z.ZodType>(schema: T, env: NodeJS.ProcessEnv): z.output<T> {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`Invalid configuration: ${problems}`);
+  }
+  return parsed.data;
+}
+
 /** `postgres://` or `postgresql://` selects PostgreSQL; `sqlite:<path>` or a plain path selects SQLite. */
 export function parseDatabaseUrl(url: string | undefined, dataDir: string): DatabaseConfig {
   if (!url) return { dialect: 'sqlite', file: join(dataDir, 'billfold.db') };
@@ -55,12 +64,7 @@ function loadOrCreateSecret(dataDir: string): string {
 const defaultWebRoot = resolve(import.meta.dirname, '../../web/dist');
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = envSchema.safeParse(env);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-    throw new Error(`Invalid configuration: ${problems}`);
-  }
-  const e = parsed.data;
+  const e = parseEnv(envSchema, env);
   const dataDir = resolve(e.DATA_DIR);
   const database = parseDatabaseUrl(e.DATABASE_URL, dataDir);
   if (database.dialect === 'sqlite') mkdirSync(resolve(database.file, '..'), { recursive: true });
@@ -73,5 +77,29 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     webRoot: e.WEB_ROOT ? resolve(e.WEB_ROOT) : defaultWebRoot,
     now: Date.now,
+  };
+}
+
+export interface BackupConfig {
+  database: DatabaseConfig;
+  /** Where `npm run backup` writes its copies. */
+  dir: string;
+  /** How many copies it keeps; older ones are removed after each successful backup. */
+  keep: number;
+}
+
+const backupEnvSchema = envSchema.pick({ DATA_DIR: true, DATABASE_URL: true }).extend({
+  BACKUP_DIR: z.string().min(1).optional(),
+  BACKUP_KEEP: z.coerce.number().int().min(1, 'BACKUP_KEEP must be at least 1').default(7),
+});
+
+/** The backup command's settings: the server's database, and `DATA_DIR/backups` keeping the last 7 by default. */
+export function loadBackupConfig(env: NodeJS.ProcessEnv = process.env): BackupConfig {
+  const e = parseEnv(backupEnvSchema, env);
+  const dataDir = resolve(e.DATA_DIR);
+  return {
+    database: parseDatabaseUrl(e.DATABASE_URL, dataDir),
+    dir: e.BACKUP_DIR ? resolve(e.BACKUP_DIR) : join(dataDir, 'backups'),
+    keep: e.BACKUP_KEEP,
   };
 }

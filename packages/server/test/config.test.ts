@@ -2,11 +2,25 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig, parseDatabaseUrl } from '../src/config.ts';
+import { loadBackupConfig, loadConfig, parseDatabaseUrl } from '../src/config.ts';
 
 const tempDir = () => mkdtempSync(join(tmpdir(), 'billfold-config-'));
 
 describe('config', () => {
+  it('gives the backup command the server database, DATA_DIR/backups and 7 copies by default', () => {
+    const dir = tempDir();
+    expect(loadBackupConfig({ DATA_DIR: dir })).toEqual({
+      database: { dialect: 'sqlite', file: join(dir, 'billfold.db') },
+      dir: join(dir, 'backups'),
+      keep: 7,
+    });
+    expect(loadBackupConfig({ DATA_DIR: dir, BACKUP_DIR: join(dir, 'b'), BACKUP_KEEP: '3' })).toMatchObject({
+      dir: join(dir, 'b'),
+      keep: 3,
+    });
+    expect(() => loadBackupConfig({ DATA_DIR: dir, BACKUP_KEEP: '0' })).toThrow('BACKUP_KEEP must be at least 1');
+  });
+
   it('has the documented defaults', () => {
     const dir = tempDir();
     const config = loadConfig({ DATA_DIR: dir });
