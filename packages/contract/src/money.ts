@@ -14,6 +14,20 @@ export function toCents(value: number | string): number | null {
   return Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
 }
 
+/**
+ * Exact cents of an amount as people write or paste it (a bank statement, a spreadsheet): surrounding spaces, a
+ * leading `$`, and thousands separators (`,` or a space, in groups of three) are allowed; `12.` is 12. `null` when
+ * the text is not such an amount: a sign, a decimal comma (`12,50`), more than 2 decimals or 9 integer digits.
+ */
+export function parseAmountText(text: string): number | null {
+  const bare = text.trim().replace(/^\$\s*/, '');
+  const grouped = /^\d{1,3}(?:([, ])\d{3})?(?:\1\d{3})*(?:\.\d*)?$/.exec(bare);
+  const plain = grouped ? bare.replace(/[, ]/g, '') : bare;
+  if (!/^(?:\d+\.?\d*|\.\d+)$/.test(plain)) return null;
+  const number = plain.replace(/\.$/, '');
+  return toCents(number.startsWith('.') ? `0${number}` : number);
+}
+
 /** The JSON number for a cents amount: `12345` → `123.45` (shortest round-trip form of the exact decimal). */
 export function fromCents(cents: number): number {
   return cents / 100;

@@ -12,8 +12,12 @@ export const MESSAGES = {
   entityNameEmpty: 'Entity name cannot be empty.',
   minAboveMax: 'Min must be less than or equal to Max.',
   startAfterEnd: 'Start date must not exceed end date.',
+  invoiceNumberFromOne: 'Invoice numbers start at 1.',
+  invalidDate: 'Enter a whole date that exists, as YYYY-MM-DD.',
+  dateOutOfRange: 'Enter a date from 1900-01-01 to 2099-12-31.',
   invalidUsername: 'Username must be 3 to 50 letters, digits, dots, underscores or hyphens.',
   invalidAmount: 'Amount must be a number from 0 to 999999999.99 with at most 2 decimals.',
+  amountNotUnderstood: 'Not an amount: use digits with up to 2 decimals, at most 999,999,999.99.',
 } as const;
 
 export const PASSWORD_SPECIALS = '@#$!%*?&_-';

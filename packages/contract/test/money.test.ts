@@ -7,6 +7,7 @@ import {
   fromCents,
   MAX_CENTS,
   meanCents,
+  parseAmountText,
   toCents,
 } from '../src/money.ts';
 
@@ -45,6 +46,47 @@ describe('toCents', () => {
       fc.property(fc.integer({ min: 0, max: MAX_CENTS }), (cents) => {
         expect(toCents(fromCents(cents))).toBe(cents);
         expect(toCents(centsToDecimalString(cents))).toBe(cents);
+      }),
+    );
+  });
+});
+
+describe('parseAmountText', () => {
+  it.each([
+    ['$5.00', 500],
+    ['1,234.56', 123456],
+    [' 7.5 ', 750],
+    ['$ 1 234 567.89', 123456789],
+    ['999,999,999.99', MAX_CENTS],
+    ['12.', 1200],
+    ['.5', 50],
+    ['0', 0],
+  ])('%j → %d cents', (text, cents) => {
+    expect(parseAmountText(text)).toBe(cents);
+  });
+
+  it.each([
+    ['12,50'],
+    ['1,23'],
+    ['1,234 567'],
+    ['-5'],
+    ['-$5.00'],
+    ['1.234'],
+    ['1,000,000,000'],
+    ['USD 5'],
+    ['$'],
+    ['.'],
+    [''],
+    ['1e3'],
+  ])('refuses %j', (text) => {
+    expect(parseAmountText(text)).toBeNull();
+  });
+
+  it('reads every amount written with a dollar sign and thousands separators', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: MAX_CENTS }), fc.constantFrom(',', ' '), (cents, separator) => {
+        const written = formatUsd(fromCents(cents)).replace(/,/g, separator);
+        expect(parseAmountText(written)).toBe(cents);
       }),
     );
   });

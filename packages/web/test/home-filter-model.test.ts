@@ -9,8 +9,10 @@ import {
   hasErrors,
   invoiceParam,
   isInvoiceKeyAllowed,
+  NO_DATE_PROBLEMS,
   pickSingleDate,
   restoreFilterState,
+  setDateField,
   switchDateMode,
   toFilterParams,
   toggleChoice,
@@ -25,6 +27,7 @@ function state(overrides: Partial<FilterState> = {}, fields: Partial<FilterState
     dateRange: { start: null, end: null },
     dateMode: 'range',
     includeArchived: false,
+    dateProblems: NO_DATE_PROBLEMS,
     ...overrides,
   };
 }
@@ -36,6 +39,7 @@ describe('filter defaults (spec §9)', () => {
       dateRange: { start: '2026-01-30', end: null },
       dateMode: 'range',
       includeArchived: false,
+      dateProblems: NO_DATE_PROBLEMS,
     });
     expect(toFilterParams(defaultFilterState(NOW))).toEqual({ startDate: '2026-01-30', archives: 'false' });
   });
@@ -128,10 +132,43 @@ describe('validation (spec §5)', () => {
     expect(validateFilters(state({ dateRange: { start: '2026-02-10', end: null } })).date).toBeNull();
   });
 
-  it('either error disables Search', () => {
-    expect(hasErrors({ amount: null, date: null })).toBe(false);
-    expect(hasErrors({ amount: 'x', date: null })).toBe(true);
-    expect(hasErrors({ amount: null, date: 'x' })).toBe(true);
+  it('any error disables Search', () => {
+    const none = { invoice: null, amount: null, date: null, dateField: null };
+    expect(hasErrors(none)).toBe(false);
+    for (const key of Object.keys(none)) expect(hasErrors({ ...none, [key]: 'x' })).toBe(true);
+  });
+
+  it('Invoice # 0 is an error (numbers start at 1), not a filter silently left out', () => {
+    for (const invoice of ['0', '000']) {
+      expect(validateFilters(state({}, { invoice })).invoice).toBe('Invoice numbers start at 1.');
+    }
+    for (const invoice of ['', '1', '007']) expect(validateFilters(state({}, { invoice })).invoice).toBeNull();
+  });
+
+  it('a date field with a problem keeps the applied dates and disables Search until it shows a date', () => {
+    const before = state({ dateRange: { start: '2026-11-01', end: '2026-11-03' } });
+    const typing = setDateField(before, 'end', '', 'Enter a whole date that exists, as YYYY-MM-DD.');
+    expect(typing.dateRange).toEqual(before.dateRange);
+    expect(validateFilters(typing).dateField).toBe('Enter a whole date that exists, as YYYY-MM-DD.');
+    expect(hasErrors(validateFilters(typing))).toBe(true);
+    const fixed = setDateField(typing, 'end', '2026-11-30', null);
+    expect(fixed.dateRange).toEqual({ start: '2026-11-01', end: '2026-11-30' });
+    expect(hasErrors(validateFilters(fixed))).toBe(false);
+    expect(setDateField(fixed, 'end', '', null).dateRange).toEqual({ start: '2026-11-01', end: null });
+  });
+
+  it('Single Date: a problem blocks Search; a whole date is that whole day', () => {
+    const single = state({ dateMode: 'single', dateRange: { start: '2026-11-03', end: '2026-11-03' } });
+    const typing = setDateField(single, 'start', '', 'Enter a date from 1900-01-01 to 2099-12-31.');
+    expect(hasErrors(validateFilters(typing))).toBe(true);
+    expect(setDateField(typing, 'start', '2026-11-30', null).dateRange).toEqual({
+      start: '2026-11-30',
+      end: '2026-11-30',
+    });
+    // An End Date problem left from range mode is not shown in single mode.
+    expect(
+      validateFilters(state({ dateMode: 'single', dateProblems: { start: null, end: 'x' } })).dateField,
+    ).toBeNull();
   });
 });
 
@@ -244,6 +281,7 @@ describe('restoring saved filters', () => {
       dateRange: { start: null, end: null },
       dateMode: 'range',
       includeArchived: false,
+      dateProblems: NO_DATE_PROBLEMS,
     });
   });
 });

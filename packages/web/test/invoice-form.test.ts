@@ -10,7 +10,7 @@ import {
   pathAfterSave,
   toEntryBody,
 } from '../src/features/entries/invoice-form.ts';
-import { acceptAmountInput, amountInputText, parseAmountInput } from '../src/lib/amount-input.ts';
+import { acceptAmountInput, amountInputText, parseAmountInput, readAmountInput } from '../src/lib/amount-input.ts';
 
 const filled = (overrides: Partial<InvoiceFormValues> = {}): InvoiceFormValues => ({
   billId: 7,
@@ -62,6 +62,17 @@ describe('amount input (spec §5: 9 digits + 2 decimals, length 12)', () => {
     expect(parseAmountInput('1.234')).toBeNull();
   });
 
+  it('takes amounts pasted from a bank statement in the plain form, and says why it refuses the rest', () => {
+    expect(readAmountInput('$5.00')).toEqual({ text: '5.00', error: null });
+    expect(readAmountInput('1,234.56')).toEqual({ text: '1234.56', error: null });
+    expect(readAmountInput(' 7.5 ')).toEqual({ text: '7.5', error: null });
+    expect(readAmountInput('12.')).toEqual({ text: '12.', error: null });
+    expect(readAmountInput('')).toEqual({ text: '', error: null });
+    const refused = { text: null, error: 'Not an amount: use digits with up to 2 decimals, at most 999,999,999.99.' };
+    for (const text of ['12,50', '-5', '1.234', '1234567890', 'abc']) expect(readAmountInput(text)).toEqual(refused);
+    expect(parseAmountInput('$1,234.56')).toBe(1234.56);
+  });
+
   it('shows stored amounts without float noise', () => {
     expect(amountInputText(1234.5)).toBe('1234.50');
     expect(amountInputText(500)).toBe('500');
@@ -79,6 +90,15 @@ describe('invoice form', () => {
     expect(checkInvoiceForm(filled({ date: '' })).fields).toEqual(['date']);
     expect(checkInvoiceForm(filled({ date: '2100-01-01' })).fields).toEqual(['date']);
     expect(checkInvoiceForm(filled({ amount: '.' })).fields).toEqual(['amount']);
+  });
+
+  it('a date field with a problem (2026-02-30) blocks the form as a field error, not as a missing field', () => {
+    const problem = 'Enter a whole date that exists, as YYYY-MM-DD.';
+    expect(checkInvoiceForm(filled({ date: '' }), problem)).toEqual({ message: null, fields: ['date'] });
+    expect(checkInvoiceForm(filled({ date: '', amount: '' }), problem)).toEqual({
+      message: 'Please fill in all required fields.',
+      fields: ['date', 'amount'],
+    });
   });
 
   it('forces the flow to internal for an internal entity, and drops it when the entity is not internal', () => {

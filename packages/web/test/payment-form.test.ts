@@ -45,6 +45,12 @@ describe('payment form', () => {
     }
   });
 
+  it('a date field with a problem is not a missing field: the field says why (2026-11-31)', () => {
+    const complete = { date: '', amount: '40', method: 'check|mail', notes: '', autopay: false } as const;
+    expect(checkPaymentForm(complete, 'Enter a whole date that exists, as YYYY-MM-DD.')).toBeNull();
+    expect(checkPaymentForm({ ...complete, amount: '' }, 'x')).toBe('Please fill in all required fields.');
+  });
+
   it('offers Pay Remaining Balance only when adding to an invoice with a balance above 0', () => {
     expect(canPayRemaining('add', 60)).toBe(true);
     expect(canPayRemaining('add', 0.01)).toBe(true);

@@ -1,27 +1,42 @@
-import { AMOUNT_MAX_LENGTH } from '@billfold/contract/validation';
 import InputAdornment from '@mui/material/InputAdornment';
 import TextField, { type TextFieldProps } from '@mui/material/TextField';
-import { acceptAmountInput } from '../lib/amount-input.ts';
+import { useState } from 'react';
+import { readAmountInput } from '../lib/amount-input.ts';
 
-/** What every `$` amount box shows and lets a phone type (spec §5: 9 digits + 2 decimals, length 12). */
-export const AMOUNT_SLOT_PROPS = {
-  htmlInput: { inputMode: 'decimal', maxLength: AMOUNT_MAX_LENGTH },
+/**
+ * What every `$` amount box shows and lets a phone type (spec §5: 9 digits + 2 decimals). No `maxLength`: a
+ * pasted `$1,234,567.89` is longer than the 12 characters it becomes.
+ */
+const AMOUNT_SLOT_PROPS = {
+  htmlInput: { inputMode: 'decimal' },
   input: { startAdornment: <InputAdornment position="start">$</InputAdornment> },
 } as const;
 
-/** The Amount box of the invoice and payment forms: it takes only text that can become an amount. */
-export function AmountTextField({
-  onChange,
-  ...props
-}: Omit<TextFieldProps, 'onChange' | 'slotProps' | 'label' | 'name'> & { onChange: (text: string) => void }) {
+export type AmountTextFieldProps = Omit<TextFieldProps, 'onChange' | 'slotProps' | 'value'> & {
+  value: string;
+  /** Text the box takes: what is being typed, or a pasted amount in plain form (`1234.56`). */
+  onChange: (text: string) => void;
+};
+
+/**
+ * A `$` amount box (invoice and payment forms, filter bounds). It takes text that can become an amount and
+ * pasted amounts with a `$`, thousands separators or spaces; anything else leaves the box as it was and says why.
+ */
+export function AmountTextField({ onChange, error, helperText, ...props }: AmountTextFieldProps) {
+  const [refused, setRefused] = useState<string | null>(null);
   return (
     <TextField
       label="Amount"
       name="amount"
       {...props}
       onChange={(event) => {
-        if (acceptAmountInput(event.target.value)) onChange(event.target.value);
+        const read = readAmountInput(event.target.value);
+        setRefused(read.error);
+        if (read.text !== null) onChange(read.text);
       }}
+      onBlur={() => setRefused(null)}
+      error={Boolean(refused) || Boolean(error)}
+      helperText={refused ?? helperText}
       slotProps={AMOUNT_SLOT_PROPS}
     />
   );

@@ -3,19 +3,25 @@ import { AdapterDayjs } from '@mui/x-date-pickers/AdapterDayjs';
 import { DatePicker } from '@mui/x-date-pickers/DatePicker';
 import { LocalizationProvider } from '@mui/x-date-pickers/LocalizationProvider';
 import dayjs, { type Dayjs } from 'dayjs';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
+import { dateFieldProblem } from '../lib/date-field.ts';
 
 export interface IsoDateFieldProps {
   label: string;
   /** `YYYY-MM-DD`, or `''` when empty. */
   value: string;
-  /** A whole date in range, `''` when the field is cleared, or `null` while what is typed is not (yet) one. */
-  onChange: (value: string | null) => void;
+  /**
+   * Every edit: a whole date in range (`problem` null), `''` with a null `problem` when the field was cleared, or
+   * `''` with the `problem` the field now shows (half-typed, impossible like 2026-11-31, or out of range). The
+   * owner must not act on the field while it has a problem: what a field shows is what is applied.
+   */
+  onChange: (value: string, problem: string | null) => void;
   /** Small and this many pixels wide (the filter panel); full width otherwise. */
   width?: number;
   clearable?: boolean;
   disabled?: boolean;
   required?: boolean;
+  /** An error of the owner's (e.g. a start after the end); the field's own problem shows first. */
   error?: boolean;
   helperText?: string | undefined;
   name?: string;
@@ -47,8 +53,9 @@ function widthSx(width: number) {
 }
 
 /**
- * A date picker bounded to 1900-01-01 … 2099-12-31 (spec §5) that speaks the API's `YYYY-MM-DD`, shown in the
- * same form. It keeps the half-typed date itself, so the owner only ever sees a whole date, `''` or `null`.
+ * The app's one date field: a picker bounded to 1900-01-01 … 2099-12-31 (spec §5) that speaks the API's
+ * `YYYY-MM-DD`, shown in the same form. A half-typed, impossible or out-of-range date stays as typed, with its
+ * problem under the field, and reaches the owner as that problem, never as some other date.
  */
 export function IsoDateField({
   label,
@@ -63,13 +70,28 @@ export function IsoDateField({
   name,
 }: IsoDateFieldProps) {
   const [picked, setPicked] = useState<Dayjs | null>(() => toDay(value));
-  const [pickedFor, setPickedFor] = useState(value);
-  // A new value from outside (Use Invoice Date, Clear Filters) replaces what is in the field; a half-typed date
-  // stays, also when its owner took it as empty.
-  if (pickedFor !== value) {
-    setPickedFor(value);
-    if (toIso(picked) !== value) setPicked(toDay(value));
+  const [seen, setSeen] = useState(value);
+  const [problem, setProblem] = useState<string | null>(null);
+  // A new value from outside (Use Invoice Date, a restored filter) replaces what is in the field and its problem;
+  // an owner that keeps its last date (or `''`) while the field shows a problem leaves what was typed alone.
+  if (seen !== value) {
+    setSeen(value);
+    if (toIso(picked) !== value) {
+      setPicked(toDay(value));
+      setProblem(null);
+    }
   }
+  // Sections typed into an empty field (`2026-MM-DD`) publish no value: the field's hidden input, which holds what
+  // the sections show, tells a half-typed date from an empty field.
+  const hiddenInput = useRef<HTMLInputElement>(null);
+  const notePartialDate = () => {
+    if (picked !== null) return;
+    const partial = (hiddenInput.current?.value ?? '') === '' ? null : dateFieldProblem('invalidDate');
+    if (partial === problem) return;
+    setProblem(partial);
+    onChange('', partial);
+  };
+  const shownHelp = problem ?? helperText;
   return (
     <LocalizationProvider dateAdapter={AdapterDayjs}>
       <DatePicker
@@ -79,24 +101,25 @@ export function IsoDateField({
         minDate={MIN}
         maxDate={MAX}
         disabled={disabled ?? false}
-        onChange={(next) => {
-          setPicked(next);
+        onChange={(next, context) => {
           const iso = toIso(next);
-          if (next === null || iso) {
-            setPickedFor(iso);
-            onChange(iso);
-          } else {
-            onChange(null);
-          }
+          const nextProblem =
+            next === null ? null : dateFieldProblem(iso ? null : (context.validationError ?? 'invalidDate'));
+          setPicked(next);
+          setProblem(nextProblem);
+          onChange(iso, nextProblem);
         }}
         slotProps={{
           ...(clearable ? { field: { clearable: true } } : {}),
           textField: {
             ...(width === undefined ? { fullWidth: true } : { size: 'small' as const, sx: widthSx(width) }),
             required: required ?? false,
-            error: error ?? false,
-            ...(helperText ? { helperText } : {}),
+            error: Boolean(problem) || (error ?? false),
+            ...(shownHelp ? { helperText: shownHelp } : {}),
             ...(name ? { name } : {}),
+            inputRef: hiddenInput,
+            onKeyUp: notePartialDate,
+            onBlur: notePartialDate,
           },
         }}
       />

@@ -54,6 +54,7 @@ export function InvoiceForm({ mode, entry, entities, initial }: Props) {
   const [values, setValues] = useState(initial);
   const [extraEntities, setExtraEntities] = useState<Bill[]>([]);
   const [missing, setMissing] = useState<InvoiceField[]>([]);
+  const [dateProblem, setDateProblem] = useState<string | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   const [typed, setTyped] = useState('');
   const [newEntityName, setNewEntityName] = useState<string | null>(null);
@@ -96,10 +97,10 @@ export function InvoiceForm({ mode, entry, entities, initial }: Props) {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (disabled) return;
-    const check = checkInvoiceForm(values);
+    const check = checkInvoiceForm(values, dateProblem);
     setMissing(check.fields);
     setMessage(check.message);
-    if (check.message) return;
+    if (check.fields.length > 0) return;
     const body = toEntryBody(values);
     if (mode === 'create') {
       const outcome = await create.mutateAsync(body);
@@ -182,7 +183,10 @@ export function InvoiceForm({ mode, entry, entities, initial }: Props) {
           label="Date"
           name="date"
           value={values.date}
-          onChange={(date) => set('date', date ?? '')}
+          onChange={(date, problem) => {
+            set('date', date);
+            setDateProblem(problem);
+          }}
           required
           error={isMissing('date')}
           disabled={disabled}

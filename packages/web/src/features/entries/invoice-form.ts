@@ -20,7 +20,7 @@ export type InvoiceField = 'billId' | 'date' | 'flow' | 'amount';
 export interface InvoiceFormCheck {
   /** The message for the form as a whole, or null when it may be sent. */
   message: string | null;
-  /** The required fields that are missing or unusable. */
+  /** The fields that stop the form: required ones that are missing, and a date field with a problem. */
   fields: InvoiceField[];
 }
 
@@ -45,14 +45,18 @@ export function flowFor(current: InvoiceFormValues['flow'], entityInternal: bool
   return current === 'internal' ? '' : current;
 }
 
-/** Entity, Date, Flow and Amount are required (spec §5); Description is optional. */
-export function checkInvoiceForm(values: InvoiceFormValues): InvoiceFormCheck {
-  const fields: InvoiceField[] = [];
-  if (values.billId === null) fields.push('billId');
-  if (!isValidIsoDate(values.date)) fields.push('date');
-  if (values.flow === '') fields.push('flow');
-  if (parseAmountInput(values.amount) === null) fields.push('amount');
-  return { message: fields.length ? MESSAGES.paymentFieldsRequired : null, fields };
+/**
+ * Entity, Date, Flow and Amount are required (spec §5); Description is optional. A date field that shows a
+ * problem (half-typed, impossible, out of range) says so itself: it blocks the form without counting as missing.
+ */
+export function checkInvoiceForm(values: InvoiceFormValues, dateProblem: string | null = null): InvoiceFormCheck {
+  const missing: InvoiceField[] = [];
+  if (values.billId === null) missing.push('billId');
+  if (dateProblem === null && !isValidIsoDate(values.date)) missing.push('date');
+  if (values.flow === '') missing.push('flow');
+  if (parseAmountInput(values.amount) === null) missing.push('amount');
+  const message = missing.length ? MESSAGES.paymentFieldsRequired : null;
+  return { message, fields: dateProblem === null ? missing : ['date', ...missing] };
 }
 
 /** The body of `POST /entries/new`; the rest of the form must have passed `checkInvoiceForm`. */

@@ -25,8 +25,9 @@ import {
   hasErrors,
   INVOICE_MAX_LENGTH,
   isInvoiceKeyAllowed,
-  pickSingleDate,
+  NO_DATE_PROBLEMS,
   STATUS_OPTIONS,
+  setDateField,
   switchDateMode,
 } from './filter-model.ts';
 import type { HomeFilters } from './use-home-filters.ts';
@@ -34,14 +35,9 @@ import type { HomeFilters } from './use-home-filters.ts';
 /** Uncategorized first, then alphabetical, in title case (spec §3); `CATEGORIES` is already in that order. */
 const CATEGORY_OPTIONS = CATEGORIES.map((category) => ({ value: category, label: categoryLabel(category) }));
 
-/** A half-typed or out-of-range date stays in its field without changing the filters; clearing it empties that side. */
-const onWholeDate = (apply: (date: string | null) => void) => (date: string | null) => {
-  if (date !== null) apply(date === '' ? null : date);
-};
-
 /** The filter panel of spec §2 with the rules of §4 and §5 and the sizes of §9. */
 export function FilterPanel({ filters }: { filters: HomeFilters }) {
-  const { draft, errors, update, search, clear, showMoreOptions, setShowMoreOptions } = filters;
+  const { draft, errors, clearCount, update, search, clear, showMoreOptions, setShowMoreOptions } = filters;
   const { fields, dateRange, dateMode } = draft;
   const bills = useBills();
   const entityOptions = useMemo(() => {
@@ -53,6 +49,8 @@ export function FilterPanel({ filters }: { filters: HomeFilters }) {
 
   const setField = <K extends keyof FilterFields>(key: K, value: FilterFields[K]) =>
     update((state) => ({ ...state, fields: { ...state.fields, [key]: value } }));
+  const onDate = (side: 'start' | 'end') => (date: string, problem: string | null) =>
+    update((state) => setDateField(state, side, date, problem));
 
   return (
     <Paper
@@ -75,6 +73,8 @@ export function FilterPanel({ filters }: { filters: HomeFilters }) {
             if (!isInvoiceKeyAllowed(event)) event.preventDefault();
           }}
           onChange={(event) => setField('invoice', cleanInvoiceInput(event.target.value))}
+          error={Boolean(errors.invoice)}
+          helperText={errors.invoice ?? undefined}
           sx={{ width: 200 }}
           slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: INVOICE_MAX_LENGTH } }}
         />
@@ -90,7 +90,8 @@ export function FilterPanel({ filters }: { filters: HomeFilters }) {
           value={fields.biller}
           onChange={(value) => setField('biller', value)}
         />
-        <Box sx={{ display: 'flex', gap: 1, alignItems: 'flex-start', flexWrap: 'wrap' }}>
+        {/* Clear Filters starts the date fields afresh, dropping what was typed. */}
+        <Box key={clearCount} sx={{ display: 'flex', gap: 1, alignItems: 'flex-start', flexWrap: 'wrap' }}>
           <ToggleButtonGroup
             size="small"
             exclusive
@@ -99,7 +100,12 @@ export function FilterPanel({ filters }: { filters: HomeFilters }) {
             value={dateMode}
             onChange={(_event, mode: DateMode | null) => {
               if (mode)
-                update((state) => ({ ...state, dateMode: mode, dateRange: switchDateMode(state.dateRange, mode) }));
+                update((state) => ({
+                  ...state,
+                  dateMode: mode,
+                  dateRange: switchDateMode(state.dateRange, mode),
+                  dateProblems: NO_DATE_PROBLEMS,
+                }));
             }}
             sx={{ height: 40 }}
           >
@@ -107,13 +113,7 @@ export function FilterPanel({ filters }: { filters: HomeFilters }) {
             <ToggleButton value="range">Date Range</ToggleButton>
           </ToggleButtonGroup>
           {dateMode === 'single' ? (
-            <IsoDateField
-              label="Date"
-              width={320}
-              clearable
-              value={dateRange.start ?? ''}
-              onChange={onWholeDate((date) => update((state) => ({ ...state, dateRange: pickSingleDate(date) })))}
-            />
+            <IsoDateField label="Date" width={320} clearable value={dateRange.start ?? ''} onChange={onDate('start')} />
           ) : (
             <>
               <IsoDateField
@@ -123,18 +123,14 @@ export function FilterPanel({ filters }: { filters: HomeFilters }) {
                 value={dateRange.start ?? ''}
                 error={Boolean(errors.date)}
                 helperText={errors.date ?? undefined}
-                onChange={onWholeDate((start) =>
-                  update((state) => ({ ...state, dateRange: { ...state.dateRange, start } })),
-                )}
+                onChange={onDate('start')}
               />
               <IsoDateField
                 label="End Date"
                 width={160}
                 clearable
                 value={dateRange.end ?? ''}
-                onChange={onWholeDate((end) =>
-                  update((state) => ({ ...state, dateRange: { ...state.dateRange, end } })),
-                )}
+                onChange={onDate('end')}
               />
             </>
           )}

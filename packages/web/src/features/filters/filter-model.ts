@@ -4,7 +4,7 @@
  * `GET /entries` parameters it all means.
  */
 import { isValidIsoDate, MAX_DATE, MIN_DATE } from '@billfold/contract/dates';
-import { effectiveAmountBound, validateAmountRange, validateDateRange } from '@billfold/contract/validation';
+import { effectiveAmountBound, MESSAGES, validateAmountRange, validateDateRange } from '@billfold/contract/validation';
 import type { EntryFilterParams } from '../../api/entries/list-entries.ts';
 import { daysAgoIso } from '../../lib/dates.ts';
 
@@ -50,11 +50,23 @@ export interface DateRange {
   end: string | null;
 }
 
+/**
+ * What the date fields say is wrong with what they show (half-typed, impossible, out of range), per side; Single
+ * Date uses `start`. Not saved: a reload shows the last whole dates again.
+ */
+export interface DateProblems {
+  start: string | null;
+  end: string | null;
+}
+
+export const NO_DATE_PROBLEMS: DateProblems = { start: null, end: null };
+
 export interface FilterState {
   fields: FilterFields;
   dateRange: DateRange;
   dateMode: DateMode;
   includeArchived: IncludeArchived;
+  dateProblems: DateProblems;
 }
 
 export const EMPTY_FIELDS: FilterFields = {
@@ -74,7 +86,13 @@ export function defaultDateRange(now = new Date()): DateRange {
 
 /** What the panel shows on a first visit and after Clear Filters. */
 export function defaultFilterState(now = new Date()): FilterState {
-  return { fields: { ...EMPTY_FIELDS }, dateRange: defaultDateRange(now), dateMode: 'range', includeArchived: false };
+  return {
+    fields: { ...EMPTY_FIELDS },
+    dateRange: defaultDateRange(now),
+    dateMode: 'range',
+    includeArchived: false,
+    dateProblems: NO_DATE_PROBLEMS,
+  };
 }
 
 // ---------- date mode (spec §4) ----------
@@ -132,31 +150,57 @@ export function cleanInvoiceInput(text: string): string {
   return text.replace(/\D/g, '').slice(0, INVOICE_MAX_LENGTH);
 }
 
-/** The invoice number to search for: empty, or a whole number of at least 1 (`0` and `000` mean any). */
+/** The invoice number to search for: empty, or a whole number of at least 1 (`007` is 7). */
 export function invoiceParam(text: string): string | undefined {
   const digits = cleanInvoiceInput(text).replace(/^0+/, '');
   return digits === '' ? undefined : digits;
 }
 
+/** Invoice numbers start at 1: a `0` (or `000`) would match nothing, so it is an error rather than ignored. */
+export function validateInvoiceNumber(text: string): string | null {
+  return text !== '' && invoiceParam(text) === undefined ? MESSAGES.invoiceNumberFromOne : null;
+}
+
 // ---------- validation (spec §5) ----------
 
 export interface FilterErrors {
+  /** On Invoice #: `Invoice numbers start at 1.` */
+  invoice: string | null;
   /** On Min Amount: `Min must be less than or equal to Max.` */
   amount: string | null;
   /** On Start Date, Date Range mode only: `Start date must not exceed end date.` */
   date: string | null;
+  /** A date field that does not show a usable date (it says why itself). */
+  dateField: string | null;
 }
 
 export function validateFilters(state: FilterState): FilterErrors {
+  const { start, end } = state.dateProblems;
   return {
+    invoice: validateInvoiceNumber(state.fields.invoice),
     amount: validateAmountRange(state.fields.amountMin, state.fields.amountMax),
     date: state.dateMode === 'range' ? validateDateRange(state.dateRange.start, state.dateRange.end) : null,
+    dateField: start ?? (state.dateMode === 'range' ? end : null),
   };
 }
 
-/** Search is disabled while either error shows. */
+/** Search is disabled (and nothing is applied) while any error shows. */
 export function hasErrors(errors: FilterErrors): boolean {
-  return errors.amount !== null || errors.date !== null;
+  return Object.values(errors).some((error) => error !== null);
+}
+
+/** A date field's edit: its whole date (or none) on that side, or the problem it shows, which keeps the filters. */
+export function setDateField(
+  state: FilterState,
+  side: 'start' | 'end',
+  date: string,
+  problem: string | null,
+): FilterState {
+  const dateProblems = { ...state.dateProblems, [side]: problem };
+  if (problem) return { ...state, dateProblems };
+  const value = date === '' ? null : date;
+  const dateRange = state.dateMode === 'single' ? pickSingleDate(value) : { ...state.dateRange, [side]: value };
+  return { ...state, dateRange, dateProblems };
 }
 
 // ---------- the query (spec §7, API.md) ----------
@@ -242,5 +286,5 @@ export function restoreFilterState(
   const dateMode: DateMode = saved.dateMode === 'single' || saved.dateMode === 'range' ? saved.dateMode : 'range';
   const includeArchived: IncludeArchived =
     saved.includeArchived === true || saved.includeArchived === 'only' ? saved.includeArchived : false;
-  return { fields, dateRange, dateMode, includeArchived };
+  return { fields, dateRange, dateMode, includeArchived, dateProblems: NO_DATE_PROBLEMS };
 }

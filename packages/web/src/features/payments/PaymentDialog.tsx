@@ -94,6 +94,7 @@ function PaymentDialogContent({
     target === 'add' ? emptyPaymentForm(todayIso()) : paymentFormFromPayment(target),
   );
   const [error, setError] = useState<string | null>(null);
+  const [dateProblem, setDateProblem] = useState<string | null>(null);
   const create = useCreatePayment();
   const update = useUpdatePayment();
   const notify = useNotice();
@@ -108,9 +109,9 @@ function PaymentDialogContent({
 
   const submit = async () => {
     if (readOnly) return;
-    const problem = checkPaymentForm(values);
+    const problem = checkPaymentForm(values, dateProblem);
     setError(problem);
-    if (problem) return;
+    if (problem || dateProblem) return;
     const body = toPaymentBody(values, entry.entryId);
     const messages = PAYMENT_MESSAGES[mode];
     const outcome =
@@ -136,12 +137,22 @@ function PaymentDialogContent({
       onSubmit={submit}
       onClose={onClose}
     >
-      <FieldWithButton button="Use Invoice Date" onClick={() => set('date', entry.date)} disabled={readOnly}>
+      <FieldWithButton
+        button="Use Invoice Date"
+        onClick={() => {
+          set('date', entry.date);
+          setDateProblem(null);
+        }}
+        disabled={readOnly}
+      >
         <IsoDateField
           label="Payment Date"
           name="date"
           value={values.date}
-          onChange={(date) => set('date', date ?? '')}
+          onChange={(date, problem) => {
+            set('date', date);
+            setDateProblem(problem);
+          }}
           required
           disabled={readOnly}
         />

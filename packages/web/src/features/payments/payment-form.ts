@@ -30,9 +30,13 @@ export function paymentFormFromPayment(payment: Payment): PaymentFormValues {
   };
 }
 
-/** Date, amount and method are required (spec §5); notes are optional. */
-export function checkPaymentForm(values: PaymentFormValues): string | null {
-  const complete = isValidIsoDate(values.date) && parseAmountInput(values.amount) !== null && values.method !== '';
+/**
+ * Date, amount and method are required (spec §5); notes are optional. A date field with a problem says so itself
+ * and is not reported as missing here; the dialog does not send while it shows one.
+ */
+export function checkPaymentForm(values: PaymentFormValues, dateProblem: string | null = null): string | null {
+  const dated = dateProblem !== null || isValidIsoDate(values.date);
+  const complete = dated && parseAmountInput(values.amount) !== null && values.method !== '';
   return complete ? null : MESSAGES.paymentFieldsRequired;
 }
 
