@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import type { Config } from './config.ts';
+import type { Config, TrustProxy } from './config.ts';
 import { createDatabase, type Db, migrateToLatest } from './db/database.ts';
 import { AuthRepository } from './modules/auth/auth.repository.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
@@ -47,6 +47,15 @@ export interface BuildOptions {
   logStream?: NodeJS.WritableStream;
 }
 
+/**
+ * Fastify 5 answers a hop count by trusting nobody, so a count becomes the classic rule here: the nearest
+ * `hops` addresses of the forwarding chain (the socket's first) are proxies.
+ */
+function fastifyTrustProxy(trust: TrustProxy): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust !== 'number') return trust;
+  return (_address, hop) => hop < trust;
+}
+
 /** Builds the whole application: database (migrated), plugins and routes. Never listens. */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   const db = createDatabase(config.database);
@@ -54,7 +63,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
-    trustProxy: false,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     // A path Fastify cannot route (bad percent-escape, overlong parameter) is refused before any hook runs.
     frameworkErrors: answerFrameworkError,
     logger: {
@@ -94,7 +103,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(
     async (api) => {
       healthRoutes(api, db);
-      authRoutes(api, new AuthService(new AuthRepository(db), app.signAccessToken, config.now));
+      authRoutes(
+        api,
+        new AuthService(new AuthRepository(db), {
+          signAccessToken: app.signAccessToken,
+          now: config.now,
+          refreshReuseSeconds: config.refreshReuseSeconds,
+        }),
+      );
       usersRoutes(api, new UsersService(new UsersRepository(db), config.now));
       const bills = new BillsService(new BillsRepository(db), config.now);
       const entries = new EntriesService(new EntriesRepository(db), config.now);

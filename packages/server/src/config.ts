@@ -1,7 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { isAbsolute, join, resolve } from 'node:path';
 import { z } from 'zod';
+
+/** The forms of Fastify's `trustProxy` that an environment variable can express. */
+export type TrustProxy = boolean | number | string[];
 
 export type DatabaseConfig = { dialect: 'sqlite'; file: string } | { dialect: 'postgres'; url: string };
 
@@ -12,6 +16,10 @@ export interface Config {
   database: DatabaseConfig;
   jwtSecret: string;
   logLevel: string;
+  /** Which proxies' `X-Forwarded-For` decides the client address (Fastify's `trustProxy`); false trusts none. */
+  trustProxy: TrustProxy;
+  /** Seconds after its first use within which a refresh token may be presented again without revoking its family. */
+  refreshReuseSeconds: number;
   /** Folder of the built web app; served when it exists. */
   webRoot: string | null;
   /** Injected clock: tests move time, production reads the wall clock. */
@@ -26,6 +34,16 @@ const envSchema = z.object({
   JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_ROOT: z.string().min(1).optional(),
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      const parsed = parseTrustProxy(value);
+      if (typeof parsed !== 'string') return parsed;
+      ctx.addIssue({ code: 'custom', message: parsed });
+      return z.NEVER;
+    }),
+  REFRESH_REUSE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
 });
 
 function parseEnv<T extends z.ZodType>(schema: T, env: NodeJS.ProcessEnv): z.output<T> {
@@ -35,6 +53,36 @@ function parseEnv<T extends z.ZodType>(schema: T, env: NodeJS.ProcessEnv): z.out
     throw new Error(`Invalid configuration: ${problems}`);
   }
   return parsed.data;
+}
+
+/** Named address ranges Fastify's `trustProxy` understands besides addresses and CIDRs. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isAddressOrCidr(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const [address = '', bits, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  const width = Number(bits);
+  return /^\d+$/.test(bits) ? width <= (version === 4 ? 32 : 128) : isIP(bits) === version;
+}
+
+/**
+ * `TRUST_PROXY`: unset or empty trusts no proxy (the socket's address is the client's); `true`/`false`; a hop
+ * count; or a comma-separated list of proxy addresses, CIDRs or range names. Returns the problem as a string.
+ */
+export function parseTrustProxy(value: string | undefined): TrustProxy | string {
+  const text = value?.trim() ?? '';
+  if (text === '' || text === 'false') return false;
+  if (text === 'true') return true;
+  if (/^\d+$/.test(text)) return Number(text);
+  const entries = text.split(',').map((entry) => entry.trim());
+  const bad = entries.filter((entry) => !isAddressOrCidr(entry));
+  if (bad.length > 0) {
+    return `TRUST_PROXY must be true, a hop count, or a comma-separated list of addresses or CIDRs (not ${bad.join(', ')})`;
+  }
+  return entries;
 }
 
 /** `postgres://` or `postgresql://` selects PostgreSQL; `sqlite:<path>` or a plain path selects SQLite. */
@@ -75,6 +123,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     database,
     jwtSecret: e.JWT_SECRET ?? loadOrCreateSecret(dataDir),
     logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY,
+    refreshReuseSeconds: e.REFRESH_REUSE_SECONDS,
     webRoot: e.WEB_ROOT ? resolve(e.WEB_ROOT) : defaultWebRoot,
     now: Date.now,
   };

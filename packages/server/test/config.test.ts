@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadBackupConfig, loadConfig, parseDatabaseUrl } from '../src/config.ts';
+import { loadBackupConfig, loadConfig, parseDatabaseUrl, parseTrustProxy } from '../src/config.ts';
 
 const tempDir = () => mkdtempSync(join(tmpdir(), 'billfold-config-'));
 
@@ -28,6 +28,25 @@ describe('config', () => {
     expect(config.host).toBe('0.0.0.0');
     expect(config.logLevel).toBe('info');
     expect(config.database).toEqual({ dialect: 'sqlite', file: join(dir, 'billfold.db') });
+    expect(config.trustProxy).toBe(false);
+    expect(config.refreshReuseSeconds).toBe(30);
+  });
+
+  it('reads TRUST_PROXY in the forms of Fastify trustProxy', () => {
+    const trust = (TRUST_PROXY: string) => loadConfig({ DATA_DIR: tempDir(), TRUST_PROXY }).trustProxy;
+    expect(trust('')).toBe(false);
+    expect(trust('false')).toBe(false);
+    expect(trust('true')).toBe(true);
+    expect(trust('2')).toBe(2);
+    expect(trust('127.0.0.1')).toEqual(['127.0.0.1']);
+    expect(trust(' 10.0.0.0/8, ::1,fd00::/8 ,loopback')).toEqual(['10.0.0.0/8', '::1', 'fd00::/8', 'loopback']);
+    expect(trust('192.168.0.0/255.255.0.0')).toEqual(['192.168.0.0/255.255.0.0']);
+    expect(parseTrustProxy('10.0.0.0/33')).toMatch(/TRUST_PROXY must be/);
+  });
+
+  it('reads REFRESH_REUSE_SECONDS', () => {
+    expect(loadConfig({ DATA_DIR: tempDir(), REFRESH_REUSE_SECONDS: '10' }).refreshReuseSeconds).toBe(10);
+    expect(loadConfig({ DATA_DIR: tempDir(), REFRESH_REUSE_SECONDS: '0' }).refreshReuseSeconds).toBe(0);
   });
 
   it('reads every variable', () => {
@@ -68,10 +87,17 @@ describe('config', () => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
   });
 
-  it.each([{ PORT: 'eighty' }, { PORT: '70000' }, { LOG_LEVEL: 'loud' }, { JWT_SECRET: 'short' }])(
-    'refuses %j with a clear message',
-    (env) => {
-      expect(() => loadConfig({ DATA_DIR: tempDir(), ...env })).toThrow(/Invalid configuration: \w+/);
-    },
-  );
+  it.each([
+    { PORT: 'eighty' },
+    { PORT: '70000' },
+    { LOG_LEVEL: 'loud' },
+    { JWT_SECRET: 'short' },
+    { TRUST_PROXY: 'proxy.example.com' },
+    { TRUST_PROXY: '10.0.0.1,' },
+    { TRUST_PROXY: '10.0.0.0/40' },
+    { REFRESH_REUSE_SECONDS: '-1' },
+    { REFRESH_REUSE_SECONDS: 'soon' },
+  ])('refuses %j with a clear message', (env) => {
+    expect(() => loadConfig({ DATA_DIR: tempDir(), ...env })).toThrow(/Invalid configuration: \w+/);
+  });
 });

@@ -18,6 +18,8 @@ export interface UsersTable {
   deactivated_at: number | null;
   /** Highest invoice number ever issued; incremented under the row lock, never reused. */
   last_invoice_number: Generated<number>;
+  /** Carried by every access token; incremented by a password change or deactivation to cut off older tokens. */
+  token_version: Generated<number>;
 }
 
 export interface RefreshTokensTable {
@@ -31,6 +33,10 @@ export interface RefreshTokensTable {
   revoked_at: number | null;
 }
 
+/**
+ * Throttle events, one row per counted attempt under a key: failed logins per account and per address, and
+ * sign-ups and refreshes per address (`modules/auth/throttle.ts`).
+ */
 export interface LoginFailuresTable {
   id: Generated<number>;
   key: string;

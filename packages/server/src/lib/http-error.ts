@@ -14,5 +14,6 @@ export const unauthorized = (message = 'Unauthorized') => new HttpError(401, mes
 export const forbidden = (message = 'Forbidden') => new HttpError(403, message);
 export const notFound = (message = 'Not found') => new HttpError(404, message);
 export const conflict = (message: string) => new HttpError(409, message);
-export const tooManyRequests = (retryAfterSeconds: number) =>
-  new HttpError(429, 'Too many failed attempts. Try again later.', { 'retry-after': String(retryAfterSeconds) });
+/** 429 with `Retry-After`; the message says when to try again (see `modules/auth/throttle.ts`). */
+export const tooManyRequests = (retryAfterSeconds: number, message: string) =>
+  new HttpError(429, message, { 'retry-after': String(retryAfterSeconds) });

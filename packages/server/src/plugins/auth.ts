@@ -10,6 +10,8 @@ interface AccessClaims {
   typ: 'access';
   iat: number;
   exp: number;
+  /** The user's `token_version` when the token was issued; tokens from before this claim existed count as 0. */
+  ver?: number;
 }
 
 declare module 'fastify' {
@@ -21,15 +23,17 @@ declare module 'fastify' {
   }
   interface FastifyInstance {
     authenticate: (request: FastifyRequest) => Promise<void>;
-    signAccessToken: (userId: number) => string;
+    signAccessToken: (user: { id: number; token_version: number }) => string;
   }
 }
 
 const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*)$/;
 
 /**
- * HS256 access tokens of 15 minutes, timed by the app's clock. `authenticate` also checks that the
- * account still exists and is active, so a deactivated or purged user's token stops working at once.
+ * HS256 access tokens of 15 minutes, timed by the app's clock. `authenticate` also checks that the account
+ * still exists and is active and that the token carries the account's current `token_version` (a password
+ * change or deactivation increments it), so a deactivated or purged user's token, and every token issued
+ * before a password change, stops working at once. It is the same one-row read either way.
  */
 export function registerAuth(app: FastifyInstance, opts: { secret: string; db: Db; now: () => number }): void {
   const sign = createSigner({ key: opts.secret, algorithm: 'HS256' });
@@ -47,7 +51,7 @@ export function registerAuth(app: FastifyInstance, opts: { secret: string; db: D
   const activeUser = opts.db
     .selectFrom('users as u')
     .leftJoin('user_data_versions as v', 'v.user_id', 'u.id')
-    .select(['u.id', 'v.version'])
+    .select(['u.id', 'u.token_version', 'v.version'])
     .where('u.id', '=', 0)
     .where('u.deactivated_at', 'is', null)
     .compile();
@@ -56,9 +60,16 @@ export function registerAuth(app: FastifyInstance, opts: { secret: string; db: D
 
   app.decorateRequest('userId', 0);
   app.decorateRequest('dataVersion', 0);
-  app.decorate('signAccessToken', (userId: number) => {
+  app.decorate('signAccessToken', (user: { id: number; token_version: number }) => {
     const iat = Math.floor(opts.now() / 1000);
-    return sign({ sub: String(userId), typ: 'access', iat, exp: iat + ACCESS_TOKEN_TTL_SECONDS });
+    const claims: AccessClaims = {
+      sub: String(user.id),
+      typ: 'access',
+      iat,
+      exp: iat + ACCESS_TOKEN_TTL_SECONDS,
+      ver: user.token_version,
+    };
+    return sign(claims);
   });
   app.decorate('authenticate', async (request: FastifyRequest) => {
     const match = BEARER.exec(request.headers.authorization ?? '');
@@ -70,12 +81,19 @@ export function registerAuth(app: FastifyInstance, opts: { secret: string; db: D
       throw unauthorized('Unauthorized: invalid access token');
     }
     const userId = Number(claims.sub);
-    if (claims.typ !== 'access' || !Number.isSafeInteger(userId) || typeof claims.exp !== 'number') {
+    const version = claims.ver ?? 0;
+    if (
+      claims.typ !== 'access' ||
+      !Number.isSafeInteger(userId) ||
+      typeof claims.exp !== 'number' ||
+      !Number.isSafeInteger(version)
+    ) {
       throw unauthorized('Unauthorized: invalid access token');
     }
     if (claims.exp * 1000 <= opts.now()) throw unauthorized('Unauthorized: access token expired');
     const [user] = (await opts.db.executeQuery({ ...activeUser, parameters: [userId] } as typeof activeUser)).rows;
     if (!user) throw unauthorized('Unauthorized: account not active');
+    if (Number(user.token_version) !== version) throw unauthorized('Unauthorized: access token revoked');
     request.userId = userId;
     request.dataVersion = Number(user.version ?? 0);
   });

@@ -72,6 +72,8 @@ export function testConfig(database: DatabaseConfig, overrides: Partial<Config> 
     database,
     jwtSecret: 'test-secret-test-secret-test-secret-0123456789',
     logLevel: 'silent',
+    trustProxy: false,
+    refreshReuseSeconds: 30,
     webRoot: null,
     now: Date.now,
     ...overrides,

@@ -276,12 +276,14 @@ const weightOf = (route: string) =>
   route.startsWith('HEAD ') || SLOW.has(route) || route.endsWith('/health') || route.endsWith('openapi.json') ? 2 : 10;
 
 /**
- * Stored changes a refusal may make, by design: a failed login is recorded (that is the throttle), and a refresh
- * token presented twice revokes its family (reuse detection). Nothing else may change on a 4xx.
+ * Stored changes a refusal may make, by design: a failed login, and any sign-up or refresh attempt, is counted
+ * (that is the throttle), and a refresh token presented twice revokes its family (reuse detection). Nothing else
+ * may change on a 4xx.
  */
 const CHANGES_ON_REFUSAL: Record<string, string[]> = {
+  'POST /api/v1/auth/create': ['login_failures'],
   'POST /api/v1/auth/login': ['login_failures'],
-  'POST /api/v1/auth/refresh': ['refresh_tokens'],
+  'POST /api/v1/auth/refresh': ['refresh_tokens', 'login_failures'],
 };
 
 // ---------- mutations ----------

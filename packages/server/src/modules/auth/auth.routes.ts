@@ -21,10 +21,10 @@ export function authRoutes(app: FastifyInstance, service: AuthService): void {
         tags: ['auth'],
         summary: 'Create an account',
         body: createUserBody,
-        response: { 201: createUserResponse, ...errorResponses(400, 409, 413) },
+        response: { 201: createUserResponse, ...errorResponses(400, 409, 413, 429) },
       },
     },
-    async (request, reply) => reply.code(201).send(await service.create(request.body)),
+    async (request, reply) => reply.code(201).send(await service.create(request.body, request.ip)),
   );
   r.post(
     '/auth/login',
@@ -46,13 +46,13 @@ export function authRoutes(app: FastifyInstance, service: AuthService): void {
         summary: 'Exchange a refresh token for new tokens (rotation)',
         querystring: refreshQuery,
         body: refreshBody,
-        response: { 200: authResponse, ...errorResponses(400, 401) },
+        response: { 200: authResponse, ...errorResponses(400, 401, 429) },
       },
     },
     async (request) => {
       const token = request.query.refreshToken ?? request.body?.refreshToken;
       if (!token) throw badRequest('refreshToken is required');
-      return service.refresh(token);
+      return service.refresh(token, request.ip);
     },
   );
 }

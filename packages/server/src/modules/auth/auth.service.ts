@@ -5,19 +5,30 @@ import { burnVerification, hashPassword, verifyPassword } from '../../lib/passwo
 import { DAY } from '../../lib/time.ts';
 import { newOpaqueToken, sha256 } from '../../lib/tokens.ts';
 import type { AuthRepository } from './auth.repository.ts';
-import { reserveAttempt, throttleKeys } from './throttle.ts';
+import { loginKeys, refreshKey, reserveAttempt, signUpKey } from './throttle.ts';
 
 export const REFRESH_TOKEN_TTL = 14 * DAY;
 export const LOGIN_FAILED = 'Unauthorized: invalid username or password';
 
+export interface AuthOptions {
+  signAccessToken: (user: { id: number; token_version: number }) => string;
+  now: () => number;
+  /** Seconds after its first use within which a refresh token may be presented again (REFRESH_REUSE_SECONDS). */
+  refreshReuseSeconds: number;
+}
+
 export class AuthService {
   constructor(
     private readonly repo: AuthRepository,
-    private readonly signAccessToken: (userId: number) => string,
-    private readonly now: () => number,
+    private readonly options: AuthOptions,
   ) {}
 
-  async create(body: CreateUserBody) {
+  private now(): number {
+    return this.options.now();
+  }
+
+  async create(body: CreateUserBody, ip: string) {
+    await reserveAttempt(this.repo, [signUpKey(ip)], this.now(), 'Too many accounts created from this address.');
     const usernameKey = body.username.toLowerCase();
     const emailKey = body.email.toLowerCase();
     const taken = await this.repo.usernameOrEmailTaken(usernameKey, emailKey);
@@ -45,48 +56,68 @@ export class AuthService {
 
   async login(body: LoginBody, ip: string): Promise<AuthResponse> {
     const loginKey = body.username.toLowerCase();
-    const keys = throttleKeys(loginKey, ip);
     const now = this.now();
-    // Recorded as a failure before the check, so concurrent guesses cannot all slip under the limit.
-    const reservation = await reserveAttempt(this.repo, keys, now);
+    // The account is found first: its username and its email count against one throttle key.
     const user = await this.repo.findUserByLogin(loginKey);
+    const keys = loginKeys(user ? { userId: user.id } : { loginKey }, ip);
+    // Recorded as a failure before the check, so concurrent guesses cannot all slip under the limit.
+    const reservation = await reserveAttempt(
+      this.repo,
+      [keys.account, keys.address],
+      now,
+      'Too many failed sign-in attempts.',
+    );
     let ok = false;
     if (user) ok = await verifyPassword(user.password_hash, body.password);
     else await burnVerification(body.password);
     if (!user || !ok) throw unauthorized(LOGIN_FAILED);
     await this.repo.deleteFailures(reservation);
-    await this.repo.clearFailures(keys.user);
+    await this.repo.clearFailures(keys.account.key);
     // A login within the 30-day grace period reactivates a deactivated account.
     await this.repo.recordLogin(user.id, now);
-    return this.issueTokens(user.id, user.username, randomUUID());
+    return this.issueTokens(user, randomUUID());
   }
 
-  async refresh(token: string): Promise<AuthResponse> {
+  /**
+   * Rotation with a reuse interval: the first use of a refresh token spends it; presenting it again within
+   * `refreshReuseSeconds` of that (several requests or tabs refreshing at once) gets another pair of the same
+   * family; presenting it later means it leaked, and the whole family dies, the thief's copy and the user's alike.
+   */
+  async refresh(token: string, ip: string): Promise<AuthResponse> {
     const now = this.now();
-    const stored = await this.repo.findRefreshToken(sha256(token));
+    await reserveAttempt(this.repo, [refreshKey(ip)], now, 'Too many session refreshes from this address.');
+    const hash = sha256(token);
+    const stored = await this.repo.findRefreshToken(hash);
     if (!stored || stored.revoked_at !== null || stored.expires_at <= now) {
       throw unauthorized('Unauthorized: invalid or expired refresh token');
     }
-    // A token presented twice means it leaked: the whole family dies, the thief's copy and the user's alike.
     if (stored.used_at !== null || !(await this.repo.markRefreshTokenUsed(stored.id, now))) {
-      await this.repo.revokeFamily(stored.family_id, now);
-      throw unauthorized('Unauthorized: refresh token already used');
+      // Spent already (here, or a moment ago by a concurrent request in any process): read when.
+      const spent = stored.used_at === null ? await this.repo.findRefreshToken(hash) : stored;
+      if (!spent || spent.revoked_at !== null) throw unauthorized('Unauthorized: invalid or expired refresh token');
+      if (spent.used_at === null || now - spent.used_at > this.options.refreshReuseSeconds * 1000) {
+        await this.repo.revokeFamily(stored.family_id, now);
+        throw unauthorized('Unauthorized: refresh token already used');
+      }
     }
     const user = await this.repo.findUserById(stored.user_id);
     if (!user || user.deactivated_at !== null) throw unauthorized('Unauthorized: account not active');
-    return this.issueTokens(user.id, user.username, stored.family_id);
+    return this.issueTokens(user, stored.family_id);
   }
 
-  private async issueTokens(userId: number, username: string, familyId: string): Promise<AuthResponse> {
+  private async issueTokens(
+    user: { id: number; username: string; token_version: number },
+    familyId: string,
+  ): Promise<AuthResponse> {
     const refreshToken = newOpaqueToken();
     const now = this.now();
     await this.repo.insertRefreshToken({
-      user_id: userId,
+      user_id: user.id,
       family_id: familyId,
       token_hash: sha256(refreshToken),
       created_at: now,
       expires_at: now + REFRESH_TOKEN_TTL,
     });
-    return { accessToken: this.signAccessToken(userId), refreshToken, username };
+    return { accessToken: this.options.signAccessToken(user), refreshToken, username: user.username };
   }
 }

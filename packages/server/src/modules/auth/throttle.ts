@@ -3,53 +3,92 @@ import { MINUTE } from '../../lib/time.ts';
 import type { AuthRepository } from './auth.repository.ts';
 
 /**
- * Failed-login throttling kept in the database, so every server process sees the same counts.
- * A key that reached its limit is refused before any password is checked, and frees itself once the
- * oldest counted failure leaves the window: it slows guessing without locking anyone out for good.
+ * Throttling kept in the database, so every server process sees the same counts. Each counted attempt is a
+ * row under a key; a key that holds its limit of rows within the window is refused before any work is done,
+ * and frees itself once the oldest counted row leaves the window: it slows guessing and flooding without
+ * locking anyone out for good.
  */
 export const THROTTLE_WINDOW = 15 * MINUTE;
-export const LIMITS = { user: 10, ip: 50 } as const;
 
-export function throttleKeys(loginKey: string, ip: string) {
-  return { user: `user:${loginKey}`, ip: `ip:${ip}` };
+/** Attempts each key allows in any 15-minute window. */
+export const LIMITS = {
+  /** Failed sign-ins of one account, by username or email in any letter case. */
+  account: 10,
+  /** Failed sign-ins from one client address, whatever the names tried. */
+  loginAddress: 50,
+  /** Accounts created from one client address (each costs a password hash). */
+  signUpAddress: 50,
+  /** Refreshes from one client address (the spec's client sends five per expiry and tab). */
+  refreshAddress: 600,
+} as const;
+
+export interface ThrottleKey {
+  key: string;
+  limit: number;
 }
 
-/** When the keys may next be tried: `limit` failures in the window hold a key until the oldest of them leaves it. */
-async function retryAt(repo: AuthRepository, keys: { user: string; ip: string }, now: number, extra: number) {
+/**
+ * The keys of a sign-in: the account when the name is one (its username and its email share the counter) or
+ * else the name as typed, lower-cased, so an unknown name is throttled exactly like a known one; and the
+ * client address.
+ */
+export function loginKeys(account: { userId: number } | { loginKey: string }, ip: string) {
+  const who = 'userId' in account ? `account:${account.userId}` : `login:${account.loginKey}`;
+  return {
+    account: { key: who, limit: LIMITS.account },
+    address: { key: `ip:${ip}`, limit: LIMITS.loginAddress },
+  };
+}
+
+export const signUpKey = (ip: string): ThrottleKey => ({ key: `signup:${ip}`, limit: LIMITS.signUpAddress });
+export const refreshKey = (ip: string): ThrottleKey => ({ key: `refresh:${ip}`, limit: LIMITS.refreshAddress });
+
+/** When the keys may next be tried: `limit` rows in the window hold a key until the oldest of them leaves it. */
+async function retryAt(repo: AuthRepository, keys: ThrottleKey[], now: number, extra: number) {
   let at = 0;
-  for (const kind of ['user', 'ip'] as const) {
-    const limit = LIMITS[kind] + extra;
-    const failures = await repo.recentFailures(keys[kind], now - THROTTLE_WINDOW, limit);
-    const oldestCounted = failures[limit - 1];
+  for (const { key, limit } of keys) {
+    const rows = await repo.recentFailures(key, now - THROTTLE_WINDOW, limit + extra);
+    const oldestCounted = rows[limit + extra - 1];
     if (oldestCounted) at = Math.max(at, oldestCounted.at + THROTTLE_WINDOW);
   }
   return at;
 }
 
-const refuse = (retry: number, now: number) => tooManyRequests(Math.max(1, Math.ceil((retry - now) / 1000)));
+/** "in 40 seconds", "in 1 minute", "in 15 minutes": how long `Retry-After` says, in words. */
+export function retryPhrase(seconds: number): string {
+  if (seconds < 60) return `in ${seconds} ${seconds === 1 ? 'second' : 'seconds'}`;
+  const minutes = Math.ceil(seconds / 60);
+  return `in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`;
+}
 
-export async function assertNotThrottled(repo: AuthRepository, keys: { user: string; ip: string }, now: number) {
-  const retry = await retryAt(repo, keys, now, 0);
-  if (retry > now) throw refuse(retry, now);
+function refuse(retry: number, now: number, reason: string) {
+  const seconds = Math.max(1, Math.ceil((retry - now) / 1000));
+  return tooManyRequests(seconds, `${reason} Try again ${retryPhrase(seconds)}.`);
 }
 
 /**
- * Counts the attempt as a failure BEFORE its password is checked, then counts again with it included. A check
- * made before recording would let any number of concurrent attempts pass it together; this way, of attempts
- * arriving at once (in any number of processes), at most the limit see themselves within it. A refused attempt
- * withdraws its reservation; a failed one keeps it as its recorded failure; the caller withdraws it on success.
+ * Counts the attempt under every key BEFORE the work it guards (a password check, a sign-up, a refresh), then
+ * counts again with it included. A check made before recording would let any number of concurrent attempts pass
+ * it together; this way, of attempts arriving at once (in any number of processes), at most the limit see
+ * themselves within it. A refused attempt withdraws its rows and is answered 429 with `reason` and when to
+ * retry. The caller keeps the rows (a failure, or any sign-up or refresh) or withdraws them (a good sign-in).
  */
 export async function reserveAttempt(
   repo: AuthRepository,
-  keys: { user: string; ip: string },
+  keys: ThrottleKey[],
   now: number,
+  reason: string,
 ): Promise<number[]> {
-  await assertNotThrottled(repo, keys, now);
-  const reservation = await repo.recordFailures([keys.user, keys.ip], now);
+  const before = await retryAt(repo, keys, now, 0);
+  if (before > now) throw refuse(before, now, reason);
+  const reservation = await repo.recordFailures(
+    keys.map((k) => k.key),
+    now,
+  );
   const retry = await retryAt(repo, keys, now, 1);
   if (retry > now) {
     await repo.deleteFailures(reservation);
-    throw refuse(retry, now);
+    throw refuse(retry, now, reason);
   }
   return reservation;
 }

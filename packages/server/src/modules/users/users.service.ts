@@ -70,8 +70,12 @@ export class UsersService {
         changes.deactivated_at = now;
         revokeTokens = true;
       }
+      if (revokeTokens) {
+        // Every refresh token dies, and every access token issued so far stops at its next request.
+        changes.token_version = current.token_version + 1;
+        await repo.revokeRefreshTokens(userId, now);
+      }
       await repo.update(userId, changes);
-      if (revokeTokens) await repo.revokeRefreshTokens(userId, now);
       const updated = await repo.findById(userId);
       if (!updated) throw notFound('User not found');
       return toUser(updated);
