@@ -45,8 +45,13 @@ describe('screens on a phone (390 px)', () => {
     expect(await overflows(page)).toBe(false);
     await screenshot(page, 'invoice-edit-phone');
 
-    const entityPage = await new EntityPage(page, entity.name).goto(entity.id);
-    await entityPage.invoices.settled();
+    await new EntityPage(page, entity.name).goto(entity.id);
+    // Phones get the invoice list instead of the grid.
+    await page
+      .getByRole('list', { name: `Invoices of ${entity.name}` })
+      .getByRole('listitem')
+      .first()
+      .waitFor();
     expect(await overflows(page)).toBe(false);
     await screenshot(page, 'entity-phone');
 

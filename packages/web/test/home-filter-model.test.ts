@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  activeFilterCount,
   archivesFromChoice,
   choiceFromArchives,
   cleanInvoiceInput,
@@ -283,5 +284,38 @@ describe('restoring saved filters', () => {
       includeArchived: false,
       dateProblems: NO_DATE_PROBLEMS,
     });
+  });
+});
+
+describe('activeFilterCount (the Filters button of phones and tablets)', () => {
+  const defaults = defaultFilterState(NOW);
+
+  it('is 0 for a first visit and after Clear Filters', () => {
+    expect(activeFilterCount(defaults, NOW)).toBe(0);
+  });
+
+  it('counts each control that narrows the list, the dates once', () => {
+    const busy: FilterState = {
+      ...defaults,
+      fields: {
+        invoice: '12',
+        category: ['Utilities', 'Groceries'],
+        biller: ['Acme Corp'],
+        amountMin: 5,
+        amountMax: 50,
+        status: 'paid',
+        flow: 'INCOMING',
+      },
+      dateRange: { start: '2026-01-01', end: '2026-01-31' },
+      includeArchived: 'only',
+    };
+    expect(activeFilterCount(busy, NOW)).toBe(9);
+    expect(activeFilterCount({ ...defaults, fields: { ...EMPTY_FIELDS, status: 'unpaid' } }, NOW)).toBe(1);
+  });
+
+  it('counts no dates, archived entities included and a meaningless invoice number as they query', () => {
+    expect(activeFilterCount({ ...defaults, dateRange: { start: null, end: null } }, NOW)).toBe(1);
+    expect(activeFilterCount({ ...defaults, includeArchived: true }, NOW)).toBe(1);
+    expect(activeFilterCount({ ...defaults, fields: { ...EMPTY_FIELDS, invoice: '000' } }, NOW)).toBe(0);
   });
 });

@@ -5,12 +5,14 @@ import { RouterProvider } from 'react-router-dom';
 import { NoticeProvider } from '../components/notices.tsx';
 import { queryClient } from './query-client.ts';
 import { router } from './router.tsx';
-import { theme } from './theme.ts';
+import { THEME_MODE_KEY, theme } from './theme.ts';
 
 export function App() {
   return (
-    <ThemeProvider theme={theme}>
-      <CssBaseline />
+    // The colour mode follows the system until the user picks one in the user menu; the choice is kept on this
+    // device (local storage), not in the session, so it survives signing out (decision 0800).
+    <ThemeProvider theme={theme} modeStorageKey={THEME_MODE_KEY} disableTransitionOnChange>
+      <CssBaseline enableColorScheme />
       <QueryClientProvider client={queryClient}>
         <NoticeProvider>
           <RouterProvider router={router} />

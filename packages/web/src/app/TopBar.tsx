@@ -1,12 +1,17 @@
 import ArrowDropDown from '@mui/icons-material/ArrowDropDown';
+import CheckIcon from '@mui/icons-material/Check';
 import AppBar from '@mui/material/AppBar';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import Divider from '@mui/material/Divider';
 import Link from '@mui/material/Link';
+import ListItemIcon from '@mui/material/ListItemIcon';
+import ListItemText from '@mui/material/ListItemText';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
+import { useColorScheme } from '@mui/material/styles';
 import Toolbar from '@mui/material/Toolbar';
-import { useId, useState } from 'react';
+import { type ReactNode, useId, useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import logoUrl from '../assets/logo.svg';
 import { useSession } from '../lib/use-session.ts';
@@ -26,14 +31,44 @@ const USER_MENU: readonly MenuEntry[] = [
   { label: 'Logout', to: '/logout' },
 ];
 
+type ThemeMode = 'system' | 'light' | 'dark';
+const THEME_MODES: readonly { mode: ThemeMode; label: string }[] = [
+  { mode: 'system', label: 'System theme' },
+  { mode: 'light', label: 'Light theme' },
+  { mode: 'dark', label: 'Dark theme' },
+];
+
+/** The colour mode choices of the user menu: a group of radio items; the theme provider remembers the choice. */
+function ThemeChoices({ close }: { close: () => void }) {
+  const { mode, setMode } = useColorScheme();
+  const current: ThemeMode = mode ?? 'system';
+  return THEME_MODES.map((choice) => (
+    <MenuItem
+      key={choice.mode}
+      role="menuitemradio"
+      aria-checked={current === choice.mode}
+      onClick={() => {
+        setMode(choice.mode);
+        close();
+      }}
+    >
+      <ListItemIcon>{current === choice.mode && <CheckIcon fontSize="small" />}</ListItemIcon>
+      <ListItemText>{choice.label}</ListItemText>
+    </MenuItem>
+  ));
+}
+
 function NavMenu({
   label,
   entries,
   truncate = false,
+  extra,
 }: {
   label: string;
   entries: readonly MenuEntry[];
   truncate?: boolean;
+  /** Items after the links (the user menu's theme choices), given the function that closes the menu. */
+  extra?: (close: () => void) => ReactNode;
 }) {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const menuId = useId();
@@ -83,6 +118,7 @@ function NavMenu({
             {entry.label}
           </MenuItem>
         ))}
+        {extra && [<Divider key="divider" />, extra(close)]}
       </Menu>
     </>
   );
@@ -101,7 +137,12 @@ export function TopBar() {
         {session && (
           <>
             <NavMenu label="History" entries={HISTORY_MENU} />
-            <NavMenu label={session.username.toUpperCase()} entries={USER_MENU} truncate />
+            <NavMenu
+              label={session.username.toUpperCase()}
+              entries={USER_MENU}
+              truncate
+              extra={(close) => <ThemeChoices close={close} />}
+            />
           </>
         )}
       </Toolbar>

@@ -25,6 +25,7 @@ import {
 } from './grid-state.ts';
 import { InvoiceGridFooter } from './InvoiceGridFooter.tsx';
 import { type InvoiceGridActions, InvoiceGridActionsContext, InvoiceGridToolbar } from './InvoiceGridToolbar.tsx';
+import { InvoiceList } from './InvoiceList.tsx';
 
 export interface InvoiceGridProps {
   /** Server-side filters for the list and the CSV export: the home filter panel's, or one entity's `partyList`. */
@@ -67,6 +68,8 @@ export function InvoiceGrid({
 }: InvoiceGridProps) {
   const theme = useTheme();
   const small = useMediaQuery(theme.breakpoints.down('sm'));
+  // Phones and small tablets get a list instead of the 11-column grid (decision 0801).
+  const narrow = useMediaQuery(theme.breakpoints.down('md'));
   const notify = useNotice();
   const storeRef = useRef<InvoiceGridStore>(store ?? memoryGridStore());
   const [view, setView] = useState<InvoiceGridViewState>(() =>
@@ -104,6 +107,31 @@ export function InvoiceGrid({
   // -1 (unknown) until the first answer, so a restored page is not clamped to an empty grid's first page.
   const rowCount = data ? data.total : -1;
 
+  const setPage = (page: number, pageSize: number) =>
+    setView((current) => ({
+      ...current,
+      // A new page size starts again at the first page.
+      page: pageSize === current.pageSize ? page : 0,
+      pageSize,
+    }));
+  const setSort = (sortModel: SortItem[]) => setView((current) => ({ ...current, page: 0, sortModel }));
+
+  if (narrow) {
+    return (
+      <InvoiceList
+        label={label}
+        entries={data?.entries}
+        total={rowCount}
+        loading={isFetching}
+        view={view}
+        pageSizeOptions={pageSizeOptions}
+        actions={actions}
+        onPage={setPage}
+        onSort={(field, sort) => setSort(field ? [{ field, sort }] : [])}
+      />
+    );
+  }
+
   return (
     <InvoiceGridActionsContext.Provider value={actions}>
       <Box sx={{ height: small ? GRID_HEIGHT_SMALL : GRID_HEIGHT, width: '100%' }}>
@@ -117,24 +145,11 @@ export function InvoiceGrid({
           paginationMode="server"
           sortingMode="server"
           paginationModel={paginationModel}
-          onPaginationModelChange={(model) =>
-            setView((current) => ({
-              ...current,
-              // A new page size starts again at the first page.
-              page: model.pageSize === current.pageSize ? model.page : 0,
-              pageSize: model.pageSize,
-            }))
-          }
+          onPaginationModelChange={(model) => setPage(model.page, model.pageSize)}
           pageSizeOptions={[...pageSizeOptions]}
           sortModel={view.sortModel as GridSortModel}
           onSortModelChange={(model) =>
-            setView((current) => ({
-              ...current,
-              page: 0,
-              sortModel: model.flatMap((item): SortItem[] =>
-                item.sort ? [{ field: item.field, sort: item.sort }] : [],
-              ),
-            }))
+            setSort(model.flatMap((item): SortItem[] => (item.sort ? [{ field: item.field, sort: item.sort }] : [])))
           }
           columnVisibilityModel={view.columnVisibility as GridColumnVisibilityModel}
           onColumnVisibilityModelChange={(model) =>

@@ -1,7 +1,6 @@
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
-import Divider from '@mui/material/Divider';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { type ReactNode, useState } from 'react';
@@ -44,7 +43,8 @@ export default function AccountPage() {
   else
     content = (
       <>
-        <Stack component="dl" divider={<Divider flexItem />} sx={{ m: 0 }}>
+        {/* Lines between rows are borders: a divider element inside <dl> is not allowed there. */}
+        <Stack component="dl" sx={{ m: 0, '& > div + div': { borderTop: 1, borderColor: 'divider' } }}>
           <Row label="Username">
             <Typography sx={{ overflowWrap: 'anywhere' }}>{user.username}</Typography>
           </Row>

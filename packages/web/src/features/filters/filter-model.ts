@@ -239,6 +239,22 @@ export function toFilterParams(state: FilterState): EntryFilterParams {
   return params;
 }
 
+/** The filters that narrow the list beyond the defaults, one per control (the dates count once). */
+const COUNTED_PARAMS = ['invoiceNum', 'categoryList', 'partyList', 'min', 'max', 'flow', 'paid', 'archives'] as const;
+
+/**
+ * How many filters differ from a first visit's (no filters, the last 30 days, active entities): the count on the
+ * Filters button of phones and tablets, whose panel is folded away.
+ */
+export function activeFilterCount(state: FilterState, now = new Date()): number {
+  const params = toFilterParams(state);
+  const defaults = toFilterParams(defaultFilterState(now));
+  const dates = params.startDate !== defaults.startDate || params.endDate !== defaults.endDate ? 1 : 0;
+  const differ = (key: (typeof COUNTED_PARAMS)[number]) =>
+    JSON.stringify(params[key]) !== JSON.stringify(defaults[key]);
+  return dates + COUNTED_PARAMS.filter(differ).length;
+}
+
 // ---------- restoring saved state ----------
 
 function isRecord(value: unknown): value is Record<string, unknown> {

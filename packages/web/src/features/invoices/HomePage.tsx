@@ -7,26 +7,15 @@ import { lazy, Suspense, useEffect, useId, useState } from 'react';
 import { homeGridStore } from '../../components/invoice-grid/grid-state.ts';
 import { InvoiceGrid } from '../../components/invoice-grid/InvoiceGrid.tsx';
 import { PageProgress } from '../../components/PageProgress.tsx';
+import { visuallyHidden } from '../../components/visually-hidden.ts';
 import { FilterPanel } from '../filters/FilterPanel.tsx';
+import { FilterSheet } from '../filters/FilterSheet.tsx';
 import { useHomeFilters } from '../filters/use-home-filters.ts';
 
 // The charts load with the Stats tab, not with the grid people see first.
 const StatsTab = lazy(() => import('../stats/StatsTab.tsx').then((m) => ({ default: m.StatsTab })));
 
 type HomeTab = 'invoices' | 'stats';
-
-/** Read by screen readers and tests; the tabs say where the user is. */
-const visuallyHidden = {
-  position: 'absolute',
-  width: 1,
-  height: 1,
-  m: -1,
-  p: 0,
-  overflow: 'hidden',
-  clip: 'rect(0 0 0 0)',
-  whiteSpace: 'nowrap',
-  border: 0,
-} as const;
 
 /**
  * `/home` (spec §2): the filter panel above left vertical tabs Invoices and Stats. The page composes the filters and
@@ -39,6 +28,8 @@ export default function HomePage() {
   const theme = useTheme();
   // Vertical tabs on the left (spec §2); a phone has no width to spare, so there they sit on top.
   const phone = useMediaQuery(theme.breakpoints.down('sm'));
+  // Phones and small tablets fold the filter panel into a sheet (decision 0801).
+  const narrow = useMediaQuery(theme.breakpoints.down('md'));
 
   // Spec §4: a page restored from the back-forward cache is reloaded, so it shows the saved state and fresh data.
   useEffect(() => {
@@ -54,9 +45,13 @@ export default function HomePage() {
       <Box component="h1" sx={visuallyHidden}>
         Home
       </Box>
-      <Box sx={{ overflowX: 'auto' }}>
-        <FilterPanel filters={filters} />
-      </Box>
+      {narrow ? (
+        <FilterSheet filters={filters} />
+      ) : (
+        <Box sx={{ overflowX: 'auto' }}>
+          <FilterPanel filters={filters} />
+        </Box>
+      )}
       <Box sx={{ display: 'flex', flexDirection: { xs: 'column', sm: 'row' }, gap: { xs: 1, sm: 2 }, minWidth: 0 }}>
         <Tabs
           orientation={phone ? 'horizontal' : 'vertical'}

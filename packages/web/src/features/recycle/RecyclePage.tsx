@@ -6,7 +6,9 @@ import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Container from '@mui/material/Container';
 import Paper from '@mui/material/Paper';
+import { useTheme } from '@mui/material/styles';
 import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
 import { DataGrid, type GridColDef } from '@mui/x-data-grid';
 import { useMemo, useState } from 'react';
 import { useRecycleBin } from '../../api/recycle/list-recycle.ts';
@@ -32,6 +34,8 @@ export default function RecyclePage() {
   const restore = useRestoreItem();
   const notify = useNotice();
   const [working, setWorking] = useState<string | null>(null);
+  const theme = useTheme();
+  const narrow = useMediaQuery(theme.breakpoints.down('md'));
 
   const columns = useMemo<GridColDef<RecycleItem>[]>(() => {
     const run = async (item: RecycleItem) => {
@@ -41,7 +45,25 @@ export default function RecyclePage() {
       const { message, severity } = restoreNotice(item.entityType, outcome);
       notify(message, { severity, placement: 'bottom', duration: NOTICE_MS.recycle });
     };
-    return [
+    const actions: GridColDef<RecycleItem> = {
+      field: 'actions',
+      headerName: 'Actions',
+      width: 120,
+      sortable: false,
+      filterable: false,
+      renderCell: ({ row }) => (
+        <Button
+          size="small"
+          startIcon={<RestoreFromTrash />}
+          onClick={() => run(row)}
+          disabled={working === rowId(row)}
+          aria-label={`Restore ${row.entityType} ${row.partyName ?? ''}`.trim()}
+        >
+          Restore
+        </Button>
+      ),
+    };
+    const details: GridColDef<RecycleItem>[] = [
       { field: 'entityType', headerName: 'Component', width: 105 },
       {
         field: 'recycleDate',
@@ -68,26 +90,10 @@ export default function RecyclePage() {
       },
       { field: 'type', headerName: 'Type', flex: 1, minWidth: 140, valueGetter: (_value, row) => typeLabel(row) },
       { field: 'details', headerName: 'Details', flex: 1, minWidth: 140 },
-      {
-        field: 'actions',
-        headerName: 'Actions',
-        width: 120,
-        sortable: false,
-        filterable: false,
-        renderCell: ({ row }) => (
-          <Button
-            size="small"
-            startIcon={<RestoreFromTrash />}
-            onClick={() => run(row)}
-            disabled={working === rowId(row)}
-            aria-label={`Restore ${row.entityType} ${row.partyName ?? ''}`.trim()}
-          >
-            Restore
-          </Button>
-        ),
-      },
     ];
-  }, [restore, notify, working]);
+    // On a phone or small tablet the grid scrolls sideways: Restore comes first, where it can be seen and reached.
+    return narrow ? [actions, ...details] : [...details, actions];
+  }, [restore, notify, working, narrow]);
 
   return (
     <Container maxWidth="xl" sx={{ py: 4 }}>

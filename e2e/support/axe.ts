@@ -1,0 +1,33 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from 'playwright-core';
+
+/** Impacts that fail a page: a serious or critical barrier for people using assistive technology. */
+const BLOCKING = new Set(['serious', 'critical']);
+
+export interface AxeSummary {
+  /** Rules that passed and rules with any violation, of every impact. */
+  passes: number;
+  violations: { id: string; impact: string; targets: string[] }[];
+}
+
+/**
+ * Runs every axe-core rule (WCAG 2.x A and AA, best practices) on the page as it is now, dialogs and menus
+ * included, and throws with a readable list when a serious or critical violation is found.
+ */
+export async function expectAccessible(page: Page, where: string): Promise<AxeSummary> {
+  const result = await new AxeBuilder({ page }).analyze();
+  const violations = result.violations.map((violation) => ({
+    id: violation.id,
+    impact: violation.impact ?? 'unknown',
+    help: violation.help,
+    targets: violation.nodes.map((node) => `${node.target.join(' ')} — ${node.failureSummary ?? ''}`),
+  }));
+  const blocking = violations.filter((violation) => BLOCKING.has(violation.impact));
+  if (blocking.length > 0) {
+    const lines = blocking.map(
+      (v) => `- ${v.id} (${v.impact}): ${v.help}\n    ${v.targets.slice(0, 5).join('\n    ')}`,
+    );
+    throw new Error(`axe found ${blocking.length} serious or critical violation(s) on ${where}:\n${lines.join('\n')}`);
+  }
+  return { passes: result.passes.length, violations };
+}

@@ -1,0 +1,190 @@
+import { formatAmount } from '@billfold/contract/money';
+import type { Entry } from '@billfold/contract/schemas';
+import AddIcon from '@mui/icons-material/Add';
+import ArrowDownwardIcon from '@mui/icons-material/ArrowDownward';
+import ArrowUpwardIcon from '@mui/icons-material/ArrowUpward';
+import FileDownloadIcon from '@mui/icons-material/FileDownload';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import IconButton from '@mui/material/IconButton';
+import LinearProgress from '@mui/material/LinearProgress';
+import Link from '@mui/material/Link';
+import MenuItem from '@mui/material/MenuItem';
+import Paper from '@mui/material/Paper';
+import TablePagination from '@mui/material/TablePagination';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { Link as RouterLink } from 'react-router-dom';
+import { visuallyHidden } from '../visually-hidden.ts';
+import { INVOICE_COLUMNS } from './columns.tsx';
+import type { InvoiceGridViewState, SortDirection } from './grid-state.ts';
+import type { InvoiceGridActions } from './InvoiceGridToolbar.tsx';
+import { PAID_LABELS, PaidIcon, paidState } from './icons.tsx';
+
+/** The sort choices: every column of the grid, by its title. */
+const SORT_CHOICES = INVOICE_COLUMNS.map((column) => ({ field: column.field, label: column.headerName ?? '' }));
+const NO_SORT = '';
+
+export interface InvoiceListProps {
+  label: string;
+  entries: readonly Entry[] | undefined;
+  /** -1 until the first answer. */
+  total: number;
+  loading: boolean;
+  view: InvoiceGridViewState;
+  pageSizeOptions: readonly number[];
+  actions: InvoiceGridActions;
+  onPage: (page: number, pageSize: number) => void;
+  onSort: (field: string | null, sort: SortDirection) => void;
+}
+
+function InvoiceItem({ entry }: { entry: Entry }) {
+  const state = paidState(entry);
+  return (
+    <Box
+      component="li"
+      sx={{
+        display: 'grid',
+        gridTemplateColumns: 'minmax(0, 1fr) auto',
+        columnGap: 2,
+        rowGap: 0.25,
+        px: 2,
+        py: 1.25,
+        borderBottom: 1,
+        borderColor: 'divider',
+      }}
+    >
+      <Typography sx={{ minWidth: 0, overflowWrap: 'anywhere' }}>
+        <Link component={RouterLink} to={`/entries/${entry.entryId}`} sx={{ fontWeight: 500 }}>
+          Invoice #{entry.invoiceId}
+        </Link>
+        <Box component="span" sx={{ color: 'text.secondary' }}>
+          {' · '}
+        </Box>
+        <Link component={RouterLink} to={`/entities/${entry.billId}`}>
+          {entry.name}
+        </Link>
+      </Typography>
+      <Typography sx={{ textAlign: 'right', fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>
+        <Box component="span" sx={visuallyHidden}>
+          Amount{' '}
+        </Box>
+        {formatAmount(entry.amount)}
+      </Typography>
+      <Typography
+        variant="body2"
+        color="text.secondary"
+        component="div"
+        sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}
+      >
+        <span>{entry.date.slice(0, 10)}</span>
+        <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5 }}>
+          {/* The icon's name and the word would be read twice; the word alone is read. */}
+          <Box component="span" aria-hidden sx={{ display: 'inline-flex' }}>
+            <PaidIcon entry={entry} />
+          </Box>
+          {PAID_LABELS[state]}
+        </Box>
+      </Typography>
+      <Typography
+        variant="body2"
+        color="text.secondary"
+        sx={{ textAlign: 'right', fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}
+      >
+        Balance {formatAmount(entry.balance.totalBalance)}
+      </Typography>
+    </Box>
+  );
+}
+
+/**
+ * The invoice list of phones and small tablets (decision 0801): the grid's rows as a readable list of invoice
+ * number, entity, date, amount, balance and paid state, with the grid's paging, page sizes and server-side sort.
+ */
+export function InvoiceList({
+  label,
+  entries,
+  total,
+  loading,
+  view,
+  pageSizeOptions,
+  actions,
+  onPage,
+  onSort,
+}: InvoiceListProps) {
+  const sort = view.sortModel[0];
+  const direction: SortDirection = sort?.sort ?? 'asc';
+  return (
+    <Paper variant="outlined" sx={{ overflow: 'hidden' }}>
+      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, p: 1.5, alignItems: 'center' }}>
+        <Button
+          component={RouterLink}
+          to={actions.newInvoiceHref}
+          variant="contained"
+          size="small"
+          startIcon={<AddIcon />}
+          disabled={actions.newInvoiceDisabled ?? false}
+          aria-disabled={actions.newInvoiceDisabled || undefined}
+        >
+          New Invoice
+        </Button>
+        <Button
+          size="small"
+          startIcon={<FileDownloadIcon />}
+          disabled={actions.exporting}
+          onClick={() => actions.onExport()}
+        >
+          {actions.exporting ? 'Exporting…' : 'Export CSV'}
+        </Button>
+        <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5, ml: 'auto' }}>
+          <TextField
+            select
+            size="small"
+            label="Sort by"
+            value={sort?.field ?? NO_SORT}
+            onChange={(event) => onSort(event.target.value || null, direction)}
+            sx={{ width: 150 }}
+          >
+            <MenuItem value={NO_SORT}>Default</MenuItem>
+            {SORT_CHOICES.map((choice) => (
+              <MenuItem key={choice.field} value={choice.field}>
+                {choice.label}
+              </MenuItem>
+            ))}
+          </TextField>
+          <IconButton
+            aria-label={direction === 'asc' ? 'Ascending, change to descending' : 'Descending, change to ascending'}
+            disabled={!sort}
+            onClick={() => sort && onSort(sort.field, direction === 'asc' ? 'desc' : 'asc')}
+          >
+            {direction === 'asc' ? <ArrowUpwardIcon /> : <ArrowDownwardIcon />}
+          </IconButton>
+        </Box>
+      </Box>
+      <Box sx={{ height: 4 }}>{loading && <LinearProgress aria-label="Loading invoices" />}</Box>
+      {entries && entries.length > 0 ? (
+        <Box component="ul" aria-label={label} aria-busy={loading} sx={{ listStyle: 'none', m: 0, p: 0 }}>
+          {entries.map((entry) => (
+            <InvoiceItem key={entry.entryId} entry={entry} />
+          ))}
+        </Box>
+      ) : (
+        <Typography role="status" color="text.secondary" sx={{ p: 3, textAlign: 'center' }}>
+          {entries ? 'No invoices found.' : 'Loading…'}
+        </Typography>
+      )}
+      <TablePagination
+        component="div"
+        count={total}
+        page={view.page}
+        rowsPerPage={view.pageSize}
+        rowsPerPageOptions={[...pageSizeOptions]}
+        onPageChange={(_event, page) => onPage(page, view.pageSize)}
+        onRowsPerPageChange={(event) => onPage(0, Number(event.target.value))}
+        showFirstButton
+        showLastButton
+        sx={{ borderTop: 1, borderColor: 'divider', '& .MuiTablePagination-toolbar': { flexWrap: 'wrap', px: 1 } }}
+      />
+    </Paper>
+  );
+}
