@@ -4,6 +4,8 @@ import { CATEGORIES } from './categories.ts';
 import { isValidIsoDate, MAX_DATE, MIN_DATE } from './dates.ts';
 import { MAX_CENTS, toCents } from './money.ts';
 import { PAYMENT_METHOD_CODES } from './payment-methods.ts';
+import { plainMessages } from './plain-messages.ts';
+import { nameProblem, textProblem } from './text-rules.ts';
 import {
   EMAIL_MAX_LENGTH,
   isStrongPassword,
@@ -15,25 +17,38 @@ import {
 
 // ---------- primitives ----------
 
-const CONTROL_CHARS = /[\u0000-\u0008\u000B-\u001F\u007F]/;
+// zod's own messages in plain words, wherever the contract's schemas run (server and browser).
+z.config({ customError: plainMessages });
 
-/** Trimmed text with no control characters other than newline and tab. */
+/** Refuses text that `problem` names a reason for, with that reason as the message. */
+const checkedBy = (problem: (value: string) => string | null) => (value: string, ctx: z.RefinementCtx) => {
+  const message = problem(value);
+  if (message) ctx.addIssue({ code: 'custom', message });
+};
+
+/** Trimmed free text of at most `max` characters (docs/decisions/0102-text-characters.md). */
 export const text = (max: number) =>
   z
     .string()
     .transform((s) => s.trim())
-    .pipe(
-      z
-        .string()
-        .max(max, `must be at most ${max} characters`)
-        .refine((s) => !CONTROL_CHARS.test(s), 'must not contain control characters'),
-    );
+    .pipe(z.string().max(max, `must be at most ${max} characters`).superRefine(checkedBy(textProblem)));
+
+/** A trimmed name of at most `max` characters, in Unicode's composed form, with nothing invisible in it. */
+export const nameText = (max: number) =>
+  z
+    .string()
+    .transform((s) => s.trim().normalize('NFC'))
+    .pipe(z.string().max(max, `must be at most ${max} characters`).superRefine(checkedBy(nameProblem)));
 
 const ID_TEXT = /^[1-9]\d{0,15}$/;
 const toId = (v: unknown) => (typeof v === 'string' && ID_TEXT.test(v.trim()) ? Number(v.trim()) : v);
+const ID_MESSAGE = 'must be a positive whole number (1, 2, 3, …)';
 
 /** A positive integer id; numeric strings are accepted because existing clients send route params as text. */
-export const id = z.preprocess(toId, z.number().int().positive().max(Number.MAX_SAFE_INTEGER));
+export const id = z.preprocess(
+  toId,
+  z.number(ID_MESSAGE).int(ID_MESSAGE).positive(ID_MESSAGE).max(Number.MAX_SAFE_INTEGER, ID_MESSAGE),
+);
 export const idParams = z.object({ id });
 
 export const isoDate = z
@@ -41,15 +56,18 @@ export const isoDate = z
   .trim()
   .refine(isValidIsoDate, `must be a date YYYY-MM-DD between ${MIN_DATE} and ${MAX_DATE}`);
 
-/** Money in: a number (or numeric string) 0..999999999.99 with at most 2 decimals, turned into integer cents. */
-export const moneyIn = z.union([z.number(), z.string()]).transform((value, ctx) => {
+const toMoneyCents = (value: number | string, ctx: z.RefinementCtx) => {
   const cents = toCents(value);
   if (cents === null || cents > MAX_CENTS) {
     ctx.addIssue({ code: 'custom', message: MESSAGES.invalidAmount });
     return z.NEVER;
   }
   return cents;
-});
+};
+/** Money in a JSON body: a JSON number 0..999999999.99 with at most 2 decimals, turned into integer cents. */
+export const moneyIn = z.number(MESSAGES.amountNotNumber).transform(toMoneyCents);
+/** Money in a query string, where every value is text: the same numbers, written in decimal. */
+export const moneyParam = z.union([z.number(), z.string()]).transform(toMoneyCents);
 /** Money out: a JSON number with at most 2 decimals. */
 export const moneyOut = z.number();
 
@@ -76,13 +94,18 @@ export const email = z
   .string()
   .trim()
   .max(EMAIL_MAX_LENGTH, MESSAGES.invalidEmail)
+  .superRefine(checkedBy(nameProblem))
   .refine(isValidEmail, MESSAGES.invalidEmail);
-export const newPassword = z.string().refine(isStrongPassword, MESSAGES.weakPassword);
+/** Too long gets its own message first: the strength rule's text would not say what is wrong. */
+export const newPassword = z
+  .string()
+  .max(PASSWORD_MAX_LENGTH, MESSAGES.passwordTooLong)
+  .refine(isStrongPassword, MESSAGES.weakPassword);
 /** A password being checked, not set: any non-empty text of bounded size. */
 export const password = z
   .string()
   .min(1, 'is required')
-  .max(PASSWORD_MAX_LENGTH * 4);
+  .max(PASSWORD_MAX_LENGTH * 4, `must be at most ${PASSWORD_MAX_LENGTH * 4} characters`);
 
 export const createUserBody = z.object({ username, email, password: newPassword });
 export const createUserResponse = z.object({ username: z.string(), email: z.string() });
@@ -148,14 +171,14 @@ export const billsQuery = z.object({
 });
 export const billGetQuery = z.object({ bypass: z.string().optional() });
 export const createBillBody = z.object({
-  name: text(100).pipe(z.string().min(1, MESSAGES.entityNameEmpty)),
+  name: nameText(100).pipe(z.string().min(1, MESSAGES.entityNameEmpty)),
   status: billStatus.optional(),
   category: category.nullish(),
   internal: looseBoolean.optional(),
 });
 export const updateBillBody = z.object({
   id,
-  name: text(100).pipe(z.string().min(1, MESSAGES.entityNameEmpty)).optional(),
+  name: nameText(100).pipe(z.string().min(1, MESSAGES.entityNameEmpty)).optional(),
   status: billStatus.optional(),
   category: category.nullish(),
   internal: looseBoolean.optional(),
@@ -240,8 +263,8 @@ export const entryFilters = z
     ),
     partyList: oneOrMany(z.string().max(100)),
     categoryList: oneOrMany(category),
-    min: optionalParam(moneyIn),
-    max: optionalParam(moneyIn),
+    min: optionalParam(moneyParam),
+    max: optionalParam(moneyParam),
     flow: optionalParam(filterFlow),
     paid: optionalParam(z.enum(['true', 'false', 'overpaid', 'partial'])),
     archives: optionalParam(z.enum(['true', 'false'])),
@@ -252,6 +275,12 @@ export const entryFilters = z
   })
   .refine((f) => !(f.min != null && f.max != null && f.min > f.max), { message: MESSAGES.minAboveMax, path: ['min'] });
 export type EntryFilters = z.output<typeof entryFilters>;
+
+/** A whole number from `min` to `max` in a query string; one message for every way to miss it. */
+const wholeNumberParam = (min: number, max: number) => {
+  const message = `must be a whole number from ${min} to ${max}`;
+  return z.coerce.number(message).int(message).min(min, message).max(max, message);
+};
 
 const sortParams = {
   sortField: optionalParam(
@@ -268,8 +297,8 @@ const sortParams = {
   ),
 };
 const pagingParams = {
-  pageNum: optionalParam(z.coerce.number().int().min(0).max(10_000_000)),
-  pageSize: optionalParam(z.coerce.number().int().min(1).max(100)),
+  pageNum: optionalParam(wholeNumberParam(0, 10_000_000)),
+  pageSize: optionalParam(wholeNumberParam(1, 100)),
 };
 
 export const entriesQuery = z.intersection(entryFilters, z.object({ ...sortParams, ...pagingParams }));

@@ -9,16 +9,31 @@ interface ValidationIssue {
   message?: string;
 }
 
-/** `body.amount: Amount must be …; query.pageSize: Too big` — one line a client can show. */
+/** Where a field was sent, as a user would name it: `Services`, `Query parameter pageNum`, `The id in the URL`. */
+function fieldLabel(context: string | undefined, path: string): string {
+  if (context === 'params') return path ? `The ${path} in the URL` : 'The URL';
+  if (context === 'querystring') return path ? `Query parameter ${path}` : 'The query';
+  if (context === 'headers') return path ? `Header ${path}` : 'The headers';
+  return path ? path.charAt(0).toUpperCase() + path.slice(1) : 'The request body';
+}
+
+/**
+ * One sentence per field that is wrong (its first problem only), at most five: `Query parameter pageNum must be
+ * a whole number from 0 to 10000000.` A message that is a sentence of its own (the spec's texts) stands alone.
+ */
 function summarize(context: string | undefined, issues: ValidationIssue[]): string {
-  return issues
+  const byField = new Map<string, string>();
+  for (const issue of issues) {
+    const path = (issue.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.');
+    if (!byField.has(path)) byField.set(path, issue.message || 'is not valid');
+  }
+  return [...byField]
     .slice(0, 5)
-    .map((issue) => {
-      const path = (issue.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.');
-      const where = [context, path].filter(Boolean).join('.');
-      return where ? `${where}: ${issue.message}` : `${issue.message}`;
+    .map(([path, message]) => {
+      const sentence = /^[A-Z]/.test(message) ? message : `${fieldLabel(context, path)} ${message}`;
+      return /[.!?]$/.test(sentence) ? sentence : `${sentence}.`;
     })
-    .join('; ');
+    .join(' ');
 }
 
 export function send(statusCode: number, message: string) {
