@@ -23,7 +23,7 @@ function limit(origin: string, bound: number | bigint): string {
 export const plainMessages: z.core.$ZodErrorMap = (issue) => {
   switch (issue.code) {
     case 'invalid_type':
-      if (issue.input === undefined) return 'is required';
+      if (issue.input === undefined || issue.input === null) return 'is required';
       return `must be ${KIND[issue.expected] ?? issue.expected}`;
     case 'too_big':
       return `must be at most ${limit(issue.origin, issue.maximum)}`;

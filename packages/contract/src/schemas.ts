@@ -352,7 +352,10 @@ const methodPart = z
   .pipe(z.string().min(1).max(20));
 const knownMethod = (p: { type?: string; medium?: string }) =>
   p.type === undefined || p.medium === undefined || PAYMENT_METHOD_CODES.includes(`${p.type}|${p.medium}` as never);
-const methodMessage = { message: 'type|medium must be one of the payment methods', path: ['type'] };
+const methodMessage = {
+  message: 'and medium must be one of the payment methods (type|medium, such as bank|ach)',
+  path: ['type'],
+};
 
 export const paymentsQuery = z.object({ entryId: id });
 export const paymentGetQuery = z.object({ filter: z.string().optional() });
@@ -382,7 +385,7 @@ export const updatePaymentBody = z
   })
   .refine((p) => p.paymentId !== undefined || p.id !== undefined, { message: 'is required', path: ['paymentId'] })
   .refine((p) => (p.type === undefined) === (p.medium === undefined), {
-    message: 'type and medium go together',
+    message: 'must be sent together with type',
     path: ['medium'],
   })
   .refine(knownMethod, methodMessage);

@@ -44,11 +44,14 @@ const NAME_RULES: Rule[] = [
   {
     // Every format character (zero-width joiners, direction marks, soft hyphen, tag characters, …) and the
     // blank-looking letters (Hangul fillers, braille blank, combining grapheme joiner).
-    pattern: /[\p{Cf}\u034F\u115F\u1160\u2800\u3164\uFFA0]/u,
+    pattern: /\p{Cf}|\u034F|[\u115F\u1160\u2800\u3164\uFFA0]/u,
     message: (c) => `must not contain ${codePoint(c)}, an invisible character that makes names look alike`,
   },
   // Every space separator but the plain space (U+0020).
-  { pattern: /[\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000]/, message: (c) => `must use plain spaces, not ${codePoint(c)}` },
+  {
+    pattern: /[\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000]/,
+    message: (c) => `must use plain spaces, not ${codePoint(c)}`,
+  },
 ];
 
 function firstProblem(value: string, rules: readonly Rule[]): string | null {

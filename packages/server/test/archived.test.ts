@@ -78,7 +78,12 @@ describe.each(dialects)('archived entity on %s', (dialect) => {
       ['invoice flow', 'PUT', '/entries/edit', { entryId: w.entry.entryId, flow: 'expense' }],
       ['identical invoice JSON', 'PUT', '/entries/edit', before.entry],
       ['invoice delete', 'PUT', '/entries/edit', { entryId: w.entry.entryId, recycle: true }],
-      ['invoice restore', 'PUT', '/entries/edit', { entryId: w.deletedEntry.entryId, recycle: false }],
+      [
+        'invoice restore with a change',
+        'PUT',
+        '/entries/edit?filter=bypass',
+        { ...before.deletedEntry, recycle: false, amount: 31 },
+      ],
       ['move out', 'PUT', '/entries/edit', { entryId: w.entry.entryId, billId: w.live.id }],
       ['move in', 'PUT', '/entries/edit', { entryId: w.otherEntry.entryId, billId: w.bill.id }],
       [
@@ -89,18 +94,11 @@ describe.each(dialects)('archived entity on %s', (dialect) => {
       ],
       ['payment amount', 'PUT', '/payments', { paymentId: w.payment.paymentId, amount: 99 }],
       ['payment delete', 'PUT', '/payments', { paymentId: w.payment.paymentId, recycle: true }],
-      ['payment restore', 'PUT', '/payments', { paymentId: w.deletedPayment.paymentId, recycle: false }],
       [
-        'bin restore of invoice',
-        'POST',
-        '/recycle/restore',
-        { entityType: 'Invoice', entityId: w.deletedEntry.entryId },
-      ],
-      [
-        'bin restore of payment',
-        'POST',
-        '/recycle/restore',
-        { entityType: 'Payment', entityId: w.deletedPayment.paymentId },
+        'payment restore with a change',
+        'PUT',
+        '/payments',
+        { ...before.deletedPayment, recycle: false, notes: 'changed' },
       ],
       ['entity rename while archived', 'PUT', '/bills', { id: w.bill.id, name: 'Renamed' }],
       ['entity recategorise while archived', 'PUT', '/bills', { id: w.bill.id, category: 'Fuel', status: 0 }],
@@ -112,6 +110,62 @@ describe.each(dialects)('archived entity on %s', (dialect) => {
       expect(res.json().message).toMatch(/archived|Archives/);
     }
     expect(await w.snapshot()).toEqual(before);
+  });
+
+  it('gives back an invoice or payment deleted before the archiving, read only (as the spec client restores)', async () => {
+    const w = await archivedWorld();
+    const before = await w.snapshot();
+    // The spec's client: GET with bypass, then PUT the same JSON with recycle:false.
+    const entry = await request(w.api, 'PUT', '/entries/edit?filter=bypass', {
+      ...before.deletedEntry,
+      recycle: false,
+    });
+    expect(entry.statusCode).toBe(200);
+    expect(entry.json()).toEqual({ ...before.deletedEntry, recycle: false });
+    const payment = await request(w.api, 'PUT', '/payments?filter=bypass', {
+      ...before.deletedPayment,
+      recycle: false,
+    });
+    expect(payment.statusCode).toBe(200);
+    expect(payment.json()).toEqual({ ...before.deletedPayment, recycle: false });
+    expect(await getEntry(w.api, w.entry.entryId)).toMatchObject({ balance: { totalBalance: 55, totalOverpaid: 0 } });
+    expect(await listRecycle(w.api)).toEqual([]);
+    // Back, and read only like the rest of the entity.
+    const edit = await request(w.api, 'PUT', '/entries/edit', { entryId: w.deletedEntry.entryId, amount: 1 });
+    expect(edit.statusCode).toBe(409);
+    const pay = await request(w.api, 'PUT', '/payments', { paymentId: w.deletedPayment.paymentId, amount: 1 });
+    expect(pay.statusCode).toBe(409);
+    const remove = await request(w.api, 'PUT', '/payments', { paymentId: w.deletedPayment.paymentId, recycle: true });
+    expect(remove.statusCode).toBe(409);
+  });
+
+  it('restores them from the bin too, and refuses a payment whose invoice is still in the bin', async () => {
+    const w = await archivedWorld();
+    // A payment of the deleted invoice, deleted on its own before the invoice.
+    await updateBill(w.api, { id: w.bill.id, status: 1 });
+    const entry = await createEntry(w.api, { billId: w.bill.id, amount: 10 });
+    const own = await createPayment(w.api, { entryId: entry.entryId, amount: 2 });
+    await updatePayment(w.api, { paymentId: own.paymentId, recycle: true });
+    await editEntry(w.api, { entryId: entry.entryId, recycle: true });
+    await updateBill(w.api, { id: w.bill.id, status: 0 });
+
+    const orphan = await request(w.api, 'POST', '/recycle/restore', { entityType: 'Payment', entityId: own.paymentId });
+    expect(orphan.statusCode).toBe(409);
+    expect(orphan.json().message).toBe('The invoice of this payment is in the recycle bin. Restore the invoice first.');
+    for (const [entityType, entityId] of [
+      ['Invoice', w.deletedEntry.entryId],
+      ['Payment', w.deletedPayment.paymentId],
+      ['Invoice', entry.entryId],
+      ['Payment', own.paymentId],
+    ] as const) {
+      const res = await request(w.api, 'POST', '/recycle/restore', { entityType, entityId });
+      expect({ entityType, entityId, status: res.statusCode }).toEqual({ entityType, entityId, status: 200 });
+      expect(res.json()).toEqual({ message: `${entityType} restored successfully.` });
+    }
+    expect(await getEntry(w.api, entry.entryId)).toMatchObject({ archived: true, recycle: false, status: false });
+    expect(await getEntry(w.api, w.deletedEntry.entryId)).toMatchObject({ archived: true, recycle: false });
+    expect(await listPayments(w.api, entry.entryId)).toMatchObject([{ paymentId: own.paymentId, amount: 2 }]);
+    expect(await listRecycle(w.api)).toEqual([]);
   });
 
   it('may be unarchived (with edits in the same request), after which changes work again', async () => {

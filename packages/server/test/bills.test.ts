@@ -1,6 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, dialects, type TestApp } from './helpers/app.ts';
-import { type Api, createBill, createEntry, getBill, getEntry, request, updateBill } from './helpers/domain.ts';
+import {
+  type Api,
+  createBill,
+  createEntry,
+  editEntry,
+  getBill,
+  getEntry,
+  listRecycle,
+  request,
+  updateBill,
+} from './helpers/domain.ts';
 import { signUp } from './helpers/factories.ts';
 
 describe.each(dialects)('entities (/bills) on %s', (dialect) => {
@@ -70,6 +80,29 @@ describe.each(dialects)('entities (/bills) on %s', (dialect) => {
       expect((await request(api, 'POST', '/bills', { name: 'x'.repeat(101) })).statusCode).toBe(400);
       expect((await request(api, 'POST', '/bills', { name: 'bad\u0007name' })).statusCode).toBe(400);
       expect((await request(api, 'POST', '/bills', { name: 'x'.repeat(100) })).statusCode).toBe(201);
+    });
+
+    it('a duplicate name says so, and says where an archived entity of that name is', async () => {
+      const api = await newUser();
+      await createBill(api, { name: 'Live One' });
+      await createBill(api, { name: 'Shelved', status: 0 });
+      const live = await request(api, 'POST', '/bills', { name: 'live one' });
+      expect(live.json()).toEqual({
+        statusCode: 409,
+        error: 'Conflict',
+        message: 'An entity named "live one" already exists.',
+      });
+      const archived = await request(api, 'POST', '/bills', { name: 'SHELVED' });
+      expect(archived.json()).toEqual({
+        statusCode: 409,
+        error: 'Conflict',
+        message: 'An archived entity named "SHELVED" already exists: find it in Archives in the History menu.',
+      });
+      const other = await createBill(api, { name: 'Other' });
+      const rename = await request(api, 'PUT', '/bills', { id: other.id, name: 'Shelved' });
+      expect(rename.json().message).toBe(
+        'An archived entity named "Shelved" already exists: find it in Archives in the History menu.',
+      );
     });
 
     it('refuses a duplicate name case-insensitively with 409, per user only', async () => {
@@ -179,15 +212,49 @@ describe.each(dialects)('entities (/bills) on %s', (dialect) => {
       expect((await getBill(api, bill.id)).name).toBe('ACME');
     });
 
-    it('internal: true marks the invoices internal and makes them expenses', async () => {
+    it('internal: true marks the invoices internal and never rewrites their stored flow, in the bin too', async () => {
       const api = await newUser();
       const bill = await createBill(api);
-      const entry = await createEntry(api, { billId: bill.id, flow: 'income' });
-      expect(entry).toMatchObject({ flow: 'INCOMING', internal: false });
+      const income = await createEntry(api, { billId: bill.id, flow: 'income' });
+      const expense = await createEntry(api, { billId: bill.id, flow: 'expense' });
+      const binned = await createEntry(api, { billId: bill.id, flow: 'income' });
+      await editEntry(api, { entryId: binned.entryId, recycle: true });
+      expect(income).toMatchObject({ flow: 'INCOMING', internal: false });
       await updateBill(api, { id: bill.id, internal: true });
-      expect(await getEntry(api, entry.entryId)).toMatchObject({ flow: 'OUTGOING', internal: true });
+      expect(await getEntry(api, income.entryId)).toMatchObject({ flow: 'INCOMING', internal: true });
+      // Internal invoices count as expenses wherever income and expense are told apart.
+      expect((await listRecycle(api)).find((i) => i.entityId === binned.entryId)?.type).toBe('Expense');
+      const figures = async (query: string) => {
+        const stats = (await request(api, 'GET', `/entries/stats?${query}`)).json();
+        const list = (await request(api, 'GET', `/entries?${query}`)).json();
+        return { income: stats.totalIncomeAmount, expense: stats.totalExpenseAmount, total: list.total };
+      };
+      expect(await figures('')).toEqual({ income: 0, expense: 0, total: 2 });
+      expect(await figures('flow=internal')).toEqual({ income: 0, expense: 200, total: 2 });
+      expect(await figures('flow=income')).toEqual({ income: 0, expense: 0, total: 0 });
       await updateBill(api, { id: bill.id, internal: false });
-      expect(await getEntry(api, entry.entryId)).toMatchObject({ flow: 'OUTGOING', internal: false });
+      expect(await getEntry(api, income.entryId)).toMatchObject({ flow: 'INCOMING', internal: false });
+      expect(await getEntry(api, expense.entryId)).toMatchObject({ flow: 'OUTGOING', internal: false });
+      expect(await getEntry(api, binned.entryId, '?filter=bypass')).toMatchObject({ flow: 'INCOMING', recycle: true });
+      expect((await listRecycle(api)).find((i) => i.entityId === binned.entryId)?.type).toBe('Income');
+      expect(await figures('')).toEqual({ income: 100, expense: 100, total: 2 });
+      expect(await figures('flow=income')).toEqual({ income: 100, expense: 0, total: 1 });
+      expect(await figures('flow=internal')).toEqual({ income: 0, expense: 0, total: 0 });
+    });
+
+    it('an invoice created or edited while its entity is internal is stored as an expense', async () => {
+      const api = await newUser();
+      const bill = await createBill(api, { internal: true });
+      const created = await createEntry(api, { billId: bill.id, flow: 'income' });
+      expect(created.flow).toBe('OUTGOING');
+      const other = await createBill(api);
+      const edited = await createEntry(api, { billId: other.id, flow: 'income' });
+      await updateBill(api, { id: other.id, internal: true });
+      // Sending back the invoice unchanged changes nothing; an edit stores it as an expense.
+      expect((await editEntry(api, { ...(await getEntry(api, edited.entryId)) })).flow).toBe('INCOMING');
+      expect((await editEntry(api, { entryId: edited.entryId, services: 'Transfer' })).flow).toBe('OUTGOING');
+      await updateBill(api, { id: other.id, internal: false });
+      expect((await getEntry(api, edited.entryId)).flow).toBe('OUTGOING');
     });
 
     it('archives (status 0) and unarchives (status 1); the invoices follow', async () => {

@@ -114,6 +114,8 @@ describe.each(dialects)('invoices (/entries) on %s', (dialect) => {
       ['an amount with 3 decimals', { amount: 1.005 }],
       ['a negative amount', { amount: -1 }],
       ['an amount above 999999999.99', { amount: 1_000_000_000 }],
+      ['an amount as text', { amount: '12.50' }],
+      ['an amount in exponent notation as text', { amount: '1e2' }],
       ['an impossible date', { date: '2026-02-30' }],
       ['a date before 1900', { date: '1899-12-31' }],
       ['a date after 2099', { date: '2100-01-01' }],
@@ -128,10 +130,23 @@ describe.each(dialects)('invoices (/entries) on %s', (dialect) => {
       expect(res.json()).toMatchObject({ statusCode: 400, error: 'Bad Request' });
     });
 
-    it('accepts the boundaries: 0, 999999999.99, 1900-01-01, 2099-12-31 and amounts as text', async () => {
+    it('accepts the boundaries: 0, 999999999.99, 1900-01-01, 2099-12-31, and money in any JSON number form', async () => {
       expect((await createEntry(api, { amount: 0, date: '1900-01-01' })).amount).toBe(0);
       expect((await createEntry(api, { amount: 999_999_999.99, date: '2099-12-31' })).amount).toBe(999_999_999.99);
-      expect((await createEntry(api, { amount: '12.30' as never })).amount).toBe(12.3);
+      const bill = await createBill(api);
+      for (const [token, amount] of [
+        ['1e2', 100],
+        ['12.50', 12.5],
+        ['1.5E1', 15],
+      ] as const) {
+        const res = await api.app.inject({
+          method: 'POST',
+          url: '/api/v1/entries/new',
+          headers: { ...api.session.headers, 'content-type': 'application/json' },
+          payload: `{"billId":${bill.id},"date":"2026-11-01","flow":"income","amount":${token}}`,
+        });
+        expect({ token, status: res.statusCode, amount: res.json().amount }).toEqual({ token, status: 201, amount });
+      }
     });
 
     it('answers 404 for an unknown entity and 409 for an archived or recycled one', async () => {

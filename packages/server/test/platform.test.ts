@@ -57,8 +57,8 @@ describe.each(dialects)('platform (%s)', (dialect) => {
       headers: { 'content-type': 'text/plain' },
       payload: 'hello',
     });
-    expect(text.statusCode).toBe(400);
-    expect(text.json().statusCode).toBe(400);
+    expect(text.statusCode).toBe(415);
+    expect(text.json().statusCode).toBe(415);
     const xml = await t.app.inject({
       method: 'POST',
       url: '/api/v1/auth/login',

@@ -110,9 +110,14 @@ describe.each(dialects)('recycle bin on %s', (dialect) => {
       const h = await entityWithHistory(api);
       await updateBill(api, { id: h.bill.id, recycle: true });
       const put = await request(api, 'PUT', '/entries/edit', { entryId: h.e3.entryId, recycle: false });
-      expect(put.statusCode).toBe(409);
       const post = await request(api, 'POST', '/recycle/restore', { entityType: 'Invoice', entityId: h.e3.entryId });
-      expect(post.statusCode).toBe(409);
+      for (const res of [put, post]) {
+        expect(res.json()).toEqual({
+          statusCode: 409,
+          error: 'Conflict',
+          message: 'The entity of this invoice is in the recycle bin. Restore the entity first.',
+        });
+      }
       await updateBill(api, { id: h.bill.id, recycle: false });
       expect((await editEntry(api, { entryId: h.e3.entryId, recycle: false })).recycle).toBe(false);
     });
@@ -142,6 +147,39 @@ describe.each(dialects)('recycle bin on %s', (dialect) => {
       expect((await getBill(api, bill.id, '?bypass=1')).recycle).toBe(true);
       await updateBill(api, { id: twin.id, name: 'Renamed twin' });
       expect((await updateBill(api, { id: bill.id, recycle: false })).recycle).toBe(false);
+    });
+
+    it('says why a restore failed, and restores under another name with PUT /bills {id, recycle:false, name}', async () => {
+      const api = await newUser();
+      const entity = await createBill(api, { name: 'Taken' });
+      const entry = await createEntry(api, { billId: entity.id });
+      const archived = await createBill(api, { name: 'Old Taken', status: 0 });
+      await updateBill(api, { id: entity.id, recycle: true });
+      await updateBill(api, { id: archived.id, recycle: true });
+      await createBill(api, { name: 'taken' });
+      await createBill(api, { name: 'Old taken', status: 0 });
+
+      for (const [id, message] of [
+        [entity.id, 'An entity named "Taken" already exists. Restore this one under another name.'],
+        [
+          archived.id,
+          'An archived entity named "Old Taken" already exists: find it in Archives in the History menu. Restore this one under another name.',
+        ],
+      ] as const) {
+        const put = await request(api, 'PUT', '/bills', { id, recycle: false });
+        expect(put.json()).toEqual({ statusCode: 409, error: 'Conflict', message });
+        const bin = await request(api, 'POST', '/recycle/restore', { entityType: 'Entity', entityId: id });
+        expect(bin.json()).toEqual({ statusCode: 409, error: 'Conflict', message });
+      }
+      // Another name that is taken too is refused the same way; a free one restores, an archived one stays archived.
+      expect((await request(api, 'PUT', '/bills', { id: entity.id, recycle: false, name: 'TAKEN' })).statusCode).toBe(409);
+      const restored = await updateBill(api, { id: entity.id, recycle: false, name: 'Taken (2)' });
+      expect(restored).toMatchObject({ name: 'Taken (2)', recycle: false, status: 1 });
+      expect(await getEntry(api, entry.entryId)).toMatchObject({ name: 'Taken (2)', recycle: false });
+      const back = await updateBill(api, { ...archived, recycle: false, name: 'Old Taken (2)' });
+      expect(back).toMatchObject({ name: 'Old Taken (2)', recycle: false, status: 0 });
+      // Once back, the archived entity is read only again.
+      expect((await request(api, 'PUT', '/bills', { id: archived.id, name: 'Other' })).statusCode).toBe(409);
     });
 
     it('deleting twice is harmless, and a recycled entity cannot be edited without restoring it', async () => {
@@ -256,7 +294,7 @@ describe.each(dialects)('recycle bin on %s', (dialect) => {
         invoiceNumber: expense.invoiceId,
         entityDate: '2026-01-03',
         amount: 1.25,
-        type: 'check|mail',
+        type: 'check / mail', // "<type> / <medium>", as the original server wrote it
         details: 'Note',
       });
       const active = await createBill(fresh);

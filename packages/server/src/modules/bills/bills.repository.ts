@@ -3,6 +3,7 @@ import { Repository } from '../../db/repository.ts';
 import type { BillsTable } from '../../db/schema.ts';
 import { EntriesRepository } from '../entries/entries.repository.ts';
 import type { EntryBillColumns } from './bill.mapper.ts';
+import type { NameHolder } from './messages.ts';
 
 export interface BillSearch {
   status?: 'active' | 'inactive' | 'all' | undefined;
@@ -45,15 +46,18 @@ export class BillsRepository extends Repository {
     return this.entries().lockBill(userId, id);
   }
 
-  async nameTaken(userId: number, nameKey: string, exceptId: number | null): Promise<boolean> {
+  /** Whether another live entity of this user holds the name, and whether that one is archived. */
+  async nameHolder(userId: number, nameKey: string, exceptId: number | null): Promise<NameHolder | null> {
     let query = this.db
       .selectFrom('bills')
-      .select('id')
+      .select('status')
       .where('user_id', '=', userId)
       .where('name_key', '=', nameKey)
       .where('recycled_at', 'is', null);
     if (exceptId !== null) query = query.where('id', '!=', exceptId);
-    return (await query.executeTakeFirst()) !== undefined;
+    const row = await query.executeTakeFirst();
+    if (!row) return null;
+    return row.status === 0 ? 'archived' : 'active';
   }
 
   insert(row: Insertable<BillsTable>) {
@@ -67,16 +71,6 @@ export class BillsRepository extends Repository {
   /** Copies the entity's columns onto all its invoices (recycled ones too, so a restore needs no fix-up). */
   copyToEntries(billId: number, columns: EntryBillColumns) {
     return this.db.updateTable('entries').set(columns).where('bill_id', '=', billId).execute();
-  }
-
-  /** An internal entity's invoices are expenses. */
-  forceEntriesOutgoing(billId: number) {
-    return this.db
-      .updateTable('entries')
-      .set({ flow: 'OUTGOING' })
-      .where('bill_id', '=', billId)
-      .where('flow', '!=', 'OUTGOING')
-      .execute();
   }
 
   /**

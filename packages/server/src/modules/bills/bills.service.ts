@@ -63,7 +63,8 @@ export class BillsService {
 
   async create(userId: number, input: NewBillInput): Promise<Bill> {
     const nameKey = billNameKey(input.name);
-    if (await this.repo.nameTaken(userId, nameKey, null)) throw conflict(duplicateEntityName(input.name));
+    const holder = await this.repo.nameHolder(userId, nameKey, null);
+    if (holder) throw conflict(duplicateEntityName(input.name, holder));
     try {
       const row = await this.repo.insert({
         user_id: userId,
@@ -77,8 +78,8 @@ export class BillsService {
       return toBill(row);
     } catch (err) {
       // Lost a race with a concurrent create of the same name: the partial unique index decided.
-      if (isUniqueViolation(err)) throw conflict(duplicateEntityName(input.name));
-      throw err;
+      if (!isUniqueViolation(err)) throw err;
+      throw conflict(duplicateEntityName(input.name, (await this.repo.nameHolder(userId, nameKey, null)) ?? 'active'));
     }
   }
 
@@ -92,8 +93,10 @@ export class BillsService {
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
       // Lost a race for the name with a concurrent create, rename or restore.
-      const name = change.name ?? (await this.repo.findOwned(userId, change.id))?.name ?? '';
-      throw conflict(duplicateEntityName(name));
+      const bill = await this.repo.findOwned(userId, change.id);
+      const name = change.name ?? bill?.name ?? '';
+      const holder = (await this.repo.nameHolder(userId, billNameKey(name), change.id)) ?? 'active';
+      throw conflict(duplicateEntityName(name, holder, bill?.recycled_at != null && change.recycle === false));
     }
   }
 
@@ -117,11 +120,16 @@ export class BillsService {
     const category = change.category == null ? normalizeCategory(bill.category) : normalizeCategory(change.category);
     const internal = change.internal === undefined ? bill.internal : change.internal ? 1 : 0;
     const status = change.status ?? bill.status;
-    const edited = name !== bill.name || category !== bill.category || internal !== bill.internal;
-    // Archived means read only: it may be unarchived or deleted, not edited while it stays archived.
-    if (edited && bill.status === 0 && status === 0) throw conflict(MESSAGES.entityArchived);
-    if ((restoring || nameKey !== bill.name_key) && (await repo.nameTaken(userId, nameKey, bill.id))) {
-      throw conflict(duplicateEntityName(name));
+    const renamed = name !== bill.name;
+    const recolumned = category !== bill.category || internal !== bill.internal;
+    const edited = renamed || recolumned;
+    // Archived means read only: it may be unarchived or deleted, not edited while it stays archived. A restore may
+    // rename it, because its name may have been taken while it was in the bin.
+    if ((recolumned || (renamed && !restoring)) && bill.status === 0 && status === 0)
+      throw conflict(MESSAGES.entityArchived);
+    if (restoring || nameKey !== bill.name_key) {
+      const holder = await repo.nameHolder(userId, nameKey, bill.id);
+      if (holder) throw conflict(duplicateEntityName(name, holder, restoring));
     }
 
     const updated = await repo.update(bill.id, {
@@ -137,10 +145,8 @@ export class BillsService {
       const entries = await repo.restoreCascadedEntries(bill.id);
       await refreshTotals(repo.entries(), entries);
     }
-    if (edited || status !== bill.status) {
-      await repo.copyToEntries(bill.id, entryColumnsOf(updated));
-      if (updated.internal === 1) await repo.forceEntriesOutgoing(bill.id);
-    }
+    // The invoices take the entity's columns; their own stored flow never changes with `internal`.
+    if (edited || status !== bill.status) await repo.copyToEntries(bill.id, entryColumnsOf(updated));
     return toBill(updated);
   }
 }

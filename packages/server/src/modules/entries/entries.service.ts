@@ -49,9 +49,29 @@ export async function refreshTotals<R extends TotalsRow>(repo: EntriesRepository
   return fresh;
 }
 
-/** An invoice of an internal entity is always an expense. */
+/** An invoice created or edited while its entity is internal is stored as an expense. */
 function flowFor(bill: Pick<BillRow, 'internal'>, flow: string): Flow {
   return bill.internal === 1 || flow !== 'INCOMING' ? 'OUTGOING' : 'INCOMING';
+}
+
+/**
+ * The columns an edit changes: only values that differ from the stored ones, so a client that sends back the whole
+ * invoice it read (as the spec's client does to restore one) changes nothing it did not mean to. Its stored flow
+ * stays as it is unless the edit changes something.
+ */
+function editedColumns(entry: EntryRow, target: BillRow, change: EntryChange): EntryUpdate {
+  const changes: EntryUpdate = {};
+  if (target.id !== entry.bill_id) Object.assign(changes, { bill_id: target.id, ...entryColumnsOf(target) });
+  if (change.date !== undefined && change.date !== entry.date) changes.date = change.date;
+  if (change.amount !== undefined && change.amount !== entry.amount_cents) changes.amount_cents = change.amount;
+  const services = change.services === undefined ? entry.services : (change.services ?? '');
+  if (services !== entry.services) changes.services = services;
+  const flow = change.flow ?? entry.flow;
+  if (flow !== entry.flow || Object.keys(changes).length > 0) {
+    const stored = flowFor(target, flow);
+    if (stored !== entry.flow) changes.flow = stored;
+  }
+  return changes;
 }
 
 export class EntriesService {
@@ -110,9 +130,9 @@ export class EntriesService {
       const entry = await repo.lockOwned(userId, change.entryId);
       if (!entry || !current) throw notFound(MESSAGES.invoiceNotFound);
       if (entry.bill_id !== seen.bill_id) throw conflict(MESSAGES.concurrentChange);
-      if (entry.archived === 1) throw conflict(MESSAGES.entityArchived);
 
       if (change.recycle === true) {
+        if (entry.archived === 1) throw conflict(MESSAGES.entityArchived);
         if (entry.recycled_at !== null) return toEntry(entry);
         await repo.recycleLivePayments(entry.id, this.now());
         const recycled = await repo.update(entry.id, { recycled_at: this.now(), recycled_cascade: 0 });
@@ -120,23 +140,23 @@ export class EntriesService {
         return toEntry(fresh);
       }
 
-      const changes: EntryUpdate = {};
-      if (entry.recycled_at !== null) {
-        if (change.recycle !== false) throw conflict(MESSAGES.invoiceRecycled);
-        if (current.recycled_at !== null) throw conflict(MESSAGES.entityRecycled);
-        await repo.restoreCascadedPayments(entry.id);
-        Object.assign(changes, { recycled_at: null, recycled_cascade: 0 });
+      const restoring = entry.recycled_at !== null;
+      if (restoring && change.recycle !== false) throw conflict(MESSAGES.invoiceRecycled);
+      if (restoring && current.recycled_at !== null) throw conflict(MESSAGES.invoiceEntityRecycled);
+      const changes = editedColumns(entry, target, change);
+      // An archived entity's invoices are read only; one deleted before the archiving comes back as it was.
+      if (entry.archived === 1 && (!restoring || Object.keys(changes).length > 0)) {
+        throw conflict(restoring ? MESSAGES.archivedRestoreOnly : MESSAGES.entityArchived);
       }
       if (target.id !== entry.bill_id) {
         if (target.recycled_at !== null) throw conflict(MESSAGES.entityRecycled);
         if (target.status === 0) throw conflict(MESSAGES.entityArchived);
-        Object.assign(changes, { bill_id: target.id, ...entryColumnsOf(target) });
       }
-      if (change.date !== undefined) changes.date = change.date;
-      if (change.amount !== undefined) changes.amount_cents = change.amount;
-      if (change.services !== undefined) changes.services = change.services ?? '';
-      changes.flow = flowFor(target, change.flow ?? entry.flow);
-      const updated = await repo.update(entry.id, changes);
+      if (restoring) {
+        await repo.restoreCascadedPayments(entry.id);
+        Object.assign(changes, { recycled_at: null, recycled_cascade: 0 });
+      }
+      const updated = Object.keys(changes).length > 0 ? await repo.update(entry.id, changes) : entry;
       const [fresh = updated] = await refreshTotals(repo, [updated]);
       return toEntry(fresh);
     });

@@ -1,6 +1,6 @@
 import type { Payment } from '@billfold/contract/schemas';
 import type { Updateable } from 'kysely';
-import type { EntryRow, PaymentsTable } from '../../db/schema.ts';
+import type { EntryRow, PaymentRow, PaymentsTable } from '../../db/schema.ts';
 import { badRequest, conflict, notFound } from '../../lib/http-error.ts';
 import { MESSAGES } from '../bills/messages.ts';
 import { refreshTotals } from '../entries/entries.service.ts';
@@ -34,6 +34,20 @@ export interface PaymentChange {
 function assertWritable(entry: EntryRow): void {
   if (entry.archived === 1) throw conflict(MESSAGES.entityArchived);
   if (entry.recycled_at !== null) throw conflict(MESSAGES.invoiceRecycled);
+}
+
+/** The columns an edit changes: only values that differ from the stored ones (see `editedColumns` of invoices). */
+function editedColumns(payment: PaymentRow, change: PaymentChange): Updateable<PaymentsTable> {
+  const changes: Updateable<PaymentsTable> = {};
+  if (change.date !== undefined && change.date !== payment.date) changes.date = change.date;
+  if (change.amount !== undefined && change.amount !== payment.amount_cents) changes.amount_cents = change.amount;
+  if (change.type !== undefined && change.type !== payment.type) changes.type = change.type;
+  if (change.medium !== undefined && change.medium !== payment.medium) changes.medium = change.medium;
+  const notes = change.notes === undefined ? payment.notes : (change.notes ?? '');
+  if (notes !== payment.notes) changes.notes = notes;
+  const autopay = change.autopay === undefined ? payment.autopay : change.autopay ? 1 : 0;
+  if (autopay !== payment.autopay) changes.autopay = autopay;
+  return changes;
 }
 
 /**
@@ -94,25 +108,24 @@ export class PaymentsService {
       // Read again under the invoice's lock: every payment change takes that lock first.
       const payment = await repo.findOwned(userId, seen.id);
       if (!payment) throw notFound(MESSAGES.paymentNotFound);
-      if (entry.archived === 1) throw conflict(MESSAGES.entityArchived);
 
-      const changes: Updateable<PaymentsTable> = {};
       if (change.recycle === true) {
+        if (entry.archived === 1) throw conflict(MESSAGES.entityArchived);
         if (payment.recycled_at !== null) return toPayment(payment);
-        Object.assign(changes, { recycled_at: this.now(), recycled_cascade: 0 });
-      } else {
-        if (payment.recycled_at !== null) {
-          if (change.recycle !== false) throw conflict(MESSAGES.paymentRecycled);
-          Object.assign(changes, { recycled_at: null, recycled_cascade: 0 });
-        }
-        assertWritable(entry);
-        if (change.date !== undefined) changes.date = change.date;
-        if (change.amount !== undefined) changes.amount_cents = change.amount;
-        if (change.type !== undefined) changes.type = change.type;
-        if (change.medium !== undefined) changes.medium = change.medium;
-        if (change.notes !== undefined) changes.notes = change.notes ?? '';
-        if (change.autopay !== undefined) changes.autopay = change.autopay ? 1 : 0;
+        const updated = await repo.update(payment.id, { recycled_at: this.now(), recycled_cascade: 0 });
+        await refreshTotals(entries, [entry]);
+        return toPayment(updated);
       }
+      const restoring = payment.recycled_at !== null;
+      if (restoring && change.recycle !== false) throw conflict(MESSAGES.paymentRecycled);
+      if (restoring && entry.recycled_at !== null) throw conflict(MESSAGES.paymentInvoiceRecycled);
+      const changes = editedColumns(payment, change);
+      // An archived entity's payments are read only; one deleted before the archiving comes back as it was.
+      if (entry.archived === 1 && (!restoring || Object.keys(changes).length > 0)) {
+        throw conflict(restoring ? MESSAGES.archivedRestoreOnly : MESSAGES.entityArchived);
+      }
+      if (entry.recycled_at !== null) throw conflict(MESSAGES.invoiceRecycled);
+      if (restoring) Object.assign(changes, { recycled_at: null, recycled_cascade: 0 });
       const updated = Object.keys(changes).length > 0 ? await repo.update(payment.id, changes) : payment;
       await refreshTotals(entries, [entry]);
       return toPayment(updated);

@@ -23,6 +23,7 @@ export class RecycleRepository extends Repository {
         'e.date',
         'e.amount_cents',
         'e.flow',
+        'e.internal',
         'e.services',
         'e.recycled_at',
       ])
