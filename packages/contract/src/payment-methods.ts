@@ -58,9 +58,12 @@ const MEDIUM_LABELS: Record<string, string> = {
   other: 'Other',
 };
 
-/** Splits `' CREDIT | Web '` into `['credit', 'web']`; a lone type has an empty medium. */
+/**
+ * Splits `' CREDIT | Web '` into `['credit', 'web']`, and the recycle bin's `'bank / ach'` into `['bank', 'ach']`;
+ * a lone type has an empty medium.
+ */
 export function splitMethod(code: string): [type: string, medium: string] {
-  const [type = '', medium = ''] = code.split('|').map((part) => part.trim().toLowerCase());
+  const [type = '', medium = ''] = code.split(/[|/]/).map((part) => part.trim().toLowerCase());
   return [type, medium];
 }
 

@@ -12,6 +12,7 @@ describe('payment methods', () => {
     expect(paymentMethodLabel('credit|person')).toBe('Credit Card (In Person)');
     expect(paymentMethodLabel('bank|ach')).toBe('Bank Transfer (ACH/EFT)');
     expect(paymentMethodLabel('check|mail')).toBe('Check (Mail)');
+    expect(paymentMethodLabel('bank / ach')).toBe('Bank Transfer (ACH/EFT)'); // the recycle bin's form
     expect(paymentMethodLabel('other|ewallet')).toBe('eWallet (Apple Pay, Google Pay, etc.)');
     expect(paymentMethodLabel('other|service')).toBe('Service (Zelle, PayPal, Venmo, etc.)');
     expect(paymentMethodLabel('other|other')).toBe('Unspecified Method');

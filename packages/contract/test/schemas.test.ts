@@ -7,6 +7,8 @@ import {
   flowIn,
   id,
   moneyIn,
+  moneyParam,
+  nameText,
   text,
   updatePaymentBody,
 } from '../src/schemas.ts';
@@ -14,9 +16,12 @@ import {
 describe('money in', () => {
   it('accepts the maximum and turns it into cents', () => {
     expect(moneyIn.parse(999999999.99)).toBe(99_999_999_999);
-    expect(moneyIn.parse('0.5')).toBe(50);
+    expect(moneyIn.parse(0.5)).toBe(50);
   });
-  it.each([1000000000, 1.001, -0.01, 'x', null])('refuses %j', (v) => expect(moneyIn.safeParse(v).success).toBe(false));
+  it('takes decimal text only in a query string', () => {
+    expect(moneyParam.parse('0.5')).toBe(50);
+  });
+  it.each([1000000000, 1.001, -0.01, 'x', '0.5', '1e2', null])('refuses %j', (v) => expect(moneyIn.safeParse(v).success).toBe(false));
 });
 
 describe('ids', () => {
@@ -31,6 +36,13 @@ describe('text', () => {
   it('trims and bounds', () => {
     expect(text(5).parse('  abc  ')).toBe('abc');
     expect(text(5).safeParse('abcdef').success).toBe(false);
+  });
+  it('names the character a name may not hold, and composes it', () => {
+    expect(nameText(50).parse(' Cafe\u0301 ')).toBe('Caf\u00e9');
+    expect(nameText(50).safeParse('a\u200Db').error?.issues[0]?.message).toBe(
+      'must not contain U+200D, an invisible character that makes names look alike',
+    );
+    expect(text(50).parse('a\u200Db')).toBe('a\u200Db');
   });
   it('allows newline and tab, refuses other control characters', () => {
     expect(text(50).parse('a\nb\tc')).toBe('a\nb\tc');
