@@ -21,7 +21,9 @@ describe('money in', () => {
   it('takes decimal text only in a query string', () => {
     expect(moneyParam.parse('0.5')).toBe(50);
   });
-  it.each([1000000000, 1.001, -0.01, 'x', '0.5', '1e2', null])('refuses %j', (v) => expect(moneyIn.safeParse(v).success).toBe(false));
+  it.each([1000000000, 1.001, -0.01, 'x', '0.5', '1e2', null])('refuses %j', (v) =>
+    expect(moneyIn.safeParse(v).success).toBe(false),
+  );
 });
 
 describe('ids', () => {

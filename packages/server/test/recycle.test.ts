@@ -172,7 +172,9 @@ describe.each(dialects)('recycle bin on %s', (dialect) => {
         expect(bin.json()).toEqual({ statusCode: 409, error: 'Conflict', message });
       }
       // Another name that is taken too is refused the same way; a free one restores, an archived one stays archived.
-      expect((await request(api, 'PUT', '/bills', { id: entity.id, recycle: false, name: 'TAKEN' })).statusCode).toBe(409);
+      expect((await request(api, 'PUT', '/bills', { id: entity.id, recycle: false, name: 'TAKEN' })).statusCode).toBe(
+        409,
+      );
       const restored = await updateBill(api, { id: entity.id, recycle: false, name: 'Taken (2)' });
       expect(restored).toMatchObject({ name: 'Taken (2)', recycle: false, status: 1 });
       expect(await getEntry(api, entry.entryId)).toMatchObject({ name: 'Taken (2)', recycle: false });
