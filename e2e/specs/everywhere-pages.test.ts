@@ -41,7 +41,7 @@ describe.each(Object.keys(SIZES) as (keyof typeof SIZES)[])('every page at %s wi
   it.each(THEMES)(
     'passes axe-core in the %s theme, without sideways scrolling',
     async (theme) => {
-      const page = await browser.newPage({ viewport: SIZES[size] });
+      const page = await browser.newPage({ viewport: SIZES[size], mobile: size === 'phone' });
       await page.emulateMedia({ colorScheme: theme });
       const results: Record<string, AxeSummary> = {};
       const check = async (name: string) => {

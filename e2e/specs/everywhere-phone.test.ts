@@ -31,7 +31,7 @@ describe('phones and tablets', () => {
   it('show the invoices as a list with number, entity, date, amount, balance and paid state (360 px)', async () => {
     const ledger = await seedLedger();
     const { entries } = ledger;
-    const page = await browser.newPage({ viewport: PHONE });
+    const page = await browser.newPage({ viewport: PHONE, mobile: true });
     await loginAs(page, ledger.api.user);
     const list = invoiceList(page);
     await list.getByRole('listitem').first().waitFor();
@@ -50,6 +50,17 @@ describe('phones and tablets', () => {
       expect(text).toContain(expected);
     }
     expect(await fitsWidth(page, partial)).toBe(true);
+
+    // The chart names all four measures on a phone too (side by side, one would be dropped for lack of room).
+    await new HomePage(page).statsTab.click();
+    const chart = page.getByRole('region', { name: 'Income and Expenses' });
+    for (const measure of ['Total', 'Paid', 'Outstanding', 'Overpaid']) {
+      await chart
+        .locator('svg text', { hasText: new RegExp(`^${measure}$`) })
+        .first()
+        .waitFor();
+    }
+    await new HomePage(page).invoicesTab.click();
     await partial.getByRole('link', { name: 'City Power' }).click();
     await page.getByRole('heading', { level: 1, name: 'City Power' }).waitFor();
     await invoiceList(page, 'Invoices of City Power').getByRole('listitem').first().waitFor();
@@ -60,7 +71,7 @@ describe('phones and tablets', () => {
   it('page and sort the list like the grid, on the server, and keep the settings the grid keeps (768 px)', async () => {
     const api = await createSignedInUser();
     await seedMany(api, 12);
-    const page = await browser.newPage({ viewport: TABLET });
+    const page = await browser.newPage({ viewport: TABLET, mobile: true });
     await loginAs(page, api.user);
     const list = invoiceList(page);
     await list.getByRole('listitem').first().waitFor();
@@ -98,7 +109,7 @@ describe('phones and tablets', () => {
 
   it('fold the filters into a sheet with a count of active filters; dialogs fill the screen; menus fit', async () => {
     const ledger = await seedLedger();
-    const page = await browser.newPage({ viewport: PHONE });
+    const page = await browser.newPage({ viewport: PHONE, mobile: true });
     await loginAs(page, ledger.api.user);
     const home = new HomePage(page);
     expect(await home.filters.count()).toBe(0);

@@ -14,6 +14,8 @@ export interface PageOptions {
   /** IANA zone the page believes it is in (e.g. to check UTC timestamps are shown in local time). */
   timezoneId?: string;
   viewport?: { width: number; height: number };
+  /** A phone: touch events and a coarse pointer (MUI X pickers then open as dialogs), the mobile viewport meta. */
+  mobile?: boolean;
 }
 
 export interface BrowserHarness {
@@ -39,6 +41,7 @@ export function useBrowser(): BrowserHarness {
         viewport: options.viewport ?? { width: 1280, height: 800 },
         locale: 'en-US',
         ...(options.timezoneId ? { timezoneId: options.timezoneId } : {}),
+        ...(options.mobile ? { isMobile: true, hasTouch: true } : {}),
       };
       const context = await browser.newContext(contextOptions);
       context.setDefaultTimeout(10_000);
