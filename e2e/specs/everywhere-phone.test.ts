@@ -68,7 +68,7 @@ describe('phones and tablets', () => {
     await screenshot(page, 'phone-entity-list');
   });
 
-  it('page and sort the list like the grid, on the server, and keep the settings the grid keeps (768 px)', async () => {
+  it('page (Go-to-page included) and sort the list like the grid, on the server, and keep the settings the grid keeps (768 px)', async () => {
     const api = await createSignedInUser();
     await seedMany(api, 12);
     const page = await browser.newPage({ viewport: TABLET, mobile: true });
@@ -104,6 +104,16 @@ describe('phones and tablets', () => {
     await list.getByRole('listitem').first().waitFor();
     expect(await list.getByRole('listitem').count()).toBe(5);
     expect(await list.getByRole('listitem').first().textContent()).toContain('12.00');
+
+    // The grid's Go-to-page box: Page, Go, First, Last.
+    const goTo = page.getByRole('group', { name: 'Go to page' });
+    await goTo.getByRole('textbox', { name: 'Page' }).fill('3');
+    await goTo.getByRole('button', { name: 'Go' }).click();
+    await page.getByText('11–12 of 12').waitFor();
+    await goTo.getByRole('button', { name: 'First' }).click();
+    await page.getByText('1–5 of 12').waitFor();
+    await goTo.getByRole('button', { name: 'Last' }).click();
+    await page.getByText('11–12 of 12').waitFor();
     await screenshot(page, 'tablet-home-list');
   });
 

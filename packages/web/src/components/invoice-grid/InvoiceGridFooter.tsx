@@ -20,19 +20,23 @@ export function parseGoToPage(text: string, pageCount: number): number | null {
   return page >= 1 && page <= pageCount ? page : null;
 }
 
-/** Spec §2: the Go-to-page box — Page, Go, First and Last. */
-function GoToPage() {
-  const apiRef = useGridApiContext();
-  const pageCount = useGridSelector(apiRef, gridPageCountSelector);
-  const rowCount = useGridSelector(apiRef, gridPaginationRowCountSelector);
-  const { page } = useGridSelector(apiRef, gridPaginationModelSelector);
+export interface GoToPageBoxProps {
+  /** 0-based. */
+  page: number;
+  pageCount: number;
+  /** False until the first answer: the row count, and so the last page, are not known yet. */
+  known: boolean;
+  /** 0-based. */
+  onPage: (page: number) => void;
+}
+
+/** Spec §2: the Go-to-page box — Page, Go, First and Last (the grid's footer and the phone list's). */
+export function GoToPageBox({ page, pageCount, known, onPage }: GoToPageBoxProps) {
   const [text, setText] = useState('');
-  // Until the first answer the row count is unknown (-1) and so is the last page.
-  const known = rowCount >= 0;
   const target = known ? parseGoToPage(text, pageCount) : null;
   const go = () => {
     if (target === null) return;
-    apiRef.current.setPage(target - 1);
+    onPage(target - 1);
     setText('');
   };
   return (
@@ -58,17 +62,32 @@ function GoToPage() {
       <Button size="small" variant="outlined" onClick={go} disabled={target === null}>
         Go
       </Button>
-      <Button size="small" onClick={() => apiRef.current.setPage(0)} disabled={page === 0}>
+      <Button size="small" onClick={() => onPage(0)} disabled={page === 0}>
         First
       </Button>
       <Button
         size="small"
-        onClick={() => apiRef.current.setPage(Math.max(pageCount - 1, 0))}
+        onClick={() => onPage(Math.max(pageCount - 1, 0))}
         disabled={!known || page >= pageCount - 1}
       >
         Last
       </Button>
     </Box>
+  );
+}
+
+function GoToPage() {
+  const apiRef = useGridApiContext();
+  const pageCount = useGridSelector(apiRef, gridPageCountSelector);
+  const rowCount = useGridSelector(apiRef, gridPaginationRowCountSelector);
+  const { page } = useGridSelector(apiRef, gridPaginationModelSelector);
+  return (
+    <GoToPageBox
+      page={page}
+      pageCount={pageCount}
+      known={rowCount >= 0}
+      onPage={(target) => apiRef.current.setPage(target)}
+    />
   );
 }
 

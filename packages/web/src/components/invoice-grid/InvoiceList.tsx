@@ -18,6 +18,7 @@ import { Link as RouterLink } from 'react-router-dom';
 import { visuallyHidden } from '../visually-hidden.ts';
 import { INVOICE_COLUMNS } from './columns.tsx';
 import type { InvoiceGridViewState, SortDirection } from './grid-state.ts';
+import { GoToPageBox } from './InvoiceGridFooter.tsx';
 import type { InvoiceGridActions } from './InvoiceGridToolbar.tsx';
 import { PAID_LABELS, PaidIcon, paidState } from './icons.tsx';
 
@@ -173,6 +174,14 @@ export function InvoiceList({
           {entries ? 'No invoices found.' : 'Loading…'}
         </Typography>
       )}
+      <Box sx={{ borderTop: 1, borderColor: 'divider', pt: 1 }}>
+        <GoToPageBox
+          page={view.page}
+          pageCount={total >= 0 ? Math.ceil(total / view.pageSize) : 0}
+          known={total >= 0}
+          onPage={(page) => onPage(page, view.pageSize)}
+        />
+      </Box>
       <TablePagination
         component="div"
         count={total}
@@ -181,9 +190,7 @@ export function InvoiceList({
         rowsPerPageOptions={[...pageSizeOptions]}
         onPageChange={(_event, page) => onPage(page, view.pageSize)}
         onRowsPerPageChange={(event) => onPage(0, Number(event.target.value))}
-        showFirstButton
-        showLastButton
-        sx={{ borderTop: 1, borderColor: 'divider', '& .MuiTablePagination-toolbar': { flexWrap: 'wrap', px: 1 } }}
+        sx={{ '& .MuiTablePagination-toolbar': { flexWrap: 'wrap', px: 1 } }}
       />
     </Paper>
   );
