@@ -131,15 +131,47 @@ export const user = z.object({
   lastLogin: timestamp.nullable(),
   mfaEnabled: z.boolean(),
 });
+/** A 6-digit TOTP code (spaces allowed) or a recovery code (`xxxxx-xxxxx`, any case). */
+export const mfaCode = z.string().trim().min(1, 'is required').max(64);
 export const updateUserBody = z.object({
   password,
   newEmail: email.optional(),
   newPassword: newPassword.optional(),
   mfaEnabled: looseBoolean.optional(),
+  /** A TOTP or recovery code: needed with `mfaEnabled: false` while MFA is on. */
+  code: mfaCode.optional(),
   recycle: looseBoolean.optional(),
 });
 export type User = z.infer<typeof user>;
 export type UpdateUserBody = z.input<typeof updateUserBody>;
+
+// ---------- two-factor sign-in (MFA) ----------
+
+/** `POST /auth/login`'s answer for an account with MFA on: the code step comes next. */
+export const mfaChallenge = z.object({
+  mfaRequired: z.literal(true),
+  challenge: z.string(),
+  /** Seconds the challenge stays valid. */
+  expiresIn: z.number().int(),
+});
+export const loginResponse = z.union([authResponse, mfaChallenge]);
+export const mfaLoginBody = z.object({ challenge: z.string().min(1).max(512), code: mfaCode });
+export const mfaSetupBody = z.object({ password });
+export const mfaSetupResponse = z.object({ secret: z.string(), otpauthUri: z.string() });
+export const mfaEnableBody = z.object({ code: mfaCode });
+export const recoveryCodes = z.array(z.string());
+export const mfaEnableResponse = z.object({ user, recoveryCodes });
+export const recoveryCodesBody = z.object({ password, code: mfaCode });
+export const recoveryCodesResponse = z.object({ recoveryCodes });
+export const mfaStatus = z.object({ mfaEnabled: z.boolean(), recoveryCodesLeft: z.number().int() });
+
+export type MfaChallenge = z.infer<typeof mfaChallenge>;
+export type LoginResponse = z.infer<typeof loginResponse>;
+export type MfaLoginBody = z.infer<typeof mfaLoginBody>;
+export type MfaSetupResponse = z.infer<typeof mfaSetupResponse>;
+export type MfaEnableResponse = z.infer<typeof mfaEnableResponse>;
+export type RecoveryCodesResponse = z.infer<typeof recoveryCodesResponse>;
+export type MfaStatus = z.infer<typeof mfaStatus>;
 
 // ---------- bills (entities) ----------
 

@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config, TrustProxy } from './config.ts';
 import { createDatabase, type Db, migrateToLatest } from './db/database.ts';
+import { SecretBox } from './lib/secret-box.ts';
 import { AuthRepository } from './modules/auth/auth.repository.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
@@ -15,6 +16,9 @@ import { EntriesListRepository } from './modules/entries/entries-list.repository
 import { entriesListRoutes } from './modules/entries/entries-list.routes.ts';
 import { EntriesListService } from './modules/entries/entries-list.service.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
+import { MfaRepository } from './modules/mfa/mfa.repository.ts';
+import { mfaRoutes } from './modules/mfa/mfa.routes.ts';
+import { MfaService } from './modules/mfa/mfa.service.ts';
 import { PaymentsRepository } from './modules/payments/payments.repository.ts';
 import { paymentsRoutes } from './modules/payments/payments.routes.ts';
 import { PaymentsService } from './modules/payments/payments.service.ts';
@@ -98,15 +102,18 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(
     async (api) => {
       healthRoutes(api, db);
+      const authRepository = new AuthRepository(db);
+      const mfa = new MfaService(new MfaRepository(db), authRepository, new SecretBox(config.mfaKey), config.now);
       authRoutes(
         api,
-        new AuthService(new AuthRepository(db), {
+        new AuthService(authRepository, mfa, {
           signAccessToken: app.signAccessToken,
           now: config.now,
           refreshReuseSeconds: config.refreshReuseSeconds,
         }),
       );
-      usersRoutes(api, new UsersService(new UsersRepository(db), config.now));
+      usersRoutes(api, new UsersService(new UsersRepository(db), mfa, config.now));
+      mfaRoutes(api, mfa);
       const bills = new BillsService(new BillsRepository(db), config.now);
       const entries = new EntriesService(new EntriesRepository(db), config.now);
       const payments = new PaymentsService(new PaymentsRepository(db), config.now);

@@ -15,6 +15,8 @@ export interface Config {
   dataDir: string;
   database: DatabaseConfig;
   jwtSecret: string;
+  /** Key text that encrypts MFA secrets and keys the recovery-code hashes. */
+  mfaKey: string;
   logLevel: string;
   /** Which proxies' `X-Forwarded-For` decides the client address (Fastify's `trustProxy`); false trusts none. */
   trustProxy: TrustProxy;
@@ -32,6 +34,7 @@ const envSchema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z.string().min(1).optional(),
   JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
+  MFA_KEY: z.string().min(32, 'MFA_KEY must be at least 32 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_ROOT: z.string().min(1).optional(),
   TRUST_PROXY: z
@@ -93,9 +96,9 @@ export function parseDatabaseUrl(url: string | undefined, dataDir: string): Data
   return { dialect: 'sqlite', file: isAbsolute(file) ? file : resolve(file) };
 }
 
-/** The secret is generated once and kept in the data directory, so tokens survive restarts. */
-function loadOrCreateSecret(dataDir: string): string {
-  const file = join(dataDir, 'jwt-secret');
+/** A secret generated once and kept in the data directory, so tokens and encrypted data survive restarts. */
+function loadOrCreateSecret(dataDir: string, name: 'jwt-secret' | 'mfa-key'): string {
+  const file = join(dataDir, name);
   try {
     return readFileSync(file, 'utf8').trim();
   } catch {
@@ -121,7 +124,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     dataDir,
     database,
-    jwtSecret: e.JWT_SECRET ?? loadOrCreateSecret(dataDir),
+    jwtSecret: e.JWT_SECRET ?? loadOrCreateSecret(dataDir, 'jwt-secret'),
+    mfaKey: e.MFA_KEY ?? loadOrCreateSecret(dataDir, 'mfa-key'),
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     refreshReuseSeconds: e.REFRESH_REUSE_SECONDS,

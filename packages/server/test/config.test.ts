@@ -57,6 +57,7 @@ describe('config', () => {
       DATA_DIR: dir,
       DATABASE_URL: 'postgresql://u:p@db:5432/billfold',
       JWT_SECRET: 's'.repeat(40),
+      MFA_KEY: 'k'.repeat(32),
       LOG_LEVEL: 'warn',
     });
     expect(config).toMatchObject({
@@ -64,6 +65,7 @@ describe('config', () => {
       host: '127.0.0.1',
       logLevel: 'warn',
       jwtSecret: 's'.repeat(40),
+      mfaKey: 'k'.repeat(32),
       database: { dialect: 'postgres', url: 'postgresql://u:p@db:5432/billfold' },
     });
   });
@@ -76,15 +78,23 @@ describe('config', () => {
     expect(parseDatabaseUrl(undefined, '/d')).toEqual({ dialect: 'sqlite', file: '/d/billfold.db' });
   });
 
-  it('generates the JWT secret once and keeps it in the data directory', () => {
+  it.each([
+    ['JWT secret', 'jwtSecret', 'jwt-secret'],
+    ['MFA key', 'mfaKey', 'mfa-key'],
+  ] as const)('generates the %s once and keeps it in the data directory', (_name, field, fileName) => {
     const dir = tempDir();
-    const first = loadConfig({ DATA_DIR: dir }).jwtSecret;
-    const second = loadConfig({ DATA_DIR: dir }).jwtSecret;
+    const first = loadConfig({ DATA_DIR: dir })[field];
+    const second = loadConfig({ DATA_DIR: dir })[field];
     expect(first.length).toBeGreaterThanOrEqual(48);
     expect(second).toBe(first);
-    const file = join(dir, 'jwt-secret');
+    const file = join(dir, fileName);
     expect(readFileSync(file, 'utf8')).toBe(first);
     expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+
+  it('keeps the JWT secret and the MFA key apart', () => {
+    const config = loadConfig({ DATA_DIR: tempDir() });
+    expect(config.mfaKey).not.toBe(config.jwtSecret);
   });
 
   it.each([
@@ -97,6 +107,7 @@ describe('config', () => {
     { TRUST_PROXY: '10.0.0.0/40' },
     { REFRESH_REUSE_SECONDS: '-1' },
     { REFRESH_REUSE_SECONDS: 'soon' },
+    { MFA_KEY: 'short' },
   ])('refuses %j with a clear message', (env) => {
     expect(() => loadConfig({ DATA_DIR: tempDir(), ...env })).toThrow(/Invalid configuration: \w+/);
   });

@@ -65,6 +65,11 @@ const TABLE: Record<string, Row> = {
   'POST /api/v1/auth/refresh': { skip: 'token exchange; a token is bound to its own user (auth tests cover theft)' },
   'GET /api/v1/user': { skip: "own account only; another user's name is 403 by API.md (users tests)" },
   'PUT /api/v1/user': { skip: 'own account only, behind its current password; takes no ids' },
+  'POST /api/v1/auth/login/mfa': { skip: "sign-in's code step; a challenge is bound to its own account (mfa tests)" },
+  'GET /api/v1/user/mfa': { skip: 'own account only; takes no ids' },
+  'POST /api/v1/user/mfa/setup': { skip: 'own account only, behind its current password; takes no ids' },
+  'POST /api/v1/user/mfa/enable': { skip: 'own account only, behind a code of its own pending secret; takes no ids' },
+  'POST /api/v1/user/mfa/recovery-codes': { skip: 'own account only, behind its password and a code; takes no ids' },
   'GET /api/v1/openapi.json': { skip: 'public API description; no user data' },
 
   'GET /api/v1/bills': {

@@ -164,8 +164,19 @@ describe.each(dialects)('platform (%s)', (dialect) => {
     expect(doc.openapi).toMatch(/^3\./);
     const login = doc.paths['/api/v1/auth/login'].post;
     expect(login.requestBody.content['application/json'].schema.properties).toHaveProperty('password');
-    expect(login.responses['200'].content['application/json'].schema.properties).toHaveProperty('refreshToken');
-    for (const path of ['/api/v1/auth/create', '/api/v1/auth/refresh', '/api/v1/user', '/api/v1/health']) {
+    // Tokens, or for an account with MFA the challenge of the code step.
+    const answers = login.responses['200'].content['application/json'].schema.anyOf;
+    expect(answers.map((a: { properties: object }) => Object.keys(a.properties).sort())).toEqual([
+      ['accessToken', 'refreshToken', 'username'],
+      ['challenge', 'expiresIn', 'mfaRequired'],
+    ]);
+    for (const path of [
+      '/api/v1/auth/create',
+      '/api/v1/auth/refresh',
+      '/api/v1/auth/login/mfa',
+      '/api/v1/user',
+      '/api/v1/health',
+    ]) {
       expect(doc.paths).toHaveProperty([path]);
     }
     const docs = await t.app.inject({ method: 'GET', url: '/api/docs/' });

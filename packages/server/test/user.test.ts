@@ -89,13 +89,6 @@ describe.each(dialects)('user account (%s)', (dialect) => {
       expect((await login(s.username, 'N3w!Password')).statusCode).toBe(200);
     });
 
-    it('sets the MFA flag', async () => {
-      const s = await signUp(t.app);
-      expect((await putUser(s, { password: s.password, mfaEnabled: true })).json().mfaEnabled).toBe(true);
-      expect((await getUser(s)).json().mfaEnabled).toBe(true);
-      expect((await putUser(s, { password: s.password, mfaEnabled: false })).json().mfaEnabled).toBe(false);
-    });
-
     it('deactivates: revokes tokens, locks out the access token; a login reactivates', async () => {
       const s = await signUp(t.app);
       const res = await putUser(s, { password: s.password, recycle: true });

@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { login } from '../src/api/auth/login.ts';
+import { completeMfaLogin, login } from '../src/api/auth/login.ts';
 import { configureClient, type Observation } from '../src/api/client.ts';
 import { LOGIN_ERRORS, loginErrorMessage } from '../src/features/auth/login-error.ts';
 import { type FakeServer, json, startFakeServer } from './fake-server.ts';
@@ -85,7 +85,7 @@ describe('login against real sockets', () => {
 
   const attempt = async () => {
     const result = await login({ username: 'ann', password: 'secret' });
-    if (result.ok) throw new Error('login should have failed');
+    if (result.ok || result.mfa) throw new Error('login should have failed');
     return loginErrorMessage(result.failure);
   };
 
@@ -96,6 +96,21 @@ describe('login against real sockets', () => {
       auth: { accessToken: 'a', refreshToken: 'r', username: 'Ann' },
     });
     expect(JSON.parse(server.requests.at(-1)?.body ?? '')).toEqual({ username: 'ann', password: 'secret' });
+  });
+
+  it('reports the code step of an account with MFA, and completes it with the challenge and a code', async () => {
+    server.handle((_req, res) => json(res, 200, { mfaRequired: true, challenge: 'c-1', expiresIn: 300 }));
+    expect(await login({ username: 'ann', password: 'secret' })).toEqual({
+      ok: false,
+      mfa: { mfaRequired: true, challenge: 'c-1', expiresIn: 300 },
+    });
+    server.handle((_req, res) => json(res, 200, { accessToken: 'a', refreshToken: 'r', username: 'Ann' }));
+    expect(await completeMfaLogin({ challenge: 'c-1', code: '123456' })).toEqual({
+      ok: true,
+      auth: { accessToken: 'a', refreshToken: 'r', username: 'Ann' },
+    });
+    expect(server.requests.at(-1)).toMatchObject({ method: 'POST', url: '/api/v1/auth/login/mfa' });
+    expect(JSON.parse(server.requests.at(-1)?.body ?? '')).toEqual({ challenge: 'c-1', code: '123456' });
   });
 
   it('server unreachable: nothing listens on the port', async () => {

@@ -13,6 +13,12 @@ export interface UsersTable {
   password_hash: string;
   role: Generated<string>;
   mfa_enabled: Generated<number>;
+  /** The TOTP secret, sealed by `SecretBox`; set while MFA is on. */
+  mfa_secret: string | null;
+  /** A secret shown during set-up and not yet confirmed with a code. */
+  mfa_pending_secret: string | null;
+  /** The last TOTP time step whose code was accepted: only later steps are accepted after it (no replay). */
+  mfa_last_step: Generated<number>;
   created_at: number;
   last_login: number | null;
   deactivated_at: number | null;
@@ -41,6 +47,23 @@ export interface LoginFailuresTable {
   id: Generated<number>;
   key: string;
   at: number;
+}
+
+/** One-time recovery codes, stored as keyed hashes (`SecretBox.digest`). */
+export interface MfaRecoveryCodesTable {
+  id: Generated<number>;
+  user_id: number;
+  code_hash: string;
+  used_at: number | null;
+}
+
+/** Between a sign-in's password step and its code step: an opaque token, stored hashed, single use. */
+export interface MfaChallengesTable {
+  id: Generated<number>;
+  user_id: number;
+  token_hash: string;
+  expires_at: number;
+  used_at: number | null;
 }
 
 export interface BillsTable {
@@ -112,6 +135,8 @@ export interface Database {
   user_data_versions: UserDataVersionsTable;
   refresh_tokens: RefreshTokensTable;
   login_failures: LoginFailuresTable;
+  mfa_recovery_codes: MfaRecoveryCodesTable;
+  mfa_challenges: MfaChallengesTable;
   bills: BillsTable;
   entries: EntriesTable;
   payments: PaymentsTable;

@@ -6,7 +6,7 @@ export const DEACTIVATED_ACCOUNT_RETENTION = 30 * DAY;
 
 /**
  * Deletes accounts deactivated more than 30 days ago (their data goes by foreign-key cascade), spent
- * refresh tokens and stale login failures. Each step is one idempotent DELETE, so several processes may
+ * refresh tokens, expired sign-in challenges and stale login failures. Each step is one idempotent DELETE, so several processes may
  * run it at the same moment without harm.
  */
 export async function purgeAccounts(db: Db, now: number): Promise<{ users: number }> {
@@ -16,6 +16,7 @@ export async function purgeAccounts(db: Db, now: number): Promise<{ users: numbe
     .where('deactivated_at', '<', now - DEACTIVATED_ACCOUNT_RETENTION)
     .executeTakeFirst();
   await db.deleteFrom('refresh_tokens').where('expires_at', '<', now).execute();
+  await db.deleteFrom('mfa_challenges').where('expires_at', '<', now).execute();
   await db
     .deleteFrom('login_failures')
     .where('at', '<', now - THROTTLE_WINDOW)

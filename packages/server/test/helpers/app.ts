@@ -71,6 +71,7 @@ export function testConfig(database: DatabaseConfig, overrides: Partial<Config> 
     dataDir: tmpdir(),
     database,
     jwtSecret: 'test-secret-test-secret-test-secret-0123456789',
+    mfaKey: 'test-mfa-key-test-mfa-key-test-mfa-key-0123',
     logLevel: 'silent',
     trustProxy: false,
     refreshReuseSeconds: 30,

@@ -142,6 +142,9 @@ const allEntries = (w: World) => [...w.pools.entries.live, ...w.pools.entries.re
 const allPayments = (w: World) => [...w.pools.payments.live, ...w.pools.payments.recycled];
 const bypass = (g: Gen) => maybe(g, () => draw(g, fc.constantFrom('bypass', 'BYPASS', '1', '')));
 
+/** Six digits (a TOTP code, almost surely wrong) or recovery-code shaped text. */
+const mfaCode = fc.oneof(fc.stringMatching(/^\d{6}$/), fc.stringMatching(/^[a-z2-9]{5}-[a-z2-9]{5}$/));
+
 const EXAMPLES: Record<string, (g: Gen, w: World) => Example> = {
   'GET /api/v1/health': () => ({}),
   'GET /api/v1/openapi.json': () => ({}),
@@ -160,7 +163,18 @@ const EXAMPLES: Record<string, (g: Gen, w: World) => Example> = {
     draw(g, fc.boolean())
       ? { query: { refreshToken: w.me.refreshToken } }
       : { body: { refreshToken: w.me.refreshToken } },
+  'POST /api/v1/auth/login/mfa': (g) => ({
+    body: { challenge: draw(g, fc.base64String({ minLength: 4, maxLength: 44 })), code: draw(g, mfaCode) },
+  }),
   'GET /api/v1/user': (_g, w) => ({ query: { userName: w.me.username } }),
+  'GET /api/v1/user/mfa': () => ({}),
+  'POST /api/v1/user/mfa/setup': (g, w) => ({
+    body: { password: draw(g, fc.constantFrom(w.me.password, 'Wrong!Passw0rd')) },
+  }),
+  'POST /api/v1/user/mfa/enable': (g) => ({ body: { code: draw(g, mfaCode) } }),
+  'POST /api/v1/user/mfa/recovery-codes': (g, w) => ({
+    body: { password: draw(g, fc.constantFrom(w.me.password, 'Wrong!Passw0rd')), code: draw(g, mfaCode) },
+  }),
   'PUT /api/v1/user': (g, w) => ({
     body: {
       password: draw(g, fc.constantFrom(w.me.password, 'Wrong!Passw0rd')),
@@ -169,6 +183,7 @@ const EXAMPLES: Record<string, (g: Gen, w: World) => Example> = {
         fc.constantFrom<object>(
           { mfaEnabled: true },
           { mfaEnabled: 'false' },
+          { mfaEnabled: false, code: '123456' },
           { newEmail: `fz-new-${w.dialect}@example.com` },
           { newPassword: 'An0ther!Passw0rd' },
           { recycle: true },
@@ -272,7 +287,16 @@ const EXAMPLES: Record<string, (g: Gen, w: World) => Example> = {
 };
 
 /** Routes whose every well-formed call runs the password KDF: fewer cases, or the suite would take minutes. */
-const SLOW = new Set(['POST /api/v1/auth/create', 'POST /api/v1/auth/login', 'PUT /api/v1/user']);
+const SLOW = new Set([
+  'POST /api/v1/auth/create',
+  'POST /api/v1/auth/login',
+  'PUT /api/v1/user',
+  'POST /api/v1/user/mfa/setup',
+  // These also succeed only with a code from an authenticator (test/mfa.test.ts drives them to success).
+  'POST /api/v1/user/mfa/recovery-codes',
+  'POST /api/v1/user/mfa/enable',
+  'POST /api/v1/auth/login/mfa',
+]);
 const weightOf = (route: string) =>
   route.startsWith('HEAD ') || SLOW.has(route) || route.endsWith('/health') || route.endsWith('openapi.json') ? 2 : 10;
 
@@ -285,6 +309,10 @@ const CHANGES_ON_REFUSAL: Record<string, string[]> = {
   'POST /api/v1/auth/create': ['login_failures'],
   'POST /api/v1/auth/login': ['login_failures'],
   'POST /api/v1/auth/refresh': ['refresh_tokens', 'login_failures'],
+  // A wrong authentication code is recorded too (the same throttle).
+  'POST /api/v1/auth/login/mfa': ['login_failures'],
+  'POST /api/v1/user/mfa/enable': ['login_failures'],
+  'POST /api/v1/user/mfa/recovery-codes': ['login_failures'],
 };
 
 // ---------- mutations ----------

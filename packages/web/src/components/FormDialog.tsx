@@ -16,6 +16,8 @@ export interface FormDialogProps {
   onDismissError?: () => void;
   busy?: boolean;
   destructive?: boolean;
+  /** No Cancel button: for a last step that only acknowledges what was done (e.g. codes shown once). */
+  hideCancel?: boolean;
   onSubmit: () => void;
   onClose: () => void;
   children: ReactNode;
@@ -30,6 +32,7 @@ export function FormDialog({
   onDismissError,
   busy = false,
   destructive = false,
+  hideCancel = false,
   onSubmit,
   onClose,
   children,
@@ -40,7 +43,13 @@ export function FormDialog({
     if (!busy) onSubmit();
   };
   return (
-    <Dialog open={open} onClose={busy ? undefined : onClose} aria-labelledby={titleId} fullWidth maxWidth="xs">
+    <Dialog
+      open={open}
+      onClose={busy || hideCancel ? undefined : onClose}
+      aria-labelledby={titleId}
+      fullWidth
+      maxWidth="xs"
+    >
       <form onSubmit={handleSubmit} noValidate>
         <DialogTitle id={titleId}>{title}</DialogTitle>
         <DialogContent>
@@ -54,9 +63,11 @@ export function FormDialog({
           </Stack>
         </DialogContent>
         <DialogActions>
-          <Button onClick={onClose} disabled={busy}>
-            Cancel
-          </Button>
+          {!hideCancel && (
+            <Button onClick={onClose} disabled={busy}>
+              Cancel
+            </Button>
+          )}
           <Button type="submit" variant="contained" color={destructive ? 'error' : 'primary'} disabled={busy}>
             {submitLabel}
           </Button>

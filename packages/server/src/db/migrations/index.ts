@@ -4,6 +4,7 @@ import * as rollups from './2026-11-23T00-00_rollups.ts';
 import * as categorySorts from './2026-11-24T00-00_category_sorts.ts';
 import * as dataVersions from './2026-11-25T00-00_data_versions.ts';
 import * as sessions from './2026-11-26T13-00_sessions.ts';
+import * as mfa from './2026-11-27T00-00_mfa.ts';
 
 /** Every migration, by name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24T00-00_category_sorts': categorySorts,
   '2026-11-25T00-00_data_versions': dataVersions,
   '2026-11-26T13-00_sessions': sessions,
+  '2026-11-27T00-00_mfa': mfa,
 };

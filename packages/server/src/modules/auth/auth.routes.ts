@@ -3,6 +3,8 @@ import {
   createUserBody,
   createUserResponse,
   loginBody,
+  loginResponse,
+  mfaLoginBody,
   refreshBody,
   refreshQuery,
 } from '@billfold/contract/schemas';
@@ -31,12 +33,24 @@ export function authRoutes(app: FastifyInstance, service: AuthService): void {
     {
       schema: {
         tags: ['auth'],
-        summary: 'Sign in with username or email',
+        summary: 'Sign in with username or email; an account with MFA gets a challenge for the code step',
         body: loginBody,
-        response: { 200: authResponse, ...errorResponses(400, 401, 429) },
+        response: { 200: loginResponse, ...errorResponses(400, 401, 429) },
       },
     },
     async (request) => service.login(request.body, request.ip),
+  );
+  r.post(
+    '/auth/login/mfa',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: "Sign-in's code step: the challenge and a TOTP or recovery code, for the tokens",
+        body: mfaLoginBody,
+        response: { 200: authResponse, ...errorResponses(400, 401, 429) },
+      },
+    },
+    async (request) => service.completeMfaLogin(request.body, request.ip),
   );
   r.post(
     '/auth/refresh',

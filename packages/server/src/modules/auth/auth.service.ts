@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { AuthResponse, CreateUserBody, LoginBody } from '@billfold/contract/schemas';
+import type { AuthResponse, CreateUserBody, LoginBody, LoginResponse, MfaLoginBody } from '@billfold/contract/schemas';
 import { conflict, unauthorized } from '../../lib/http-error.ts';
 import { burnVerification, hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import { DAY } from '../../lib/time.ts';
 import { newOpaqueToken, sha256 } from '../../lib/tokens.ts';
+import type { MfaService } from '../mfa/mfa.service.ts';
 import type { AuthRepository } from './auth.repository.ts';
 import { loginKeys, refreshKey, reserveAttempt, signUpKey } from './throttle.ts';
 
@@ -20,6 +21,7 @@ export interface AuthOptions {
 export class AuthService {
   constructor(
     private readonly repo: AuthRepository,
+    private readonly mfa: MfaService,
     private readonly options: AuthOptions,
   ) {}
 
@@ -54,7 +56,7 @@ export class AuthService {
     }
   }
 
-  async login(body: LoginBody, ip: string): Promise<AuthResponse> {
+  async login(body: LoginBody, ip: string): Promise<LoginResponse> {
     const loginKey = body.username.toLowerCase();
     const now = this.now();
     // The account is found first: its username and its email count against one throttle key.
@@ -73,8 +75,18 @@ export class AuthService {
     if (!user || !ok) throw unauthorized(LOGIN_FAILED);
     await this.repo.deleteFailures(reservation);
     await this.repo.clearFailures(keys.account.key);
+    // With MFA the sign-in is not complete yet: no tokens, no "last login", no reactivation before the code.
+    if (user.mfa_enabled === 1) return this.mfa.startChallenge(user.id);
+    return this.completeLogin(user);
+  }
+
+  async completeMfaLogin(body: MfaLoginBody, ip: string): Promise<AuthResponse> {
+    return this.completeLogin(await this.mfa.redeemChallenge(body.challenge, body.code, ip));
+  }
+
+  private async completeLogin(user: { id: number; username: string; token_version: number }): Promise<AuthResponse> {
     // A login within the 30-day grace period reactivates a deactivated account.
-    await this.repo.recordLogin(user.id, now);
+    await this.repo.recordLogin(user.id, this.now());
     return this.issueTokens(user, randomUUID());
   }
 

@@ -14,7 +14,12 @@ export const THROTTLE_WINDOW = 15 * MINUTE;
 export const LIMITS = {
   /** Failed sign-ins of one account, by username or email in any letter case. */
   account: 10,
-  /** Failed sign-ins from one client address, whatever the names tried. */
+  /**
+   * Failed authentication codes (MFA) of one account, counted apart from its failed passwords: a right password
+   * clears those, and must not clear these, or guesses could alternate the two (ADR 0720).
+   */
+  accountCodes: 10,
+  /** Failed sign-ins (passwords and codes) from one client address, whatever the names tried. */
   loginAddress: 50,
   /** Accounts created from one client address (each costs a password hash). */
   signUpAddress: 50,
@@ -36,6 +41,14 @@ export function loginKeys(account: { userId: number } | { loginKey: string }, ip
   const who = 'userId' in account ? `account:${account.userId}` : `login:${account.loginKey}`;
   return {
     account: { key: who, limit: LIMITS.account },
+    address: { key: `ip:${ip}`, limit: LIMITS.loginAddress },
+  };
+}
+
+/** The keys of a code check: the account's code counter and the client address (shared with failed passwords). */
+export function codeKeys(userId: number, ip: string) {
+  return {
+    account: { key: `mfa:${userId}`, limit: LIMITS.accountCodes },
     address: { key: `ip:${ip}`, limit: LIMITS.loginAddress },
   };
 }

@@ -29,4 +29,15 @@ export class UsersRepository extends Repository {
       .where('revoked_at', 'is', null)
       .execute();
   }
+
+  /** MFA off with everything it left behind; the operator's reset runs this too. Call inside a transaction. */
+  async turnOffMfa(userId: number) {
+    await this.db
+      .updateTable('users')
+      .set({ mfa_enabled: 0, mfa_secret: null, mfa_pending_secret: null })
+      .where('id', '=', userId)
+      .execute();
+    await this.db.deleteFrom('mfa_recovery_codes').where('user_id', '=', userId).execute();
+    await this.db.deleteFrom('mfa_challenges').where('user_id', '=', userId).execute();
+  }
 }

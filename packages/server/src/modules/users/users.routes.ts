@@ -26,12 +26,12 @@ export function usersRoutes(app: FastifyInstance, service: UsersService): void {
       onRequest: app.authenticate,
       schema: {
         tags: ['user'],
-        summary: 'Change email, password or MFA flag, or deactivate; needs the current password',
+        summary: 'Change email or password, turn MFA off (with a code), or deactivate; needs the current password',
         security: [{ bearer: [] }],
         body: updateUserBody,
-        response: { 200: user, ...errorResponses(400, 401, 403, 409) },
+        response: { 200: user, ...errorResponses(400, 401, 403, 409, 429) },
       },
     },
-    async (request) => service.update(request.userId, request.body),
+    async (request) => service.update(request.userId, request.body, request.ip),
   );
 }

@@ -4,6 +4,8 @@ import type { Updateable } from 'kysely';
 import type { UserRow, UsersTable } from '../../db/schema.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/http-error.ts';
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
+import type { MfaService } from '../mfa/mfa.service.ts';
+import { INVALID_CODE } from '../mfa/mfa.service.ts';
 import type { UsersRepository } from './users.repository.ts';
 
 export interface UserChange {
@@ -11,6 +13,7 @@ export interface UserChange {
   newEmail?: string | undefined;
   newPassword?: string | undefined;
   mfaEnabled?: boolean | undefined;
+  code?: string | undefined;
   recycle?: boolean | undefined;
 }
 
@@ -25,9 +28,15 @@ export function toUser(row: UserRow): User {
   };
 }
 
+/** Every change to an account needs its current password: 403 (not 401, which tells a client to refresh). */
+export async function assertCurrentPassword(row: UserRow, password: string): Promise<void> {
+  if (!(await verifyPassword(row.password_hash, password))) throw forbidden('Current password is incorrect');
+}
+
 export class UsersService {
   constructor(
     private readonly repo: UsersRepository,
+    private readonly mfa: MfaService,
     private readonly now: () => number,
   ) {}
 
@@ -39,17 +48,17 @@ export class UsersService {
   }
 
   /** Every change needs the current password; all of one request's changes land together or not at all. */
-  async update(userId: number, change: UserChange): Promise<User> {
+  async update(userId: number, change: UserChange, ip: string): Promise<User> {
     const current = await this.repo.findById(userId);
     if (!current) throw notFound('User not found');
-    if (!(await verifyPassword(current.password_hash, change.password)))
-      throw forbidden('Current password is incorrect');
+    await assertCurrentPassword(current, change.password);
     const wantsChange =
       change.recycle === true ||
       change.newEmail !== undefined ||
       change.newPassword !== undefined ||
       change.mfaEnabled !== undefined;
     if (!wantsChange) throw badRequest('Nothing to change: send newEmail, newPassword, mfaEnabled or recycle');
+    const turnMfaOff = await this.mfaChange(current, change, ip);
     const newHash = change.newPassword === undefined ? undefined : await hashPassword(change.newPassword);
     const now = this.now();
 
@@ -65,7 +74,7 @@ export class UsersService {
         changes.password_hash = newHash;
         revokeTokens = true;
       }
-      if (change.mfaEnabled !== undefined) changes.mfa_enabled = change.mfaEnabled ? 1 : 0;
+      if (turnMfaOff) await repo.turnOffMfa(userId);
       if (change.recycle === true) {
         changes.deactivated_at = now;
         revokeTokens = true;
@@ -75,10 +84,25 @@ export class UsersService {
         changes.token_version = current.token_version + 1;
         await repo.revokeRefreshTokens(userId, now);
       }
-      await repo.update(userId, changes);
+      if (Object.keys(changes).length > 0) await repo.update(userId, changes);
       const updated = await repo.findById(userId);
       if (!updated) throw notFound('User not found');
       return toUser(updated);
     });
+  }
+
+  /**
+   * `mfaEnabled` keeps its meaning for clients written against the spec, within what MFA now requires
+   * (ADR 0720): the state it already has is a no-op; switching on goes through the set-up calls, which show
+   * the QR code (409 here); switching off needs a TOTP or recovery code besides the password.
+   */
+  private async mfaChange(current: UserRow, change: UserChange, ip: string): Promise<boolean> {
+    if (change.mfaEnabled === undefined || change.mfaEnabled === (current.mfa_enabled === 1)) return false;
+    if (change.mfaEnabled) {
+      throw conflict('MFA is switched on by its set-up: POST /api/v1/user/mfa/setup, then /api/v1/user/mfa/enable');
+    }
+    if (change.code === undefined) throw badRequest('code: a current authentication code is required to disable MFA');
+    if (!(await this.mfa.checkCode(current, change.code, ip))) throw forbidden(INVALID_CODE);
+    return true;
   }
 }

@@ -1,4 +1,4 @@
-import type { AuthResponse, LoginBody } from '@billfold/contract/schemas';
+import type { AuthResponse, LoginBody, MfaChallenge, MfaLoginBody } from '@billfold/contract/schemas';
 import { exchange, type Observation } from '../client.ts';
 
 /** How a login attempt failed: the exchange as observed, and whether the browser believed it was online. */
@@ -7,7 +7,23 @@ export interface LoginFailure {
   online: boolean;
 }
 
-export type LoginResult = { ok: true; auth: AuthResponse } | { ok: false; failure: LoginFailure };
+export type LoginResult =
+  | { ok: true; auth: AuthResponse }
+  /** The password was right and the account has MFA: the code step comes next. */
+  | { ok: false; mfa: MfaChallenge }
+  | { ok: false; mfa?: undefined; failure: LoginFailure };
+
+function readChallenge(text: string): MfaChallenge | null {
+  try {
+    const body = JSON.parse(text) as Partial<MfaChallenge> | null;
+    if (body?.mfaRequired === true && typeof body.challenge === 'string') {
+      return { mfaRequired: true, challenge: body.challenge, expiresIn: Number(body.expiresIn) || 0 };
+    }
+  } catch {
+    // not JSON: reported as a failure by the caller
+  }
+  return null;
+}
 
 function readAuth(text: string): AuthResponse | null {
   try {
@@ -21,13 +37,26 @@ function readAuth(text: string): AuthResponse | null {
   return null;
 }
 
+const isOnline = () => typeof navigator === 'undefined' || navigator.onLine !== false;
+
 /** `POST /auth/login`; reports the failure as observed so the page can name it (spec §8). */
 export async function login(credentials: LoginBody): Promise<LoginResult> {
   const observation = await exchange('POST', '/auth/login', { body: credentials });
   if (observation.stage === 'response' && observation.ok) {
     const auth = readAuth(observation.text);
     if (auth) return { ok: true, auth: { ...auth, username: auth.username || credentials.username } };
+    const mfa = readChallenge(observation.text);
+    if (mfa) return { ok: false, mfa };
   }
-  const online = typeof navigator === 'undefined' || navigator.onLine !== false;
-  return { ok: false, failure: { observation, online } };
+  return { ok: false, failure: { observation, online: isOnline() } };
+}
+
+/** `POST /auth/login/mfa`: the challenge of the password step and a code, for the tokens. */
+export async function completeMfaLogin(body: MfaLoginBody): Promise<LoginResult> {
+  const observation = await exchange('POST', '/auth/login/mfa', { body });
+  if (observation.stage === 'response' && observation.ok) {
+    const auth = readAuth(observation.text);
+    if (auth) return { ok: true, auth };
+  }
+  return { ok: false, failure: { observation, online: isOnline() } };
 }

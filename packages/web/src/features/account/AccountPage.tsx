@@ -5,6 +5,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { type ReactNode, useState } from 'react';
 import { useUser } from '../../api/users/get-user.ts';
+import { useMfaStatus } from '../../api/users/mfa.ts';
 import { PageCard } from '../../components/PageCard.tsx';
 import { formatTimestamp } from '../../lib/dates.ts';
 import { roleLabel } from '../../lib/format.ts';
@@ -12,8 +13,11 @@ import { useSession } from '../../lib/use-session.ts';
 import { ChangeEmailDialog } from './ChangeEmailDialog.tsx';
 import { ChangePasswordDialog } from './ChangePasswordDialog.tsx';
 import { DeactivateDialog } from './DeactivateDialog.tsx';
+import { DisableMfaDialog } from './DisableMfaDialog.tsx';
+import { EnableMfaDialog } from './EnableMfaDialog.tsx';
+import { RecoveryCodesDialog } from './RecoveryCodesDialog.tsx';
 
-type OpenDialog = 'email' | 'password' | 'deactivate' | null;
+type OpenDialog = 'email' | 'password' | 'deactivate' | 'enableMfa' | 'disableMfa' | 'recoveryCodes' | null;
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -28,11 +32,12 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-/** `/account` (spec §2): the user's details and the email, password and deactivation dialogs. */
+/** `/account` (spec §2): the user's details and the email, password, MFA and deactivation dialogs. */
 export default function AccountPage() {
   const session = useSession();
   const username = session?.username ?? '';
   const { data: user, isPending } = useUser(username);
+  const { data: mfa } = useMfaStatus(user?.mfaEnabled ? username : '');
   const [dialog, setDialog] = useState<OpenDialog>(null);
   const close = () => setDialog(null);
 
@@ -63,6 +68,35 @@ export default function AccountPage() {
           <Row label="Last Login">
             <Typography>{formatTimestamp(user.lastLogin)}</Typography>
           </Row>
+          <Row label="MFA">
+            <Stack sx={{ flexGrow: 1 }}>
+              <Typography>{user.mfaEnabled ? 'On' : 'Off'}</Typography>
+              <Typography variant="body2" color="text.secondary">
+                {user.mfaEnabled
+                  ? mfa && `${mfa.recoveryCodesLeft} of 10 recovery codes left`
+                  : 'Sign-ins ask for your password only'}
+              </Typography>
+            </Stack>
+            {user.mfaEnabled ? (
+              <>
+                <Button size="small" onClick={() => setDialog('recoveryCodes')} sx={{ whiteSpace: 'nowrap' }}>
+                  New Recovery Codes
+                </Button>
+                <Button
+                  size="small"
+                  color="error"
+                  onClick={() => setDialog('disableMfa')}
+                  sx={{ whiteSpace: 'nowrap' }}
+                >
+                  Disable MFA
+                </Button>
+              </>
+            ) : (
+              <Button size="small" onClick={() => setDialog('enableMfa')} sx={{ whiteSpace: 'nowrap' }}>
+                Enable MFA
+              </Button>
+            )}
+          </Row>
         </Stack>
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mt: 3 }}>
           <Button variant="contained" onClick={() => setDialog('password')}>
@@ -71,11 +105,18 @@ export default function AccountPage() {
           <Button variant="outlined" color="error" onClick={() => setDialog('deactivate')}>
             Deactivate Account
           </Button>
-          {/* The MFA dialog of spec §2 has no visible button, so it is not offered. */}
         </Stack>
         <ChangeEmailDialog open={dialog === 'email'} currentEmail={user.email} onClose={close} />
-        <ChangePasswordDialog open={dialog === 'password'} username={user.username} onClose={close} />
+        <ChangePasswordDialog
+          open={dialog === 'password'}
+          username={user.username}
+          mfaEnabled={user.mfaEnabled}
+          onClose={close}
+        />
         <DeactivateDialog open={dialog === 'deactivate'} onClose={close} />
+        <EnableMfaDialog open={dialog === 'enableMfa'} username={user.username} onClose={close} />
+        <DisableMfaDialog open={dialog === 'disableMfa'} username={user.username} onClose={close} />
+        <RecoveryCodesDialog open={dialog === 'recoveryCodes'} username={user.username} onClose={close} />
       </>
     );
 

@@ -1,8 +1,9 @@
-import { validatePasswordChange } from '@billfold/contract/validation';
+import { MESSAGES, validatePasswordChange } from '@billfold/contract/validation';
 import { useState } from 'react';
-import { login } from '../../api/auth/login.ts';
+import { completeMfaLogin, login } from '../../api/auth/login.ts';
 import { useUpdateUser } from '../../api/users/update-user.ts';
 import { FormDialog } from '../../components/FormDialog.tsx';
+import { MfaCodeField } from '../../components/MfaCodeField.tsx';
 import { PasswordField } from '../../components/PasswordField.tsx';
 import { saveSession } from '../../lib/session.ts';
 import { useAccountNotice } from './use-account-notice.ts';
@@ -12,22 +13,36 @@ const EMPTY = { currentPassword: '', newPassword: '', confirmPassword: '' };
 interface Props {
   open: boolean;
   username: string;
+  /** With MFA on, a code is asked for too: signing in again after the change needs one. */
+  mfaEnabled: boolean;
   onClose: () => void;
 }
 
-export function ChangePasswordDialog({ open, username, onClose }: Props) {
+/** Signs in again with the new password (and the code, with MFA), so the session outlives the change. */
+async function renewSession(username: string, password: string, code: string): Promise<void> {
+  const renewed = await login({ username, password });
+  if (renewed.ok) return saveSession(renewed.auth);
+  if (!renewed.mfa) return;
+  const completed = await completeMfaLogin({ challenge: renewed.mfa.challenge, code: code.trim() });
+  if (completed.ok) saveSession(completed.auth);
+}
+
+export function ChangePasswordDialog({ open, username, mfaEnabled, onClose }: Props) {
   const [form, setForm] = useState(EMPTY);
+  const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
   const update = useUpdateUser();
   const notify = useAccountNotice();
 
   const close = () => {
     setForm(EMPTY);
+    setCode('');
     setError(null);
     onClose();
   };
   const submit = async () => {
-    const problem = validatePasswordChange(form);
+    const problem =
+      validatePasswordChange(form) ?? (mfaEnabled && !code.trim() ? MESSAGES.allFieldsRequiredShort : null);
     setError(problem);
     if (problem) return;
     const user = await update.mutateAsync({ password: form.currentPassword, newPassword: form.newPassword });
@@ -37,8 +52,7 @@ export function ChangePasswordDialog({ open, username, onClose }: Props) {
     }
     // The server revokes every refresh token on a password change; sign in again so the session outlives
     // the current access token (decision 0302).
-    const renewed = await login({ username, password: form.newPassword });
-    if (renewed.ok) saveSession(renewed.auth);
+    await renewSession(username, form.newPassword, code);
     notify('Password changed successfully.', 'success');
     close();
   };
@@ -68,6 +82,7 @@ export function ChangePasswordDialog({ open, username, onClose }: Props) {
       {field('currentPassword', 'Current Password', 'current-password')}
       {field('newPassword', 'New Password', 'new-password')}
       {field('confirmPassword', 'Confirm New Password', 'new-password')}
+      {mfaEnabled && <MfaCodeField value={code} onChange={setCode} />}
     </FormDialog>
   );
 }

@@ -1,3 +1,4 @@
+import type { AuthResponse, MfaChallenge } from '@billfold/contract/schemas';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
@@ -13,6 +14,7 @@ import { saveSession } from '../../lib/session.ts';
 import { NOTICE_MS } from '../../lib/timing.ts';
 import { useSession } from '../../lib/use-session.ts';
 import { loginErrorMessage } from './login-error.ts';
+import { MfaCodeStep } from './MfaCodeStep.tsx';
 
 const FLAG_NOTICES: Record<LoginFlag, { message: string; severity: 'info' | 'success' }> = {
   loggedOut: { message: 'You have been logged out', severity: 'info' },
@@ -27,6 +29,7 @@ export default function LoginPage() {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
+  const [challenge, setChallenge] = useState<MfaChallenge | null>(null);
   const flag = readLoginFlag(location.state);
 
   useEffect(() => {
@@ -46,12 +49,23 @@ export default function LoginPage() {
     setBusy(true);
     const result = await login({ username: username.trim(), password });
     setBusy(false);
-    if (result.ok) {
-      saveSession(result.auth); // the redirect above takes the user to /home
+    if (result.ok) return signedIn(result.auth);
+    if (result.mfa) {
+      setChallenge(result.mfa);
+      setPassword('');
       return;
     }
     notify(loginErrorMessage(result.failure), { severity: 'error', duration: NOTICE_MS.loginError });
   };
+  const signedIn = (auth: AuthResponse) => saveSession(auth); // the redirect above takes the user to /home
+
+  if (challenge) {
+    return (
+      <AuthCard title="Login or Create User">
+        <MfaCodeStep challenge={challenge} onSignedIn={signedIn} onRestart={() => setChallenge(null)} />
+      </AuthCard>
+    );
+  }
 
   return (
     <AuthCard title="Login or Create User">
