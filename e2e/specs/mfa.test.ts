@@ -96,6 +96,7 @@ describe('two-factor sign-in', () => {
     await account.dialog.getByLabel('Password', { exact: true }).fill(user.password);
     await account.dialog.getByLabel('Authentication Code').fill(codes[1] ?? '');
     await account.dialog.getByRole('button', { name: 'Create New Codes' }).click();
+    await account.dialog.getByRole('heading', { name: 'Save Your Recovery Codes' }).waitFor();
     const fresh = await account.dialog
       .getByRole('list', { name: 'Recovery codes' })
       .getByRole('listitem')
