@@ -106,9 +106,19 @@ describe('two-factor sign-in', () => {
     await account.dialog.getByRole('button', { name: 'Done' }).click();
     await page.getByText('10 of 10 recovery codes left').waitFor();
 
+    // A new password: the server ends every session, and the dialog signs this one in again with a code.
+    const newPassword = 'N3w!Passw0rd-mfa';
+    await page.getByRole('button', { name: 'Change Password' }).click();
+    await account.dialog.getByLabel('Authentication Code').fill(fresh[1] ?? '');
+    await account.changePasswordFields(user.password, newPassword);
+    await account.notice.filter({ hasText: 'Password changed successfully.' }).waitFor();
+    await page.reload();
+    await account.value('Username').filter({ hasText: user.username }).waitFor();
+    await page.getByText('9 of 10 recovery codes left').waitFor();
+
     // Off again, with the password and a recovery code (an old one is refused).
     await page.getByRole('button', { name: 'Disable MFA' }).click();
-    await account.dialog.getByLabel('Password', { exact: true }).fill(user.password);
+    await account.dialog.getByLabel('Password', { exact: true }).fill(newPassword);
     await account.dialog.getByLabel('Authentication Code').fill(codes[2] ?? '');
     await account.dialog.getByRole('button', { name: 'Disable MFA' }).click();
     await account.dialogError.filter({ hasText: 'Failed to disable MFA. Invalid authentication code.' }).waitFor();
