@@ -152,7 +152,8 @@ describe('recycle bin', () => {
     await recycle.restore(recycle.item('Payment', 'Stale Co'));
     await recycle.notice.filter({ hasText: 'Item not found' }).waitFor();
     await recycle.restore(recycle.item('Payment', 'Orphan Co'));
-    await recycle.notice.filter({ hasText: 'Restore failed' }).waitFor();
+    // The server's reason follows the spec's words.
+    await recycle.notice.filter({ hasText: /^Restore failed: .*recycle bin/ }).waitFor();
     expect(await noticeAtBottom(recycle)).toBe(true);
   });
 

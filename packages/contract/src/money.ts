@@ -54,6 +54,19 @@ export function formatUsd(amount: number): string {
   return usd.format(amount);
 }
 
+const usdCompact = new Intl.NumberFormat('en-US', {
+  style: 'currency',
+  currency: 'USD',
+  notation: 'compact',
+  minimumFractionDigits: 0,
+  maximumFractionDigits: 1,
+});
+
+/** `1200000000` → `"$1.2B"`, `950000` → `"$950K"`: for chart axes, where a full amount does not fit. */
+export function formatUsdCompact(amount: number): string {
+  return usdCompact.format(amount);
+}
+
 /** `1234.5` → `"1,234.50"` */
 export function formatAmount(amount: number): string {
   return plain.format(amount);

@@ -4,6 +4,7 @@ import {
   centsToDecimalString,
   formatAmount,
   formatUsd,
+  formatUsdCompact,
   fromCents,
   MAX_CENTS,
   meanCents,
@@ -93,6 +94,12 @@ describe('parseAmountText', () => {
 });
 
 describe('formatting', () => {
+  it('shortens chart-axis amounts so the largest fit', () => {
+    expect(formatUsdCompact(1_200_000_000)).toBe('$1.2B');
+    expect(formatUsdCompact(950_000)).toBe('$950K');
+    expect(formatUsdCompact(0)).toBe('$0');
+  });
+
   it('writes cents as plain decimals', () => {
     expect(centsToDecimalString(5)).toBe('0.05');
     expect(centsToDecimalString(123456)).toBe('1234.56');

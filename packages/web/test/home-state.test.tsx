@@ -8,7 +8,7 @@ import {
   sanitizeViewState,
   toSortParams,
 } from '../src/components/invoice-grid/grid-state.ts';
-import { parseGoToPage } from '../src/components/invoice-grid/InvoiceGridFooter.tsx';
+import { goToPageProblem, parseGoToPage } from '../src/components/invoice-grid/InvoiceGridFooter.tsx';
 import { defaultFilterState, EMPTY_FIELDS } from '../src/features/filters/filter-model.ts';
 import {
   loadFilterState,
@@ -106,6 +106,14 @@ describe('saved grid state', () => {
     expect(parseGoToPage('0', 3)).toBeNull();
     expect(parseGoToPage('', 3)).toBeNull();
     expect(parseGoToPage('1', 0)).toBeNull();
+  });
+
+  it('Go-to-page says why Go is disabled', () => {
+    expect(goToPageProblem('', 3)).toBeNull();
+    expect(goToPageProblem('2', 3)).toBeNull();
+    expect(goToPageProblem('4', 3)).toBe('The last page is 3.');
+    expect(goToPageProblem('0', 3)).toBe('Pages start at 1.');
+    expect(goToPageProblem('2', 0)).toBe('The last page is 1.');
   });
 });
 

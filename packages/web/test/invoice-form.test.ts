@@ -1,6 +1,7 @@
 import type { Entry } from '@billfold/contract/schemas';
 import { describe, expect, it } from 'vitest';
 import {
+  archivedEntityNotice,
   checkInvoiceForm,
   emptyInvoiceForm,
   findEntityByName,
@@ -143,5 +144,11 @@ describe('invoice form', () => {
     expect(findEntityByName(entities, ' power co ')).toBe(entities[2]);
     expect(findEntityByName(entities, 'Nobody')).toBeNull();
     expect(findEntityByName(entities, null)).toBeNull();
+  });
+
+  it('says an archived entity is archived and where to restore it', () => {
+    expect(archivedEntityNotice('Old Lodge')).toBe(
+      '"Old Lodge" is archived, so it takes no new invoices. Restore it from Archives in the History menu first.',
+    );
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { configureClient } from '../src/api/client.ts';
 import { attempt, failureMessage, readList, readOne } from '../src/api/outcome.ts';
-import { restoreNotice } from '../src/features/recycle/restore-message.ts';
+import { canRestoreUnderAnotherName, restoreNotice, suggestedName } from '../src/features/recycle/restore-message.ts';
 import { type FakeServer, json, startFakeServer } from './fake-server.ts';
 
 describe('recycle bin restore notice (spec §8)', () => {
@@ -16,13 +16,34 @@ describe('recycle bin restore notice (spec §8)', () => {
       message: 'Item not found',
       severity: 'error',
     });
+    expect(
+      restoreNotice('Payment', {
+        ok: false,
+        reason: 'failed',
+        status: 409,
+        message: 'This invoice is in the recycle bin. Restore it first.',
+      }),
+    ).toEqual({ message: 'Restore failed: This invoice is in the recycle bin. Restore it first.', severity: 'error' });
     for (const failure of [
-      { ok: false, reason: 'failed', status: 409, message: 'This invoice is in the recycle bin. Restore it first.' },
-      { ok: false, reason: 'failed', status: 500, message: null },
+      { ok: false, reason: 'failed', status: 500, message: 'Internal Server Error' },
       { ok: false, reason: 'error', status: null, message: null },
     ] as const) {
       expect(restoreNotice('Payment', failure)).toEqual({ message: 'Restore failed', severity: 'error' });
     }
+  });
+
+  it('offers a restore under another name when an entity is refused with 409 (its name is taken)', () => {
+    const taken = {
+      ok: false,
+      reason: 'failed',
+      status: 409,
+      message: 'An entity named "Acme" already exists.',
+    } as const;
+    expect(canRestoreUnderAnotherName('Entity', taken)).toBe(true);
+    expect(canRestoreUnderAnotherName('Invoice', taken)).toBe(false);
+    expect(canRestoreUnderAnotherName('Entity', { ...taken, status: 404 })).toBe(false);
+    expect(suggestedName('Acme')).toBe('Acme (2)');
+    expect(suggestedName('Acme (2)')).toBe('Acme (3)');
   });
 });
 
@@ -42,7 +63,16 @@ describe('write outcomes and single reads', () => {
     expect(refused).toEqual({ ok: false, reason: 'failed', status: 409, message: 'archived' });
     const messages = { failed: 'Failed to update invoice.', error: 'Error updating invoice.' };
     if (refused.ok) throw new Error('expected a failure');
-    expect(failureMessage(refused, messages)).toBe('Failed to update invoice.');
+    expect(failureMessage(refused, messages)).toBe('Failed to update invoice. archived.');
+    const wrongPassword = {
+      ok: false,
+      reason: 'failed',
+      status: 403,
+      message: 'Current password is incorrect',
+    } as const;
+    const password = { failed: 'Failed to change password.', error: 'Failed to change password.' };
+    expect(failureMessage(wrongPassword, password)).toBe('Failed to change password. Current password is incorrect.');
+    expect(failureMessage({ ...wrongPassword, status: 500 }, password)).toBe('Failed to change password.');
 
     server.handle((req) => req.socket.destroy());
     const dropped = await attempt('PUT', '/entries/edit', { body: { entryId: 1 } });

@@ -36,9 +36,20 @@ export async function attempt<T>(
   }
 }
 
-/** Picks the spec's message for a failed write: `failed` when the server refused it, `error` otherwise. */
+/** Why the server refused a request, in its own words: the message of a 4xx answer (a 5xx's says nothing useful). */
+export function serverReason(failure: Failure): string | null {
+  if (failure.reason !== 'failed' || failure.status === null || failure.status >= 500 || !failure.message) return null;
+  return /[.!?]$/.test(failure.message) ? failure.message : `${failure.message}.`;
+}
+
+/**
+ * The spec's message for a failed write, `failed` when the server refused it and `error` otherwise, followed by
+ * the server's reason when it gave one: `Failed to change password. Current password is incorrect.`
+ */
 export function failureMessage(failure: Failure, messages: { failed: string; error: string }): string {
-  return failure.reason === 'failed' ? messages.failed : messages.error;
+  if (failure.reason === 'error') return messages.error;
+  const reason = serverReason(failure);
+  return reason ? `${messages.failed} ${reason}` : messages.failed;
 }
 
 /**

@@ -1,19 +1,19 @@
 import type { UpdateUserBody, User } from '@billfold/contract/schemas';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { send } from '../client.ts';
+import { attempt, type Outcome } from '../outcome.ts';
 import { userQueryKey } from './get-user.ts';
 
-/** `PUT /user`: one change with the current password; the updated user, or null when it failed. */
-export function updateUser(body: UpdateUserBody): Promise<User | null> {
-  return send<User>('PUT', '/user', body);
+/** `PUT /user`: one change with the current password; the updated user, or why it failed (403: wrong password). */
+export function updateUser(body: UpdateUserBody): Promise<Outcome<User>> {
+  return attempt<User>('PUT', '/user', { body });
 }
 
 export function useUpdateUser() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: updateUser,
-    onSuccess: (user) => {
-      if (user) queryClient.setQueryData(userQueryKey(user.username), user);
+    onSuccess: (outcome) => {
+      if (outcome.ok) queryClient.setQueryData(userQueryKey(outcome.data.username), outcome.data);
     },
   });
 }

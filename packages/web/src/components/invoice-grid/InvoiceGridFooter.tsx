@@ -11,13 +11,20 @@ import {
   useGridApiContext,
   useGridSelector,
 } from '@mui/x-data-grid';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 
 /** The 1-based page a Go-to-page entry names, or null when it is not a page of `pageCount`. */
 export function parseGoToPage(text: string, pageCount: number): number | null {
   if (!/^\d+$/.test(text)) return null;
   const page = Number(text);
   return page >= 1 && page <= pageCount ? page : null;
+}
+
+/** Why Go is disabled for a typed page: `Pages start at 1.` or `The last page is 7.`; null when empty or fine. */
+export function goToPageProblem(text: string, pageCount: number): string | null {
+  // An empty grid still shows page 1.
+  if (text === '' || parseGoToPage(text, Math.max(pageCount, 1)) !== null) return null;
+  return Number(text) < 1 ? 'Pages start at 1.' : `The last page is ${Math.max(pageCount, 1)}.`;
 }
 
 export interface GoToPageBoxProps {
@@ -34,6 +41,8 @@ export interface GoToPageBoxProps {
 export function GoToPageBox({ page, pageCount, known, onPage }: GoToPageBoxProps) {
   const [text, setText] = useState('');
   const target = known ? parseGoToPage(text, pageCount) : null;
+  const problem = known ? goToPageProblem(text, pageCount) : null;
+  const problemId = useId();
   const go = () => {
     if (target === null) return;
     onPage(target - 1);
@@ -53,7 +62,14 @@ export function GoToPageBox({ page, pageCount, known, onPage }: GoToPageBoxProps
         onKeyDown={(event) => {
           if (event.key === 'Enter') go();
         }}
-        slotProps={{ htmlInput: { inputMode: 'numeric', 'aria-label': 'Page' } }}
+        error={problem !== null}
+        slotProps={{
+          htmlInput: {
+            inputMode: 'numeric',
+            'aria-label': 'Page',
+            ...(problem ? { 'aria-describedby': problemId, 'aria-invalid': true } : {}),
+          },
+        }}
         sx={{ width: 76 }}
       />
       <Typography variant="body2" color="text.secondary" sx={{ whiteSpace: 'nowrap' }}>
@@ -62,6 +78,11 @@ export function GoToPageBox({ page, pageCount, known, onPage }: GoToPageBoxProps
       <Button size="small" variant="outlined" onClick={go} disabled={target === null}>
         Go
       </Button>
+      {problem && (
+        <Typography id={problemId} variant="body2" color="error" role="status" sx={{ whiteSpace: 'nowrap' }}>
+          {problem}
+        </Typography>
+      )}
       <Button size="small" onClick={() => onPage(0)} disabled={page === 0}>
         First
       </Button>

@@ -6,13 +6,19 @@ import type { GridColDef } from '@mui/x-data-grid';
 import { Link as RouterLink } from 'react-router-dom';
 import { FlowIcon, PaidIcon } from './icons.tsx';
 
+/**
+ * Wide enough for the largest amount, `999,999,999.99` (decision 0603); the other fixed columns are as narrow as
+ * their headers allow, so that all 11 columns fit at 1280 px.
+ */
+export const MONEY_COLUMN_WIDTH = 130;
+
 /** The 11 columns of spec §2; every field is one the server sorts by (`sortField`). */
 export const INVOICE_COLUMNS: GridColDef<Entry>[] = [
   {
     field: 'invoiceId',
     headerName: 'Invoice #',
     type: 'number',
-    width: 90,
+    width: 80,
     align: 'left',
     headerAlign: 'left',
     renderCell: ({ row }) => (
@@ -32,7 +38,7 @@ export const INVOICE_COLUMNS: GridColDef<Entry>[] = [
       </Link>
     ),
   },
-  { field: 'date', headerName: 'Date', width: 105, valueGetter: (_value, row) => row.date.slice(0, 10) },
+  { field: 'date', headerName: 'Date', width: 100, valueGetter: (_value, row) => row.date.slice(0, 10) },
   {
     field: 'flow',
     headerName: 'Flow',
@@ -45,7 +51,7 @@ export const INVOICE_COLUMNS: GridColDef<Entry>[] = [
     field: 'amount',
     headerName: 'Amount',
     type: 'number',
-    width: 110,
+    width: MONEY_COLUMN_WIDTH,
     valueFormatter: (value: number) => formatAmount(value),
   },
   {
@@ -60,12 +66,12 @@ export const INVOICE_COLUMNS: GridColDef<Entry>[] = [
     field: 'balance',
     headerName: 'Balance',
     type: 'number',
-    width: 110,
+    width: MONEY_COLUMN_WIDTH,
     valueGetter: (_value, row) => row.balance.totalBalance,
     valueFormatter: (value: number) => formatAmount(value),
   },
-  { field: 'services', headerName: 'Description', minWidth: 120, flex: 1.5 },
-  { field: 'category', headerName: 'Category', width: 150, valueGetter: (_value, row) => categoryLabel(row.category) },
+  { field: 'services', headerName: 'Description', minWidth: 100, flex: 1.5 },
+  { field: 'category', headerName: 'Category', width: 125, valueGetter: (_value, row) => categoryLabel(row.category) },
   { field: 'internal', headerName: 'Internal', type: 'boolean', width: 80 },
   { field: 'archived', headerName: 'Archived', type: 'boolean', width: 85 },
 ];

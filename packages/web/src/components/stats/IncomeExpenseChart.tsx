@@ -1,4 +1,4 @@
-import { formatUsd } from '@billfold/contract/money';
+import { formatUsd, formatUsdCompact } from '@billfold/contract/money';
 import type { Stats } from '@billfold/contract/schemas';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
@@ -52,7 +52,8 @@ export function IncomeExpenseChart({ stats }: { stats: Stats }) {
                 : {}),
             },
           ]}
-          yAxis={[{ valueFormatter: (value: number) => formatUsd(value).replace(/\.00$/, ''), width: 90 }]}
+          // Ticks in short form ($1.2B) so that the largest totals fit; the tooltip gives every cent.
+          yAxis={[{ valueFormatter: (value: number) => formatUsdCompact(value), width: 72 }]}
           series={[
             { label: 'Income', data: data.income, color: theme.palette.success.main, valueFormatter: format },
             { label: 'Expenses', data: data.expenses, color: theme.palette.error.main, valueFormatter: format },

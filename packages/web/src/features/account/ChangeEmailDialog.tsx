@@ -1,6 +1,7 @@
 import { validateEmailChange } from '@billfold/contract/validation';
 import TextField from '@mui/material/TextField';
 import { useState } from 'react';
+import { failureMessage, serverReason } from '../../api/outcome.ts';
 import { useUpdateUser } from '../../api/users/update-user.ts';
 import { FormDialog } from '../../components/FormDialog.tsx';
 import { CurrentPasswordField } from '../../components/PasswordField.tsx';
@@ -32,9 +33,11 @@ export function ChangeEmailDialog({ open, currentEmail, onClose }: Props) {
     const problem = validateEmailChange({ newEmail, password });
     setError(problem);
     if (problem) return;
-    const user = await update.mutateAsync({ password, newEmail: newEmail.trim() });
-    if (!user) {
-      notify('Failed to update email.', 'error');
+    const outcome = await update.mutateAsync({ password, newEmail: newEmail.trim() });
+    if (!outcome.ok) {
+      notify(failureMessage(outcome, { failed: 'Failed to update email.', error: 'Failed to update email.' }), 'error');
+      // The dialog stays open with the server's reason (a wrong current password) where the user is looking.
+      setError(serverReason(outcome));
       return;
     }
     notify('Email updated.', 'success');

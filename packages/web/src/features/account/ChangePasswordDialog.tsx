@@ -1,6 +1,7 @@
 import { MESSAGES, validatePasswordChange } from '@billfold/contract/validation';
 import { useState } from 'react';
 import { completeMfaLogin, login } from '../../api/auth/login.ts';
+import { failureMessage, serverReason } from '../../api/outcome.ts';
 import { useUpdateUser } from '../../api/users/update-user.ts';
 import { FormDialog } from '../../components/FormDialog.tsx';
 import { MfaCodeField } from '../../components/MfaCodeField.tsx';
@@ -45,9 +46,14 @@ export function ChangePasswordDialog({ open, username, mfaEnabled, onClose }: Pr
       validatePasswordChange(form) ?? (mfaEnabled && !code.trim() ? MESSAGES.allFieldsRequiredShort : null);
     setError(problem);
     if (problem) return;
-    const user = await update.mutateAsync({ password: form.currentPassword, newPassword: form.newPassword });
-    if (!user) {
-      notify('Failed to change password.', 'error');
+    const outcome = await update.mutateAsync({ password: form.currentPassword, newPassword: form.newPassword });
+    if (!outcome.ok) {
+      notify(
+        failureMessage(outcome, { failed: 'Failed to change password.', error: 'Failed to change password.' }),
+        'error',
+      );
+      // The dialog stays open with the server's reason (a wrong current password) where the user is looking.
+      setError(serverReason(outcome));
       return;
     }
     // The server revokes every refresh token on a password change; sign in again so the session outlives

@@ -2,6 +2,7 @@ import { MESSAGES } from '@billfold/contract/validation';
 import DialogContentText from '@mui/material/DialogContentText';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
+import { failureMessage, serverReason } from '../../api/outcome.ts';
 import { useUpdateUser } from '../../api/users/update-user.ts';
 import { FormDialog } from '../../components/FormDialog.tsx';
 import { CurrentPasswordField } from '../../components/PasswordField.tsx';
@@ -32,9 +33,14 @@ export function DeactivateDialog({ open, onClose }: Props) {
       return;
     }
     setError(null);
-    const user = await update.mutateAsync({ password, recycle: true });
-    if (!user) {
-      notify('Failed to deactivate account.', 'error');
+    const outcome = await update.mutateAsync({ password, recycle: true });
+    if (!outcome.ok) {
+      notify(
+        failureMessage(outcome, { failed: 'Failed to deactivate account.', error: 'Failed to deactivate account.' }),
+        'error',
+      );
+      // The dialog stays open with the server's reason (a wrong current password) where the user is looking.
+      setError(serverReason(outcome));
       return;
     }
     setDone(true);

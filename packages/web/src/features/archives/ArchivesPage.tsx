@@ -12,11 +12,14 @@ import { useMemo, useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { useBills } from '../../api/bills/list-bills.ts';
 import { useUpdateBill } from '../../api/bills/update-bill.ts';
+import { failureMessage } from '../../api/outcome.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { useNotice } from '../../components/notices.tsx';
 import { PageProgress } from '../../components/PageProgress.tsx';
 
 const PAGE_SIZES = [10, 25, 50, 100];
+const RESTORE_FAILED = { failed: 'Failed to restore entity.', error: 'Failed to restore entity.' };
+const DELETE_FAILED = { failed: 'Failed to delete entity.', error: 'Failed to delete entity.' };
 
 /** `/archives` (spec §2): archived entities with Restore and Delete. */
 export default function ArchivesPage() {
@@ -32,7 +35,7 @@ export default function ArchivesPage() {
       const outcome = await update.mutateAsync({ id: bill.id, status: 1 });
       setWorking(null);
       if (outcome.ok) notify('Entity restored successfully.', { severity: 'success' });
-      else notify('Failed to restore entity.', { severity: 'error' });
+      else notify(failureMessage(outcome, RESTORE_FAILED), { severity: 'error' });
     };
     return [
       {
@@ -85,7 +88,7 @@ export default function ArchivesPage() {
     const outcome = await update.mutateAsync({ id: deleting.id, recycle: true });
     setDeleting(null);
     if (outcome.ok) notify('Entity recycled successfully.', { severity: 'success' });
-    else notify('Failed to delete entity.', { severity: 'error' });
+    else notify(failureMessage(outcome, DELETE_FAILED), { severity: 'error' });
   };
 
   return (

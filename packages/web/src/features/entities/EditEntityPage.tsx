@@ -4,7 +4,6 @@ import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { Link as RouterLink, useLocation } from 'react-router-dom';
 import { useUpdateBill } from '../../api/bills/update-bill.ts';
@@ -12,6 +11,7 @@ import { failureMessage } from '../../api/outcome.ts';
 import { ArchivedBanner } from '../../components/ArchivedBanner.tsx';
 import { CategorySelect } from '../../components/CategorySelect.tsx';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { EntityNameField } from '../../components/EntityNameField.tsx';
 import { useNotice } from '../../components/notices.tsx';
 import { PageCard } from '../../components/PageCard.tsx';
 import { entityNameProblem } from '../../lib/entity-form.ts';
@@ -80,20 +80,15 @@ function EntityForm({ bill, origin }: { bill: Bill; origin: EntityOrigin }) {
     <>
       {readOnly && <ArchivedBanner />}
       <Stack component="form" spacing={2.5} onSubmit={save} noValidate aria-label="Edit entity">
-        <TextField
-          label="Entity Name"
-          name="name"
+        <EntityNameField
           value={name}
-          onChange={(event) => {
-            setName(event.target.value);
+          onChange={(next) => {
+            setName(next);
             setNameError(null);
           }}
-          required
           disabled={disabled}
           error={nameError !== null}
           helperText={nameError ?? undefined}
-          fullWidth
-          slotProps={{ htmlInput: { maxLength: 100 } }}
         />
         <CategorySelect value={category} onChange={setCategory} disabled={disabled} />
         <FormControlLabel

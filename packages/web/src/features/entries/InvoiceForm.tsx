@@ -21,7 +21,9 @@ import { IsoDateField } from '../../components/IsoDateField.tsx';
 import { useNotice } from '../../components/notices.tsx';
 import { useDelayedNavigate } from '../../lib/use-delayed-navigate.ts';
 import {
+  archivedEntityNotice,
   checkInvoiceForm,
+  findEntityByName,
   flowFor,
   type InvoiceField,
   type InvoiceFormValues,
@@ -30,7 +32,11 @@ import {
 } from './invoice-form.ts';
 import { NewEntityDialog } from './NewEntityDialog.tsx';
 
-type EntityOption = { kind: 'entity'; bill: Bill } | { kind: 'new'; name: string };
+type EntityOption =
+  | { kind: 'entity'; bill: Bill }
+  | { kind: 'new'; name: string }
+  /** The typed name is an archived entity's: shown, not pickable. */
+  | { kind: 'archived'; name: string };
 
 const filterEntities = createFilterOptions<EntityOption>({
   stringify: (option) => (option.kind === 'entity' ? option.bill.name : ''),
@@ -47,16 +53,22 @@ interface Props {
   entry: Entry | null;
   /** The entities that can be picked (the active ones, plus an edited invoice's own). */
   entities: readonly Bill[];
+  /** Archived entities: typing one's name says it is archived instead of offering to add it. */
+  archivedEntities: readonly Bill[];
   initial: InvoiceFormValues;
+  /** The archived entity an `?entityName=` link named: said to be archived from the start. */
+  linkedArchivedName?: string | null;
 }
 
-export function InvoiceForm({ mode, entry, entities, initial }: Props) {
+export function InvoiceForm({ mode, entry, entities, archivedEntities, initial, linkedArchivedName = null }: Props) {
   const [values, setValues] = useState(initial);
   const [extraEntities, setExtraEntities] = useState<Bill[]>([]);
   const [missing, setMissing] = useState<InvoiceField[]>([]);
   const [dateProblem, setDateProblem] = useState<string | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   const [typed, setTyped] = useState('');
+  // The archived entity last typed (or linked): said to be archived until another name is typed or picked.
+  const [archivedName, setArchivedName] = useState<string | null>(linkedArchivedName);
   const [newEntityName, setNewEntityName] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
   const create = useCreateEntry();
@@ -145,16 +157,21 @@ export function InvoiceForm({ mode, entry, entities, initial }: Props) {
           options={options}
           value={selectedOption}
           inputValue={typed}
-          onInputChange={(_event, text) => setTyped(text)}
+          onInputChange={(_event, text, reason) => {
+            setTyped(text);
+            if (reason === 'input')
+              setArchivedName(findEntityByName(archivedEntities, text.trim() || null)?.name ?? null);
+          }}
           onChange={(_event, option) => {
             if (option?.kind === 'new') {
               setNewEntityName(option.name);
               return;
             }
-            pickEntity(option?.bill ?? null);
+            pickEntity(option?.kind === 'entity' ? option.bill : null);
           }}
           getOptionLabel={(option) => (option.kind === 'entity' ? option.bill.name : option.name)}
-          getOptionKey={(option) => (option.kind === 'entity' ? option.bill.id : 'new')}
+          getOptionKey={(option) => (option.kind === 'entity' ? option.bill.id : option.kind)}
+          getOptionDisabled={(option) => option.kind === 'archived'}
           isOptionEqualToValue={(a, b) =>
             a.kind === 'entity' && b.kind === 'entity' ? a.bill.id === b.bill.id : a.kind === b.kind
           }
@@ -162,6 +179,8 @@ export function InvoiceForm({ mode, entry, entities, initial }: Props) {
             const found = filterEntities(all, state);
             const name = state.inputValue.trim();
             const exists = all.some((o) => o.kind === 'entity' && o.bill.name.toLowerCase() === name.toLowerCase());
+            const archived = exists ? null : findEntityByName(archivedEntities, name || null);
+            if (archived) return [...found, { kind: 'archived', name: archived.name }];
             // The last option always offers a new entity, named after what was typed when that is new.
             return [...found, { kind: 'new', name: exists ? '' : name }];
           }}
@@ -169,9 +188,11 @@ export function InvoiceForm({ mode, entry, entities, initial }: Props) {
             <li key={key} {...props}>
               {option.kind === 'entity'
                 ? option.bill.name
-                : option.name
-                  ? `Add new entity "${option.name}"`
-                  : 'Add new entity…'}
+                : option.kind === 'archived'
+                  ? `"${option.name}" is archived`
+                  : option.name
+                    ? `Add new entity "${option.name}"`
+                    : 'Add new entity…'}
             </li>
           )}
           disabled={disabled}
@@ -179,6 +200,18 @@ export function InvoiceForm({ mode, entry, entities, initial }: Props) {
             <TextField {...params} label="Entity" name="entity" required error={isMissing('billId')} />
           )}
         />
+        {archivedName && !selected && (
+          <Alert
+            severity="info"
+            action={
+              <Button component={RouterLink} to="/archives" color="inherit" size="small">
+                Archives
+              </Button>
+            }
+          >
+            {archivedEntityNotice(archivedName)}
+          </Alert>
+        )}
         <IsoDateField
           label="Date"
           name="date"

@@ -28,7 +28,8 @@ export default function InvoiceFormPage() {
   const [search] = useSearchParams();
   const editing = params.id !== undefined;
   const entryId = editing ? parseRouteId(params.id) : null;
-  const bills = useBills('active');
+  // Active and archived: an archived name is not offered as a new entity, and a link to one says it is archived.
+  const bills = useBills();
   const entry = useEntry(entryId);
   const title = editing ? 'Edit Invoice' : 'New Invoice';
 
@@ -46,7 +47,8 @@ export default function InvoiceFormPage() {
       </PageCard>
     );
 
-  const active = bills.data ?? [];
+  const active = (bills.data ?? []).filter((b) => b.status === 1);
+  const archived = (bills.data ?? []).filter((b) => b.status === 0);
   if (editing && entry.data) {
     const current = entry.data;
     const entities = active.some((b) => b.id === current.billId) ? active : [entityOf(current), ...active];
@@ -57,6 +59,7 @@ export default function InvoiceFormPage() {
           mode="update"
           entry={current}
           entities={entities}
+          archivedEntities={archived}
           initial={invoiceFormFromEntry(current)}
         />
       </PageCard>
@@ -64,6 +67,7 @@ export default function InvoiceFormPage() {
   }
 
   const preselected = findEntityByName(active, search.get('entityName'));
+  const linkedArchived = preselected ? null : findEntityByName(archived, search.get('entityName'));
   const initial = emptyInvoiceForm(todayIso());
   if (preselected) {
     initial.billId = preselected.id;
@@ -71,7 +75,15 @@ export default function InvoiceFormPage() {
   }
   return (
     <PageCard title={title}>
-      <InvoiceForm key={preselected?.id ?? 'new'} mode="create" entry={null} entities={active} initial={initial} />
+      <InvoiceForm
+        key={preselected?.id ?? 'new'}
+        mode="create"
+        entry={null}
+        entities={active}
+        archivedEntities={archived}
+        initial={initial}
+        linkedArchivedName={linkedArchived?.name ?? null}
+      />
     </PageCard>
   );
 }

@@ -2,11 +2,11 @@ import { type Category, DEFAULT_CATEGORY } from '@billfold/contract/categories';
 import type { Bill } from '@billfold/contract/schemas';
 import Checkbox from '@mui/material/Checkbox';
 import FormControlLabel from '@mui/material/FormControlLabel';
-import TextField from '@mui/material/TextField';
 import { useState } from 'react';
 import { useCreateBill } from '../../api/bills/create-bill.ts';
-import { failureMessage } from '../../api/outcome.ts';
+import { failureMessage, serverReason } from '../../api/outcome.ts';
 import { CategorySelect } from '../../components/CategorySelect.tsx';
+import { EntityNameField } from '../../components/EntityNameField.tsx';
 import { FormDialog } from '../../components/FormDialog.tsx';
 import { useNotice } from '../../components/notices.tsx';
 import { entityNameProblem } from '../../lib/entity-form.ts';
@@ -51,7 +51,7 @@ export function NewEntityDialog({ open, initialName, onCreated, onClose }: Props
         severity: 'error',
       });
       // The server says why (e.g. the name is taken); keep the dialog open with its reason.
-      if (outcome.message) setError(outcome.message);
+      setError(serverReason(outcome));
       return;
     }
     notify('Entity created', { severity: 'success' });
@@ -69,16 +69,7 @@ export function NewEntityDialog({ open, initialName, onCreated, onClose }: Props
       onSubmit={submit}
       onClose={onClose}
     >
-      <TextField
-        label="Entity Name"
-        name="name"
-        value={name}
-        onChange={(event) => setName(event.target.value)}
-        required
-        autoFocus
-        fullWidth
-        slotProps={{ htmlInput: { maxLength: 100 } }}
-      />
+      <EntityNameField value={name} onChange={setName} autoFocus />
       <CategorySelect value={category} onChange={setCategory} />
       <FormControlLabel
         control={<Checkbox checked={internal} onChange={(event) => setInternal(event.target.checked)} />}

@@ -75,6 +75,11 @@ export function pathAfterSave(mode: 'create' | 'update', entryId: number): strin
   return mode === 'create' ? '/home' : `/entries/${entryId}`;
 }
 
+/** What the invoice form says when the typed or linked entity is archived (its invoices are read only). */
+export function archivedEntityNotice(name: string): string {
+  return `"${name}" is archived, so it takes no new invoices. Restore it from Archives in the History menu first.`;
+}
+
 /** The entity an `?entityName=` link names: exact name first, then ignoring case and surrounding spaces. */
 export function findEntityByName<T extends { name: string }>(entities: readonly T[], name: string | null): T | null {
   if (!name) return null;

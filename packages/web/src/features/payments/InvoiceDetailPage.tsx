@@ -101,7 +101,8 @@ function InvoiceDetail({ entry, payments }: { entry: Entry; payments: readonly P
       return;
     }
     notify(`Invoice #${entry.invoiceId} moved to the recycle bin.`, { severity: 'success' });
-    navigate('/home');
+    // The invoice's page is gone: it leaves history too, so Back does not land on "Invoice not found.".
+    navigate('/home', { replace: true });
   };
 
   return (

@@ -13,7 +13,7 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { type ReactNode, useState } from 'react';
-import { failureMessage } from '../../api/outcome.ts';
+import { failureMessage, serverReason } from '../../api/outcome.ts';
 import { useCreatePayment } from '../../api/payments/create-payment.ts';
 import { useUpdatePayment } from '../../api/payments/update-payment.ts';
 import { AmountTextField } from '../../components/AmountTextField.tsx';
@@ -120,6 +120,7 @@ function PaymentDialogContent({
         : await update.mutateAsync({ ...body, paymentId: target.paymentId });
     if (!outcome.ok) {
       notify(failureMessage(outcome, messages), { severity: 'error' });
+      setError(serverReason(outcome));
       return;
     }
     notify(messages.success, { severity: 'success' });

@@ -11,13 +11,16 @@ import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { DataGrid, type GridColDef } from '@mui/x-data-grid';
 import { useMemo, useState } from 'react';
+import { serverReason } from '../../api/outcome.ts';
 import { useRecycleBin } from '../../api/recycle/list-recycle.ts';
 import { useRestoreItem } from '../../api/recycle/restore-item.ts';
+import { MONEY_COLUMN_WIDTH } from '../../components/invoice-grid/columns.tsx';
 import { useNotice } from '../../components/notices.tsx';
 import { PageProgress } from '../../components/PageProgress.tsx';
 import { formatTimestamp } from '../../lib/dates.ts';
 import { NOTICE_MS } from '../../lib/timing.ts';
-import { restoreNotice } from './restore-message.ts';
+import { RestoreAsDialog, type RestoreAsTarget } from './RestoreAsDialog.tsx';
+import { canRestoreUnderAnotherName, restoreNotice } from './restore-message.ts';
 
 const PAGE_SIZES = [10, 25, 50, 100];
 const rowId = (item: RecycleItem) => `${item.entityType}-${item.entityId}`;
@@ -36,12 +39,17 @@ export default function RecyclePage() {
   const [working, setWorking] = useState<string | null>(null);
   const theme = useTheme();
   const narrow = useMediaQuery(theme.breakpoints.down('md'));
+  const [restoreAs, setRestoreAs] = useState<RestoreAsTarget | null>(null);
 
   const columns = useMemo<GridColDef<RecycleItem>[]>(() => {
     const run = async (item: RecycleItem) => {
       setWorking(rowId(item));
       const outcome = await restore.mutateAsync({ entityType: item.entityType, entityId: item.entityId });
       setWorking(null);
+      if (!outcome.ok && canRestoreUnderAnotherName(item.entityType, outcome)) {
+        setRestoreAs({ id: item.entityId, name: item.partyName ?? '', reason: serverReason(outcome) });
+        return;
+      }
       const { message, severity } = restoreNotice(item.entityType, outcome);
       notify(message, { severity, placement: 'bottom', duration: NOTICE_MS.recycle });
     };
@@ -84,7 +92,7 @@ export default function RecyclePage() {
       {
         field: 'amount',
         headerName: 'Amount',
-        width: 110,
+        width: MONEY_COLUMN_WIDTH,
         type: 'number',
         valueFormatter: (value: number | null) => (value == null ? '' : formatAmount(value)),
       },
@@ -122,6 +130,20 @@ export default function RecyclePage() {
             sx={{ border: 0 }}
           />
         </Paper>
+      )}
+      {restoreAs && (
+        <RestoreAsDialog
+          target={restoreAs}
+          onClose={() => setRestoreAs(null)}
+          onRestored={() => {
+            setRestoreAs(null);
+            notify('Entity restored successfully.', {
+              severity: 'success',
+              placement: 'bottom',
+              duration: NOTICE_MS.recycle,
+            });
+          }}
+        />
       )}
     </Container>
   );
