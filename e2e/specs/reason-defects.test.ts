@@ -1,22 +1,31 @@
 import type { Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { AccountPage } from '../pages/account-page.ts';
 import { HomePage } from '../pages/home-page.ts';
 import { InvoiceFormPage } from '../pages/invoice-form-page.ts';
 import { InvoicePage } from '../pages/invoice-page.ts';
 import { RecyclePage } from '../pages/recycle-page.ts';
-import { apiLogin } from '../support/api.ts';
+import { type ApiSession, createSignedInUser, type UserData } from '../support/api.ts';
 import { screenshot, useBrowser } from '../support/browser.ts';
 import { archiveEntity, createEntity, daysAgo, getEntity, seedInvoice } from '../support/domain.ts';
-import { pathOf, signUpAndLogin, waitForPath } from '../support/session.ts';
+import { loginAs, pathOf, waitForPath } from '../support/session.ts';
 
 const browser = useBrowser();
+// One account for the file: sign-ups from one address are limited (50 in 15 minutes), and every test here keeps
+// to data it seeds itself.
+let api: ApiSession;
+let user: UserData;
+
+beforeAll(async () => {
+  api = await createSignedInUser();
+  user = api.user;
+});
 const WRONG = 'Wrong!Passw0rd';
 
 describe('the server says why', () => {
   it('a wrong current password says so in every account dialog', async () => {
     const page = await browser.newPage();
-    const user = await signUpAndLogin(page);
+    await loginAs(page, user);
     const account = await new AccountPage(page).goto();
 
     await account.changeEmail(`new.${user.email}`, WRONG);
@@ -39,8 +48,7 @@ describe('the server says why', () => {
 
   it('restoring an entity whose name is taken offers to restore it under another name', async () => {
     const page = await browser.newPage();
-    const user = await signUpAndLogin(page);
-    const api = await apiLogin(user);
+    await loginAs(page, user);
     const { entity, entry } = await seedInvoice(api, { entity: { name: 'Twin Co' } });
     await api.request('PUT', '/bills', { id: entity.id, recycle: true });
     await createEntity(api, { name: 'Twin Co' });
@@ -62,8 +70,7 @@ describe('the server says why', () => {
 
   it('a typed or linked archived entity is said to be archived, with the way to Archives', async () => {
     const page = await browser.newPage();
-    const user = await signUpAndLogin(page);
-    const api = await apiLogin(user);
+    await loginAs(page, user);
     const { entity } = await seedInvoice(api, { entity: { name: 'Old Lodge' } });
     await archiveEntity(api, entity.id);
     const notice =
@@ -117,8 +124,7 @@ async function largestAmountsWhole(page: Page, allColumns = true): Promise<numbe
 describe('history and display', () => {
   it('Back after deleting an invoice does not return to its page', async () => {
     const page = await browser.newPage();
-    const user = await signUpAndLogin(page);
-    const api = await apiLogin(user);
+    await loginAs(page, user);
     const { entry } = await seedInvoice(api, { invoice: { date: daysAgo(1) } });
     const home = new HomePage(page);
     await home.goto();
@@ -136,7 +142,7 @@ describe('history and display', () => {
 
   it('a page past the end says why Go is disabled', async () => {
     const page = await browser.newPage();
-    await signUpAndLogin(page);
+    await loginAs(page, user);
     const home = new HomePage(page);
     await home.settled();
     const box = home.goToPageBox();
@@ -151,8 +157,7 @@ describe('history and display', () => {
 
   it('the largest amounts show whole at 1280 px in the grids and on the chart axis', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    const user = await signUpAndLogin(page);
-    const api = await apiLogin(user);
+    await loginAs(page, user);
     const { entity } = await seedInvoice(api, { invoice: { amount: 999999999.99, date: daysAgo(1) } });
     await seedInvoice(api, { invoice: { amount: 999999999.99, date: daysAgo(2) } });
     const home = new HomePage(page);
