@@ -250,16 +250,17 @@ describe.each(dialects)('GET /api/v1/entries on %s', (dialect) => {
       await expectMatch('flow=Outgoing', (e) => e.flow === 'OUTGOING' && !isInternal(e));
     });
 
-    it('paid: true includes overpaid, false includes partial, overpaid, partial = unpaid with a payment', async () => {
+    it('paid: true includes overpaid, false includes partial, overpaid, partial = balance strictly between 0 and the amount', async () => {
       const paid = await expectMatch('paid=true', (e) => e.paidCents >= e.amountCents);
       const unpaid = await expectMatch('paid=false', (e) => e.paidCents < e.amountCents);
       expect(paid.length + unpaid.length).toBe(LIVE_COUNT);
       await expectMatch('paid=overpaid', (e) => e.paidCents > e.amountCents);
-      const partial = await expectMatch('paid=partial', (e) => e.paidCents < e.amountCents && e.paymentCount > 0);
-      // A payment of 0.00 makes an invoice partial; a recycled payment does not count.
-      expect(partial).toContain(
-        live.find((e) => e.paidCents === 0 && e.paymentCount === 1 && e.amountCents > 0)?.invoiceNumber,
-      );
+      const partial = await expectMatch('paid=partial', (e) => e.paidCents > 0 && e.paidCents < e.amountCents);
+      // An invoice whose only payment is 0.00 is unpaid (its icon says so), not partial; a recycled payment does not count.
+      const zeroPaid = live.find((e) => e.paidCents === 0 && e.paymentCount === 1 && e.amountCents > 0);
+      expect(zeroPaid).toBeDefined();
+      expect(partial).not.toContain(zeroPaid?.invoiceNumber);
+      expect(unpaid).toContain(zeroPaid?.invoiceNumber);
       expect(live.some((e) => e.payments.some((p) => p.recycledAt !== null))).toBe(true);
     });
 
@@ -342,7 +343,7 @@ describe.each(dialects)('GET /api/v1/entries on %s', (dialect) => {
       true: (e) => e.paidCents >= e.amountCents,
       false: (e) => e.paidCents < e.amountCents,
       overpaid: (e) => e.paidCents > e.amountCents,
-      partial: (e) => e.paidCents < e.amountCents && e.paymentCount > 0,
+      partial: (e) => e.paidCents > 0 && e.paidCents < e.amountCents,
     };
     const planned = [
       ...Object.keys(PAID).flatMap((paid) =>
@@ -528,6 +529,34 @@ describe.each(dialects)('GET /api/v1/entries over the write API on %s', (dialect
 
     const body = await list(`partyList=Write%20Path%20Co&sortField=invoiceId&sortOrder=asc`);
     expect(body.entries).toEqual([await getEntry(api, overpaid.entryId), await getEntry(api, partial.entryId)]);
+  });
+
+  it('paid=partial means a paid total above zero: a 0.00 payment leaves an invoice unpaid in the list, the stats and its view', async () => {
+    const bill = await createBill(api, { name: 'Zero Paid Co', category: 'Dining' });
+    const entry = await createEntry(api, { billId: bill.id, flow: 'expense', amount: 50 });
+    await createPayment(api, { entryId: entry.entryId, amount: 0 });
+    const party = 'partyList=Zero%20Paid%20Co';
+    const stats = async (query: string) => {
+      const res = await request(api, 'GET', `/entries/stats?${party}&${query}`);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<{ totalExpenseAmount: number; totalExpenseUnpaid: number }>();
+    };
+    // The view the web's paid icon reads: not paid, the whole amount still owed (its "Unpaid" icon).
+    expect(await getEntry(api, entry.entryId)).toMatchObject({ status: false, balance: { totalBalance: 50 } });
+    expect((await list(`${party}&paid=partial`)).total).toBe(0);
+    expect((await list(`${party}&paid=partial&sortField=balance`)).entries).toEqual([]);
+    expect((await list(`${party}&paid=false`)).total).toBe(1);
+    expect((await list(`${party}&sortField=status&sortOrder=asc`)).entries.map((e) => e.entryId)).toEqual([
+      entry.entryId,
+    ]);
+    expect(await stats('paid=partial')).toMatchObject({ totalExpenseAmount: 0, totalExpenseUnpaid: 0 });
+    expect(await stats('paid=false')).toMatchObject({ totalExpenseAmount: 50, totalExpenseUnpaid: 50 });
+    expect(await stored(entry.entryId)).toMatchObject({ pay_state: PAY_STATE.unpaid, payment_count: 1 });
+
+    // One cent paid makes it partial everywhere.
+    await createPayment(api, { entryId: entry.entryId, amount: 0.01 });
+    expect((await list(`${party}&paid=partial`)).entries.map((e) => e.entryId)).toEqual([entry.entryId]);
+    expect(await stats('paid=partial')).toMatchObject({ totalExpenseAmount: 50, totalExpenseUnpaid: 49.99 });
   });
 
   it('follows entity renames, archiving, deletion and restore', async () => {

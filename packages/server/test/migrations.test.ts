@@ -1,7 +1,12 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDatabase, migrateToLatest } from '../src/db/database.ts';
+import * as partialPayState from '../src/db/migrations/2026-11-27T04-04_partial_pay_state.ts';
 import { migrations } from '../src/db/migrations/index.ts';
-import { createTestDatabase, dialects, type TestDatabase } from './helpers/app.ts';
+import { rollupDifferences } from '../src/db/rollups.ts';
+import { PAY_STATE } from '../src/modules/entries/entry.derived.ts';
+import { createTestApp, createTestDatabase, dialects, type TestDatabase } from './helpers/app.ts';
+import { signUp } from './helpers/factories.ts';
+import { seedBill, seedEntries, userIdOf } from './helpers/seed.ts';
 
 describe.each(dialects)('migrations (%s)', (dialect) => {
   const made: TestDatabase[] = [];
@@ -29,6 +34,39 @@ describe.each(dialects)('migrations (%s)', (dialect) => {
     } finally {
       await a.destroy();
       await b.destroy();
+    }
+  });
+});
+
+describe.each(dialects)('migration 2026-11-27T04-04_partial_pay_state (%s)', (dialect) => {
+  it('turns invoices stored as partial with nothing paid (a 0.00 payment) into unpaid, rollups kept exact', async () => {
+    const t = await createTestApp(dialect);
+    try {
+      const db = t.app.db;
+      const session = await signUp(t.app);
+      const userId = await userIdOf(db, session.username);
+      const bill = await seedBill(db, userId, { name: 'Zero Co' });
+      const [zero, part] = await seedEntries(db, userId, [
+        { bill, amountCents: 5_000, payments: [{ amountCents: 0 }] },
+        { bill, amountCents: 5_000, payments: [{ amountCents: 1 }] },
+      ]);
+      if (!zero || !part) throw new Error('no entries');
+      // As the earlier rule stored it: any live payment made an unpaid invoice partial.
+      await db.updateTable('entries').set({ pay_state: PAY_STATE.partial }).where('id', '=', zero.id).execute();
+      await partialPayState.up(db);
+      const states = await db
+        .selectFrom('entries')
+        .select(['id', 'pay_state'])
+        .where('id', 'in', [zero.id, part.id])
+        .orderBy('id')
+        .execute();
+      expect(states).toEqual([
+        { id: zero.id, pay_state: PAY_STATE.unpaid },
+        { id: part.id, pay_state: PAY_STATE.partial },
+      ]);
+      expect(await rollupDifferences(db)).toEqual([]);
+    } finally {
+      await t.close();
     }
   });
 });

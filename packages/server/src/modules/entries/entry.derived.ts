@@ -1,4 +1,8 @@
-/** Pay states stored on each entry; their order is the order of `status` sorting. */
+/**
+ * Pay states stored on each entry; their order is the order of `status` sorting. Partial is "not paid and a
+ * paid total above zero" (the balance strictly between 0 and the amount): a payment of 0.00 leaves an invoice
+ * unpaid, as its icon shows.
+ */
 export const PAY_STATE = { unpaid: 0, partial: 1, paid: 2, overpaid: 3 } as const;
 
 /**
@@ -9,7 +13,7 @@ export function derivePayment(amountCents: number, paidCents: number, paymentCou
   let payState: number = PAY_STATE.unpaid;
   if (paidCents > amountCents) payState = PAY_STATE.overpaid;
   else if (paidCents >= amountCents) payState = PAY_STATE.paid;
-  else if (paymentCount > 0) payState = PAY_STATE.partial;
+  else if (paidCents > 0) payState = PAY_STATE.partial;
   return {
     paid_cents: paidCents,
     payment_count: paymentCount,
