@@ -5,9 +5,9 @@ import { Kysely, type LogEvent, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../../packages/server/src/config.ts';
 import type { Database } from '../../packages/server/src/db/schema.ts';
-import { EntriesListRepository } from '../../packages/server/src/modules/entries/entries-list.repository.ts';
 import { EntriesListService } from '../../packages/server/src/modules/entries/entries-list.service.ts';
-import { StatsRepository } from '../../packages/server/src/modules/stats/stats.repository.ts';
+import { ReadModelRepository } from '../../packages/server/src/modules/read-model/read-model.repository.ts';
+
 import { StatsService } from '../../packages/server/src/modules/stats/stats.service.ts';
 import { median } from './load.ts';
 
@@ -57,12 +57,12 @@ export async function captureRequestSql(
   const db = loggingDb(config, captured);
   try {
     if (kind === 'list') {
-      await new EntriesListService(new EntriesListRepository(db), Date.now).list(
+      await new EntriesListService(new ReadModelRepository(db), Date.now).list(
         userId,
         entriesQuery.parse(queryObject(query)),
       );
     } else {
-      await new StatsService(new StatsRepository(db)).stats(userId, statsQuery.parse(queryObject(query)));
+      await new StatsService(new ReadModelRepository(db)).stats(userId, statsQuery.parse(queryObject(query)));
     }
   } finally {
     await db.destroy();

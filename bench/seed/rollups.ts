@@ -1,3 +1,4 @@
+import { ENTRY_SUM_NAMES, ENTRY_SUMS } from '../../packages/server/src/modules/read-model/sums.ts';
 import type { GenBill, GenEntry, GenPayment } from './generate.ts';
 
 type Value = string | number;
@@ -14,7 +15,7 @@ const STATE = ['internal', 'archived', 'flow', 'pay_state'];
 /**
  * The rollup tables of migration `2026-11-23T00-00_rollups`, summed while the data is generated: the
  * triggers are off during the bulk load, and this is far quicker than `rebuildRollups` grouping a million
- * rows in SQL. The seeder's test checks the result against a recomputation (`rollupDifferences`).
+ * rows in SQL. The entity sums are the read model's `ENTRY_SUMS`, applied to each generated entry. The seeder's test checks the result against a recomputation (`rollupDifferences`).
  */
 export class RollupAccumulator {
   private readonly counts = {
@@ -37,14 +38,7 @@ export class RollupAccumulator {
     this.bump(this.counts.entry_day_counts, [userId, e.date, e.bill.category, ...state]);
     const billKey: Value[] = [userId, e.bill.id, e.flow, e.payState];
     const k = billKey.join('\u0000');
-    const sums = [
-      1,
-      e.amountCents,
-      e.paidCents,
-      Math.min(e.paidCents, e.amountCents),
-      Math.max(e.paidCents - e.amountCents, 0),
-      e.balanceCents,
-    ];
+    const sums = [1, ...ENTRY_SUM_NAMES.map((name) => ENTRY_SUMS[name].of(e))];
     const row = this.bills.get(k);
     if (!row) this.bills.set(k, { key: billKey, sums });
     else for (const [i, v] of sums.entries()) row.sums[i] = (row.sums[i] ?? 0) + v;
@@ -84,18 +78,7 @@ export class RollupAccumulator {
       count('entry_day_counts', ['user_id', 'day', 'category', ...STATE]),
       {
         table: 'entry_bill_totals',
-        columns: [
-          'user_id',
-          'bill_id',
-          'flow',
-          'pay_state',
-          'entry_count',
-          'amount_cents',
-          'paid_cents',
-          'received_cents',
-          'overpaid_cents',
-          'balance_cents',
-        ],
+        columns: ['user_id', 'bill_id', 'flow', 'pay_state', 'entry_count', ...ENTRY_SUM_NAMES],
         rows: [...this.bills.values()].map((r) => [...r.key, ...r.sums]),
       },
       {

@@ -6,10 +6,10 @@ import { PAYMENT_METHOD_CODES } from '@billfold/contract/payment-methods';
 import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase } from '../../packages/server/src/db/database.ts';
-import { rollupDifferences } from '../../packages/server/src/db/rollups.ts';
 import type { BillRow, EntryRow, PaymentRow } from '../../packages/server/src/db/schema.ts';
 import { verifyPassword } from '../../packages/server/src/lib/passwords.ts';
 import { derivePayment } from '../../packages/server/src/modules/entries/entry.derived.ts';
+import { rollupDifferences } from '../../packages/server/src/modules/read-model/rollup-tables.ts';
 import { DatabaseNotEmptyError, DEFAULT_PASSWORD, type SeedOptions, seedDatabase } from '../seed/seed.ts';
 
 const NOW = Date.UTC(2026, 10, 22, 12);

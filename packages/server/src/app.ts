@@ -12,7 +12,6 @@ import { BillsService } from './modules/bills/bills.service.ts';
 import { EntriesRepository } from './modules/entries/entries.repository.ts';
 import { entriesRoutes } from './modules/entries/entries.routes.ts';
 import { EntriesService } from './modules/entries/entries.service.ts';
-import { EntriesListRepository } from './modules/entries/entries-list.repository.ts';
 import { entriesListRoutes } from './modules/entries/entries-list.routes.ts';
 import { EntriesListService } from './modules/entries/entries-list.service.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
@@ -22,10 +21,12 @@ import { MfaService } from './modules/mfa/mfa.service.ts';
 import { PaymentsRepository } from './modules/payments/payments.repository.ts';
 import { paymentsRoutes } from './modules/payments/payments.routes.ts';
 import { PaymentsService } from './modules/payments/payments.service.ts';
+import { DataVersionRepository } from './modules/read-model/data-version.repository.ts';
+import type { ReadModelOptions } from './modules/read-model/plan.ts';
+import { ReadModelRepository } from './modules/read-model/read-model.repository.ts';
 import { RecycleRepository } from './modules/recycle/recycle.repository.ts';
 import { recycleRoutes } from './modules/recycle/recycle.routes.ts';
 import { RecycleService } from './modules/recycle/recycle.service.ts';
-import { StatsRepository } from './modules/stats/stats.repository.ts';
 import { statsRoutes } from './modules/stats/stats.routes.ts';
 import { StatsService } from './modules/stats/stats.service.ts';
 import { UsersRepository } from './modules/users/users.repository.ts';
@@ -34,6 +35,7 @@ import { UsersService } from './modules/users/users.service.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { registerBodyParsing } from './plugins/body.ts';
 import { answerFrameworkError, registerErrorHandling } from './plugins/errors.ts';
+import { listCache } from './plugins/list-cache.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerSecurity } from './plugins/security.ts';
 import { registerWebApp } from './plugins/web.ts';
@@ -50,6 +52,8 @@ declare module 'fastify' {
 export interface BuildOptions {
   /** Where log lines go (tests capture them); default stdout. */
   logStream?: NodeJS.WritableStream;
+  /** The thresholds of the read model's large-ledger paths (tests lower them to reach those paths). */
+  readModel?: ReadModelOptions;
 }
 
 /**
@@ -121,8 +125,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       entriesRoutes(api, entries);
       paymentsRoutes(api, payments);
       recycleRoutes(api, new RecycleService(new RecycleRepository(db), { bills, entries, payments }, config.now));
-      entriesListRoutes(api, new EntriesListService(new EntriesListRepository(db), config.now));
-      statsRoutes(api, new StatsService(new StatsRepository(db)));
+      const readModel = new ReadModelRepository(db, options.readModel);
+      const versions = new DataVersionRepository(db);
+      const cache = listCache((userId) => versions.version(userId));
+      entriesListRoutes(api, new EntriesListService(readModel, config.now), cache);
+      statsRoutes(api, new StatsService(readModel));
     },
     { prefix: '/api/v1' },
   );

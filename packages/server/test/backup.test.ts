@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { listBackups } from '../src/backup/sqlite-backup.ts';
 import { createDatabase } from '../src/db/database.ts';
-import { rollupDifferences } from '../src/db/rollups.ts';
+import { rollupDifferences } from '../src/modules/read-model/rollup-tables.ts';
 import { STRONG_PASSWORD } from './helpers/factories.ts';
 import { totalsMismatches } from './security/database-state.ts';
 import { type ServerProcess, startServer } from './security/server-process.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CSV_COLUMNS } from '../src/modules/entries/entries-export.ts';
-import { EntriesListRepository } from '../src/modules/entries/entries-list.repository.ts';
 import { EntriesListService, EXPORT_CHUNK } from '../src/modules/entries/entries-list.service.ts';
+import { ReadModelRepository } from '../src/modules/read-model/read-model.repository.ts';
 import { createTestApp, dialects, type TestApp } from './helpers/app.ts';
 import { type Session, signUp } from './helpers/factories.ts';
 import { type SeededBill, type SeededEntry, seedBills, seedEntries, userIdOf } from './helpers/seed.ts';
@@ -155,7 +155,7 @@ describe.each(dialects)('GET /api/v1/entries/export on %s', (dialect) => {
 
   it('reads in keyset chunks: a small chunk size gives the same bytes as the route, one piece per chunk', async () => {
     const userId = await userIdOf(t.app.db, alice.username);
-    const service = new EntriesListService(new EntriesListRepository(t.app.db), t.clock.now, 97);
+    const service = new EntriesListService(new ReadModelRepository(t.app.db), t.clock.now, 97);
     const query = { sortField: 'date', sortOrder: 'desc' } as const;
     const pieces: string[] = [];
     for await (const piece of service.exportCsv(userId, query)) pieces.push(piece);

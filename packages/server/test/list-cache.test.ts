@@ -3,8 +3,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { purgeRecycleBin } from '../src/jobs/recycle-purge.ts';
 import { VersionedCache } from '../src/lib/versioned-cache.ts';
-import { EntriesListRepository } from '../src/modules/entries/entries-list.repository.ts';
 import { EntriesListService } from '../src/modules/entries/entries-list.service.ts';
+import { ReadModelRepository } from '../src/modules/read-model/read-model.repository.ts';
 import { createTestApp, dialects, type TestApp } from './helpers/app.ts';
 import {
   type Api,
@@ -51,7 +51,7 @@ describe.each(dialects)('GET /api/v1/entries response cache on %s', (dialect) =>
     t = await createTestApp(dialect);
     api = { app: t.app, session: await signUp(t.app) };
     userId = await userIdOf(t.app.db, api.session.username);
-    fresh = new EntriesListService(new EntriesListRepository(t.app.db), t.clock.now);
+    fresh = new EntriesListService(new ReadModelRepository(t.app.db), t.clock.now);
   });
   afterAll(() => t.close());
 

@@ -1,8 +1,9 @@
 import { type EntryFilters, SORT_FIELDS, type SortField } from '@billfold/contract/schemas';
 import { type CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EntrySort } from '../src/modules/entries/entries.query.ts';
-import { EntriesListRepository } from '../src/modules/entries/entries-list.repository.ts';
+import { ReadModelRepository } from '../src/modules/read-model/read-model.repository.ts';
+import { toScope } from '../src/modules/read-model/scope.ts';
+import type { EntrySort } from '../src/modules/read-model/scope-sql.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
 import { signUp } from './helpers/factories.ts';
 import { seedBills, seedEntries, userIdOf } from './helpers/seed.ts';
@@ -13,7 +14,7 @@ import { seedBills, seedEntries, userIdOf } from './helpers/seed.ts';
  */
 describe('SQLite query plans of the invoice list', () => {
   let t: TestApp;
-  let repo: EntriesListRepository;
+  let repo: ReadModelRepository;
   let userId: number;
 
   const plan = async (query: { compile(): CompiledQuery }): Promise<string[]> => {
@@ -24,7 +25,11 @@ describe('SQLite query plans of the invoice list', () => {
     });
     return result.rows.map((row) => row.detail);
   };
-  const page = (sort: EntrySort, filters = {}) => repo.pageQuery(userId, filters, sort, 0, 100);
+  /** The page query as the repository plans and writes it for the first page. */
+  const page = async (sort: EntrySort, filters: EntryFilters = {}, owner = userId) => {
+    const scope = toScope(owner, filters);
+    return repo.pageQuery(scope, sort, 0, 100, await repo.hints(scope, sort, 100));
+  };
 
   const expectIndexWalk = (details: string[], index: RegExp) => {
     expect(details.join(' | ')).toMatch(index);
@@ -34,7 +39,7 @@ describe('SQLite query plans of the invoice list', () => {
 
   beforeAll(async () => {
     t = await createTestApp('sqlite');
-    repo = new EntriesListRepository(t.app.db);
+    repo = new ReadModelRepository(t.app.db);
     const session = await signUp(t.app);
     userId = await userIdOf(t.app.db, session.username);
   });
@@ -63,7 +68,7 @@ describe('SQLite query plans of the invoice list', () => {
 
     it('default list query (date desc, invoice number desc) walks entries_live_date', async () => {
       expectIndexWalk(
-        await plan(page({ field: 'date', order: 'desc' })),
+        await plan(await page({ field: 'date', order: 'desc' })),
         /USING (COVERING )?INDEX entries_live_date\b/,
       );
     });
@@ -75,34 +80,33 @@ describe('SQLite query plans of the invoice list', () => {
       ['amount', 'desc'],
     ] as const)('sort by %s %s walks its index', async (field, order) => {
       const index = field === 'balance' ? 'entries_live_balance' : 'entries_live_amount';
-      expectIndexWalk(await plan(page({ field, order })), new RegExp(`USING (COVERING )?INDEX ${index}\\b`));
+      expectIndexWalk(await plan(await page({ field, order })), new RegExp(`USING (COVERING )?INDEX ${index}\\b`));
     });
 
     it.each(SORT_FIELDS.flatMap((field) => (['asc', 'desc'] as const).map((order) => [field, order] as const)))(
       'sort by %s %s needs no sort step',
       async (field: SortField, order) => {
-        expectIndexWalk(await plan(page({ field, order })), /USING (COVERING )?INDEX entries_/);
+        expectIndexWalk(await plan(await page({ field, order })), /USING (COVERING )?INDEX entries_/);
       },
     );
 
     it('the web app’s default (last 30 days) is an index range over entries_live_date', async () => {
-      const details = await plan(page({ field: 'date', order: 'desc' }, { startDate: '2026-10-23' }));
+      const details = await plan(await page({ field: 'date', order: 'desc' }, { startDate: '2026-10-23' }));
       expectIndexWalk(details, /entries_live_date \(user_id=\? AND date>\?\)/);
     });
 
     it('an export chunk after a keyset position seeks into the index', async () => {
       const after = { value: '2026-03-01', invoiceNumber: 42 };
-      const details = await plan(repo.chunkQuery(userId, {}, { field: 'date', order: 'desc' }, after, 1000));
+      const details = await plan(
+        repo.chunkQuery(toScope(userId, {}), { field: 'date', order: 'desc' }, after, 1000, {}),
+      );
       expectIndexWalk(details, /entries_live_date \(user_id=\? AND \(date,invoice_number\)<\(\?,\?\)\)/);
     });
   });
 
   describe('balance and category sorts (ADR 0402)', () => {
     let ownerId: number;
-    const hinted = async (filters: EntryFilters, sort: EntrySort) => {
-      const hints = await repo.planHints(ownerId, filters, sort, 100, await repo.count(ownerId, filters));
-      return plan(repo.pageQuery(ownerId, filters, sort, 0, 100, hints));
-    };
+    const hinted = async (filters: EntryFilters, sort: EntrySort) => plan(await page(sort, filters, ownerId));
 
     beforeAll(async () => {
       ownerId = await userIdOf(t.app.db, (await signUp(t.app)).username);

@@ -1,7 +1,7 @@
 import type { Entry } from '@billfold/contract/schemas';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rebuildRollups, rollupDifferences } from '../src/db/rollups.ts';
+import { rebuildRollups, rollupDifferences } from '../src/modules/read-model/rollup-tables.ts';
 import { createTestApp, dialects, type TestApp } from './helpers/app.ts';
 import {
   type Api,

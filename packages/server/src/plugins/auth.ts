@@ -18,8 +18,6 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The signed-in user's id, set by `authenticate`. */
     userId: number;
-    /** The version of the user's invoices as `authenticate` read it (see `user_data_versions`). */
-    dataVersion: number;
   }
   interface FastifyInstance {
     authenticate: (request: FastifyRequest) => Promise<void>;
@@ -49,17 +47,15 @@ export function registerAuth(app: FastifyInstance, opts: { secret: string; db: D
   });
   // The account check runs on every authenticated request: compiled once, run with the id as its parameter.
   const activeUser = opts.db
-    .selectFrom('users as u')
-    .leftJoin('user_data_versions as v', 'v.user_id', 'u.id')
-    .select(['u.id', 'u.token_version', 'v.version'])
-    .where('u.id', '=', 0)
-    .where('u.deactivated_at', 'is', null)
+    .selectFrom('users')
+    .select(['id', 'token_version'])
+    .where('id', '=', 0)
+    .where('deactivated_at', 'is', null)
     .compile();
   if (activeUser.parameters.length !== 1)
     throw new Error('the account check must have the user id as its only parameter');
 
   app.decorateRequest('userId', 0);
-  app.decorateRequest('dataVersion', 0);
   app.decorate('signAccessToken', (user: { id: number; token_version: number }) => {
     const iat = Math.floor(opts.now() / 1000);
     const claims: AccessClaims = {
@@ -95,6 +91,5 @@ export function registerAuth(app: FastifyInstance, opts: { secret: string; db: D
     if (!user) throw unauthorized('Unauthorized: account not active');
     if (Number(user.token_version) !== version) throw unauthorized('Unauthorized: access token revoked');
     request.userId = userId;
-    request.dataVersion = Number(user.version ?? 0);
   });
 }

@@ -66,8 +66,8 @@ export interface TotalsMismatch {
 
 /**
  * Invoices whose stored `paid_cents`, `balance_cents`, `pay_state` and `payment_count` differ from a recomputation
- * from their live payments (written here independently of the server's code: 0 unpaid, 1 partial, 2 paid,
- * 3 overpaid).
+ * from their live payments (written here independently of the server's code: 0 unpaid, 1 partial — paid above zero but
+ * below the amount, 2 paid, 3 overpaid).
  */
 export async function totalsMismatches(db: Db): Promise<TotalsMismatch[]> {
   const entries = await db
@@ -86,7 +86,7 @@ export async function totalsMismatches(db: Db): Promise<TotalsMismatch[]> {
   for (const entry of entries) {
     const amount = Number(entry.amount_cents);
     const { paid, count } = byEntry.get(Number(entry.id)) ?? { paid: 0, count: 0 };
-    const payState = paid > amount ? 3 : paid >= amount ? 2 : count > 0 ? 1 : 0;
+    const payState = paid > amount ? 3 : paid >= amount ? 2 : paid > 0 ? 1 : 0;
     const expected = { paid, balance: Math.max(amount - paid, 0), payState, count };
     const stored = {
       paid: Number(entry.paid_cents),

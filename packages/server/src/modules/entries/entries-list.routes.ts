@@ -1,40 +1,28 @@
 import { Readable } from 'node:stream';
 import { entriesQuery, entryListResponse, exportQuery } from '@billfold/contract/schemas';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { VersionedCache } from '../../lib/versioned-cache.ts';
+import type { listCache } from '../../plugins/list-cache.ts';
 import { compiledSerializer, errorResponses } from '../../plugins/openapi.ts';
 import { CSV_CONTENT_TYPE } from './entries-export.ts';
 import type { EntriesListService } from './entries-list.service.ts';
 
-/** About 450 pages of 100 entries: the working set of a few dozen people browsing. */
-const LIST_CACHE_BYTES = 16 * 1024 * 1024;
-
 const serializeList = compiledSerializer({ schema: entryListResponse });
 
-const JSON_TYPE = 'application/json; charset=utf-8';
-
-/** `Cache-Control: no-cache` (or `no-store`) on a request, as a hard reload sends: answer afresh. */
-function wantsFresh(request: FastifyRequest): boolean {
-  return /no-cache|no-store/i.test(request.headers['cache-control'] ?? '');
-}
-
-export function entriesListRoutes(app: FastifyInstance, service: EntriesListService): void {
+export function entriesListRoutes(
+  app: FastifyInstance,
+  service: EntriesListService,
+  cache: ReturnType<typeof listCache>,
+): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  // Lists are read far more often than written (every visit, tab switch and refetch asks again): each page is
-  // kept serialized until the user's next write (ADR 0403). `Cache-Status` (RFC 9211) says what happened.
-  const listCache = new VersionedCache(LIST_CACHE_BYTES);
-  /** Right after authentication: a hit is sent before validation and the handler (only valid URLs are stored). */
-  const answerFromCache = async (request: FastifyRequest, reply: FastifyReply) => {
-    if (wantsFresh(request)) return;
-    const body = listCache.get(request.userId, request.dataVersion, request.url);
-    if (body) return reply.header('cache-status', 'billfold; hit').type(JSON_TYPE).send(body);
-  };
   r.get(
     '/entries',
     {
-      onRequest: [app.authenticate, answerFromCache],
+      // Lists are read far more often than written (every visit, tab switch and refetch asks again): each page
+      // is kept serialized until the user's next write (ADR 0403).
+      onRequest: [app.authenticate, cache.lookup],
+      onSend: cache.store,
       serializerCompiler: compiledSerializer,
       schema: {
         tags: ['entries'],
@@ -47,12 +35,10 @@ export function entriesListRoutes(app: FastifyInstance, service: EntriesListServ
       },
     },
     async (request, reply) => {
-      const body = Buffer.from(serializeList(await service.list(request.userId, request.query)));
-      listCache.set(request.userId, request.dataVersion, request.url, body);
+      const body = serializeList(await service.list(request.userId, request.query));
       // The schema documents the body; the bytes are that body, serialized by the same compiled serializer.
       const untyped: FastifyReply = reply;
-      const miss = wantsFresh(request) ? 'request' : 'miss';
-      return untyped.header('cache-status', `billfold; fwd=${miss}; stored`).type(JSON_TYPE).send(body);
+      return untyped.type('application/json; charset=utf-8').send(body);
     },
   );
   r.get(

@@ -1,7 +1,8 @@
 import type { EntriesQuery, EntryList, SortField } from '@billfold/contract/schemas';
-import { DEFAULT_SORT, type EntrySort, SORT_COLUMNS, type SortKey } from './entries.query.ts';
+import type { ReadModelRepository } from '../read-model/read-model.repository.ts';
+import { toScope } from '../read-model/scope.ts';
+import { DEFAULT_SORT, type EntrySort, SORT_COLUMNS, type SortKey } from '../read-model/scope-sql.ts';
 import { csvHeader, csvRow, exportFileName } from './entries-export.ts';
-import type { EntriesListRepository } from './entries-list.repository.ts';
 import { toEntry } from './entry.mapper.ts';
 
 export const DEFAULT_PAGE_SIZE = 100;
@@ -22,7 +23,7 @@ export function resolveSort(field: SortField | undefined, order: 'asc' | 'desc' 
 
 export class EntriesListService {
   constructor(
-    private readonly repo: EntriesListRepository,
+    private readonly repo: ReadModelRepository,
     private readonly now: () => number,
     private readonly exportChunk = EXPORT_CHUNK,
   ) {}
@@ -30,7 +31,8 @@ export class EntriesListService {
   async list(userId: number, query: EntriesQuery): Promise<EntryList> {
     const { pageNum = 0, pageSize = DEFAULT_PAGE_SIZE, sortField, sortOrder, ...filters } = query;
     const sort = resolveSort(sortField, sortOrder);
-    const [total, rows] = await this.repo.countAndPage(userId, filters, sort, pageNum * pageSize, pageSize);
+    const scope = toScope(userId, filters);
+    const [total, rows] = await this.repo.countAndPage(scope, sort, pageNum * pageSize, pageSize);
     return { entries: rows.map(toEntry), total };
   }
 
@@ -43,10 +45,11 @@ export class EntriesListService {
     const { sortField, sortOrder, ...filters } = query;
     const sort = resolveSort(sortField, sortOrder);
     const column = SORT_COLUMNS[sort.field];
+    const scope = toScope(userId, filters);
     yield csvHeader();
     let after: SortKey | null = null;
     for (;;) {
-      const rows = await this.repo.chunkAfter(userId, filters, sort, after, this.exportChunk);
+      const rows = await this.repo.chunk(scope, sort, after, this.exportChunk);
       if (rows.length === 0) return;
       yield rows.map(csvRow).join('');
       const last = rows[rows.length - 1];

@@ -1,7 +1,8 @@
 import { normalizeCategory } from '@billfold/contract/categories';
 import { fromCents, meanCents } from '@billfold/contract/money';
 import type { EntryFilters, Stats } from '@billfold/contract/schemas';
-import type { EntryGroup, MethodGroup, Side, StatsRepository } from './stats.repository.ts';
+import type { EntryGroup, MethodGroup, ReadModelRepository, Side } from '../read-model/read-model.repository.ts';
+import { toScope } from '../read-model/scope.ts';
 
 export const TOP_COUNT = 5;
 
@@ -46,15 +47,12 @@ function sideFigures(side: Side, entries: EntryGroup[], methods: MethodGroup[]) 
 }
 
 export class StatsService {
-  constructor(private readonly repo: StatsRepository) {}
+  constructor(private readonly repo: ReadModelRepository) {}
 
   async stats(userId: number, filters: EntryFilters): Promise<Stats> {
     // Internal entries move money between one's own accounts: out of the figures unless asked for.
-    const scope = { ...filters, withoutInternal: filters.flow === undefined };
-    const [entries, methods] = await Promise.all([
-      this.repo.entryGroups(userId, scope),
-      this.repo.methodGroups(userId, scope),
-    ]);
+    const scope = toScope(userId, filters, { internalOnlyWhenAsked: true });
+    const [entries, methods] = await Promise.all([this.repo.entryGroups(scope), this.repo.methodGroups(scope)]);
     const income = sideFigures('income', entries, methods);
     const expense = sideFigures('expense', entries, methods);
     return {

@@ -1,0 +1,134 @@
+import type { SortField } from '@billfold/contract/schemas';
+import { type Expression, type Kysely, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
+import type { Database, EntriesTable } from '../../db/schema.ts';
+import { type EntryScope, PAID_FILTERS } from './scope.ts';
+
+/**
+ * Step 3 of the read model: a scope as SQL, over `entries` and over the rollup tables. Everything a list, count
+ * or export reads is answered from `entries` alone: entity columns and payment totals are stored on each row
+ * (docs/decisions/0003-denormalised-entries.md), so nothing joins or aggregates to filter or sort.
+ */
+
+export type SortOrder = 'asc' | 'desc';
+export type EntriesSelect = SelectQueryBuilder<Database, 'entries', object>;
+
+/** Stored column per sort field; each has a partial index `entries_live_<x>` over (user_id, column, invoice_number). */
+export const SORT_COLUMNS = {
+  invoiceId: 'invoice_number',
+  name: 'bill_name_key',
+  date: 'date',
+  flow: 'flow',
+  amount: 'amount_cents',
+  status: 'pay_state',
+  balance: 'balance_cents',
+  services: 'services',
+  category: 'category',
+  internal: 'internal',
+  archived: 'archived',
+} as const satisfies Record<SortField, keyof EntriesTable>;
+
+export type SortColumn = (typeof SORT_COLUMNS)[SortField];
+
+export interface EntrySort {
+  field: SortField;
+  order: SortOrder;
+}
+
+export const DEFAULT_SORT: EntrySort = { field: 'date', order: 'desc' };
+
+/** How the plan (step 2) wants a scope written; the rows are the same either way. */
+export interface SqlHints {
+  /**
+   * SQLite only: write the date bounds as `+date`, which SQLite cannot answer from an index, so that it walks
+   * the sort's category index and checks the dates on the rows it meets instead of reading the whole date
+   * range and sorting it.
+   */
+  datesUnindexed?: boolean;
+  /**
+   * Write the paid filter on the balance (`PAID_FILTERS`). For balance sorts: a walk of a balance index then
+   * starts and stops at the rows that match. Elsewhere a balance range can tempt the planner away from the
+   * sort's own index.
+   */
+  balanceBound?: boolean;
+}
+
+/**
+ * The live (not recycled) entries in the scope. `user_id = ? AND recycled_at IS NULL` is written exactly so
+ * that SQLite can use the partial indexes `entries_live_*`.
+ */
+export function scopedEntries(db: Kysely<Database>, s: EntryScope, hints: SqlHints = {}): EntriesSelect {
+  let q: EntriesSelect = db.selectFrom('entries').where('user_id', '=', s.userId).where('recycled_at', 'is', null);
+  const date = hints.datesUnindexed ? sql<string>`+${sql.ref('date')}` : sql.ref<string>('date');
+  if (s.startDate !== undefined) q = q.where(date, '>=', s.startDate);
+  if (s.endDate !== undefined) q = q.where(date, '<=', s.endDate);
+  if (s.invoiceNumber !== undefined) q = q.where('invoice_number', '=', s.invoiceNumber);
+  if (s.nameKeys) q = q.where('bill_name_key', 'in', s.nameKeys);
+  if (s.categories) q = q.where('category', 'in', s.categories);
+  if (s.minCents !== undefined) q = q.where('amount_cents', '>=', s.minCents);
+  if (s.maxCents !== undefined) q = q.where('amount_cents', '<=', s.maxCents);
+  if (s.flow !== undefined) q = q.where('flow', '=', s.flow);
+  if (s.internal !== undefined) q = q.where('internal', '=', s.internal);
+  if (s.paid !== undefined) {
+    const f = PAID_FILTERS[s.paid];
+    if (!hints.balanceBound) q = q.where('pay_state', f.op, f.state);
+    else {
+      q = q.where('balance_cents', f.balance, 0);
+      if (s.paid === 'overpaid' || s.paid === 'partial') q = q.where('pay_state', f.op, f.state);
+    }
+  }
+  if (s.archived !== undefined) q = q.where('archived', '=', s.archived);
+  return q;
+}
+
+/**
+ * `ORDER BY <column> <order>, invoice_number <order>`: the invoice number is unique per user, so the order
+ * is total and pages never overlap or skip; both keys run the same way so one index walk (forwards or
+ * backwards) yields the rows already sorted.
+ */
+export function orderEntries<O>(q: SelectQueryBuilder<Database, 'entries', O>, sort: EntrySort) {
+  const column = SORT_COLUMNS[sort.field];
+  const ordered = q.orderBy(column, sort.order);
+  return column === 'invoice_number' ? ordered : ordered.orderBy('invoice_number', sort.order);
+}
+
+/** The sort key of a row, for keyset paging. */
+export interface SortKey {
+  value: string | number;
+  invoiceNumber: number;
+}
+
+/** Rows strictly after `key` in the order of `sort` (keyset paging). */
+export function afterKey<O>(q: SelectQueryBuilder<Database, 'entries', O>, sort: EntrySort, key: SortKey) {
+  const column = SORT_COLUMNS[sort.field];
+  const op = sort.order === 'asc' ? '>' : '<';
+  if (column === 'invoice_number') return q.where('invoice_number', op, key.invoiceNumber);
+  return q.where(({ eb, refTuple, tuple }) =>
+    eb(refTuple(column, 'invoice_number'), op, tuple(key.value as never, key.invoiceNumber)),
+  );
+}
+
+/** The scope on a count table (`entry_*_counts`): its key columns are the entry's own copies. */
+export function countTableWhere(s: EntryScope): Expression<SqlBool> {
+  const and = [sql`user_id = ${s.userId}`, sql`entry_count <> 0`];
+  if (s.categories) and.push(sql`category in (${sql.join(s.categories)})`);
+  if (s.flow) and.push(sql`flow = ${s.flow}`);
+  if (s.internal !== undefined) and.push(sql`internal = ${s.internal}`);
+  if (s.paid) and.push(sql`pay_state ${sql.raw(PAID_FILTERS[s.paid].op)} ${PAID_FILTERS[s.paid].state}`);
+  if (s.archived !== undefined) and.push(sql`archived = ${s.archived}`);
+  return sql<SqlBool>`${sql.join(and, sql` and `)}`;
+}
+
+/**
+ * The scope on a per-entity table `t` joined with `bills b`: the entity's columns are read from `bills`, which
+ * the write side keeps equal to the copies on its entries (ADR 0003).
+ */
+export function billTableWhere(s: EntryScope, countColumn: 'entry_count' | 'payment_count'): Expression<SqlBool> {
+  const and = [sql`t.user_id = ${s.userId}`, sql`t.${sql.ref(countColumn)} <> 0`];
+  if (s.nameKeys) and.push(sql`b.name_key in (${sql.join(s.nameKeys)})`);
+  if (s.categories) and.push(sql`b.category in (${sql.join(s.categories)})`);
+  if (s.flow) and.push(sql`t.flow = ${s.flow}`);
+  if (s.internal !== undefined) and.push(sql`b.internal = ${s.internal}`);
+  if (s.paid) and.push(sql`t.pay_state ${sql.raw(PAID_FILTERS[s.paid].op)} ${PAID_FILTERS[s.paid].state}`);
+  if (s.archived !== undefined) and.push(sql`b.status = ${s.archived === 1 ? 0 : 1}`);
+  return sql<SqlBool>`${sql.join(and, sql` and `)}`;
+}

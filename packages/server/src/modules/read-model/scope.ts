@@ -1,0 +1,84 @@
+import { categoryLabel } from '@billfold/contract/categories';
+import type { EntryFilters } from '@billfold/contract/schemas';
+import { billNameKey } from '../bills/bill.mapper.ts';
+import { PAY_STATE } from '../entries/entry.derived.ts';
+
+/**
+ * Step 1 of the read model (scope → plan → SQL → rows): the filters of a list, count, page seek, stats or
+ * export request parsed ONCE into one normalised value. Every later step reads this value and nothing else, so
+ * a filter cannot mean one thing in the grid and another in the stats, the rollups or the download.
+ *
+ * Normalisation: entity names become the stored case-insensitive keys (names are unique per user that way);
+ * categories their canonical labels (`AUTO_LOAN`, `auto loan` name one; an unknown one matches nothing);
+ * the flow filter becomes the stored flow and internal flag; duplicates go; an empty list means "any".
+ */
+export interface EntryScope {
+  userId: number;
+  /** Inclusive ISO dates. */
+  startDate?: string;
+  endDate?: string;
+  invoiceNumber?: number;
+  nameKeys?: readonly string[];
+  categories?: readonly string[];
+  /** Inclusive bounds on the amount, in cents. */
+  minCents?: number;
+  maxCents?: number;
+  flow?: 'INCOMING' | 'OUTGOING';
+  internal?: 0 | 1;
+  paid?: PaidFilter;
+  archived?: 0 | 1;
+}
+
+export type PaidFilter = NonNullable<EntryFilters['paid']>;
+
+/**
+ * Each paid filter on the stored pay state, and the balance it implies (`derivePayment`): the balance is 0
+ * exactly when an invoice is paid in full, so paid and unpaid are also "balance = 0" and "balance > 0".
+ * Partial is "not paid and a paid total above zero": the balance strictly between 0 and the amount.
+ */
+export const PAID_FILTERS = {
+  true: { op: '>=', state: PAY_STATE.paid, balance: '=' },
+  false: { op: '<', state: PAY_STATE.paid, balance: '>' },
+  overpaid: { op: '=', state: PAY_STATE.overpaid, balance: '=' },
+  partial: { op: '=', state: PAY_STATE.partial, balance: '>' },
+} as const satisfies Record<PaidFilter, { op: '>=' | '<' | '='; state: number; balance: '=' | '>' }>;
+
+export interface ScopeOptions {
+  /**
+   * Leave internal entries out unless the flow filter asks for them (the stats: internal entries move money
+   * between one's own accounts).
+   */
+  internalOnlyWhenAsked?: boolean;
+}
+
+const distinct = <T>(values: readonly T[] | undefined): T[] | undefined => {
+  const unique = [...new Set(values ?? [])];
+  return unique.length > 0 ? unique : undefined;
+};
+
+/** The one parse of the API's filters (already validated by the contract's `entryFilters`). */
+export function toScope(userId: number, f: EntryFilters, options: ScopeOptions = {}): EntryScope {
+  const scope: EntryScope = { userId };
+  if (f.startDate !== undefined) scope.startDate = f.startDate;
+  if (f.endDate !== undefined) scope.endDate = f.endDate;
+  if (f.invoiceNum !== undefined) scope.invoiceNumber = f.invoiceNum;
+  const nameKeys = distinct(f.partyList?.map((name) => billNameKey(name.trim())));
+  if (nameKeys) scope.nameKeys = nameKeys;
+  const categories = distinct(f.categoryList?.map(categoryLabel));
+  if (categories) scope.categories = categories;
+  if (f.min !== undefined) scope.minCents = f.min;
+  if (f.max !== undefined) scope.maxCents = f.max;
+  if (f.flow === 'income') Object.assign(scope, { flow: 'INCOMING', internal: 0 });
+  if (f.flow === 'expense') Object.assign(scope, { flow: 'OUTGOING', internal: 0 });
+  if (f.flow === 'internal') scope.internal = 1;
+  if (f.flow === undefined && options.internalOnlyWhenAsked) scope.internal = 0;
+  if (f.paid !== undefined) scope.paid = f.paid;
+  if (f.archives !== undefined) scope.archived = f.archives === 'true' ? 1 : 0;
+  return scope;
+}
+
+export const hasDates = (s: EntryScope) => s.startDate !== undefined || s.endDate !== undefined;
+
+/** Filters only the rows themselves can answer: no rollup keys them. */
+export const needsRows = (s: EntryScope) =>
+  s.invoiceNumber !== undefined || s.minCents !== undefined || s.maxCents !== undefined;

@@ -1,0 +1,29 @@
+/**
+ * The money sums the per-entity rollup (`entry_bill_totals`) holds for a set of entries, defined once: as SQL
+ * over a row of `entries` (the rebuild and the stats' scan of `entries`) and as arithmetic on one entry (the
+ * benchmark seeder, which sums while it generates). `test/read-model.test.ts` checks the two forms agree.
+ * The triggers of migration `2026-11-23T00-00_rollups` hold a frozen copy, checked by `rollupDifferences`.
+ */
+export interface EntryMoney {
+  amountCents: number;
+  paidCents: number;
+  balanceCents: number;
+}
+
+export const ENTRY_SUMS = {
+  amount_cents: { sql: 'amount_cents', of: (e: EntryMoney) => e.amountCents },
+  paid_cents: { sql: 'paid_cents', of: (e: EntryMoney) => e.paidCents },
+  /** What was received against the amount: the paid total, at most the amount. */
+  received_cents: {
+    sql: 'CASE WHEN paid_cents < amount_cents THEN paid_cents ELSE amount_cents END',
+    of: (e: EntryMoney) => Math.min(e.paidCents, e.amountCents),
+  },
+  overpaid_cents: {
+    sql: 'CASE WHEN paid_cents > amount_cents THEN paid_cents - amount_cents ELSE 0 END',
+    of: (e: EntryMoney) => Math.max(e.paidCents - e.amountCents, 0),
+  },
+  balance_cents: { sql: 'balance_cents', of: (e: EntryMoney) => e.balanceCents },
+} as const;
+
+export type EntrySum = keyof typeof ENTRY_SUMS;
+export const ENTRY_SUM_NAMES = Object.keys(ENTRY_SUMS) as EntrySum[];

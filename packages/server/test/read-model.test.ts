@@ -1,0 +1,420 @@
+import { CATEGORIES, type Category, normalizeCategory } from '@billfold/contract/categories';
+import { fromCents, meanCents } from '@billfold/contract/money';
+import type { EntryList, Stats } from '@billfold/contract/schemas';
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.ts';
+import { DEFAULT_READ_MODEL_OPTIONS, type ReadModelOptions } from '../src/modules/read-model/plan.ts';
+import { ReadModelRepository } from '../src/modules/read-model/read-model.repository.ts';
+import { toScope } from '../src/modules/read-model/scope.ts';
+import { ENTRY_SUM_NAMES, ENTRY_SUMS } from '../src/modules/read-model/sums.ts';
+import { createTestApp, dialects, type TestApp, testConfig } from './helpers/app.ts';
+import { type Session, signUp } from './helpers/factories.ts';
+import { type SeededBill, type SeededEntry, seedBills, seedEntries, userIdOf } from './helpers/seed.ts';
+
+/**
+ * Equivalence of the read model with a plain in-memory model: filter combinations drawn at random from the
+ * whole filter panel (every field, the 11 sorts both ways, any page), on a seeded ledger, on both databases.
+ * Each combination runs on two servers over the same database: one with the large-ledger thresholds lowered so
+ * that deep date pages seek and the largest payment is walked from the top, one with them out of reach. Every
+ * total, page, stats answer and CSV export must equal the model's.
+ */
+
+const SEED = Number(process.env.READ_MODEL_SEED ?? 20261123);
+const CASES = 40;
+
+/** A small deterministic generator (mulberry32), so a failing combination can be replayed from its seed. */
+function random(seed: number) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const int = (n: number) => Math.floor(next() * n);
+  const pick = <T>(items: readonly T[]): T => items[int(items.length)] as T;
+  return { next, int, pick, chance: (p: number) => next() < p };
+}
+type Random = ReturnType<typeof random>;
+
+const SORTS = [
+  'invoiceId',
+  'name',
+  'date',
+  'flow',
+  'amount',
+  'status',
+  'balance',
+  'services',
+  'category',
+  'internal',
+  'archived',
+] as const;
+type SortName = (typeof SORTS)[number];
+
+const SORT_KEY: Record<SortName, (e: SeededEntry) => string | number> = {
+  invoiceId: (e) => e.invoiceNumber,
+  name: (e) => e.bill.name.toLowerCase(),
+  date: (e) => e.date,
+  flow: (e) => e.flow,
+  amount: (e) => e.amountCents,
+  status: (e) => e.payState,
+  balance: (e) => e.balanceCents,
+  services: (e) => e.services,
+  category: (e) => e.bill.category,
+  internal: (e) => (e.bill.internal ? 1 : 0),
+  archived: (e) => (e.bill.archived ? 1 : 0),
+};
+
+/** One combination of the filter panel, as the model reads it and as a query string. */
+interface Combination {
+  startDate?: string;
+  endDate?: string;
+  invoiceNum?: number;
+  parties?: string[];
+  categories?: string[];
+  min?: number;
+  max?: number;
+  flow?: 'income' | 'expense' | 'internal';
+  paid?: 'true' | 'false' | 'overpaid' | 'partial';
+  archives?: 'true' | 'false';
+  sortField: SortName;
+  sortOrder: 'asc' | 'desc';
+}
+
+const day = (r: Random) => {
+  const d = new Date(Date.UTC(2023, 0, 1) + r.int(3 * 365) * 86_400_000);
+  return d.toISOString().slice(0, 10);
+};
+const spell = (r: Random, s: string) => r.pick([s, s.toUpperCase(), s.toLowerCase().replaceAll(' ', '_')]);
+
+function drawCombination(r: Random, bills: SeededBill[], live: SeededEntry[]): Combination {
+  const c: Combination = { sortField: r.pick(SORTS), sortOrder: r.pick(['asc', 'desc'] as const) };
+  if (r.chance(0.35)) {
+    const kind = r.int(4);
+    const [a, b] = [day(r), day(r)].sort();
+    if (kind === 0) [c.startDate, c.endDate] = [a, a]; // single date
+    if (kind === 1) [c.startDate, c.endDate] = [a, b];
+    if (kind === 2) c.startDate = a;
+    if (kind === 3) c.endDate = b;
+  }
+  if (r.chance(0.05)) c.invoiceNum = r.chance(0.8) ? r.pick(live).invoiceNumber : 999_999;
+  if (r.chance(0.25)) {
+    c.parties = Array.from({ length: 1 + r.int(3) }, () => spell(r, r.pick(bills).name));
+    if (r.chance(0.1)) c.parties.push('Nobody Inc');
+  }
+  if (r.chance(0.3)) c.categories = Array.from({ length: 1 + r.int(3) }, () => spell(r, r.pick(bills).category));
+  if (r.chance(0.3)) {
+    const [lo, hi] = [r.int(60_000), r.int(60_000)].sort((x, y) => x - y);
+    if (r.chance(0.7)) c.min = lo;
+    if (r.chance(0.7)) c.max = hi;
+  }
+  if (r.chance(0.35)) c.flow = r.pick(['income', 'expense', 'internal'] as const);
+  if (r.chance(0.4)) c.paid = r.pick(['true', 'false', 'overpaid', 'partial'] as const);
+  if (r.chance(0.3)) c.archives = r.pick(['true', 'false'] as const);
+  return c;
+}
+
+function filterQuery(c: Combination): string {
+  const q = new URLSearchParams();
+  if (c.startDate) q.set('startDate', c.startDate);
+  if (c.endDate) q.set('endDate', c.endDate);
+  if (c.invoiceNum !== undefined) q.set('invoiceNum', String(c.invoiceNum));
+  for (const p of c.parties ?? []) q.append('partyList', p);
+  for (const k of c.categories ?? []) q.append('categoryList', k);
+  if (c.min !== undefined) q.set('min', fromCents(c.min).toFixed(2));
+  if (c.max !== undefined) q.set('max', fromCents(c.max).toFixed(2));
+  if (c.flow) q.set('flow', c.flow);
+  if (c.paid) q.set('paid', c.paid);
+  if (c.archives) q.set('archives', c.archives);
+  return q.toString();
+}
+
+const canonicalCategory = (s: string) =>
+  CATEGORIES.find((k) => k.toLowerCase() === s.toLowerCase().replaceAll('_', ' ')) ?? s;
+
+/** The model: what the API's filters say, read straight off the seeded rows. */
+function matches(c: Combination, e: SeededEntry): boolean {
+  if (c.startDate && e.date < c.startDate) return false;
+  if (c.endDate && e.date > c.endDate) return false;
+  if (c.invoiceNum !== undefined && e.invoiceNumber !== c.invoiceNum) return false;
+  if (c.parties && !c.parties.some((p) => p.toLowerCase() === e.bill.name.toLowerCase())) return false;
+  if (c.categories && !c.categories.map(canonicalCategory).includes(e.bill.category)) return false;
+  if (c.min !== undefined && e.amountCents < c.min) return false;
+  if (c.max !== undefined && e.amountCents > c.max) return false;
+  if (c.flow === 'income' && !(e.flow === 'INCOMING' && !e.bill.internal)) return false;
+  if (c.flow === 'expense' && !(e.flow === 'OUTGOING' && !e.bill.internal)) return false;
+  if (c.flow === 'internal' && !e.bill.internal) return false;
+  if (c.paid === 'true' && e.paidCents < e.amountCents) return false;
+  if (c.paid === 'false' && e.paidCents >= e.amountCents) return false;
+  if (c.paid === 'overpaid' && e.paidCents <= e.amountCents) return false;
+  if (c.paid === 'partial' && !(e.paidCents > 0 && e.paidCents < e.amountCents)) return false;
+  if (c.archives === 'true' && !e.bill.archived) return false;
+  if (c.archives === 'false' && e.bill.archived) return false;
+  return true;
+}
+
+function ordered(c: Combination, entries: SeededEntry[]): number[] {
+  const key = SORT_KEY[c.sortField];
+  const sign = c.sortOrder === 'asc' ? 1 : -1;
+  return [...entries]
+    .sort((a, b) => {
+      const [x, y] = [key(a), key(b)];
+      if (x !== y) return (x < y ? -1 : 1) * sign;
+      return (a.invoiceNumber - b.invoiceNumber) * sign;
+    })
+    .map((e) => e.invoiceNumber);
+}
+
+function topFive(totals: Map<string, number>): Record<string, number> {
+  const sorted = [...totals]
+    .filter(([, v]) => v > 0)
+    .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0))
+    .slice(0, 5);
+  return Object.fromEntries(sorted.map(([k, v]) => [k, fromCents(v)]));
+}
+
+/** The stats of the model: internal entries only when the flow filter asks; income is INCOMING of non-internal. */
+function modelStats(c: Combination, entries: SeededEntry[]): Stats {
+  const inScope = entries.filter((e) => (c.flow === undefined ? !e.bill.internal : true));
+  const side = (income: boolean) => {
+    const rows = inScope.filter((e) => (e.flow === 'INCOMING' && !e.bill.internal) === income);
+    const payments = rows.flatMap((e) => e.payments.filter((p) => p.recycledAt === null));
+    const sum = (f: (e: SeededEntry) => number) => rows.reduce((n, e) => n + f(e), 0);
+    const total = payments.reduce((n, p) => n + p.amountCents, 0);
+    const add = (m: Map<string, number>, k: string, v: number) => m.set(k, (m.get(k) ?? 0) + v);
+    const byEntity = new Map<string, number>();
+    const byCategory = new Map<string, number>();
+    const byMethod = new Map<string, number>();
+    for (const e of rows) add(byEntity, e.bill.name, e.paidCents);
+    for (const e of rows) add(byCategory, normalizeCategory(e.bill.category), e.paidCents);
+    for (const p of payments) add(byMethod, `${p.type}|${p.medium}`, p.amountCents);
+    return {
+      amount: fromCents(sum((e) => e.amountCents)),
+      received: fromCents(sum((e) => Math.min(e.paidCents, e.amountCents))),
+      overpaid: fromCents(sum((e) => Math.max(e.paidCents - e.amountCents, 0))),
+      outstanding: fromCents(sum((e) => e.balanceCents)),
+      avg: fromCents(meanCents(total, payments.length)),
+      max: fromCents(Math.max(0, ...payments.map((p) => p.amountCents))),
+      byEntity: topFive(byEntity),
+      byCategory: topFive(byCategory),
+      byMethod: topFive(byMethod),
+    };
+  };
+  const income = side(true);
+  const expense = side(false);
+  return {
+    totalIncomeAmount: income.amount,
+    totalReceivedPaymentAmount: income.received,
+    totalIncomeOverpaid: income.overpaid,
+    totalIncomeOutstanding: income.outstanding,
+    avgReceivedPaymentAmount: income.avg,
+    maxReceivedPaymentAmount: income.max,
+    totalExpenseAmount: expense.amount,
+    totalSentPaymentAmount: expense.received,
+    totalExpenseOverpaid: expense.overpaid,
+    totalExpenseUnpaid: expense.outstanding,
+    avgSentPaymentAmount: expense.avg,
+    maxSentPaymentAmount: expense.max,
+    topIncomeSources: income.byEntity,
+    topIncomeTypes: income.byMethod,
+    top5IncomeCategories: income.byCategory,
+    topExpenseRecipients: expense.byEntity,
+    topExpenseTypes: expense.byMethod,
+    top5ExpenseCategories: expense.byCategory,
+  };
+}
+
+const PAYMENT_TYPES = [
+  ['bank', 'ach'],
+  ['credit', 'web'],
+  ['check', 'mail'],
+  ['cash', 'person'],
+] as const;
+
+describe.each(dialects)('read model equals the in-memory model on %s (seed %i)', (dialect) => {
+  let t: TestApp;
+  /** Thresholds lowered: deep date pages seek, the largest payment of a side is walked from the top. */
+  let lowered: FastifyInstance;
+  let alice: Session;
+  let live: SeededEntry[];
+  let bills: SeededBill[];
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect, {}, { readModel: { seekFromOffset: 5, walkFromPayments: 3 } });
+    // The same database behind a server whose large-ledger paths are never taken.
+    lowered = t.app;
+    alice = await signUp(t.app);
+    const bob = await signUp(t.app);
+    const aliceId = await userIdOf(t.app.db, alice.username);
+    const bobId = await userIdOf(t.app.db, bob.username);
+    const r = random(SEED);
+    const categories: Category[] = ['Utilities', 'Dining', 'Auto Loan', 'Home Services', 'Financial', 'Uncategorized'];
+    bills = await seedBills(
+      t.app.db,
+      aliceId,
+      Array.from({ length: 14 }, (_, i) => ({
+        name: `${['Acme', 'bistro', 'Zed', 'Client', 'Power', 'Corner'][i % 6]} ${i}`,
+        category: categories[i % categories.length],
+        internal: i % 7 === 3,
+        archived: i % 5 === 2,
+      })),
+    );
+    const [gone] = await seedBills(t.app.db, aliceId, [{ name: 'Gone 1', recycledAt: Date.UTC(2026, 10, 20) }]);
+    const amounts = () => r.pick([0, 1, 999, 2500, 10_000, 12_345, 50_000, 99_999, r.int(60_000)]);
+    const specs = Array.from({ length: 260 }, (_, i) => {
+      const amountCents = amounts();
+      const method = () => r.pick(PAYMENT_TYPES);
+      const pay = (cents: number, recycled = false) => {
+        const [type, medium] = method();
+        return { amountCents: cents, type, medium, recycledAt: recycled ? Date.UTC(2026, 10, 1) : null };
+      };
+      const payments = [
+        [],
+        [pay(Math.floor(amountCents / 2))],
+        [pay(amountCents)],
+        [pay(amountCents), pay(1 + r.int(900))],
+        [pay(0)],
+        [pay(amountCents, true), pay(1)],
+        [pay(r.int(amountCents + 1)), pay(r.int(amountCents + 1))],
+      ][r.int(7)];
+      return {
+        bill: r.pick(bills),
+        date: day(r),
+        flow: r.chance(0.4) ? ('INCOMING' as const) : ('OUTGOING' as const),
+        amountCents,
+        services: r.pick(['rent', 'alpha', 'zeta fee', '', 'mid 2', `svc ${i % 9}`]),
+        recycledAt: r.chance(0.03) ? Date.UTC(2026, 10, 21) : null,
+        payments,
+      };
+    });
+    const seeded = await seedEntries(t.app.db, aliceId, specs);
+    if (gone) await seedEntries(t.app.db, aliceId, [{ bill: gone, amountCents: 500, date: '2024-05-05' }]);
+    live = seeded.filter((e) => e.recycledAt === null);
+    const [other] = await seedBills(t.app.db, bobId, [{ name: bills[0]?.name ?? 'x', category: 'Utilities' }]);
+    if (other) await seedEntries(t.app.db, bobId, [{ bill: other, amountCents: 2500, date: '2024-01-01' }]);
+  });
+  afterAll(() => t.close());
+
+  const get = async <T>(app: FastifyInstance, path: string): Promise<T> => {
+    const res = await app.inject({
+      method: 'GET',
+      url: `/api/v1${path}`,
+      headers: { ...alice.headers, 'cache-control': 'no-cache' },
+    });
+    expect(res.statusCode, `${path}: ${res.body}`).toBe(200);
+    return (String(res.headers['content-type']).startsWith('text/csv') ? res.body : res.json()) as T;
+  };
+
+  it('every total, page, stats answer and export, with the large-ledger paths taken and not taken', async () => {
+    const ceiling = await buildApp(testConfig(t.database.config, { now: t.clock.now }), {
+      readModel: { seekFromOffset: Number.MAX_SAFE_INTEGER, walkFromPayments: Number.MAX_SAFE_INTEGER },
+    });
+    try {
+      const r = random(SEED + 1);
+      for (let i = 0; i < CASES; i++) {
+        const c = drawCombination(r, bills, live);
+        const filters = filterQuery(c);
+        const expected = ordered(
+          c,
+          live.filter((e) => matches(c, e)),
+        );
+        const pageSize = r.pick([1, 3, 7, 25, 100]);
+        const pages = Math.ceil(expected.length / pageSize);
+        const pageNums = [0, r.int(pages + 1), Math.max(pages - 1, 0)];
+        const label = `seed ${SEED} case ${i}: ${filters}&sortField=${c.sortField}&sortOrder=${c.sortOrder}`;
+        for (const app of [lowered, ceiling]) {
+          for (const pageNum of pageNums) {
+            const body = await get<EntryList>(
+              app,
+              `/entries?${filters}&sortField=${c.sortField}&sortOrder=${c.sortOrder}&pageSize=${pageSize}&pageNum=${pageNum}`,
+            );
+            expect(body.total, label).toBe(expected.length);
+            expect(
+              body.entries.map((e) => e.invoiceId),
+              `${label} page ${pageNum}`,
+            ).toEqual(expected.slice(pageNum * pageSize, (pageNum + 1) * pageSize));
+          }
+          expect(await get<Stats>(app, `/entries/stats?${filters}`), label).toEqual(
+            modelStats(
+              c,
+              live.filter((e) => matches(c, e)),
+            ),
+          );
+        }
+        if (i % 4 === 0) {
+          const csv = await get<string>(
+            lowered,
+            `/entries/export?${filters}&sortField=${c.sortField}&sortOrder=${c.sortOrder}`,
+          );
+          const numbers = csv
+            .trim()
+            .split('\r\n')
+            .slice(1)
+            .map((line) => Number(line.split(',')[0]));
+          expect(numbers, label).toEqual(expected);
+        }
+      }
+    } finally {
+      await ceiling.close();
+    }
+  });
+
+  it('the thresholds pick the paths: deep date pages seek and the largest payment of a side is walked only when lowered', async () => {
+    // Every statement the repository sends, as Kysely's operation tree (raw SQL keeps its text in it).
+    const seen: string[] = [];
+    const recorded = t.app.db.withPlugin({
+      transformQuery: (args) => {
+        seen.push(JSON.stringify(args.node));
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    });
+    const scope = toScope(await userIdOf(t.app.db, alice.username), {});
+    const walked = () => seen.some((s) => s.includes('"payments"') && /"orderBy".*"amount_cents"/.test(s));
+    const sought = () => seen.some((s) => s.includes('entry_day_counts'));
+    const run = async (options: ReadModelOptions) => {
+      seen.length = 0;
+      const repo = new ReadModelRepository(recorded, options);
+      await repo.page(scope, { field: 'date', order: 'desc' }, 30, 10);
+      const seek = sought();
+      await repo.methodGroups(scope);
+      return { seek, walk: walked() };
+    };
+    expect(await run({ seekFromOffset: 5, walkFromPayments: 3 })).toEqual({ seek: true, walk: true });
+    expect(await run(DEFAULT_READ_MODEL_OPTIONS)).toEqual({ seek: false, walk: false });
+  });
+});
+
+describe('the rollups’ sums, defined once', () => {
+  it('their SQL and their arithmetic agree on every kind of entry', async () => {
+    const t = await createTestApp('sqlite');
+    try {
+      for (const [amount, paid] of [
+        [0, 0],
+        [1000, 0],
+        [1000, 1],
+        [1000, 999],
+        [1000, 1000],
+        [1000, 1001],
+        [99_999_999_999, 99_999_999_999 * 2],
+      ] as const) {
+        const balance = Math.max(amount - paid, 0);
+        const row = await sql<Record<string, number>>`select ${sql.join(
+          ENTRY_SUM_NAMES.map((name) => sql`${sql.raw(ENTRY_SUMS[name].sql)} as ${sql.ref(name)}`),
+        )} from (select ${amount} as amount_cents, ${paid} as paid_cents, ${balance} as balance_cents) e`.execute(
+          t.app.db,
+        );
+        const money = { amountCents: amount, paidCents: paid, balanceCents: balance };
+        expect(row.rows[0]).toEqual(
+          Object.fromEntries(ENTRY_SUM_NAMES.map((name) => [name, ENTRY_SUMS[name].of(money)])),
+        );
+      }
+    } finally {
+      await t.close();
+    }
+  });
+});
