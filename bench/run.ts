@@ -5,6 +5,13 @@ import type { RawRequest } from 'autocannon';
 import type { DatabaseConfig } from '../packages/server/src/config.ts';
 import { findPgBin, type PgCluster, startPgCluster } from '../packages/server/test/helpers/pg-cluster.ts';
 import { parseArgs } from './lib/args.ts';
+import {
+  COMBINATION_BUDGETS,
+  type CombinationResult,
+  combinationChecks,
+  runCombinations,
+  slowest,
+} from './lib/combinations.ts';
 import { BENCH_PASSWORD, BENCH_USER, postgresDataset, type SeedInfo, sqliteDataset } from './lib/datasets.ts';
 import { captureRequestSql, type RequestKind, timeFloor } from './lib/floor.ts';
 import { type LoadResult, median, runLoad } from './lib/load.ts';
@@ -25,6 +32,9 @@ const HELP = `Usage: npm run bench -- [options]
   --connections N  connections for the load scenarios (default 50)
   --log-level L    server LOG_LEVEL (default warn; info logs every request)
   --reseed         seed the SQLite file again even if a cached one fits
+  --combos N       random filter combinations drawn from the whole filter panel (default 200)
+  --combo-seed S   the generator's seed for them (default: a new one, printed)
+  --only-combos    run only the random combinations (and their exports)
   --help`;
 
 type Dialect = 'sqlite' | 'postgres';
@@ -77,6 +87,7 @@ interface DbResult {
   floors: FloorResult[];
   deepCurve: { page: number; ms: number }[];
   memory: { peakRssMb: number; hwmMb: number };
+  combinations: CombinationResult;
 }
 
 const ms = (x: number) => (Number.isFinite(x) ? (x < 10 ? x.toFixed(2) : x < 100 ? x.toFixed(1) : x.toFixed(0)) : '–');
@@ -272,7 +283,14 @@ async function benchDatabase(
   databaseUrl: string,
   version: string,
   seed: SeedInfo,
-  opts: { seconds: number; connections: number; logLevel: string },
+  opts: {
+    seconds: number;
+    connections: number;
+    logLevel: string;
+    combos: number;
+    comboSeed: number;
+    onlyCombos: boolean;
+  },
 ): Promise<DbResult> {
   const sample = await sampleData(config, BENCH_USER);
   const deepPage = Math.min(4_999, Math.floor((sample.liveEntries - 1) / 100));
@@ -281,7 +299,16 @@ async function benchDatabase(
   const server = await startServer({ databaseUrl, dataDir, logLevel: opts.logLevel });
   try {
     const token = await login(server);
-    const all = scenarios(sample, deepPage, opts.connections);
+    // Random filter combinations first, one request at a time, on the data as seeded (the budgets of issue 12).
+    log(`   ${opts.combos} random filter combinations (seed ${opts.comboSeed}), one request at a time, no-cache`);
+    const combinations = await runCombinations(
+      { url: server.url, token, rssKb: () => server.memory().rssKb },
+      sample,
+      opts.comboSeed,
+      opts.combos,
+      log,
+    );
+    const all = opts.onlyCombos ? [] : scenarios(sample, deepPage, opts.connections);
     // Smoke test: every read route answers 200 before anything is timed.
     for (const s of all.filter((x) => x.kind === 'list' || x.kind === 'stats' || x.kind === 'read')) {
       await getJson(server, token, s.vary ? (s.vary({ path: s.path }).path ?? s.path) : s.path);
@@ -332,7 +359,9 @@ async function benchDatabase(
 
     // Latency against depth, one request at a time.
     const deepCurve: { page: number; ms: number }[] = [];
-    for (const page of [...new Set([0, 500, 1_000, 2_500, deepPage].filter((p) => p <= deepPage))]) {
+    for (const page of opts.onlyCombos
+      ? []
+      : [...new Set([0, 500, 1_000, 2_500, deepPage].filter((p) => p <= deepPage))]) {
       const times: number[] = [];
       for (let i = 0; i < 25; i++) {
         const start = performance.now();
@@ -354,6 +383,7 @@ async function benchDatabase(
       floors,
       deepCurve,
       memory: { peakRssMb: server.peakRssKb() / 1024, hwmMb: mem.hwmKb / 1024 },
+      combinations,
     };
   } finally {
     await server.stop();
@@ -464,7 +494,61 @@ function table(headers: string[], rows: string[][], alignLeft = 1): string {
   return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
-function report(results: DbResult[]): string {
+/** The random combinations: p50 / p95 / max per kind against the budgets, the exports, the slowest requests. */
+function combinationReport(results: DbResult[]): string[] {
+  const out: string[] = [];
+  const seeds = [...new Set(results.map((r) => r.combinations.seed))].join(', ');
+  const count = results[0]?.combinations.first.length ?? 0;
+  out.push(
+    '',
+    `Random filter combinations: ${count} per database, seed ${seeds} (npm run bench -- --combo-seed ${seeds} repeats them);`,
+    'each: its first page, a page drawn from its result, its stats; Cache-Control: no-cache, one request at a time',
+  );
+  const rows: string[][] = [];
+  for (const r of results) {
+    const c = combinationChecks(r.combinations);
+    for (const k of c.rows) {
+      rows.push([
+        r.dialect,
+        k.name,
+        `${ms(k.p50)} ms`,
+        `${ms(k.p95)} ms`,
+        `${ms(k.max)} ms`,
+        `p95 ≤ ${k.budget.p95}, max ≤ ${k.budget.max}`,
+        k.pass ? 'PASS' : 'FAIL',
+      ]);
+    }
+    rows.push([
+      r.dialect,
+      'CSV export (slowest)',
+      '',
+      '',
+      `${int(c.slowestExport)} rows/s`,
+      `≥ ${int(COMBINATION_BUDGETS.exportRowsPerSecond)} rows/s`,
+      c.exportPass ? 'PASS' : 'FAIL',
+    ]);
+  }
+  out.push(table(['database', 'request', 'p50', 'p95', 'max', 'budget', ''], rows, 2));
+  for (const r of results) {
+    out.push('', `${r.dialect}: exports`);
+    for (const x of r.combinations.exports) {
+      out.push(
+        `  ${int(x.rows)} rows in ${ms(x.ms)} ms = ${int(x.rowsPerSecond)} rows/s, server RSS +${x.rssGrowthMb.toFixed(0)} MB  ${x.url}`,
+      );
+    }
+    out.push(`${r.dialect}: slowest`);
+    for (const line of slowest(r.combinations)) out.push(`  ${line}`);
+  }
+  return out;
+}
+
+const combinationsFailed = (results: DbResult[]) =>
+  results.some((r) => {
+    const c = combinationChecks(r.combinations);
+    return !c.exportPass || c.rows.some((k) => !k.pass);
+  });
+
+function report(results: DbResult[], onlyCombos: boolean): string {
   const out: string[] = [];
   const names = results.map((r) => (r.dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'));
   out.push(
@@ -477,6 +561,7 @@ function report(results: DbResult[]): string {
         `${int(r.seed.counts.payments)} payments; seeded in ${r.seed.seconds.toFixed(1)} s${r.seed.cached ? ' (cached)' : ''}`,
     );
   }
+  if (onlyCombos) return [...out, ...combinationReport(results)].join('\n');
   out.push('');
   const keys = results[0]?.scenarios.map((s) => s.key) ?? [];
   const headers = ['scenario', 'conn'];
@@ -548,6 +633,7 @@ function report(results: DbResult[]): string {
       ]),
     ),
   );
+  out.push(...combinationReport(results));
   return out.join('\n');
 }
 
@@ -559,6 +645,9 @@ async function main(): Promise<number> {
     connections: 'number',
     'log-level': 'string',
     reseed: 'boolean',
+    combos: 'number',
+    'combo-seed': 'number',
+    'only-combos': 'boolean',
     help: 'boolean',
   });
   if (args.help) {
@@ -571,6 +660,9 @@ async function main(): Promise<number> {
     seconds: args.seconds ?? 5,
     connections: args.connections ?? 50,
     logLevel: args['log-level'] ?? 'warn',
+    combos: args.combos ?? 200,
+    comboSeed: args['combo-seed'] ?? Math.floor(Math.random() * 2 ** 31),
+    onlyCombos: args['only-combos'] ?? false,
   };
   const results: DbResult[] = [];
 
@@ -621,7 +713,7 @@ async function main(): Promise<number> {
   }
 
   if (results.length === 0) throw new Error('nothing was measured');
-  const text = report(results);
+  const text = report(results, opts.onlyCombos);
   console.log(`\n${text}`);
   const dir = resolve(REPO_ROOT, 'bench/results');
   mkdirSync(dir, { recursive: true });
@@ -631,7 +723,8 @@ async function main(): Promise<number> {
   writeFileSync(join(dir, 'latest.json'), json);
   writeFileSync(join(dir, 'latest.txt'), `${text}\n`);
   log(`\nResults: bench/results/bench-${stamp}.json`);
-  const failed = checks().some((c) => results.some((r) => !c.pass(c.value(r))));
+  const failed =
+    combinationsFailed(results) || (!opts.onlyCombos && checks().some((c) => results.some((r) => !c.pass(c.value(r)))));
   return failed ? 1 : 0;
 }
 

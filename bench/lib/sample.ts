@@ -13,7 +13,12 @@ export interface DataSample {
   writableIds: number[];
   /** The category with the most live invoices. */
   topCategory: string;
+  firstDate: string;
   lastDate: string;
+  /** Entity names of the user (live ones), for entity filters. */
+  entityNames: string[];
+  /** Invoice numbers of random live invoices, for the invoice # filter. */
+  invoiceNumbers: number[];
 }
 
 const SAMPLE = 2_000;
@@ -21,7 +26,9 @@ const SAMPLE = 2_000;
 export async function sampleData(config: DatabaseConfig, username: string): Promise<DataSample> {
   const sql = {
     user: 'SELECT id FROM users WHERE username_key = $1',
-    live: 'SELECT count(*) AS n, max(date) AS last FROM entries WHERE user_id = $1 AND recycled_at IS NULL',
+    live: 'SELECT count(*) AS n, min(date) AS first, max(date) AS last FROM entries WHERE user_id = $1 AND recycled_at IS NULL',
+    names: 'SELECT name FROM bills WHERE user_id = $1 AND recycled_at IS NULL ORDER BY id',
+    numbers: `SELECT invoice_number AS n FROM entries WHERE user_id = $1 AND recycled_at IS NULL ORDER BY random() LIMIT 200`,
     read: `SELECT id FROM entries WHERE user_id = $1 AND recycled_at IS NULL ORDER BY random() LIMIT ${SAMPLE}`,
     writable: `SELECT id FROM entries WHERE user_id = $1 AND recycled_at IS NULL AND archived = 0 ORDER BY random() LIMIT ${SAMPLE}`,
     category: `SELECT category FROM entries WHERE user_id = $1 AND recycled_at IS NULL
@@ -33,11 +40,14 @@ export async function sampleData(config: DatabaseConfig, username: string): Prom
       const q = (text: string) => db.prepare(text.replace(/\$1/g, '?'));
       const user = q(sql.user).get(username.toLowerCase()) as { id: number } | undefined;
       if (!user) throw new Error(`user ${username} not found`);
-      const live = q(sql.live).get(user.id) as { n: number; last: string };
+      const live = q(sql.live).get(user.id) as { n: number; first: string; last: string };
       return {
         userId: user.id,
         liveEntries: live.n,
+        firstDate: live.first,
         lastDate: live.last,
+        entityNames: (q(sql.names).all(user.id) as { name: string }[]).map((r) => r.name),
+        invoiceNumbers: (q(sql.numbers).all(user.id) as { n: number }[]).map((r) => r.n),
         readIds: (q(sql.read).all(user.id) as { id: number }[]).map((r) => r.id),
         writableIds: (q(sql.writable).all(user.id) as { id: number }[]).map((r) => r.id),
         topCategory: (q(sql.category).get(user.id) as { category: string }).category,
@@ -52,12 +62,15 @@ export async function sampleData(config: DatabaseConfig, username: string): Prom
     const user = (await client.query<{ id: string }>(sql.user, [username.toLowerCase()])).rows[0];
     if (!user) throw new Error(`user ${username} not found`);
     const id = Number(user.id);
-    const live = (await client.query<{ n: string; last: string }>(sql.live, [id])).rows[0];
+    const live = (await client.query<{ n: string; first: string; last: string }>(sql.live, [id])).rows[0];
     const ids = async (text: string) => (await client.query<{ id: string }>(text, [id])).rows.map((r) => Number(r.id));
     return {
       userId: id,
       liveEntries: Number(live?.n),
+      firstDate: String(live?.first),
       lastDate: String(live?.last),
+      entityNames: (await client.query<{ name: string }>(sql.names, [id])).rows.map((r) => r.name),
+      invoiceNumbers: (await client.query<{ n: string }>(sql.numbers, [id])).rows.map((r) => Number(r.n)),
       readIds: await ids(sql.read),
       writableIds: await ids(sql.writable),
       topCategory: String((await client.query<{ category: string }>(sql.category, [id])).rows[0]?.category),

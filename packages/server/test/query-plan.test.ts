@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReadModelRepository } from '../src/modules/read-model/read-model.repository.ts';
 import { toScope } from '../src/modules/read-model/scope.ts';
 import type { EntrySort } from '../src/modules/read-model/scope-sql.ts';
-import { createTestApp, type TestApp } from './helpers/app.ts';
+import { createTestApp, dialects, type TestApp } from './helpers/app.ts';
 import { signUp } from './helpers/factories.ts';
 import { seedBills, seedEntries, userIdOf } from './helpers/seed.ts';
 
@@ -162,5 +162,111 @@ describe('SQLite query plans of the invoice list', () => {
       const details = (await hinted(filters, { field: 'amount', order: 'asc' })).join(' | ');
       expect(details).toMatch(/entries_live_category_date \(user_id=\? AND category=\? AND date>\? AND date<\?\)/);
     });
+  });
+});
+
+/**
+ * PostgreSQL's plans for the key shapes, read from `EXPLAIN (FORMAT JSON)` over an analysed ledger: each page is
+ * an index scan of the sort's partial index that yields the rows in order (no Sort node, no scan of the whole
+ * table), a balance sort with a paid filter scans only the matching side, and the total of a flow, paid and
+ * archive filter reads the small state rollup, not `entries`.
+ */
+describe.runIf(dialects.includes('postgres'))('PostgreSQL query plans of the invoice list', () => {
+  let t: TestApp;
+  let repo: ReadModelRepository;
+  let userId: number;
+
+  interface PlanNode {
+    'Node Type': string;
+    'Index Name'?: string;
+    'Relation Name'?: string;
+    'Index Cond'?: string;
+    Plans?: PlanNode[];
+  }
+  const nodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
+  const plan = async (query: { compile(): CompiledQuery }): Promise<PlanNode[]> => {
+    const compiled = query.compile();
+    const result = await t.app.db.executeQuery<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>({
+      ...compiled,
+      sql: `EXPLAIN (FORMAT JSON) ${compiled.sql}`,
+    });
+    const root = result.rows[0]?.['QUERY PLAN'][0]?.Plan;
+    if (!root) throw new Error('no plan');
+    return nodes(root);
+  };
+  const page = async (sort: EntrySort, filters: EntryFilters = {}) => {
+    const scope = toScope(userId, filters);
+    return plan(repo.pageQuery(scope, sort, 0, 100, await repo.hints(scope, sort, 100)));
+  };
+  const expectIndexWalk = (plan: PlanNode[], index: RegExp) => {
+    const summary = plan.map((n) => `${n['Node Type']} ${n['Index Name'] ?? n['Relation Name'] ?? ''}`).join(' | ');
+    expect(
+      plan.some((n) => /Index/.test(n['Node Type']) && index.test(n['Index Name'] ?? '')),
+      summary,
+    ).toBe(true);
+    expect(
+      plan.some((n) => n['Node Type'] === 'Sort' || n['Node Type'] === 'Incremental Sort'),
+      summary,
+    ).toBe(false);
+    expect(
+      plan.some((n) => n['Node Type'] === 'Seq Scan' && n['Relation Name'] === 'entries'),
+      summary,
+    ).toBe(false);
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp('postgres');
+    repo = new ReadModelRepository(t.app.db);
+    userId = await userIdOf(t.app.db, (await signUp(t.app)).username);
+    const bills = await seedBills(
+      t.app.db,
+      userId,
+      Array.from({ length: 20 }, (_, i) => ({ name: `Entity ${i}`, archived: i % 5 === 0 })),
+    );
+    await seedEntries(
+      t.app.db,
+      userId,
+      Array.from({ length: 20_000 }, (_, i) => ({
+        bill: bills[i % bills.length] ?? (bills[0] as (typeof bills)[number]),
+        date: `20${16 + (i % 10)}-${String(1 + (i % 12)).padStart(2, '0')}-${String(1 + (i % 28)).padStart(2, '0')}`,
+        amountCents: 100 + ((i * 7919) % 100_000),
+        services: `service ${i % 97}`,
+        payments:
+          i % 4 === 0 ? [{ amountCents: 100 + ((i * 7919) % 100_000) }] : i % 4 === 1 ? [{ amountCents: 50 }] : [],
+      })),
+    );
+    await sql`ANALYZE`.execute(t.app.db);
+  }, 180_000);
+  afterAll(() => t.close());
+
+  it.each(SORT_FIELDS.flatMap((field) => (['asc', 'desc'] as const).map((order) => [field, order] as const)))(
+    'sort by %s %s is an ordered scan of its index',
+    async (field: SortField, order) => {
+      expectIndexWalk(await page({ field, order }), /^entries_(live_|user_number$)/);
+    },
+  );
+
+  it('the default list walks entries_live_date; a date range is a range of it', async () => {
+    expectIndexWalk(await page({ field: 'date', order: 'desc' }), /^entries_live_date$/);
+    expectIndexWalk(await page({ field: 'date', order: 'desc' }, { startDate: '2025-06-01' }), /^entries_live_date$/);
+  });
+
+  it.each(['true', 'false', 'partial'] as const)(
+    'paid=%s sorted by balance scans the balance index within the matching side',
+    async (paid) => {
+      const nodesOf = await page({ field: 'balance', order: 'asc' }, { paid });
+      expectIndexWalk(nodesOf, /^entries_live_balance$/);
+      const scan = nodesOf.find((n) => n['Index Name'] === 'entries_live_balance');
+      expect(scan?.['Index Cond']).toMatch(/balance_cents [=>]/);
+    },
+  );
+
+  it('an export chunk after a keyset position starts inside the index', async () => {
+    const after = { value: '2020-03-01', invoiceNumber: 42 };
+    const nodesOf = await plan(repo.chunkQuery(toScope(userId, {}), { field: 'date', order: 'desc' }, after, 1000, {}));
+    expectIndexWalk(nodesOf, /^entries_live_date$/);
+    expect(nodesOf.find((n) => n['Index Name'] === 'entries_live_date')?.['Index Cond']).toMatch(
+      /ROW\(date, invoice_number\) </,
+    );
   });
 });

@@ -1,6 +1,6 @@
 import { CATEGORIES, type Category, normalizeCategory } from '@billfold/contract/categories';
 import { fromCents, meanCents } from '@billfold/contract/money';
-import type { EntryList, Stats } from '@billfold/contract/schemas';
+import type { EntryFilters, EntryList, Stats } from '@billfold/contract/schemas';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -235,7 +235,7 @@ const PAYMENT_TYPES = [
   ['cash', 'person'],
 ] as const;
 
-describe.each(dialects)('read model equals the in-memory model on %s (seed %i)', (dialect) => {
+describe.each(dialects)(`read model equals the in-memory model on %s (seed ${SEED})`, (dialect) => {
   let t: TestApp;
   /** Thresholds lowered: deep date pages seek, the largest payment of a side is walked from the top. */
   let lowered: FastifyInstance;
@@ -381,11 +381,36 @@ describe.each(dialects)('read model equals the in-memory model on %s (seed %i)',
       const repo = new ReadModelRepository(recorded, options);
       await repo.page(scope, { field: 'date', order: 'desc' }, 30, 10);
       const seek = sought();
-      await repo.methodGroups(scope);
+      await repo.stats(scope);
       return { seek, walk: walked() };
     };
     expect(await run({ seekFromOffset: 5, walkFromPayments: 3 })).toEqual({ seek: true, walk: true });
     expect(await run(DEFAULT_READ_MODEL_OPTIONS)).toEqual({ seek: false, walk: false });
+  });
+
+  it('stats and totals of one wide range are the rollups minus the rows outside it; a narrow range is scanned', async () => {
+    const seen: string[] = [];
+    const recorded = t.app.db.withPlugin({
+      transformQuery: (args) => {
+        seen.push(JSON.stringify(args.node));
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    });
+    const repo = new ReadModelRepository(recorded);
+    const userId = await userIdOf(t.app.db, alice.username);
+    const readsRollups = async (filters: EntryFilters) => {
+      seen.length = 0;
+      await repo.stats(toScope(userId, filters));
+      const stats = seen.some((s) => s.includes('entry_bill_totals'));
+      seen.length = 0;
+      await repo.count(toScope(userId, filters));
+      return { stats, count: seen.some((s) => s.includes('entry_state_counts') || s.includes('entry_bill_totals')) };
+    };
+    expect(await readsRollups({ startDate: '2023-01-20' })).toMatchObject({ stats: true });
+    expect(await readsRollups({ min: 100 })).toEqual({ stats: true, count: true });
+    expect(await readsRollups({ startDate: '2025-12-01', endDate: '2025-12-31' })).toMatchObject({ stats: false });
+    expect(await readsRollups({ min: 40_000, max: 45_000 })).toMatchObject({ stats: false });
   });
 });
 

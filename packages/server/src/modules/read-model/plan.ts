@@ -60,3 +60,32 @@ export const walksForLargestPayment = (payments: number, o: ReadModelOptions) =>
 
 /** The stats' sums: from the per-entity rollups when they answer the scope, else aggregated over `entries`. */
 export const statsFromRollups = (s: EntryScope) => rollupAnswers(s).stats;
+
+/**
+ * A scope with one range (dates, or amounts) that the rollups answer without it: "everything but the range"
+ * from the rollups, minus the rows outside the range. The `outside` scopes are the base scope below and
+ * above the range; the repository reads them when they are the smaller side (wide ranges, the slow ones).
+ */
+export interface Complement {
+  base: EntryScope;
+  outside: EntryScope[];
+}
+
+const shiftDay = (iso: string, days: number) =>
+  new Date(Date.parse(`${iso}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+
+export function complementOf(s: EntryScope): Complement | null {
+  const dated = hasDates(s);
+  const ranged = s.minCents !== undefined || s.maxCents !== undefined;
+  if (s.invoiceNumber !== undefined || dated === ranged) return null;
+  const { startDate, endDate, minCents, maxCents, ...base } = s;
+  const outside: EntryScope[] = [];
+  if (dated) {
+    if (startDate !== undefined) outside.push({ ...base, endDate: shiftDay(startDate, -1) });
+    if (endDate !== undefined) outside.push({ ...base, startDate: shiftDay(endDate, 1) });
+  } else {
+    if (minCents !== undefined && minCents > 0) outside.push({ ...base, maxCents: minCents - 1 });
+    if (maxCents !== undefined) outside.push({ ...base, minCents: maxCents + 1 });
+  }
+  return { base, outside };
+}

@@ -3,6 +3,7 @@ import { type Db, isSqlite } from '../../db/database.ts';
 import { Repository } from '../../db/repository.ts';
 import { ENTRY_VIEW_COLUMNS } from '../entries/entry.mapper.ts';
 import {
+  complementOf,
   countFromRollups,
   DEFAULT_READ_MODEL_OPTIONS,
   type ReadModelOptions,
@@ -55,6 +56,55 @@ const sideOf = (row: { flow: string; internal: number }): Side =>
 
 const num = (value: unknown) => Number(value ?? 0);
 
+const toEntryGroup = (
+  r: { flow: string; internal: number; bill_name: string; category: string } & Record<string, unknown>,
+): EntryGroup => ({
+  side: sideOf(r),
+  name: r.bill_name,
+  category: r.category,
+  amount: num(r.amount_cents),
+  received: num(r.received_cents),
+  overpaid: num(r.overpaid_cents),
+  outstanding: num(r.balance_cents),
+  paid: num(r.paid_cents),
+});
+
+const toMethodGroup = (r: {
+  flow: string;
+  internal: number;
+  type: string;
+  medium: string;
+  total: unknown;
+  count: unknown;
+}): MethodGroup => ({
+  side: sideOf(r),
+  type: r.type,
+  medium: r.medium,
+  total: num(r.total),
+  count: num(r.count),
+  max: 0,
+});
+
+const ENTRY_FIGURES = ['amount', 'received', 'overpaid', 'outstanding', 'paid'] as const;
+const entryKey = (g: EntryGroup) => `${g.side}\u0000${g.name}\u0000${g.category}`;
+const methodKey = (g: MethodGroup) => `${g.side}\u0000${g.type}\u0000${g.medium}`;
+
+/** `from` minus `take`, group by group (the groups of `take` are all in `from`: it is a subset of the rows). */
+function subtract<G>(from: G[], take: G[], key: (g: G) => string, figures: readonly (keyof G)[]): G[] {
+  const out = new Map<string, G>();
+  for (const g of from) {
+    const row = out.get(key(g));
+    if (!row) out.set(key(g), { ...g });
+    else for (const f of figures) (row[f] as number) += g[f] as number;
+  }
+  for (const g of take) {
+    const row = out.get(key(g));
+    if (!row) throw new Error(`read model: a group outside the range is not in the whole (${key(g)})`);
+    for (const f of figures) (row[f] as number) -= g[f] as number;
+  }
+  return [...out.values()];
+}
+
 export class ReadModelRepository extends Repository {
   constructor(
     db: Db,
@@ -68,10 +118,36 @@ export class ReadModelRepository extends Repository {
   /** Number of live entries in the scope: from the rollups in well under a millisecond when they answer it (ADR 0400). */
   async count(s: EntryScope): Promise<number> {
     if (countFromRollups(s)) return rollupCount(this.db, s);
-    const row = await scopedEntries(this.db, s)
+    const complement = await this.complement(s);
+    if (complement) return complement.baseCount - complement.outsideCount;
+    return this.scanCount(s);
+  }
+
+  /** `count(*)` over `entries`, stopping at `cap` rows when one is given. */
+  private async scanCount(s: EntryScope, cap?: number): Promise<number> {
+    const rows = scopedEntries(this.db, s).select(sql<number>`1`.as('one'));
+    const row = await this.db
+      .selectFrom((cap === undefined ? rows : rows.limit(cap)).as('matching'))
       .select((eb) => eb.fn.countAll<number>().as('total'))
       .executeTakeFirstOrThrow();
     return Number(row.total);
+  }
+
+  /**
+   * The complement plan (`complementOf`) when the rows outside the range are fewer than those inside it: the
+   * outside is counted only up to half the base, so deciding costs at most what a scan of the smaller side does.
+   */
+  private async complement(s: EntryScope) {
+    const plan = complementOf(s);
+    if (!plan) return null;
+    const baseCount = await rollupCount(this.db, plan.base);
+    const cap = Math.ceil(baseCount / 2);
+    let outsideCount = 0;
+    for (const o of plan.outside) {
+      outsideCount += countFromRollups(o) ? await rollupCount(this.db, o) : await this.scanCount(o, cap - outsideCount);
+      if (outsideCount >= cap) return null;
+    }
+    return { ...plan, baseCount, outsideCount };
   }
 
   /**
@@ -122,82 +198,77 @@ export class ReadModelRepository extends Repository {
 
   // ---------------------------------------------------------------- stats
 
-  /** One row per side and entity (an entity has one category, so grouping by it adds no rows). */
-  async entryGroups(s: EntryScope): Promise<EntryGroup[]> {
-    const rows = statsFromRollups(s)
-      ? await rollupEntryGroups(this.db, s).execute()
-      : await scopedEntries(this.db, s)
-          .select([
-            'flow',
-            'internal',
-            'bill_name',
-            'category',
-            ...ENTRY_SUM_NAMES.map((name) => sql<number>`sum(${sql.raw(ENTRY_SUMS[name].sql)})`.as(name)),
-          ])
-          .groupBy(['flow', 'internal', 'bill_name', 'category'])
-          .execute();
-    return rows.map((r) => ({
-      side: sideOf(r),
-      name: r.bill_name,
-      category: r.category,
-      amount: num(r.amount_cents),
-      received: num(r.received_cents),
-      overpaid: num(r.overpaid_cents),
-      outstanding: num(r.balance_cents),
-      paid: num(r.paid_cents),
-    }));
-  }
-
-  /** Per side and payment method: Σ and count of the scope's live payments, and the side's largest payment. */
-  async methodGroups(s: EntryScope): Promise<MethodGroup[]> {
-    if (!statsFromRollups(s)) {
-      const entries = scopedEntries(this.db, s).where('payment_count', '>', 0).select(['id', 'flow', 'internal']);
-      const rows = await this.db
-        .selectFrom('payments')
-        .innerJoin(entries.as('e'), 'e.id', 'payments.entry_id')
-        .where('payments.user_id', '=', s.userId)
-        .where('payments.recycled_at', 'is', null)
-        .select((eb) => [
-          'e.flow',
-          'e.internal',
-          'payments.type',
-          'payments.medium',
-          eb.fn.sum<number>('payments.amount_cents').as('total'),
-          eb.fn.countAll<number>().as('count'),
-          eb.fn.max('payments.amount_cents').as('max'),
-        ])
-        .groupBy(['e.flow', 'e.internal', 'payments.type', 'payments.medium'])
-        .execute();
-      const groups = rows.map((r) => ({
-        side: sideOf(r),
-        type: r.type,
-        medium: r.medium,
-        total: num(r.total),
-        count: num(r.count),
-        max: num(r.max),
-      }));
-      // `max` is the side's largest payment, as from the rollups below.
-      for (const side of ['income', 'expense'] as const) {
-        const max = Math.max(0, ...groups.filter((g) => g.side === side).map((g) => g.max));
-        for (const g of groups) if (g.side === side) g.max = max;
+  /**
+   * The stats' sums of a scope: per side and entity (`entries`), and per side and payment method with the side's
+   * largest payment (`methods`). From the per-entity rollups when they answer the scope; for one wide range, the
+   * rollups without the range minus a scan of the rows outside it; otherwise a scan of the scope.
+   */
+  async stats(s: EntryScope): Promise<{ entries: EntryGroup[]; methods: MethodGroup[] }> {
+    let entries: EntryGroup[];
+    let methods: MethodGroup[];
+    const complement = statsFromRollups(s) ? null : await this.complement(s);
+    if (statsFromRollups(s)) {
+      [entries, methods] = [await this.rollupEntryGroups(s), await this.rollupMethodGroups(s)];
+    } else if (complement) {
+      entries = await this.rollupEntryGroups(complement.base);
+      methods = await this.rollupMethodGroups(complement.base);
+      for (const o of complement.outside) {
+        entries = subtract(entries, await this.scanEntryGroups(o), entryKey, ENTRY_FIGURES);
+        methods = subtract(methods, await this.scanMethodGroups(o), methodKey, ['total', 'count'] as const);
       }
-      return groups;
+    } else {
+      [entries, methods] = [await this.scanEntryGroups(s), await this.scanMethodGroups(s)];
     }
-    const groups = (await rollupMethodGroups(this.db, s).execute()).map((r) => ({
-      side: sideOf(r),
-      type: r.type,
-      medium: r.medium,
-      total: num(r.total),
-      count: num(r.count),
-      max: 0,
-    }));
     for (const side of ['income', 'expense'] as const) {
-      const payments = groups.reduce((n, g) => n + (g.side === side ? g.count : 0), 0);
+      const payments = methods.reduce((n, g) => n + (g.side === side ? g.count : 0), 0);
       if (payments === 0) continue;
       const max = await this.largestPayment(s, side, walksForLargestPayment(payments, this.options));
-      for (const g of groups) if (g.side === side) g.max = max;
+      for (const g of methods) if (g.side === side) g.max = max;
     }
-    return groups;
+    return { entries, methods: methods.filter((g) => g.count > 0) };
+  }
+
+  private async rollupEntryGroups(s: EntryScope): Promise<EntryGroup[]> {
+    return (await rollupEntryGroups(this.db, s).execute()).map(toEntryGroup);
+  }
+
+  private async scanEntryGroups(s: EntryScope): Promise<EntryGroup[]> {
+    const rows = await scopedEntries(this.db, s)
+      .select([
+        'flow',
+        'internal',
+        'bill_name',
+        'category',
+        ...ENTRY_SUM_NAMES.map((name) => sql<number>`sum(${sql.raw(ENTRY_SUMS[name].sql)})`.as(name)),
+      ])
+      .groupBy(['flow', 'internal', 'bill_name', 'category'])
+      .execute();
+    return rows.map(toEntryGroup);
+  }
+
+  private async rollupMethodGroups(s: EntryScope): Promise<MethodGroup[]> {
+    return (await rollupMethodGroups(this.db, s).execute()).map(toMethodGroup);
+  }
+
+  /** Σ and count of the live payments of the scope's entries per flow, internal flag and method. */
+  private async scanMethodGroups(s: EntryScope): Promise<MethodGroup[]> {
+    const entries = scopedEntries(this.db, s).where('payment_count', '>', 0).select(['id', 'flow', 'internal']);
+    const rows = await this.db
+      .selectFrom('payments')
+      .innerJoin(entries.as('e'), 'e.id', 'payments.entry_id')
+      .where('payments.user_id', '=', s.userId)
+      .where('payments.recycled_at', 'is', null)
+      .select((eb) => [
+        'e.flow',
+        'e.internal',
+        'payments.type',
+        'payments.medium',
+        eb.fn.sum<number>('payments.amount_cents').as('total'),
+        eb.fn.countAll<number>().as('count'),
+      ])
+      .groupBy(['e.flow', 'e.internal', 'payments.type', 'payments.medium'])
+      .execute();
+    return rows.map(toMethodGroup);
   }
 
   /**

@@ -52,7 +52,7 @@ export class StatsService {
   async stats(userId: number, filters: EntryFilters): Promise<Stats> {
     // Internal entries move money between one's own accounts: out of the figures unless asked for.
     const scope = toScope(userId, filters, { internalOnlyWhenAsked: true });
-    const [entries, methods] = await Promise.all([this.repo.entryGroups(scope), this.repo.methodGroups(scope)]);
+    const { entries, methods } = await this.repo.stats(scope);
     const income = sideFigures('income', entries, methods);
     const expense = sideFigures('expense', entries, methods);
     return {

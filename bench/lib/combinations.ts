@@ -1,0 +1,198 @@
+import { CATEGORIES } from '../../packages/contract/src/categories.ts';
+import { SORT_FIELDS } from '../../packages/contract/src/schemas.ts';
+import { Random } from './random.ts';
+import type { DataSample } from './sample.ts';
+
+/**
+ * Filter combinations drawn at random from the whole filter panel (invoice #, categories, entities, a single
+ * date or a range, min/max, the four paid states, the three flows, archives) with any of the 11 sorts in either
+ * order. Each field is set or not independently, so every combination can come up; the benchmark cannot pick
+ * its cases.
+ */
+
+export interface Combination {
+  /** The filters as a query string (no sort, no page). */
+  filters: string;
+  sort: string;
+}
+
+const DAY = 86_400_000;
+
+function isoDay(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+/** Amounts in cents around the seeded figures: from a few dollars to tens of thousands. */
+function amount(r: Random): number {
+  return Math.round(r.logNormal(8_000, 1.6));
+}
+
+export function drawCombination(r: Random, sample: DataSample): Combination {
+  const q = new URLSearchParams();
+  const first = Date.parse(sample.firstDate);
+  const last = Date.parse(sample.lastDate);
+  const days = Math.max(1, Math.round((last - first) / DAY));
+  if (r.chance(0.4)) {
+    const kind = r.int(0, 3);
+    const a = first + r.int(0, days) * DAY;
+    // Ranges from a day to the whole ledger, short ones as likely as long ones.
+    const b = Math.min(last, a + Math.round(Math.exp(r.next() * Math.log(days))) * DAY);
+    // A single date, a range, from a day on, up to a day.
+    if (kind !== 3) q.set('startDate', isoDay(a));
+    if (kind === 0) q.set('endDate', isoDay(a));
+    if (kind === 1 || kind === 3) q.set('endDate', isoDay(b));
+  }
+  if (r.chance(0.05) && sample.invoiceNumbers.length > 0) q.set('invoiceNum', String(r.pick(sample.invoiceNumbers)));
+  if (r.chance(0.2) && sample.entityNames.length > 0) {
+    for (let i = r.int(1, 3); i > 0; i--) q.append('partyList', r.pick(sample.entityNames));
+  }
+  if (r.chance(0.3)) {
+    for (let i = r.int(1, 3); i > 0; i--) q.append('categoryList', r.pick(CATEGORIES));
+  }
+  if (r.chance(0.3)) {
+    const [lo, hi] = [amount(r), amount(r)].sort((x, y) => x - y) as [number, number];
+    const both = r.int(0, 2);
+    if (both !== 2) q.set('min', (lo / 100).toFixed(2));
+    if (both !== 1) q.set('max', (hi / 100).toFixed(2));
+  }
+  if (r.chance(0.35)) q.set('flow', r.pick(['income', 'expense', 'internal']));
+  if (r.chance(0.4)) q.set('paid', r.pick(['true', 'false', 'overpaid', 'partial']));
+  if (r.chance(0.3)) q.set('archives', r.pick(['true', 'false']));
+  const sort = `sortField=${r.pick(SORT_FIELDS)}&sortOrder=${r.pick(['asc', 'desc'])}`;
+  return { filters: q.toString(), sort };
+}
+
+export function newGenerator(seed: number): Random {
+  return new Random(seed);
+}
+
+/** The issue's budgets for a random combination, uncached, one request at a time. */
+export const COMBINATION_BUDGETS = {
+  first: { p95: 25, max: 100 },
+  page: { p95: 50, max: 250 },
+  stats: { p95: 200, max: 500 },
+  /** CSV export rows per second (at least). */
+  exportRowsPerSecond: 200_000,
+} as const;
+
+export interface Timed {
+  url: string;
+  ms: number;
+}
+
+export interface CombinationResult {
+  seed: number;
+  first: Timed[];
+  page: Timed[];
+  stats: Timed[];
+  exports: { url: string; rows: number; ms: number; rowsPerSecond: number; rssGrowthMb: number }[];
+}
+
+export function quantile(values: number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] as number;
+}
+
+interface Endpoint {
+  url: string;
+  token: string;
+  rssKb: () => number;
+}
+
+async function timedGet(e: Endpoint, path: string): Promise<{ ms: number; body: unknown }> {
+  const start = performance.now();
+  const res = await fetch(`${e.url}${path}`, {
+    headers: { authorization: `Bearer ${e.token}`, 'cache-control': 'no-cache' },
+  });
+  const text = await res.text();
+  const ms = performance.now() - start;
+  if (!res.ok) throw new Error(`GET ${path} → ${res.status} ${text.slice(0, 300)}`);
+  return { ms, body: JSON.parse(text) };
+}
+
+/** Streams an export, counting rows as they arrive (the body is never held whole). */
+async function timedExport(e: Endpoint, path: string) {
+  const rssBefore = e.rssKb();
+  let rssPeak = rssBefore;
+  const start = performance.now();
+  const res = await fetch(`${e.url}${path}`, { headers: { authorization: `Bearer ${e.token}` } });
+  if (!res.ok || !res.body) throw new Error(`GET ${path} → ${res.status}`);
+  let newlines = 0;
+  let chunks = 0;
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+    for (const byte of chunk) if (byte === 10) newlines++;
+    if (++chunks % 64 === 0) rssPeak = Math.max(rssPeak, e.rssKb());
+  }
+  const ms = performance.now() - start;
+  rssPeak = Math.max(rssPeak, e.rssKb());
+  const rows = Math.max(0, newlines - 1); // the header line
+  return { url: path, rows, ms, rowsPerSecond: rows / (ms / 1000), rssGrowthMb: (rssPeak - rssBefore) / 1024 };
+}
+
+/**
+ * `count` combinations, each asked three ways one request at a time with `Cache-Control: no-cache`: its first
+ * page, a page drawn uniformly from its result, and its stats. Then CSV exports: the whole ledger and the
+ * largest drawn results.
+ */
+export async function runCombinations(
+  e: Endpoint,
+  sample: DataSample,
+  seed: number,
+  count: number,
+  log: (line: string) => void,
+): Promise<CombinationResult> {
+  const r = newGenerator(seed);
+  const out: CombinationResult = { seed, first: [], page: [], stats: [], exports: [] };
+  const sizes: { filters: string; sort: string; total: number }[] = [];
+  for (let i = 0; i < count; i++) {
+    const c = drawCombination(r, sample);
+    const base = `/api/v1/entries?${c.filters}${c.filters ? '&' : ''}${c.sort}&pageSize=100`;
+    const first = await timedGet(e, `${base}&pageNum=0`);
+    out.first.push({ url: `${base}&pageNum=0`, ms: first.ms });
+    const total = (first.body as { total: number }).total;
+    const pageNum = r.int(0, Math.max(0, Math.ceil(total / 100) - 1));
+    out.page.push({ url: `${base}&pageNum=${pageNum}`, ms: (await timedGet(e, `${base}&pageNum=${pageNum}`)).ms });
+    const stats = `/api/v1/entries/stats?${c.filters}`;
+    out.stats.push({ url: stats, ms: (await timedGet(e, stats)).ms });
+    sizes.push({ ...c, total });
+    if ((i + 1) % 25 === 0) log(`   ${i + 1}/${count} combinations`);
+  }
+  const largest = sizes.sort((a, b) => b.total - a.total).slice(0, 2);
+  for (const c of [{ filters: '', sort: 'sortField=date&sortOrder=desc' }, ...largest]) {
+    out.exports.push(await timedExport(e, `/api/v1/entries/export?${c.filters}${c.filters ? '&' : ''}${c.sort}`));
+  }
+  return out;
+}
+
+export function combinationChecks(c: CombinationResult) {
+  const kinds = [
+    ['first page', c.first, COMBINATION_BUDGETS.first],
+    ['any page', c.page, COMBINATION_BUDGETS.page],
+    ['stats', c.stats, COMBINATION_BUDGETS.stats],
+  ] as const;
+  const rows = kinds.map(([name, timed, budget]) => {
+    const times = timed.map((t) => t.ms);
+    const p50 = quantile(times, 0.5);
+    const p95 = quantile(times, 0.95);
+    const max = Math.max(...times);
+    return { name, p50, p95, max, budget, pass: p95 <= budget.p95 && max <= budget.max };
+  });
+  const slowestExport = Math.min(...c.exports.map((x) => x.rowsPerSecond));
+  return { rows, slowestExport, exportPass: slowestExport >= COMBINATION_BUDGETS.exportRowsPerSecond };
+}
+
+/** The slowest requests of each kind, with their URLs, so a failure names its combination. */
+export function slowest(c: CombinationResult, n = 5): string[] {
+  const lines: string[] = [];
+  for (const [name, timed] of [
+    ['first page', c.first],
+    ['any page', c.page],
+    ['stats', c.stats],
+  ] as const) {
+    for (const t of [...timed].sort((a, b) => b.ms - a.ms).slice(0, n)) {
+      lines.push(`${name.padEnd(10)} ${t.ms.toFixed(1).padStart(8)} ms  ${t.url}`);
+    }
+  }
+  return lines;
+}
