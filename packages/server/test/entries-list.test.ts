@@ -13,6 +13,7 @@ import {
   updateBill,
   updatePayment,
 } from './helpers/domain.ts';
+import { SORT_KEY, sortedNumbers } from './helpers/entry-order.ts';
 import { type Session, signUp } from './helpers/factories.ts';
 import { type SeededBill, type SeededEntry, seedBills, seedEntries, userIdOf } from './helpers/seed.ts';
 
@@ -21,34 +22,7 @@ const AMOUNTS = [1000, 2500, 2500, 99_999, 0, 2500, 1000];
 const SERVICES = ['rent', 'alpha', 'zeta fee', '', 'rent', 'mid 2'];
 const LIVE_COUNT = 120;
 
-/** The reference order of a sort field, computed from what was seeded. */
-const SORT_KEY: Record<string, (e: SeededEntry) => string | number> = {
-  invoiceId: (e) => e.invoiceNumber,
-  name: (e) => e.bill.name.toLowerCase(),
-  date: (e) => e.date,
-  flow: (e) => e.flow,
-  amount: (e) => e.amountCents,
-  status: (e) => e.payState,
-  balance: (e) => e.balanceCents,
-  services: (e) => e.services,
-  category: (e) => e.bill.category,
-  internal: (e) => (e.bill.internal ? 1 : 0),
-  archived: (e) => (e.bill.archived ? 1 : 0),
-};
 const ALIASES: Record<string, string> = { paid: 'status', entryId: 'invoiceId', description: 'services' };
-
-function sortedNumbers(entries: SeededEntry[], field: string, order: 'asc' | 'desc'): number[] {
-  const key = SORT_KEY[field];
-  if (!key) throw new Error(`no key for ${field}`);
-  const sign = order === 'asc' ? 1 : -1;
-  return [...entries]
-    .sort((a, b) => {
-      const [x, y] = [key(a), key(b)];
-      if (x !== y) return (x < y ? -1 : 1) * sign;
-      return (a.invoiceNumber - b.invoiceNumber) * sign;
-    })
-    .map((e) => e.invoiceNumber);
-}
 
 describe.each(dialects)('GET /api/v1/entries on %s', (dialect) => {
   let t: TestApp;

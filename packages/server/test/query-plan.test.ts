@@ -1,12 +1,27 @@
 import { type EntryFilters, SORT_FIELDS, type SortField } from '@billfold/contract/schemas';
 import { type CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../src/db/database.ts';
 import { ReadModelRepository } from '../src/modules/read-model/read-model.repository.ts';
 import { toScope } from '../src/modules/read-model/scope.ts';
 import type { EntrySort } from '../src/modules/read-model/scope-sql.ts';
 import { createTestApp, dialects, type TestApp } from './helpers/app.ts';
 import { signUp } from './helpers/factories.ts';
-import { seedBills, seedEntries, userIdOf } from './helpers/seed.ts';
+import { type EntrySeed, type SeededBill, seedBills, seedEntries, userIdOf } from './helpers/seed.ts';
+
+/** Twenty entities (every fifth archived) and `count` invoices spread over them, each shaped by `entry(i)`. */
+async function seedLedger(db: Db, userId: number, count: number, entry: (i: number) => Omit<EntrySeed, 'bill'>) {
+  const bills = await seedBills(
+    db,
+    userId,
+    Array.from({ length: 20 }, (_, i) => ({ name: `Entity ${i}`, archived: i % 5 === 0 })),
+  );
+  await seedEntries(
+    db,
+    userId,
+    Array.from({ length: count }, (_, i) => ({ bill: bills[i % bills.length] as SeededBill, ...entry(i) })),
+  );
+}
 
 /**
  * SQLite's plan for the list queries exactly as the repository compiles them: a walk of the partial index
@@ -48,21 +63,11 @@ describe('SQLite query plans of the invoice list', () => {
   describe.each(['empty database', 'after ANALYZE of a one-user ledger'])('%s', (state) => {
     beforeAll(async () => {
       if (state === 'empty database') return;
-      const bills = await seedBills(
-        t.app.db,
-        userId,
-        Array.from({ length: 20 }, (_, i) => ({ name: `Entity ${i}`, archived: i % 5 === 0 })),
-      );
-      await seedEntries(
-        t.app.db,
-        userId,
-        Array.from({ length: 3000 }, (_, i) => ({
-          bill: bills[i % bills.length] ?? (bills[0] as (typeof bills)[number]),
-          date: `2026-0${1 + (i % 9)}-${String(1 + (i % 28)).padStart(2, '0')}`,
-          amountCents: (i * 7919) % 100_000,
-          payments: i % 3 === 0 ? [{ amountCents: 100 }] : [],
-        })),
-      );
+      await seedLedger(t.app.db, userId, 3000, (i) => ({
+        date: `2026-0${1 + (i % 9)}-${String(1 + (i % 28)).padStart(2, '0')}`,
+        amountCents: (i * 7919) % 100_000,
+        payments: i % 3 === 0 ? [{ amountCents: 100 }] : [],
+      }));
       await sql`ANALYZE`.execute(t.app.db);
     });
 
@@ -218,23 +223,13 @@ describe.runIf(dialects.includes('postgres'))('PostgreSQL query plans of the inv
     t = await createTestApp('postgres');
     repo = new ReadModelRepository(t.app.db);
     userId = await userIdOf(t.app.db, (await signUp(t.app)).username);
-    const bills = await seedBills(
-      t.app.db,
-      userId,
-      Array.from({ length: 20 }, (_, i) => ({ name: `Entity ${i}`, archived: i % 5 === 0 })),
-    );
-    await seedEntries(
-      t.app.db,
-      userId,
-      Array.from({ length: 20_000 }, (_, i) => ({
-        bill: bills[i % bills.length] ?? (bills[0] as (typeof bills)[number]),
-        date: `20${16 + (i % 10)}-${String(1 + (i % 12)).padStart(2, '0')}-${String(1 + (i % 28)).padStart(2, '0')}`,
-        amountCents: 100 + ((i * 7919) % 100_000),
-        services: `service ${i % 97}`,
-        payments:
-          i % 4 === 0 ? [{ amountCents: 100 + ((i * 7919) % 100_000) }] : i % 4 === 1 ? [{ amountCents: 50 }] : [],
-      })),
-    );
+    await seedLedger(t.app.db, userId, 20_000, (i) => ({
+      date: `20${16 + (i % 10)}-${String(1 + (i % 12)).padStart(2, '0')}-${String(1 + (i % 28)).padStart(2, '0')}`,
+      amountCents: 100 + ((i * 7919) % 100_000),
+      services: `service ${i % 97}`,
+      payments:
+        i % 4 === 0 ? [{ amountCents: 100 + ((i * 7919) % 100_000) }] : i % 4 === 1 ? [{ amountCents: 50 }] : [],
+    }));
     await sql`ANALYZE`.execute(t.app.db);
   }, 180_000);
   afterAll(() => t.close());

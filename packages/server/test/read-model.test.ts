@@ -1,15 +1,17 @@
 import { CATEGORIES, type Category, normalizeCategory } from '@billfold/contract/categories';
 import { fromCents, meanCents } from '@billfold/contract/money';
-import type { EntryFilters, EntryList, Stats } from '@billfold/contract/schemas';
+import { type EntryFilters, type EntryList, SORT_FIELDS, type SortField, type Stats } from '@billfold/contract/schemas';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
+import type { Db } from '../src/db/database.ts';
 import { DEFAULT_READ_MODEL_OPTIONS, type ReadModelOptions } from '../src/modules/read-model/plan.ts';
 import { ReadModelRepository } from '../src/modules/read-model/read-model.repository.ts';
 import { toScope } from '../src/modules/read-model/scope.ts';
 import { ENTRY_SUM_NAMES, ENTRY_SUMS } from '../src/modules/read-model/sums.ts';
 import { createTestApp, dialects, type TestApp, testConfig } from './helpers/app.ts';
+import { sortedNumbers } from './helpers/entry-order.ts';
 import { type Session, signUp } from './helpers/factories.ts';
 import { type SeededBill, type SeededEntry, seedBills, seedEntries, userIdOf } from './helpers/seed.ts';
 
@@ -40,35 +42,6 @@ function random(seed: number) {
 }
 type Random = ReturnType<typeof random>;
 
-const SORTS = [
-  'invoiceId',
-  'name',
-  'date',
-  'flow',
-  'amount',
-  'status',
-  'balance',
-  'services',
-  'category',
-  'internal',
-  'archived',
-] as const;
-type SortName = (typeof SORTS)[number];
-
-const SORT_KEY: Record<SortName, (e: SeededEntry) => string | number> = {
-  invoiceId: (e) => e.invoiceNumber,
-  name: (e) => e.bill.name.toLowerCase(),
-  date: (e) => e.date,
-  flow: (e) => e.flow,
-  amount: (e) => e.amountCents,
-  status: (e) => e.payState,
-  balance: (e) => e.balanceCents,
-  services: (e) => e.services,
-  category: (e) => e.bill.category,
-  internal: (e) => (e.bill.internal ? 1 : 0),
-  archived: (e) => (e.bill.archived ? 1 : 0),
-};
-
 /** One combination of the filter panel, as the model reads it and as a query string. */
 interface Combination {
   startDate?: string;
@@ -81,7 +54,7 @@ interface Combination {
   flow?: 'income' | 'expense' | 'internal';
   paid?: 'true' | 'false' | 'overpaid' | 'partial';
   archives?: 'true' | 'false';
-  sortField: SortName;
+  sortField: SortField;
   sortOrder: 'asc' | 'desc';
 }
 
@@ -92,7 +65,7 @@ const day = (r: Random) => {
 const spell = (r: Random, s: string) => r.pick([s, s.toUpperCase(), s.toLowerCase().replaceAll(' ', '_')]);
 
 function drawCombination(r: Random, bills: SeededBill[], live: SeededEntry[]): Combination {
-  const c: Combination = { sortField: r.pick(SORTS), sortOrder: r.pick(['asc', 'desc'] as const) };
+  const c: Combination = { sortField: r.pick(SORT_FIELDS), sortOrder: r.pick(['asc', 'desc'] as const) };
   if (r.chance(0.35)) {
     const kind = r.int(4);
     const [a, b] = [day(r), day(r)].sort();
@@ -157,17 +130,7 @@ function matches(c: Combination, e: SeededEntry): boolean {
   return true;
 }
 
-function ordered(c: Combination, entries: SeededEntry[]): number[] {
-  const key = SORT_KEY[c.sortField];
-  const sign = c.sortOrder === 'asc' ? 1 : -1;
-  return [...entries]
-    .sort((a, b) => {
-      const [x, y] = [key(a), key(b)];
-      if (x !== y) return (x < y ? -1 : 1) * sign;
-      return (a.invoiceNumber - b.invoiceNumber) * sign;
-    })
-    .map((e) => e.invoiceNumber);
-}
+const ordered = (c: Combination, entries: SeededEntry[]) => sortedNumbers(entries, c.sortField, c.sortOrder);
 
 function topFive(totals: Map<string, number>): Record<string, number> {
   const sorted = [...totals]
@@ -226,6 +189,19 @@ function modelStats(c: Combination, entries: SeededEntry[]): Stats {
     topExpenseTypes: expense.byMethod,
     top5ExpenseCategories: expense.byCategory,
   };
+}
+
+/** Every statement sent through the returned database, as Kysely's operation tree (raw SQL keeps its text in it). */
+function recording(db: Db) {
+  const seen: string[] = [];
+  const recorded = db.withPlugin({
+    transformQuery: (args) => {
+      seen.push(JSON.stringify(args.node));
+      return args.node;
+    },
+    transformResult: async (args) => args.result,
+  });
+  return { seen, recorded };
 }
 
 const PAYMENT_TYPES = [
@@ -364,15 +340,7 @@ describe.each(dialects)(`read model equals the in-memory model on %s (seed ${SEE
   });
 
   it('the thresholds pick the paths: deep date pages seek and the largest payment of a side is walked only when lowered', async () => {
-    // Every statement the repository sends, as Kysely's operation tree (raw SQL keeps its text in it).
-    const seen: string[] = [];
-    const recorded = t.app.db.withPlugin({
-      transformQuery: (args) => {
-        seen.push(JSON.stringify(args.node));
-        return args.node;
-      },
-      transformResult: async (args) => args.result,
-    });
+    const { seen, recorded } = recording(t.app.db);
     const scope = toScope(await userIdOf(t.app.db, alice.username), {});
     const walked = () => seen.some((s) => s.includes('"payments"') && /"orderBy".*"amount_cents"/.test(s));
     const sought = () => seen.some((s) => s.includes('entry_day_counts'));
@@ -389,14 +357,7 @@ describe.each(dialects)(`read model equals the in-memory model on %s (seed ${SEE
   });
 
   it('stats and totals of one wide range are the rollups minus the rows outside it; a narrow range is scanned', async () => {
-    const seen: string[] = [];
-    const recorded = t.app.db.withPlugin({
-      transformQuery: (args) => {
-        seen.push(JSON.stringify(args.node));
-        return args.node;
-      },
-      transformResult: async (args) => args.result,
-    });
+    const { seen, recorded } = recording(t.app.db);
     const repo = new ReadModelRepository(recorded);
     const userId = await userIdOf(t.app.db, alice.username);
     const readsRollups = async (filters: EntryFilters) => {
