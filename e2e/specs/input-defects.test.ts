@@ -1,24 +1,15 @@
 import type { Page, Request } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { dateField, dateValue } from '../pages/date-field.ts';
 import { HomePage } from '../pages/home-page.ts';
 import { InvoiceFormPage } from '../pages/invoice-form-page.ts';
 import { InvoicePage } from '../pages/invoice-page.ts';
-import { type ApiSession, createSignedInUser, type UserData } from '../support/api.ts';
 import { screenshot, useBrowser } from '../support/browser.ts';
 import { seedInvoice } from '../support/domain.ts';
-import { loginAs } from '../support/session.ts';
+import { loginAs, useSpecAccount } from '../support/session.ts';
 
 const browser = useBrowser();
-// One account for the file: sign-ups from one address are limited (50 in 15 minutes), and every test here keeps
-// to data it seeds itself.
-let api: ApiSession;
-let user: UserData;
-
-beforeAll(async () => {
-  api = await createSignedInUser();
-  user = api.user;
-});
+const account = useSpecAccount();
 const NOT_A_DATE = 'Enter a whole date that exists, as YYYY-MM-DD.';
 const OUT_OF_RANGE = 'Enter a date from 1900-01-01 to 2099-12-31.';
 const NOT_AN_AMOUNT = 'Not an amount: use digits with up to 2 decimals, at most 999,999,999.99.';
@@ -35,7 +26,7 @@ function listRequests(page: Page): URLSearchParams[] {
 
 async function openHome(): Promise<HomePage> {
   const page = await browser.newPage();
-  await loginAs(page, user);
+  await loginAs(page, account.user);
   const home = new HomePage(page);
   await home.settled();
   return home;
@@ -95,8 +86,8 @@ describe('date fields show what they apply', () => {
 
   it('the invoice form answers 2026-02-30 with a field error, not "Please fill in all required fields."', async () => {
     const page = await browser.newPage();
-    await loginAs(page, user);
-    const { entity } = await seedInvoice(api, { entity: { name: 'Dated Co' } });
+    await loginAs(page, account.user);
+    const { entity } = await seedInvoice(account.api, { entity: { name: 'Dated Co' } });
     const form = await new InvoiceFormPage(page).gotoNew(entity.name);
     await form.fill({ date: '2026-02-30', flow: 'Expense', amount: '12' });
     await page.getByText(NOT_A_DATE, { exact: true }).waitFor();
@@ -109,8 +100,8 @@ describe('date fields show what they apply', () => {
 
   it('the payment dialog answers 2026-11-31 with a field error; Use Invoice Date replaces it', async () => {
     const page = await browser.newPage();
-    await loginAs(page, user);
-    const { entry } = await seedInvoice(api, { invoice: { date: '2026-01-15' } });
+    await loginAs(page, account.user);
+    const { entry } = await seedInvoice(account.api, { invoice: { date: '2026-01-15' } });
     const invoice = await new InvoicePage(page).goto(entry.entryId);
     await invoice.openAddPayment();
     await invoice.fillPayment({ date: '2026-11-31', amount: '5', method: 'Cash' });
@@ -155,8 +146,8 @@ describe('Invoice # and amounts', () => {
 
   it('the invoice form and payment dialog take "$5.00"', async () => {
     const page = await browser.newPage();
-    await loginAs(page, user);
-    const { entry } = await seedInvoice(api, { invoice: { amount: 100 } });
+    await loginAs(page, account.user);
+    const { entry } = await seedInvoice(account.api, { invoice: { amount: 100 } });
     const form = await new InvoiceFormPage(page).gotoEdit(entry.entryId);
     await form.amount.fill('$5.00');
     expect(await form.amount.inputValue()).toBe('5.00');

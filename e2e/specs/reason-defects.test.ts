@@ -1,57 +1,48 @@
 import type { Page } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AccountPage } from '../pages/account-page.ts';
 import { HomePage } from '../pages/home-page.ts';
 import { InvoiceFormPage } from '../pages/invoice-form-page.ts';
 import { InvoicePage } from '../pages/invoice-page.ts';
 import { RecyclePage } from '../pages/recycle-page.ts';
-import { type ApiSession, createSignedInUser, type UserData } from '../support/api.ts';
 import { screenshot, useBrowser } from '../support/browser.ts';
 import { archiveEntity, createEntity, daysAgo, getEntity, seedInvoice } from '../support/domain.ts';
-import { loginAs, pathOf, waitForPath } from '../support/session.ts';
+import { loginAs, pathOf, useSpecAccount, waitForPath } from '../support/session.ts';
 
 const browser = useBrowser();
-// One account for the file: sign-ups from one address are limited (50 in 15 minutes), and every test here keeps
-// to data it seeds itself.
-let api: ApiSession;
-let user: UserData;
-
-beforeAll(async () => {
-  api = await createSignedInUser();
-  user = api.user;
-});
+const account = useSpecAccount();
 const WRONG = 'Wrong!Passw0rd';
 
 describe('the server says why', () => {
   it('a wrong current password says so in every account dialog', async () => {
     const page = await browser.newPage();
-    await loginAs(page, user);
-    const account = await new AccountPage(page).goto();
+    await loginAs(page, account.user);
+    const screen = await new AccountPage(page).goto();
 
-    await account.changeEmail(`new.${user.email}`, WRONG);
-    await account.notice.filter({ hasText: 'Failed to update email. Current password is incorrect.' }).waitFor();
-    await account.dialogError.filter({ hasText: 'Current password is incorrect.' }).waitFor();
+    await screen.changeEmail(`new.${account.user.email}`, WRONG);
+    await screen.notice.filter({ hasText: 'Failed to update email. Current password is incorrect.' }).waitFor();
+    await screen.dialogError.filter({ hasText: 'Current password is incorrect.' }).waitFor();
     await screenshot(page, 'account-email-wrong-password');
-    await account.dialog.getByRole('button', { name: 'Cancel' }).click();
-    await account.dialog.waitFor({ state: 'hidden' });
+    await screen.dialog.getByRole('button', { name: 'Cancel' }).click();
+    await screen.dialog.waitFor({ state: 'hidden' });
 
-    await account.changePassword(WRONG, 'N3w!Password');
-    await account.notice.filter({ hasText: 'Failed to change password. Current password is incorrect.' }).waitFor();
-    await account.dialogError.filter({ hasText: 'Current password is incorrect.' }).waitFor();
-    await account.dialog.getByRole('button', { name: 'Cancel' }).click();
-    await account.dialog.waitFor({ state: 'hidden' });
+    await screen.changePassword(WRONG, 'N3w!Password');
+    await screen.notice.filter({ hasText: 'Failed to change password. Current password is incorrect.' }).waitFor();
+    await screen.dialogError.filter({ hasText: 'Current password is incorrect.' }).waitFor();
+    await screen.dialog.getByRole('button', { name: 'Cancel' }).click();
+    await screen.dialog.waitFor({ state: 'hidden' });
 
-    await account.deactivate(WRONG);
-    await account.dialogError.filter({ hasText: 'Current password is incorrect.' }).waitFor();
-    await account.notice.filter({ hasText: 'Failed to deactivate account. Current password is incorrect.' }).waitFor();
+    await screen.deactivate(WRONG);
+    await screen.dialogError.filter({ hasText: 'Current password is incorrect.' }).waitFor();
+    await screen.notice.filter({ hasText: 'Failed to deactivate account. Current password is incorrect.' }).waitFor();
   });
 
   it('restoring an entity whose name is taken offers to restore it under another name', async () => {
     const page = await browser.newPage();
-    await loginAs(page, user);
-    const { entity, entry } = await seedInvoice(api, { entity: { name: 'Twin Co' } });
-    await api.request('PUT', '/bills', { id: entity.id, recycle: true });
-    await createEntity(api, { name: 'Twin Co' });
+    await loginAs(page, account.user);
+    const { entity, entry } = await seedInvoice(account.api, { entity: { name: 'Twin Co' } });
+    await account.api.request('PUT', '/bills', { id: entity.id, recycle: true });
+    await createEntity(account.api, { name: 'Twin Co' });
 
     const recycle = await new RecyclePage(page).goto();
     await recycle.restore(recycle.item('Entity', 'Twin Co'));
@@ -63,16 +54,16 @@ describe('the server says why', () => {
     await dialog.getByRole('button', { name: 'Restore' }).click();
     await recycle.notice.filter({ hasText: 'Entity restored successfully.' }).waitFor();
     await dialog.waitFor({ state: 'hidden' });
-    expect((await getEntity(api, entity.id)).name).toBe('Twin Co (2)');
+    expect((await getEntity(account.api, entity.id)).name).toBe('Twin Co (2)');
     // Its invoice came back with it.
-    expect((await api.request<{ name: string }>('GET', `/entries/${entry.entryId}`)).name).toBe('Twin Co (2)');
+    expect((await account.api.request<{ name: string }>('GET', `/entries/${entry.entryId}`)).name).toBe('Twin Co (2)');
   });
 
   it('a typed or linked archived entity is said to be archived, with the way to Archives', async () => {
     const page = await browser.newPage();
-    await loginAs(page, user);
-    const { entity } = await seedInvoice(api, { entity: { name: 'Old Lodge' } });
-    await archiveEntity(api, entity.id);
+    await loginAs(page, account.user);
+    const { entity } = await seedInvoice(account.api, { entity: { name: 'Old Lodge' } });
+    await archiveEntity(account.api, entity.id);
     const notice =
       '"Old Lodge" is archived, so it takes no new invoices. Restore it from Archives in the History menu first.';
 
@@ -124,8 +115,8 @@ async function largestAmountsWhole(page: Page, allColumns = true): Promise<numbe
 describe('history and display', () => {
   it('Back after deleting an invoice does not return to its page', async () => {
     const page = await browser.newPage();
-    await loginAs(page, user);
-    const { entry } = await seedInvoice(api, { invoice: { date: daysAgo(1) } });
+    await loginAs(page, account.user);
+    const { entry } = await seedInvoice(account.api, { invoice: { date: daysAgo(1) } });
     const home = new HomePage(page);
     await home.goto();
     await home.cell(entry.invoiceId, 'invoiceId').getByRole('link').click();
@@ -142,7 +133,7 @@ describe('history and display', () => {
 
   it('a page past the end says why Go is disabled', async () => {
     const page = await browser.newPage();
-    await loginAs(page, user);
+    await loginAs(page, account.user);
     const home = new HomePage(page);
     await home.settled();
     const box = home.goToPageBox();
@@ -157,9 +148,9 @@ describe('history and display', () => {
 
   it('the largest amounts show whole at 1280 px in the grids and on the chart axis', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await loginAs(page, user);
-    const { entity } = await seedInvoice(api, { invoice: { amount: 999999999.99, date: daysAgo(1) } });
-    await seedInvoice(api, { invoice: { amount: 999999999.99, date: daysAgo(2) } });
+    await loginAs(page, account.user);
+    const { entity } = await seedInvoice(account.api, { invoice: { amount: 999999999.99, date: daysAgo(1) } });
+    await seedInvoice(account.api, { invoice: { amount: 999999999.99, date: daysAgo(2) } });
     const home = new HomePage(page);
     await home.goto();
     await home.settled();

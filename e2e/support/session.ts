@@ -1,7 +1,8 @@
 import type { Page } from 'playwright-core';
+import { beforeAll } from 'vitest';
 import { HomePage } from '../pages/home-page.ts';
 import { LoginPage } from '../pages/login-page.ts';
-import { createUser, type UserData } from './api.ts';
+import { type ApiSession, createSignedInUser, createUser, type UserData } from './api.ts';
 
 /** A new account (created through the API) signed in through the login form; the page ends on `/home`. */
 export async function signUpAndLogin(page: Page, overrides: Partial<UserData> = {}): Promise<UserData> {
@@ -37,4 +38,17 @@ export function pathOf(page: Page): string {
 /** Waits until the app's route (path only) is `path`; client-side redirects settle after navigation events. */
 export async function waitForPath(page: Page, path: string): Promise<void> {
   await page.waitForURL((url) => url.pathname === path);
+}
+
+/**
+ * One signed-up account for a whole spec file (sign-ups from one address are limited to 50 in 15 minutes): its
+ * `api` and `user` are set before the first test. Tests sharing it keep to data they seed themselves.
+ */
+export function useSpecAccount(): { api: ApiSession; user: UserData } {
+  const account = {} as { api: ApiSession; user: UserData };
+  beforeAll(async () => {
+    account.api = await createSignedInUser();
+    account.user = account.api.user;
+  });
+  return account;
 }
