@@ -3,6 +3,9 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { Config, TrustProxy } from './config.ts';
 import { createDatabase, type Db, migrateToLatest } from './db/database.ts';
 import { SecretBox } from './lib/secret-box.ts';
+import { AccountDataRepository } from './modules/account-data/account-data.repository.ts';
+import { accountDataRoutes } from './modules/account-data/account-data.routes.ts';
+import { AccountDataService } from './modules/account-data/account-data.service.ts';
 import { AuthRepository } from './modules/auth/auth.repository.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
@@ -130,6 +133,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       const cache = listCache((userId) => versions.version(userId));
       entriesListRoutes(api, new EntriesListService(readModel, config.now), cache);
       statsRoutes(api, new StatsService(readModel));
+      accountDataRoutes(api, new AccountDataService(new AccountDataRepository(db), config.now), config.now);
     },
     { prefix: '/api/v1' },
   );

@@ -10,6 +10,7 @@ import { PageCard } from '../../components/PageCard.tsx';
 import { formatTimestamp } from '../../lib/dates.ts';
 import { roleLabel } from '../../lib/format.ts';
 import { useSession } from '../../lib/use-session.ts';
+import { AccountDataSection } from './AccountDataSection.tsx';
 import { ChangeEmailDialog } from './ChangeEmailDialog.tsx';
 import { ChangePasswordDialog } from './ChangePasswordDialog.tsx';
 import { DeactivateDialog } from './DeactivateDialog.tsx';
@@ -106,6 +107,7 @@ export default function AccountPage() {
             Deactivate Account
           </Button>
         </Stack>
+        <AccountDataSection />
         <ChangeEmailDialog open={dialog === 'email'} currentEmail={user.email} onClose={close} />
         <ChangePasswordDialog
           open={dialog === 'password'}

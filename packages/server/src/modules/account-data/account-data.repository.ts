@@ -1,0 +1,78 @@
+import type { Insertable } from 'kysely';
+import { Repository } from '../../db/repository.ts';
+import type { BillsTable, NewEntry, PaymentsTable } from '../../db/schema.ts';
+
+/** Rows per multi-row INSERT: well under SQLite's 32,766 and PostgreSQL's 65,535 bound parameters. */
+const CHUNK = 500;
+
+/** Whole-account reads and bulk inserts for the account file (export and import). */
+export class AccountDataRepository extends Repository {
+  bills(userId: number) {
+    return this.db.selectFrom('bills').selectAll().where('user_id', '=', userId).orderBy('id').execute();
+  }
+
+  entries(userId: number) {
+    return this.db.selectFrom('entries').selectAll().where('user_id', '=', userId).orderBy('id').execute();
+  }
+
+  payments(userId: number) {
+    return this.db.selectFrom('payments').selectAll().where('user_id', '=', userId).orderBy('id').execute();
+  }
+
+  /** The user row, locked until the transaction ends (an import and a concurrent first write run one after the other). */
+  lockUser(userId: number) {
+    return this.db
+      .updateTable('users')
+      .set((eb) => ({ last_invoice_number: eb.ref('last_invoice_number') }))
+      .where('id', '=', userId)
+      .returning(['id', 'last_invoice_number'])
+      .executeTakeFirstOrThrow();
+  }
+
+  async hasData(userId: number): Promise<boolean> {
+    const bill = await this.db
+      .selectFrom('bills')
+      .select('id')
+      .where('user_id', '=', userId)
+      .limit(1)
+      .executeTakeFirst();
+    return bill !== undefined;
+  }
+
+  setLastInvoiceNumber(userId: number, value: number) {
+    return this.db.updateTable('users').set({ last_invoice_number: value }).where('id', '=', userId).execute();
+  }
+
+  /** Inserts the entities one by one (a recycled entity may share its name), returning their new ids in order. */
+  async insertBills(rows: Insertable<BillsTable>[]): Promise<number[]> {
+    const ids: number[] = [];
+    for (const row of rows) {
+      const inserted = await this.db.insertInto('bills').values(row).returning('id').executeTakeFirstOrThrow();
+      ids.push(inserted.id);
+    }
+    return ids;
+  }
+
+  /** Inserts the invoices and returns their new ids by invoice number (unique per user). */
+  async insertEntries(rows: NewEntry[]): Promise<Map<number, number>> {
+    const ids = new Map<number, number>();
+    for (let i = 0; i < rows.length; i += CHUNK) {
+      const inserted = await this.db
+        .insertInto('entries')
+        .values(rows.slice(i, i + CHUNK))
+        .returning(['id', 'invoice_number'])
+        .execute();
+      for (const row of inserted) ids.set(Number(row.invoice_number), row.id);
+    }
+    return ids;
+  }
+
+  async insertPayments(rows: Insertable<PaymentsTable>[]): Promise<void> {
+    for (let i = 0; i < rows.length; i += CHUNK) {
+      await this.db
+        .insertInto('payments')
+        .values(rows.slice(i, i + CHUNK))
+        .execute();
+    }
+  }
+}

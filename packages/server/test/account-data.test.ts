@@ -1,0 +1,173 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { type AccountFile, accountFileV1 } from '@billfold/contract/account-file';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rollupDifferences } from '../src/db/rollups.ts';
+import { ACCOUNT_NOT_EMPTY } from '../src/modules/account-data/account-data.service.ts';
+import { createTestApp, type Dialect, dialects, type TestApp } from './helpers/app.ts';
+import {
+  type Api,
+  createBill,
+  createEntry,
+  createPayment,
+  editEntry,
+  request,
+  updateBill,
+  updatePayment,
+} from './helpers/domain.ts';
+import { signUp } from './helpers/factories.ts';
+import { totalsMismatches } from './security/database-state.ts';
+
+/**
+ * The whole-account file: export → import into an empty account on a server of the other database → export gives
+ * the same file but for its export time; what the user sees there (list, stats, recycle bin) is the same; a
+ * rejected import writes nothing; a version-1 file written earlier keeps importing.
+ */
+
+/** The other database when both run, so the file crosses from SQLite to PostgreSQL and back. */
+const other = (dialect: Dialect): Dialect => dialects.find((d) => d !== dialect) ?? dialect;
+const V1_FIXTURE = resolve(import.meta.dirname, 'fixtures/account-file-v1.json');
+
+const exportFile = async (api: Api) => {
+  const res = await request(api, 'GET', '/account/export');
+  expect(res.statusCode).toBe(200);
+  expect(res.headers['content-disposition']).toMatch(
+    /^attachment; filename="billfold-account-\d{4}-\d{2}-\d{2}\.json"$/,
+  );
+  return accountFileV1.parse(res.json()) as AccountFile;
+};
+const withoutTime = (file: AccountFile) => ({ ...file, exportedAt: null });
+
+/** What a user sees of the data: the list, the stats and the recycle bin, without database ids. */
+async function visible(api: Api) {
+  const list = (await request(api, 'GET', '/entries?pageSize=100&sort=invoiceId&order=asc')).json<{
+    entries: Record<string, unknown>[];
+    total: number;
+  }>();
+  const stats = (await request(api, 'GET', '/entries/stats')).json<unknown>();
+  const bin = (await request(api, 'GET', '/recycle')).json<{ recycleItems: Record<string, unknown>[] }>();
+  const strip = (row: Record<string, unknown>) => {
+    const { entryId: _e, billId: _b, id: _i, entityId: _x, ...rest } = row;
+    return rest;
+  };
+  return { total: list.total, entries: list.entries.map(strip), stats, bin: bin.recycleItems.map(strip) };
+}
+
+/** Entities (live, archived, internal, deleted with their invoices, one sharing a live one's name), invoices, payments. */
+async function richAccount(api: Api) {
+  const power = await createBill(api, { name: 'Power Co', category: 'Utilities' });
+  const transfer = await createBill(api, { name: 'Savings', category: 'Financial', internal: true });
+  const old = await createBill(api, { name: 'Old Landlord', category: 'Mortgage / Rent' });
+  const gone = await createBill(api, { name: 'Gym', category: 'Personal Care / Fitness' });
+  const e1 = await createEntry(api, { billId: power.id, amount: 120.5, flow: 'expense', services: 'October, "final"' });
+  const e2 = await createEntry(api, { billId: power.id, amount: 80, flow: 'income', date: '2025-02-28' });
+  const e3 = await createEntry(api, { billId: transfer.id, amount: 1000, services: 'to savings' });
+  const e4 = await createEntry(api, { billId: old.id, amount: 1500 });
+  const e5 = await createEntry(api, { billId: gone.id, amount: 45 });
+  const e6 = await createEntry(api, { billId: power.id, amount: 10 });
+  await createPayment(api, { entryId: e1.entryId, amount: 100, notes: 'first', autopay: true });
+  const p2 = await createPayment(api, { entryId: e1.entryId, amount: 20.5, type: 'check', medium: 'mail' });
+  await createPayment(api, { entryId: e3.entryId, amount: 1200, type: 'cash', medium: 'person' });
+  await createPayment(api, { entryId: e4.entryId, amount: 1500 });
+  await createPayment(api, { entryId: e5.entryId, amount: 5 });
+  await createPayment(api, { entryId: e6.entryId, amount: 3 });
+  await updatePayment(api, { paymentId: p2.paymentId, recycle: true });
+  await editEntry(api, { entryId: e6.entryId, recycle: true });
+  await updateBill(api, { id: old.id, status: 0 });
+  await updateBill(api, { id: gone.id, recycle: true });
+  await createBill(api, { name: 'gym', category: 'Personal Care / Fitness' });
+  void e2;
+}
+
+describe.each(dialects)('account file from %s', (dialect) => {
+  let source: TestApp;
+  let target: TestApp;
+  const userOf = async (t: TestApp): Promise<Api> => ({ app: t.app, session: await signUp(t.app) });
+
+  beforeAll(async () => {
+    source = await createTestApp(dialect);
+    target = await createTestApp(other(dialect));
+  });
+  afterAll(async () => {
+    await source.close();
+    await target.close();
+  });
+
+  it(`round-trips into an empty account on ${other(dialect)}: same file, same list, stats and bin`, async () => {
+    const from = await userOf(source);
+    await richAccount(from);
+    const first = await exportFile(from);
+    expect(first.entities).toHaveLength(5);
+    expect(first.invoices).toHaveLength(6);
+    expect(first.payments).toHaveLength(6);
+    expect(first.invoices.filter((i) => i.deletedWithEntity)).toHaveLength(1);
+    expect(first.payments.filter((p) => p.deletedWithInvoice)).toHaveLength(2);
+
+    const to = await userOf(target);
+    const imported = await request(to, 'POST', '/account/import', first);
+    expect(imported.json()).toEqual({ entities: 5, invoices: 6, payments: 6 });
+    expect(imported.statusCode).toBe(200);
+
+    const second = await exportFile(to);
+    expect(withoutTime(second)).toEqual(withoutTime(first));
+    expect(await visible(to)).toEqual(await visible(from));
+    expect(await totalsMismatches(target.app.db)).toEqual([]);
+    expect(await rollupDifferences(target.app.db)).toEqual([]);
+
+    // Invoice numbers continue after the imported ones; restoring the deleted invoice brings its payment back.
+    const next = await createEntry(to, { amount: 1 });
+    expect(next.invoiceId).toBe(first.lastInvoiceNumber + 1);
+    const bin = (await request(to, 'GET', '/recycle')).json<{
+      recycleItems: { entityType: string; entityId: number }[];
+    }>();
+    const invoice = bin.recycleItems.find((i) => i.entityType === 'Invoice');
+    const restored = await request(to, 'POST', '/recycle/restore', {
+      entityType: 'Invoice',
+      entityId: invoice?.entityId,
+    });
+    expect(restored.statusCode).toBe(200);
+    const after = await exportFile(to);
+    expect(after.invoices.filter((i) => i.deletedAt === null)).toHaveLength(6);
+    expect(after.payments.filter((p) => p.deletedAt === null)).toHaveLength(4);
+  });
+
+  it('refuses an account that already has data, and a broken file, writing nothing', async () => {
+    const from = await userOf(source);
+    await richAccount(from);
+    const file = await exportFile(from);
+
+    const busy = await userOf(target);
+    const bill = await createBill(busy, { name: 'Already here' });
+    await updateBill(busy, { id: bill.id, recycle: true });
+    const before = await exportFile(busy);
+    const refused = await request(busy, 'POST', '/account/import', file);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toBe(ACCOUNT_NOT_EMPTY);
+    expect(withoutTime(await exportFile(busy))).toEqual(withoutTime(before));
+
+    const empty = await userOf(target);
+    const broken = { ...file, payments: [...file.payments, { ...file.payments[0], ref: 99, invoice: 42 }] };
+    const bad = await request(empty, 'POST', '/account/import', broken);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toContain('body.payments.6.invoice: no invoice has ref 42');
+    const wrongAmount = { ...file, invoices: file.invoices.map((i, n) => (n === 0 ? { ...i, amount: '12.5' } : i)) };
+    expect((await request(empty, 'POST', '/account/import', wrongAmount)).json().message).toContain(
+      'body.invoices.0.amount: must be an amount like "1234.50"',
+    );
+    const future = await request(empty, 'POST', '/account/import', { ...file, version: 7 });
+    expect(future.statusCode).toBe(400);
+    expect(future.json().message).toContain('version must be 1');
+    const notOurs = await request(empty, 'POST', '/account/import', { hello: 'world' });
+    expect(notOurs.json().message).toContain('is not a Billfold account file');
+    expect((await exportFile(empty)).entities).toEqual([]);
+  });
+
+  it('keeps importing a version-1 file written by an earlier release', async () => {
+    const fixture = JSON.parse(readFileSync(V1_FIXTURE, 'utf8')) as AccountFile;
+    const to = await userOf(target);
+    const res = await request(to, 'POST', '/account/import', fixture);
+    expect(res.statusCode).toBe(200);
+    expect(withoutTime(await exportFile(to))).toEqual(withoutTime(fixture));
+    expect(await totalsMismatches(target.app.db)).toEqual([]);
+  });
+});

@@ -1,0 +1,72 @@
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { type ChangeEvent, useRef, useState } from 'react';
+import { useExportAccount } from '../../api/account/export-account.ts';
+import { type ImportSummary, useImportAccount } from '../../api/account/import-account.ts';
+import { ApiError } from '../../api/client.ts';
+
+const count = (n: number, one: string, many: string) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+
+export function importedMessage({ entities, invoices, payments }: ImportSummary): string {
+  return `Imported ${count(entities, 'entity', 'entities')}, ${count(invoices, 'invoice', 'invoices')} and ${count(payments, 'payment', 'payments')}.`;
+}
+
+/**
+ * "Your data": download everything of the account as one JSON file, or load such a file (from this or any other
+ * Billfold server) into an account that has no entities yet.
+ */
+export function AccountDataSection() {
+  const exporter = useExportAccount();
+  const importer = useImportAccount();
+  const input = useRef<HTMLInputElement>(null);
+  const [result, setResult] = useState<{ severity: 'success' | 'error'; message: string } | null>(null);
+
+  const choose = async (event: ChangeEvent<HTMLInputElement>) => {
+    const file = event.target.files?.[0];
+    event.target.value = '';
+    if (!file) return;
+    setResult(null);
+    try {
+      setResult({ severity: 'success', message: importedMessage(await importer.mutateAsync(file)) });
+    } catch (error) {
+      const message = error instanceof ApiError && error.serverMessage ? error.serverMessage : 'The import failed.';
+      setResult({ severity: 'error', message });
+    }
+  };
+
+  return (
+    <Stack component="section" aria-labelledby="account-data-heading" spacing={1.5} sx={{ mt: 4 }}>
+      <Typography id="account-data-heading" variant="h6" component="h2">
+        Your Data
+      </Typography>
+      <Typography color="text.secondary">
+        Download every entity, invoice and payment of this account (recycle bin included) as one file, or load such a
+        file into an account that has no entities yet.
+      </Typography>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+        <Button variant="outlined" loading={exporter.isPending} onClick={() => exporter.mutate()}>
+          Download My Data
+        </Button>
+        <Button variant="outlined" loading={importer.isPending} onClick={() => input.current?.click()}>
+          Import Account File
+        </Button>
+        <input
+          ref={input}
+          type="file"
+          accept="application/json,.json"
+          hidden
+          data-testid="account-file-input"
+          onChange={choose}
+        />
+      </Stack>
+      {exporter.isError && <Alert severity="error">The download failed. Please try again.</Alert>}
+      {result && (
+        <Alert severity={result.severity} onClose={() => setResult(null)}>
+          {result.message}
+        </Alert>
+      )}
+    </Stack>
+  );
+}
