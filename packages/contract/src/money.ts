@@ -28,6 +28,47 @@ export function parseAmountText(text: string): number | null {
   return toCents(number.startsWith('.') ? `0${number}` : number);
 }
 
+const CURRENCY_CODE = /^(?:USD|US\$)\s*|\s*(?:USD)$/i;
+
+/**
+ * Signed cents of an amount in a bank's or a spreadsheet's CSV file: what `parseAmountText` reads, with one sign
+ * (`-1,234.56`, `-$1,234.56`, `$-1,234.56`, `+12`, `(1,234.56)` and `1,234.56-` as negatives) and a currency code
+ * (`USD 7.50`). `±Infinity` when it has more than 9 integer digits, so a caller can say it is out of range; `null`
+ * when it is no amount at all.
+ */
+export function parseSignedAmountText(text: string): number | null {
+  let rest = text.trim();
+  let signs = 0;
+  let negative = false;
+  const sign = (minus: boolean) => {
+    signs += 1;
+    negative = negative !== minus;
+  };
+  if (/^\(.*\)$/.test(rest)) {
+    sign(true);
+    rest = rest.slice(1, -1).trim();
+  }
+  rest = rest.replace(CURRENCY_CODE, '').trim();
+  for (let pass = 0; pass < 2; pass++) {
+    if (/^[-+]/.test(rest)) {
+      sign(rest.startsWith('-'));
+      rest = rest.slice(1).trim();
+    }
+    if (pass === 0) rest = rest.replace(/^\$\s*/, '');
+  }
+  if (rest.endsWith('-')) {
+    sign(true);
+    rest = rest.slice(0, -1).trim();
+  }
+  if (signs > 1) return null;
+  const cents = parseAmountText(rest);
+  if (cents === null) {
+    const digits = rest.replace(/^\$\s*/, '').replace(/[, ]/g, '');
+    return /^\d{10,}(?:\.\d{0,2})?$/.test(digits) ? (negative ? -Infinity : Infinity) : null;
+  }
+  return negative && cents !== 0 ? -cents : cents;
+}
+
 /** The JSON number for a cents amount: `12345` → `123.45` (shortest round-trip form of the exact decimal). */
 export function fromCents(cents: number): number {
   return cents / 100;

@@ -9,6 +9,7 @@ import {
   MAX_CENTS,
   meanCents,
   parseAmountText,
+  parseSignedAmountText,
   toCents,
 } from '../src/money.ts';
 
@@ -116,4 +117,33 @@ describe('formatting', () => {
     expect(meanCents(10, 3)).toBe(3); // 3.33 → 3
     expect(meanCents(11, 2)).toBe(6); // 5.5 → 6
   });
+});
+
+describe('parseSignedAmountText', () => {
+  it.each([
+    ['1234.56', 123456],
+    ['$1,234.56', 123456],
+    ['-$1,234.56', -123456],
+    ['$-1,234.56', -123456],
+    ['(1,234.56)', -123456],
+    ['1,234.56-', -123456],
+    ['+12', 1200],
+    ['USD 7.5', 750],
+    ['7.50 USD', 750],
+    ['.50', 50],
+    ['  1,000,000  ', 100000000],
+    ['0', 0],
+    ['-0.00', 0],
+    ['1000000000.00', Number.POSITIVE_INFINITY],
+    ['-$1,000,000,000.00', Number.NEGATIVE_INFINITY],
+  ])('%s → %d cents', (text, cents) => {
+    expect(parseSignedAmountText(text)).toBe(cents);
+  });
+
+  it.each(['', 'abc', '12.345', '1,23', '12,34.00', '1.2.3', '$', '--5', '1e5', '12 34'])(
+    '%j is not an amount',
+    (text) => {
+      expect(parseSignedAmountText(text)).toBeNull();
+    },
+  );
 });

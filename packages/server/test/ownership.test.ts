@@ -164,6 +164,24 @@ const TABLE: Record<string, Row> = {
       },
     ],
   },
+  'GET /api/v1/account/export': {
+    probes: (w) => [
+      {
+        method: 'GET',
+        url: `${API}/account/export`,
+        status: 200,
+        // The intruder owns one live invoice and nothing in the bin; the owner's bin items must not appear.
+        check: (body) => {
+          const file = JSON.parse(body) as { invoices: { deletedAt: string | null }[]; payments: unknown[] };
+          expect(file.invoices.map((i) => i.deletedAt)).toEqual([null]);
+          expect(body).not.toMatch(/"deletedAt":"/);
+        },
+      },
+    ],
+  },
+  'POST /api/v1/account/import': {
+    skip: "takes no ids: writes only into the caller's own account (test/account-data.test.ts)",
+  },
   'POST /api/v1/recycle/restore': {
     probes: (w) => [
       notFound('POST', `${API}/recycle/restore`, { entityType: 'Entity', entityId: w.recycledBill }),

@@ -273,6 +273,42 @@ const EXAMPLES: Record<string, (g: Gen, w: World) => Example> = {
     };
   },
   'GET /api/v1/recycle': () => ({}),
+  'GET /api/v1/account/export': () => ({}),
+  // The caller always has data, so a well-formed file is refused (409) and must change nothing.
+  'POST /api/v1/account/import': (g) => ({
+    body: {
+      format: 'billfold-account',
+      version: 1,
+      exportedAt: '2026-11-22T12:00:00.000Z',
+      lastInvoiceNumber: 1,
+      entities: [
+        {
+          ref: 1,
+          name: draw(g, fc.constantFrom('Imported', 'Water Co')),
+          category: 'Utilities',
+          internal: false,
+          archived: false,
+          createdAt: '2026-11-22T12:00:00.000Z',
+          deletedAt: null,
+        },
+      ],
+      invoices: [
+        {
+          ref: 1,
+          entity: 1,
+          number: 1,
+          date: draw(g, validDate),
+          flow: 'expense',
+          amount: '12.50',
+          description: draw(g, shortText),
+          createdAt: '2026-11-22T12:00:00.000Z',
+          deletedAt: null,
+          deletedWithEntity: false,
+        },
+      ],
+      payments: [],
+    },
+  }),
   'POST /api/v1/recycle/restore': (g, w) => {
     const [entityType, ids] = draw(
       g,
@@ -297,8 +333,16 @@ const SLOW = new Set([
   'POST /api/v1/user/mfa/enable',
   'POST /api/v1/auth/login/mfa',
 ]);
+/** Routes the fuzzing caller can only be refused by (it has data, and an import needs an empty account). */
+const ALWAYS_REFUSED = new Set(['POST /api/v1/account/import']);
 const weightOf = (route: string) =>
-  route.startsWith('HEAD ') || SLOW.has(route) || route.endsWith('/health') || route.endsWith('openapi.json') ? 2 : 10;
+  route.startsWith('HEAD ') ||
+  SLOW.has(route) ||
+  ALWAYS_REFUSED.has(route) ||
+  route.endsWith('/health') ||
+  route.endsWith('openapi.json')
+    ? 2
+    : 10;
 
 /**
  * Stored changes a refusal may make, by design: a failed login, and any sign-up or refresh attempt, is counted
