@@ -18,6 +18,9 @@ import { EntriesService } from './modules/entries/entries.service.ts';
 import { entriesListRoutes } from './modules/entries/entries-list.routes.ts';
 import { EntriesListService } from './modules/entries/entries-list.service.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
+import { ImportsRepository } from './modules/imports/imports.repository.ts';
+import { importsRoutes } from './modules/imports/imports.routes.ts';
+import { ImportsService } from './modules/imports/imports.service.ts';
 import { MfaRepository } from './modules/mfa/mfa.repository.ts';
 import { mfaRoutes } from './modules/mfa/mfa.routes.ts';
 import { MfaService } from './modules/mfa/mfa.service.ts';
@@ -134,6 +137,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       entriesListRoutes(api, new EntriesListService(readModel, config.now), cache);
       statsRoutes(api, new StatsService(readModel));
       accountDataRoutes(api, new AccountDataService(new AccountDataRepository(db), config.now), config.now);
+      await importsRoutes(api, new ImportsService(new ImportsRepository(db), config.now));
     },
     { prefix: '/api/v1' },
   );

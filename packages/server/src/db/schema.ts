@@ -76,6 +76,8 @@ export interface BillsTable {
   status: number;
   recycled_at: number | null;
   created_at: number;
+  /** The CSV import that created it (undone together), or null. */
+  import_id: number | null;
 }
 
 /**
@@ -106,6 +108,8 @@ export interface EntriesTable {
   /** 1 when deleted together with its entity, so restoring the entity brings it back. */
   recycled_cascade: Generated<number>;
   created_at: number;
+  /** The CSV import that wrote it (undone together), or null. */
+  import_id: number | null;
 }
 
 export interface PaymentsTable {
@@ -130,6 +134,19 @@ export interface UserDataVersionsTable {
   version: number;
 }
 
+/** One committed CSV import; `undone_at` once it was undone (its rows went to the recycle bin). */
+export interface ImportsTable {
+  id: Generated<number>;
+  user_id: number;
+  file_name: string;
+  created_at: number;
+  invoice_count: number;
+  payment_count: number;
+  entity_count: number;
+  skipped_count: number;
+  undone_at: number | null;
+}
+
 export interface Database {
   users: UsersTable;
   user_data_versions: UserDataVersionsTable;
@@ -140,6 +157,7 @@ export interface Database {
   bills: BillsTable;
   entries: EntriesTable;
   payments: PaymentsTable;
+  imports: ImportsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

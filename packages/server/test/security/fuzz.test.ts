@@ -274,6 +274,11 @@ const EXAMPLES: Record<string, (g: Gen, w: World) => Example> = {
   },
   'GET /api/v1/recycle': () => ({}),
   'GET /api/v1/account/export': () => ({}),
+  'GET /api/v1/imports': () => ({}),
+  // Multipart routes: the fuzzer's JSON bodies are refused in words (test/imports.test.ts covers real uploads).
+  'POST /api/v1/imports/preview': (g) => ({ body: { file: draw(g, shortText) } }),
+  'POST /api/v1/imports': (g) => ({ body: { file: draw(g, shortText) } }),
+  'POST /api/v1/imports/:id/undo': (g) => ({ params: { id: draw(g, fc.integer({ min: 1, max: 1_000_000 })) } }),
   // The caller always has data, so a well-formed file is refused (409) and must change nothing.
   'POST /api/v1/account/import': (g) => ({
     body: {
@@ -333,8 +338,16 @@ const SLOW = new Set([
   'POST /api/v1/user/mfa/enable',
   'POST /api/v1/auth/login/mfa',
 ]);
-/** Routes the fuzzing caller can only be refused by (it has data, and an import needs an empty account). */
-const ALWAYS_REFUSED = new Set(['POST /api/v1/account/import']);
+/**
+ * Routes the fuzzing caller can only be refused by: it has data (an account import needs an empty account), sends
+ * JSON (CSV imports take multipart uploads) and has made no CSV import to undo.
+ */
+const ALWAYS_REFUSED = new Set([
+  'POST /api/v1/account/import',
+  'POST /api/v1/imports/preview',
+  'POST /api/v1/imports',
+  'POST /api/v1/imports/:id/undo',
+]);
 const weightOf = (route: string) =>
   route.startsWith('HEAD ') ||
   SLOW.has(route) ||

@@ -6,6 +6,7 @@ import * as dataVersions from './2026-11-25T00-00_data_versions.ts';
 import * as sessions from './2026-11-26T13-00_sessions.ts';
 import * as mfa from './2026-11-27T00-00_mfa.ts';
 import * as partialPayState from './2026-11-27T04-04_partial_pay_state.ts';
+import * as imports from './2026-11-28T00-00_imports.ts';
 
 /** Every migration, by name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26T13-00_sessions': sessions,
   '2026-11-27T00-00_mfa': mfa,
   '2026-11-27T04-04_partial_pay_state': partialPayState,
+  '2026-11-28T00-00_imports': imports,
 };

@@ -54,7 +54,7 @@ export class AccountDataRepository extends Repository {
   }
 
   /** Inserts the invoices and returns their new ids by invoice number (unique per user). */
-  async insertEntries(rows: NewEntry[]): Promise<Map<number, number>> {
+  async insertEntries(rows: NewEntry[], onChunk?: (done: number) => void): Promise<Map<number, number>> {
     const ids = new Map<number, number>();
     for (let i = 0; i < rows.length; i += CHUNK) {
       const inserted = await this.db
@@ -63,16 +63,18 @@ export class AccountDataRepository extends Repository {
         .returning(['id', 'invoice_number'])
         .execute();
       for (const row of inserted) ids.set(Number(row.invoice_number), row.id);
+      onChunk?.(Math.min(i + CHUNK, rows.length));
     }
     return ids;
   }
 
-  async insertPayments(rows: Insertable<PaymentsTable>[]): Promise<void> {
+  async insertPayments(rows: Insertable<PaymentsTable>[], onChunk?: (done: number) => void): Promise<void> {
     for (let i = 0; i < rows.length; i += CHUNK) {
       await this.db
         .insertInto('payments')
         .values(rows.slice(i, i + CHUNK))
         .execute();
+      onChunk?.(Math.min(i + CHUNK, rows.length));
     }
   }
 }

@@ -22,7 +22,9 @@ export function toBill(row: BillRow): Bill {
 }
 
 /** What an invoice copies from its entity. */
-export function entryColumnsOf(bill: BillRow): EntryBillColumns {
+export function entryColumnsOf(
+  bill: Pick<BillRow, 'name' | 'name_key' | 'category' | 'internal' | 'status'>,
+): EntryBillColumns {
   return {
     bill_name: bill.name,
     bill_name_key: bill.name_key,

@@ -52,6 +52,11 @@ export function csvCell(value: string): string {
   return NEEDS_QUOTES.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
 }
 
+/** The text a cell of our export stood for: the `'` that `csvCell` put before a formula start is dropped. */
+export function csvCellText(cell: string): string {
+  return cell.startsWith("'") && FORMULA_START.test(cell.slice(1)) ? cell.slice(1) : cell;
+}
+
 /** Cells joined by commas, ended by CRLF. */
 export function csvLine(cells: readonly string[]): string {
   return `${cells.map(csvCell).join(',')}\r\n`;

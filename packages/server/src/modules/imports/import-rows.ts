@@ -1,0 +1,188 @@
+import { normalizeCategory } from '@billfold/contract/categories';
+import { isValidIsoDate, MAX_DATE, MIN_DATE } from '@billfold/contract/dates';
+import type { ColumnMapping, DateFormat, ImportRow } from '@billfold/contract/imports';
+import { centsToDecimalString, formatAmount, MAX_CENTS, parseAmountText } from '@billfold/contract/money';
+import { PAYMENT_METHOD_CODES, type PaymentMethodCode, paymentMethodLabel } from '@billfold/contract/payment-methods';
+import { billNameKey } from '../bills/bill.mapper.ts';
+import { parseDate } from './import-mapping.ts';
+
+/** One row of the file read through the mapping: what would be written, or the reasons it cannot be. */
+export interface Candidate {
+  line: number;
+  date: string;
+  entity: string;
+  entityKey: string;
+  description: string;
+  flow: 'income' | 'expense' | 'internal';
+  amountCents: number;
+  paidCents: number;
+  method: PaymentMethodCode;
+  category: string;
+}
+
+const FLOW_WORDS: Record<string, Candidate['flow']> = {
+  income: 'income',
+  incoming: 'income',
+  credit: 'income',
+  deposit: 'income',
+  in: 'income',
+  expense: 'expense',
+  outgoing: 'expense',
+  debit: 'expense',
+  withdrawal: 'expense',
+  payment: 'expense',
+  out: 'expense',
+  internal: 'internal',
+  transfer: 'internal',
+};
+
+const METHOD_WORDS: Record<string, PaymentMethodCode> = {
+  ...Object.fromEntries(PAYMENT_METHOD_CODES.map((code) => [paymentMethodLabel(code).toLowerCase(), code])),
+  ...Object.fromEntries(PAYMENT_METHOD_CODES.map((code) => [code, code])),
+  cash: 'cash|person',
+  check: 'check|mail',
+  cheque: 'check|mail',
+  ach: 'bank|ach',
+  bank: 'bank|ach',
+  'bank transfer': 'bank|ach',
+  transfer: 'bank|ach',
+  'credit card': 'credit|web',
+  credit: 'credit|web',
+  'debit card': 'debit|web',
+  debit: 'debit|web',
+  zelle: 'other|service',
+  paypal: 'other|service',
+  venmo: 'other|service',
+  'apple pay': 'other|ewallet',
+  'google pay': 'other|ewallet',
+  other: 'other|other',
+};
+
+const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F]/;
+const outOfRange = (cents: number) =>
+  `is out of range (${formatAmount(Math.abs(cents) / 100)}; the most is ${formatAmount(MAX_CENTS / 100)})`;
+
+function textField(label: string, value: string, max: number, errors: string[]): string {
+  const text = value.trim();
+  if (text.length > max) errors.push(`${label} is longer than ${max} characters.`);
+  if (CONTROL.test(text)) errors.push(`${label} contains control characters.`);
+  return text;
+}
+
+export function interpretRow(
+  line: number,
+  cells: readonly string[],
+  mapping: ColumnMapping,
+  dateFormat: DateFormat,
+): { row: ImportRow; candidate: Candidate | null } {
+  const cell = (column: number | null) => (column === null ? '' : (cells[column] ?? '').trim());
+  const errors: string[] = [];
+
+  const dateText = cell(mapping.date);
+  let date: string | null = null;
+  if (dateText === '') errors.push('Date is empty.');
+  else {
+    date = parseDate(dateText, dateFormat);
+    if (date === null) errors.push(`Date "${dateText}" is not a date in the format ${dateFormat}.`);
+    else if (!isValidIsoDate(date)) {
+      errors.push(`Date ${date} is outside ${MIN_DATE}..${MAX_DATE}.`);
+      date = null;
+    }
+  }
+
+  const entity = textField('Entity', cell(mapping.entity), 100, errors);
+  if (entity === '') errors.push('Entity is empty.');
+  const description = textField('Description', cell(mapping.description), 500, errors);
+
+  let flow: Candidate['flow'] | null = null;
+  const flowText = cell(mapping.flow);
+  if (flowText !== '') {
+    flow = FLOW_WORDS[flowText.toLowerCase()] ?? null;
+    if (!flow) errors.push(`Flow "${flowText}" is not income, expense or internal.`);
+  }
+
+  let amountCents: number | null = null;
+  const readAmount = (label: string, text: string): number | null => {
+    const cents = parseAmountText(text);
+    if (cents === null) errors.push(`${label} "${text}" is not an amount.`);
+    else if (Math.abs(cents) > MAX_CENTS) errors.push(`${label} ${outOfRange(cents)}.`);
+    else return cents;
+    return null;
+  };
+  if (mapping.amount !== null) {
+    const text = cell(mapping.amount);
+    if (text === '') errors.push('Amount is empty.');
+    else {
+      const cents = readAmount('Amount', text);
+      if (cents !== null) {
+        amountCents = Math.abs(cents);
+        flow ??= cents < 0 ? 'expense' : 'income';
+      }
+    }
+  } else {
+    const debitText = cell(mapping.debit);
+    const creditText = cell(mapping.credit);
+    const debit = debitText === '' ? null : readAmount('Debit', debitText);
+    const credit = creditText === '' ? null : readAmount('Credit', creditText);
+    if (debitText === '' && creditText === '') errors.push('Debit and credit are both empty.');
+    else if (debit && credit) errors.push('Debit and credit both hold an amount; a row is one or the other.');
+    else if (debit !== null && (credit === null || credit === 0)) {
+      amountCents = Math.abs(debit);
+      flow ??= 'expense';
+    } else if (credit !== null) {
+      amountCents = Math.abs(credit);
+      flow ??= 'income';
+    }
+  }
+
+  let paidCents = 0;
+  const paidText = cell(mapping.paid);
+  if (paidText !== '') {
+    const cents = readAmount('Paid amount', paidText);
+    if (cents !== null && cents < 0) errors.push('Paid amount must not be negative.');
+    else if (cents !== null) paidCents = cents;
+  }
+  let method: PaymentMethodCode = 'other|other';
+  const methodText = cell(mapping.method);
+  if (methodText !== '') {
+    const known = METHOD_WORDS[methodText.toLowerCase().replace(/\s+/g, ' ')];
+    if (known) method = known;
+    else errors.push(`Payment method "${methodText}" is not one of the payment methods.`);
+  }
+  const category = normalizeCategory(cell(mapping.category));
+
+  const row: ImportRow = {
+    line,
+    date,
+    entity,
+    description,
+    flow,
+    amount: amountCents === null ? null : centsToDecimalString(amountCents),
+    paid: paidCents > 0 ? centsToDecimalString(paidCents) : null,
+    method: paidCents > 0 ? paymentMethodLabel(method) : null,
+    category,
+    errors,
+    duplicate: null,
+  };
+  if (errors.length > 0 || date === null || amountCents === null || flow === null) return { row, candidate: null };
+  return {
+    row,
+    candidate: {
+      line,
+      date,
+      entity,
+      entityKey: billNameKey(entity),
+      description,
+      flow,
+      amountCents,
+      paidCents,
+      method,
+      category,
+    },
+  };
+}
+
+/** What makes two invoices likely the same: entity, date, amount and description (case and spacing aside). */
+export function duplicateKey(entityKey: string, date: string, amountCents: number, description: string): string {
+  return `${entityKey}\u0000${date}\u0000${amountCents}\u0000${description.trim().toLowerCase().replace(/\s+/g, ' ')}`;
+}

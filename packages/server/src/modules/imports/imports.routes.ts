@@ -1,0 +1,170 @@
+import {
+  type CommitEvent,
+  IMPORT_MAX_BYTES,
+  type ImportOptions,
+  importList,
+  importOptions,
+  importPreview,
+  importSummary,
+} from '@billfold/contract/imports';
+import { idParams } from '@billfold/contract/schemas';
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { badRequest, HttpError } from '../../lib/http-error.ts';
+import { errorResponses } from '../../plugins/openapi.ts';
+import { setSecurityHeaders } from '../../plugins/security.ts';
+import type { ImportsService } from './imports.service.ts';
+
+const security = [{ bearer: [] }];
+const MEGABYTES = IMPORT_MAX_BYTES / 1024 / 1024;
+export const TOO_LARGE = `The file is larger than ${MEGABYTES} MB. Split it into smaller files.`;
+const NOT_MULTIPART = 'Upload the CSV file as multipart/form-data with a "file" field.';
+
+interface Upload {
+  fileName: string;
+  bytes: Uint8Array;
+  options: ImportOptions;
+}
+
+/** The multipart body: one `file`, and the optional `mapping` and `keep` fields as JSON text. */
+async function readUpload(request: FastifyRequest): Promise<Upload> {
+  if (!request.isMultipart()) throw badRequest(NOT_MULTIPART);
+  let file: Upload | null = null;
+  const fields: Record<string, unknown> = { mapping: null, keep: [] };
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'file') {
+        if (part.fieldname !== 'file' || file) throw badRequest(NOT_MULTIPART);
+        file = {
+          fileName: part.filename || 'import.csv',
+          bytes: await part.toBuffer(),
+          options: { mapping: null, keep: [] },
+        };
+      } else if (part.fieldname === 'mapping' || part.fieldname === 'keep') {
+        try {
+          fields[part.fieldname] = JSON.parse(String(part.value));
+        } catch {
+          throw badRequest(`${part.fieldname} must be JSON.`);
+        }
+      }
+    }
+  } catch (err) {
+    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new HttpError(413, TOO_LARGE);
+    throw err;
+  }
+  if (!file) throw badRequest(NOT_MULTIPART);
+  const options = importOptions.safeParse(fields);
+  if (!options.success) {
+    const issue = options.error.issues[0];
+    throw badRequest(`${issue?.path.join('.')}: ${issue?.message}`);
+  }
+  return { ...file, options: options.data };
+}
+
+/** CSV import. Only these routes accept multipart bodies (the plugin is registered in this scope alone). */
+export async function importsRoutes(app: FastifyInstance, service: ImportsService): Promise<void> {
+  await app.register(async (scope) => {
+    await scope.register(multipart, {
+      limits: { fileSize: IMPORT_MAX_BYTES, files: 1, fields: 4, fieldSize: 1024 * 1024 },
+    });
+    const r = scope.withTypeProvider<ZodTypeProvider>();
+    r.post(
+      '/imports/preview',
+      {
+        onRequest: app.authenticate,
+        bodyLimit: IMPORT_MAX_BYTES + 2 * 1024 * 1024,
+        schema: {
+          tags: ['imports'],
+          summary: 'Read a CSV file (multipart `file`, optional `mapping`) and report every row; writes nothing',
+          security,
+          consumes: ['multipart/form-data'],
+          response: { 200: importPreview, ...errorResponses(400, 401, 413) },
+        },
+      },
+      async (request) => {
+        const upload = await readUpload(request);
+        return service.preview(request.userId, upload.fileName, upload.bytes, upload.options);
+      },
+    );
+    r.post(
+      '/imports',
+      {
+        onRequest: app.authenticate,
+        bodyLimit: IMPORT_MAX_BYTES + 2 * 1024 * 1024,
+        schema: {
+          tags: ['imports'],
+          summary:
+            'Import a CSV file (multipart `file`, `mapping`, `keep`) in one transaction; answers NDJSON progress lines, then the result',
+          security,
+          consumes: ['multipart/form-data'],
+          response: { ...errorResponses(400, 401, 413) },
+        },
+      },
+      async (request, reply) => {
+        const upload = await readUpload(request);
+        let streaming = false;
+        const write = (event: CommitEvent) => reply.raw.write(`${JSON.stringify(event)}\n`);
+        // Refusals before the first write answer as usual (a 4xx JSON body); from then on the answer is a stream.
+        const start = () => {
+          if (streaming) return;
+          streaming = true;
+          reply.hijack();
+          setSecurityHeaders(request.raw, reply.raw);
+          reply.raw.writeHead(200, { 'content-type': 'application/x-ndjson; charset=utf-8' });
+        };
+        let last = -1;
+        try {
+          const result = await service.commit(
+            request.userId,
+            upload.fileName,
+            upload.bytes,
+            upload.options,
+            (share) => {
+              start();
+              const percent = Math.floor(share * 100);
+              if (percent > last) write({ progress: percent / 100 });
+              last = percent;
+            },
+          );
+          start();
+          write({ result });
+          reply.raw.end();
+        } catch (err) {
+          if (!streaming) throw err;
+          request.log.error({ err }, 'import failed after it started');
+          write({ error: err instanceof HttpError ? err.message : 'The import failed; nothing was imported.' });
+          reply.raw.end();
+        }
+      },
+    );
+  });
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  r.get(
+    '/imports',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['imports'],
+        summary: 'The latest 50 CSV imports, newest first',
+        security,
+        response: { 200: importList, ...errorResponses(401) },
+      },
+    },
+    async (request) => ({ imports: await service.list(request.userId) }),
+  );
+  r.post(
+    '/imports/:id/undo',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['imports'],
+        summary: "Send one import's invoices (and the entities it created) to the recycle bin together",
+        security,
+        params: idParams,
+        response: { 200: importSummary, ...errorResponses(400, 401, 404, 409) },
+      },
+    },
+    async (request) => service.undo(request.userId, request.params.id),
+  );
+}

@@ -1,0 +1,295 @@
+import {
+  type ColumnMapping,
+  type ImportOptions,
+  type ImportPreview,
+  type ImportRow,
+  type ImportSummary,
+  PREVIEW_ROWS,
+} from '@billfold/contract/imports';
+import { splitMethod } from '@billfold/contract/payment-methods';
+import type { Selectable } from 'kysely';
+import type { ImportsTable, NewEntry } from '../../db/schema.ts';
+import { badRequest, conflict, notFound } from '../../lib/http-error.ts';
+import { entryColumnsOf } from '../bills/bill.mapper.ts';
+import { csvCellText } from '../entries/entries-export.ts';
+import { derivePayment } from '../entries/entry.derived.ts';
+import { readCsv } from './csv-file.ts';
+import { detectDateFormat, detectMapping, isOwnExport, mappingProblems } from './import-mapping.ts';
+import { type Candidate, duplicateKey, interpretRow } from './import-rows.ts';
+import type { ImportsRepository } from './imports.repository.ts';
+
+export const IMPORT_MESSAGES = {
+  notFound: 'Import not found.',
+  alreadyUndone: 'This import was already undone.',
+  nothingToImport: 'Nothing to import: every row is a duplicate that was not kept.',
+} as const;
+
+type ImportRowDb = Selectable<ImportsTable>;
+type Bill = Awaited<ReturnType<ImportsRepository['liveBills']>>[number];
+
+interface Analysis {
+  headers: string[];
+  mapping: ColumnMapping;
+  ownExport: boolean;
+  problems: string[];
+  rows: ImportRow[];
+  /** Rows without errors, with their duplicate flag (`rows[i]` and `candidates` share line numbers). */
+  candidates: { candidate: Candidate; row: ImportRow }[];
+  bills: Map<string, Bill>;
+}
+
+function toSummary(r: ImportRowDb): ImportSummary {
+  return {
+    id: r.id,
+    fileName: r.file_name,
+    createdAt: timestamp(r.created_at) as string,
+    invoices: r.invoice_count,
+    payments: r.payment_count,
+    entitiesCreated: r.entity_count,
+    skippedDuplicates: r.skipped_count,
+    undoneAt: timestamp(r.undone_at),
+  };
+}
+
+/** Text of an ISO instant for the API (`2026-11-22T10:04:05`, UTC). */
+const timestamp = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString().slice(0, 19));
+
+/**
+ * CSV import (docs/decisions/0902-csv-import.md): `preview` reads the file and reports every row without writing;
+ * `commit` reads it again with the confirmed mapping and writes it in one transaction, or nothing; `undo` sends one
+ * import's invoices (and the entities it created) to the recycle bin together.
+ */
+export class ImportsService {
+  constructor(
+    private readonly repo: ImportsRepository,
+    private readonly now: () => number,
+  ) {}
+
+  private async analyze(repo: ImportsRepository, userId: number, bytes: Uint8Array, sent: ColumnMapping | null) {
+    const file = readCsv(bytes);
+    const ownExport = isOwnExport(file.headers);
+    const detected = detectMapping(file.headers);
+    const mapping: ColumnMapping = sent ?? detected;
+    const problems = mappingProblems(mapping, file.headers.length);
+    const rows: ImportRow[] = [];
+    const candidates: Analysis['candidates'] = [];
+    const bills = new Map((await repo.liveBills(userId)).map((b) => [b.name_key, b]));
+    if (problems.length > 0) return { headers: file.headers, mapping, ownExport, problems, rows, candidates, bills };
+
+    const dateColumn = mapping.date as number;
+    const detection = detectDateFormat(file.records.map((r) => ({ line: r.line, text: r.cells[dateColumn] ?? '' })));
+    if ('mixed' in detection) {
+      const [a, b] = detection.mixed;
+      problems.push(
+        `The dates mix formats (line ${a?.line}: "${a?.text}", line ${b?.line}: "${b?.text}"). Use one date format throughout the file.`,
+      );
+      return { headers: file.headers, mapping, ownExport, problems, rows, candidates, bills };
+    }
+    const dateFormat = mapping.dateFormat ?? ('format' in detection ? detection.format : 'YYYY-MM-DD');
+    const used = { ...mapping, dateFormat };
+
+    for (const record of file.records) {
+      const cells = ownExport ? record.cells.map(csvCellText) : record.cells;
+      const { row, candidate } = interpretRow(record.line, cells, used, dateFormat);
+      if (candidate) {
+        const bill = bills.get(candidate.entityKey);
+        if (bill?.status === 0)
+          row.errors.push(`Entity "${bill.name}" is archived; unarchive it to import invoices for it.`);
+        else {
+          // An internal entity's invoices are expenses; a new entity is internal when its row says so.
+          if (bill?.internal === 1) candidate.flow = 'internal';
+          row.flow = candidate.flow;
+          if (bill) row.category = bill.category;
+          candidates.push({ candidate, row });
+        }
+      }
+      rows.push(row);
+    }
+    await this.flagDuplicates(repo, userId, candidates);
+    return { headers: file.headers, mapping: used, ownExport, problems, rows, candidates, bills };
+  }
+
+  /** Same entity, date, amount and description as an earlier row of the file, or as a live stored invoice. */
+  private async flagDuplicates(repo: ImportsRepository, userId: number, candidates: Analysis['candidates']) {
+    if (candidates.length === 0) return;
+    let [from, to] = [candidates[0]?.candidate.date as string, candidates[0]?.candidate.date as string];
+    for (const { candidate } of candidates) {
+      if (candidate.date < from) from = candidate.date;
+      if (candidate.date > to) to = candidate.date;
+    }
+    const stored = new Set(
+      (await repo.liveEntryKeys(userId, from, to)).map((e) =>
+        duplicateKey(e.bill_name_key, e.date, Number(e.amount_cents), e.services),
+      ),
+    );
+    const seen = new Set<string>();
+    for (const { candidate: c, row } of candidates) {
+      const key = duplicateKey(c.entityKey, c.date, c.amountCents, c.description);
+      if (stored.has(key)) row.duplicate = 'stored';
+      else if (seen.has(key)) row.duplicate = 'file';
+      seen.add(key);
+    }
+  }
+
+  async preview(userId: number, fileName: string, bytes: Uint8Array, options: ImportOptions): Promise<ImportPreview> {
+    const a: Analysis = await this.analyze(this.repo, userId, bytes, options.mapping);
+    const errorCount = a.rows.filter((r) => r.errors.length > 0).length;
+    const duplicateCount = a.candidates.filter((c) => c.row.duplicate !== null).length;
+    const newEntities = new Map<string, string>();
+    for (const { candidate } of a.candidates)
+      if (!a.bills.has(candidate.entityKey) && !newEntities.has(candidate.entityKey))
+        newEntities.set(candidate.entityKey, candidate.entity);
+    const shown = a.rows.filter((r, i) => i < PREVIEW_ROWS || r.errors.length > 0 || r.duplicate !== null);
+    return {
+      fileName,
+      headers: a.headers,
+      mapping: a.mapping,
+      ownExport: a.ownExport,
+      rowCount: a.rows.length,
+      errorCount,
+      duplicateCount,
+      newEntities: [...newEntities.values()],
+      problems: a.problems,
+      rows: shown.slice(0, PREVIEW_ROWS * 5),
+    };
+  }
+
+  /**
+   * Writes every row that has no error and is not an unkept duplicate, in one transaction: entities first, then
+   * invoices with their stored payment totals, then one payment per paid row. Refused whole (nothing written)
+   * when the mapping or any row has a problem. `onProgress` gets the share written so far (0..1).
+   */
+  commit(
+    userId: number,
+    fileName: string,
+    bytes: Uint8Array,
+    options: ImportOptions,
+    onProgress: (share: number) => void = () => {},
+  ): Promise<ImportSummary> {
+    return this.repo.transaction(async (repo) => {
+      await repo.reserveInvoiceNumbers(userId, 0); // the user row's lock: imports of one user run one at a time
+      const a: Analysis = await this.analyze(repo, userId, bytes, options.mapping);
+      if (a.problems.length > 0) throw badRequest(a.problems.join(' '));
+      const failed = a.rows.filter((r) => r.errors.length > 0);
+      if (failed.length > 0) {
+        const first = failed
+          .slice(0, 3)
+          .map((r) => `line ${r.line}: ${r.errors.join(' ')}`)
+          .join('; ');
+        throw badRequest(
+          `${failed.length} ${failed.length === 1 ? 'row has' : 'rows have'} errors, so nothing was imported (${first}).`,
+        );
+      }
+      const keep = new Set(options.keep);
+      const chosen = a.candidates.filter(({ row }) => row.duplicate === null || keep.has(row.line));
+      const skipped = a.candidates.length - chosen.length;
+      if (chosen.length === 0) throw badRequest(IMPORT_MESSAGES.nothingToImport);
+      const now = this.now();
+
+      const fresh = new Map<string, Candidate>();
+      for (const { candidate } of chosen)
+        if (!a.bills.has(candidate.entityKey) && !fresh.has(candidate.entityKey))
+          fresh.set(candidate.entityKey, candidate);
+      const paidRows = chosen.filter(({ candidate }) => candidate.paidCents > 0).length;
+      const importId = await repo.insertImport({
+        user_id: userId,
+        file_name: fileName,
+        created_at: now,
+        invoice_count: chosen.length,
+        payment_count: paidRows,
+        entity_count: fresh.size,
+        skipped_count: skipped,
+        undone_at: null,
+      });
+      const newBills = [...fresh.values()].map((c) => ({
+        user_id: userId,
+        name: c.entity,
+        name_key: c.entityKey,
+        category: c.category,
+        internal: c.flow === 'internal' ? 1 : 0,
+        status: 1,
+        recycled_at: null,
+        created_at: now,
+        import_id: importId,
+      }));
+      const billIds = await repo.insertBills(newBills);
+      const bills = new Map<string, { id: number } & Parameters<typeof entryColumnsOf>[0]>(a.bills);
+      newBills.forEach((b, i) => {
+        bills.set(b.name_key, { ...b, id: billIds[i] as number });
+      });
+
+      const total = chosen.length + paidRows;
+      const first = await repo.reserveInvoiceNumbers(userId, chosen.length);
+      const entries: NewEntry[] = chosen.map(({ candidate: c }, i) => {
+        const bill = bills.get(c.entityKey) as NonNullable<ReturnType<typeof bills.get>>;
+        const paid = c.paidCents;
+        return {
+          user_id: userId,
+          bill_id: bill.id,
+          invoice_number: first + i,
+          date: c.date,
+          flow: c.flow === 'income' && bill.internal !== 1 ? 'INCOMING' : 'OUTGOING',
+          amount_cents: c.amountCents,
+          services: c.description,
+          ...derivePayment(c.amountCents, paid, paid > 0 ? 1 : 0),
+          ...entryColumnsOf(bill),
+          created_at: now,
+          import_id: importId,
+        };
+      });
+      const ids = await repo.insertEntries(entries, (done) => onProgress(done / total));
+      const payments = chosen
+        .map(({ candidate: c }, i) => ({ c, entryId: ids.get(first + i) as number }))
+        .filter(({ c }) => c.paidCents > 0)
+        .map(({ c, entryId }) => {
+          const [type, medium] = splitMethod(c.method);
+          return {
+            user_id: userId,
+            entry_id: entryId,
+            date: c.date,
+            amount_cents: c.paidCents,
+            type,
+            medium,
+            notes: '',
+            autopay: 0,
+            recycled_at: null,
+            created_at: now,
+          };
+        });
+      await repo.insertPayments(payments, (done) => onProgress((chosen.length + done) / total));
+      return toSummary({
+        id: importId,
+        user_id: userId,
+        file_name: fileName,
+        created_at: now,
+        invoice_count: chosen.length,
+        payment_count: paidRows,
+        entity_count: fresh.size,
+        skipped_count: skipped,
+        undone_at: null,
+      });
+    });
+  }
+
+  async list(userId: number): Promise<ImportSummary[]> {
+    return (await this.repo.list(userId)).map(toSummary);
+  }
+
+  /**
+   * Sends the import to the recycle bin as one deletion (one instant): entities it created and nothing else uses
+   * go whole, with their invoices; its other invoices go one by one, each with its payments. What the user already
+   * deleted stays as it is. Restoring happens from the recycle bin, item by item.
+   */
+  undo(userId: number, importId: number): Promise<ImportSummary> {
+    return this.repo.transaction(async (repo) => {
+      const row = await repo.lockImport(userId, importId);
+      if (!row) throw notFound(IMPORT_MESSAGES.notFound);
+      if (row.undone_at !== null) throw conflict(IMPORT_MESSAGES.alreadyUndone);
+      const at = this.now();
+      for (const bill of await repo.ownEntities(userId, importId)) await repo.recycleEntity(bill.id, at);
+      await repo.recycleImportedEntries(userId, importId, at);
+      await repo.markUndone(importId, at);
+      return toSummary({ ...row, undone_at: at });
+    });
+  }
+}

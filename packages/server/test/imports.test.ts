@@ -1,0 +1,323 @@
+import type { ImportPreview, ImportSummary } from '@billfold/contract/imports';
+import type { RecycleItem } from '@billfold/contract/schemas';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rollupDifferences } from '../src/db/rollups.ts';
+import { CSV_ERRORS } from '../src/modules/imports/csv-file.ts';
+import { TOO_LARGE } from '../src/modules/imports/imports.routes.ts';
+import { IMPORT_MESSAGES } from '../src/modules/imports/imports.service.ts';
+import { createTestApp, dialects, type TestApp } from './helpers/app.ts';
+import {
+  type Api,
+  createBill,
+  createEntry,
+  createPayment,
+  listRecycle,
+  request,
+  updateBill,
+} from './helpers/domain.ts';
+import { signUp } from './helpers/factories.ts';
+import { multipart } from './helpers/multipart.ts';
+import { changedTables, snapshot, tableNames, totalsMismatches } from './security/database-state.ts';
+
+/**
+ * CSV import: preview writes nothing and says what each row would become; commit writes all or nothing; Billfold's
+ * own export comes back without a mapping; duplicates are flagged and skipped unless kept; one import is undone as
+ * a unit; bad files are refused in words. Stored totals and rollups stay exact throughout.
+ */
+
+const BANK = [
+  'Posted Date,Payee,Memo,Amount',
+  '01/05/2026,Power Co,January bill,"-$1,234.56"',
+  '01/06/2026,ACME Payroll,Salary,"$2,500.00"',
+  '01/07/2026,power co,January bill,"-1,234.56"',
+  '01/05/2026,POWER CO,January bill,(1234.56)',
+  '02/01/2026,New Gym,Membership,-45',
+].join('\n');
+
+describe.each(dialects)('CSV import on %s', (dialect) => {
+  let t: TestApp;
+  const newUser = async (): Promise<Api> => ({ app: t.app, session: await signUp(t.app) });
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+  });
+  afterAll(() => t.close());
+
+  const upload = (
+    api: Api,
+    url: string,
+    content: string | Buffer,
+    fields: Record<string, unknown> = {},
+    name = 'bank.csv',
+  ) => {
+    const body = multipart({ name, content }, fields);
+    return t.app.inject({
+      method: 'POST',
+      url: `/api/v1${url}`,
+      headers: { ...api.session.headers, ...body.headers },
+      payload: body.payload,
+    });
+  };
+  const preview = async (api: Api, content: string | Buffer, fields: Record<string, unknown> = {}) => {
+    const res = await upload(api, '/imports/preview', content, fields);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json<ImportPreview>();
+  };
+  /** The streamed answer of a commit: its progress shares, then its result. */
+  const commit = async (api: Api, content: string | Buffer, fields: Record<string, unknown> = {}) => {
+    const res = await upload(api, '/imports', content, fields);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['content-type']).toContain('application/x-ndjson');
+    const events = res.body
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const progress = events.filter((e) => 'progress' in e).map((e) => e.progress as number);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+    expect(progress.at(-1)).toBe(1);
+    return events.at(-1)?.result as ImportSummary;
+  };
+  const exact = async () => {
+    expect(await totalsMismatches(t.app.db)).toEqual([]);
+    expect(await rollupDifferences(t.app.db)).toEqual([]);
+  };
+
+  it("brings Billfold's own CSV export back without any mapping", async () => {
+    const from = await newUser();
+    const power = await createBill(from, { name: 'Power, "Co"', category: 'Utilities' });
+    const savings = await createBill(from, { name: 'Savings', category: 'Financial', internal: true });
+    const e1 = await createEntry(from, {
+      billId: power.id,
+      amount: 120.5,
+      flow: 'expense',
+      services: '=cmd, "quoted"',
+    });
+    await createEntry(from, { billId: power.id, amount: 80, flow: 'income', date: '2025-02-28' });
+    const e3 = await createEntry(from, { billId: savings.id, amount: 1000 });
+    // The export has one Paid column and no method: paid amounts come back as one payment of unspecified method.
+    await createPayment(from, { entryId: e1.entryId, amount: 120.5, type: 'other', medium: 'other' });
+    await createPayment(from, { entryId: e3.entryId, amount: 400, type: 'other', medium: 'other' });
+    const csv = (await request(from, 'GET', '/entries/export?sortField=invoiceId&sortOrder=asc')).body;
+
+    const to = await newUser();
+    const seen = await preview(to, csv);
+    expect(seen).toMatchObject({ ownExport: true, problems: [], rowCount: 3, errorCount: 0, duplicateCount: 0 });
+    expect(seen.newEntities.sort()).toEqual(['Power, "Co"', 'Savings']);
+    expect(seen.rows[0]).toMatchObject({
+      entity: 'Power, "Co"',
+      description: '=cmd, "quoted"',
+      flow: 'expense',
+      amount: '120.50',
+      paid: '120.50',
+    });
+    expect(seen.rows[2]).toMatchObject({ flow: 'internal', category: 'Financial' });
+
+    const result = await commit(to, csv);
+    expect(result).toMatchObject({
+      invoices: 3,
+      payments: 2,
+      entitiesCreated: 2,
+      skippedDuplicates: 0,
+      undoneAt: null,
+    });
+    const again = (await request(to, 'GET', '/entries/export?sortField=invoiceId&sortOrder=asc')).body;
+    expect(again).toBe(csv);
+    const stats = async (api: Api) => (await request(api, 'GET', '/entries/stats')).json();
+    expect(await stats(to)).toEqual(await stats(from));
+    await exact();
+  });
+
+  it('reads a bank file: signed amounts with $ and separators, month-first dates, entities matched or created, duplicates', async () => {
+    const api = await newUser();
+    const power = await createBill(api, { name: 'Power Co', category: 'Utilities' });
+    await createEntry(api, {
+      billId: power.id,
+      date: '2026-02-01',
+      amount: 45,
+      flow: 'expense',
+      services: 'Membership',
+    });
+    const seen = await preview(api, BANK);
+    expect(seen.mapping).toMatchObject({ date: 0, entity: 1, description: 2, amount: 3, dateFormat: 'MM/DD/YYYY' });
+    expect(seen.rows.map((r) => [r.line, r.date, r.entity, r.flow, r.amount, r.duplicate])).toEqual([
+      [2, '2026-01-05', 'Power Co', 'expense', '1234.56', null],
+      [3, '2026-01-06', 'ACME Payroll', 'income', '2500.00', null],
+      [4, '2026-01-07', 'power co', 'expense', '1234.56', null],
+      [5, '2026-01-05', 'POWER CO', 'expense', '1234.56', 'file'],
+      [6, '2026-02-01', 'New Gym', 'expense', '45.00', null],
+    ]);
+    expect(seen.newEntities).toEqual(['ACME Payroll', 'New Gym']);
+    expect(seen.duplicateCount).toBe(1);
+
+    // The stored invoice of "New Gym"? No: it belongs to Power Co, so New Gym's row is new. Keep the file duplicate.
+    const kept = await commit(api, BANK, { keep: [5] });
+    expect(kept).toMatchObject({ invoices: 5, entitiesCreated: 2, skippedDuplicates: 0 });
+    // The same file again: every row now matches a stored invoice and is skipped, so there is nothing to import.
+    const twice = await preview(api, BANK);
+    expect(twice.rows.map((r) => r.duplicate)).toEqual(['stored', 'stored', 'stored', 'stored', 'stored']);
+    const refused = await upload(api, '/imports', BANK);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().message).toBe(IMPORT_MESSAGES.nothingToImport);
+    const bills = (await request(api, 'GET', '/bills?status=all')).json<{ billDTOList: { name: string }[] }>();
+    expect(bills.billDTOList.map((b) => b.name).sort()).toEqual(['ACME Payroll', 'New Gym', 'Power Co']);
+    await exact();
+  });
+
+  it('takes an edited mapping: debit and credit columns, day-first dates, payments with their method', async () => {
+    const api = await newUser();
+    const csv = [
+      'When;Who;Out;In;Paid;How;What',
+      '31.01.2026;Landlord;1.500,00;;;;Rent', // a European amount is not an amount in en-US: an error in words
+      '28.02.2026;Landlord;1500;;1500;Check;Rent',
+      '01.03.2026;Client;;900.10;;;Work',
+    ].join('\n');
+    const mapping = {
+      date: 0,
+      entity: 1,
+      debit: 2,
+      credit: 3,
+      paid: 4,
+      method: 5,
+      description: 6,
+      amount: null,
+      flow: null,
+      category: null,
+      dateFormat: null,
+    };
+    const seen = await preview(api, csv, { mapping });
+    expect(seen.mapping.dateFormat).toBe('DD.MM.YYYY');
+    expect(seen.rows[0]?.errors).toEqual(['Debit "1.500,00" is not an amount.']);
+    expect(seen.rows[1]).toMatchObject({
+      date: '2026-02-28',
+      flow: 'expense',
+      amount: '1500.00',
+      paid: '1500.00',
+      method: 'Check (Mail)',
+    });
+    expect(seen.rows[2]).toMatchObject({ flow: 'income', amount: '900.10', paid: null });
+
+    const before = await snapshot(t.app.db, await tableNames(t.app.db));
+    const refused = await upload(api, '/imports', csv, { mapping });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().message).toBe(
+      '1 row has errors, so nothing was imported (line 2: Debit "1.500,00" is not an amount.).',
+    );
+    expect(changedTables(before, await snapshot(t.app.db, await tableNames(t.app.db)))).toEqual([]);
+
+    const fixed = csv.replace('1.500,00', '1500');
+    const result = await commit(api, fixed, { mapping });
+    expect(result).toMatchObject({ invoices: 3, payments: 1, entitiesCreated: 2 });
+    const list = (
+      await request(api, 'GET', '/entries?sortField=invoiceId&sortOrder=asc&startDate=2026-01-01&endDate=2026-12-31')
+    ).json<{
+      entries: { status: boolean; amount: number }[];
+    }>();
+    expect(list.entries.map((e) => [e.amount, e.status])).toEqual([
+      [1500, false],
+      [1500, true],
+      [900.1, false],
+    ]);
+    await exact();
+  });
+
+  it('refuses bad files in words and writes nothing', async () => {
+    const api = await newUser();
+    const before = await snapshot(t.app.db, await tableNames(t.app.db));
+    const message = async (content: string | Buffer, url = '/imports/preview') => {
+      const res = await upload(api, url, content);
+      expect(res.statusCode, res.body).toBe(400);
+      return res.json<{ message: string }>().message;
+    };
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('Date,Entity,Amount\n', 'utf16le')]);
+    expect(await message(utf16)).toBe(CSV_ERRORS.encoding);
+    expect(await message(Buffer.from([0x44, 0x61, 0x74, 0x65, 0x0a, 0xe9, 0x74, 0xe9, 0x0a]))).toBe(
+      CSV_ERRORS.encoding,
+    );
+    expect(await message('2026-01-05,Power Co,12.00\n2026-01-06,Water,13.00\n')).toBe(CSV_ERRORS.noHeader);
+    expect(await message('Date,Entity,Amount\n')).toBe(CSV_ERRORS.noRows);
+    expect(await message('')).toBe(CSV_ERRORS.empty);
+    expect(await message('Date,Entity,Amount\n"2026-01-05,Power\n')).toMatch(/^The file is not valid CSV \(line \d+: /);
+
+    const mixed = 'Date,Entity,Amount\n2026-01-05,Power,-12\n01/06/2026,Power,-13\n';
+    const seen = await preview(api, mixed);
+    expect(seen.problems).toEqual([
+      'The dates mix formats (line 2: "2026-01-05", line 3: "01/06/2026"). Use one date format throughout the file.',
+    ]);
+    expect(await message(mixed, '/imports')).toBe(seen.problems[0]);
+
+    const huge = 'Date,Entity,Amount\n2026-01-05,Power,"$1,000,000,000.00"\n';
+    expect((await preview(api, huge)).rows[0]?.errors).toEqual([
+      'Amount is out of range (1,000,000,000.00; the most is 999,999,999.99).',
+    ]);
+    expect(await message(huge, '/imports')).toContain('1 row has errors');
+
+    const tooLarge = await upload(api, '/imports/preview', Buffer.alloc(16 * 1024 * 1024 + 10, 'a'));
+    expect(tooLarge.statusCode).toBe(413);
+    expect(tooLarge.json().message).toBe(TOO_LARGE);
+    const json = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/imports',
+      headers: api.session.headers,
+      payload: { file: 'x' },
+    });
+    expect(json.statusCode).toBe(400);
+    expect(json.json().message).toBe('Upload the CSV file as multipart/form-data with a "file" field.');
+    // Only the import routes take multipart bodies.
+    const form = multipart({ name: 'x.csv', content: 'a' }, { name: 'Sneaky' });
+    const elsewhere = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/bills',
+      headers: { ...api.session.headers, ...form.headers },
+      payload: form.payload,
+    });
+    expect(elsewhere.statusCode).toBe(415);
+    expect(changedTables(before, await snapshot(t.app.db, await tableNames(t.app.db)))).toEqual([]);
+  });
+
+  it('undoes one import as a unit: its entities whole, its other invoices each with their payments', async () => {
+    const api = await newUser();
+    const power = await createBill(api, { name: 'Power Co' });
+    const mine = await createEntry(api, { billId: power.id, amount: 10, services: 'by hand' });
+    const csv =
+      'Date,Entity,Amount,Description,Paid\n2026-01-05,Power Co,-12,Jan,12\n2026-01-06,New Gym,-45,Feb,\n2026-01-07,New Gym,-45,Mar,20\n';
+    const result = await commit(api, csv);
+    expect(result).toMatchObject({ invoices: 3, payments: 2, entitiesCreated: 1 });
+    const undone = await request(api, 'POST', `/imports/${result.id}/undo`);
+    expect(undone.statusCode, undone.body).toBe(200);
+    expect(undone.json<ImportSummary>().undoneAt).not.toBeNull();
+
+    const bin = await listRecycle(api);
+    expect(bin.map((i: RecycleItem) => [i.entityType, i.partyName, i.details])).toEqual([
+      ['Entity', 'New Gym', 'Uncategorized'],
+      ['Invoice', 'Power Co', 'Jan'],
+    ]);
+    expect(new Set(bin.map((i) => i.recycleDate)).size).toBe(1);
+    const live = (await request(api, 'GET', '/entries?startDate=2000-01-01&endDate=2099-12-31')).json<{
+      entries: { entryId: number }[];
+    }>();
+    expect(live.entries.map((e) => e.entryId)).toEqual([mine.entryId]);
+    await exact();
+
+    expect((await request(api, 'POST', `/imports/${result.id}/undo`)).statusCode).toBe(409);
+    const other = await newUser();
+    expect((await request(other, 'POST', `/imports/${result.id}/undo`)).statusCode).toBe(404);
+    expect((await request(other, 'GET', '/imports')).json()).toEqual({ imports: [] });
+    const restored = await request(api, 'POST', '/recycle/restore', {
+      entityType: 'Entity',
+      entityId: bin[0]?.entityId,
+    });
+    expect(restored.statusCode).toBe(200);
+    const imports = (await request(api, 'GET', '/imports')).json<{ imports: ImportSummary[] }>().imports;
+    expect(imports.map((i) => [i.fileName, i.invoices, i.undoneAt !== null])).toEqual([['bank.csv', 3, true]]);
+    await exact();
+  });
+
+  it('refuses an archived entity in words', async () => {
+    const api = await newUser();
+    const old = await createBill(api, { name: 'Old Landlord' });
+    await updateBill(api, { id: old.id, status: 0 });
+    const seen = await preview(api, 'Date,Entity,Amount\n2026-01-05,old landlord,-12\n');
+    expect(seen.rows[0]?.errors).toEqual([
+      'Entity "Old Landlord" is archived; unarchive it to import invoices for it.',
+    ]);
+  });
+});
