@@ -261,6 +261,14 @@ describe.each(dialects)('CSV import on %s', (dialect) => {
     });
     expect(json.statusCode).toBe(400);
     expect(json.json().message).toBe('Upload the CSV file as multipart/form-data with a "file" field.');
+    const cut = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/imports/preview',
+      headers: { ...api.session.headers, 'content-type': 'multipart/form-data; boundary=x' },
+      payload: '--x\r\nContent-Disposition: form-data; name="file"; filename="a.csv"\r\n\r\nDate,Ent',
+    });
+    expect(cut.statusCode).toBe(400);
+    expect(cut.json().message).toBe('The upload is not a valid multipart/form-data body.');
     // Only the import routes take multipart bodies.
     const form = multipart({ name: 'x.csv', content: 'a' }, { name: 'Sneaky' });
     const elsewhere = await t.app.inject({

@@ -19,6 +19,7 @@ import type { ImportsService } from './imports.service.ts';
 const security = [{ bearer: [] }];
 const MEGABYTES = IMPORT_MAX_BYTES / 1024 / 1024;
 export const TOO_LARGE = `The file is larger than ${MEGABYTES} MB. Split it into smaller files.`;
+const MALFORMED = 'The upload is not a valid multipart/form-data body.';
 const NOT_MULTIPART = 'Upload the CSV file as multipart/form-data with a "file" field.';
 
 interface Upload {
@@ -51,7 +52,10 @@ async function readUpload(request: FastifyRequest): Promise<Upload> {
     }
   } catch (err) {
     if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new HttpError(413, TOO_LARGE);
-    throw err;
+    const status = (err as { statusCode?: number }).statusCode;
+    if (err instanceof HttpError || (status && status < 500)) throw err;
+    // The form parser's own errors (a cut-off body, a wrong boundary) are the client's.
+    throw badRequest(MALFORMED);
   }
   if (!file) throw badRequest(NOT_MULTIPART);
   const options = importOptions.safeParse(fields);
