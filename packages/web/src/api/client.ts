@@ -52,13 +52,15 @@ export interface ExchangeOptions {
 export async function exchange(method: Method, path: string, options: ExchangeOptions = {}): Promise<Observation> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
-  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  // A FormData body (file uploads) sets its own multipart content type; anything else travels as JSON.
+  const form = options.body instanceof FormData;
+  if (options.body !== undefined && !form) headers['content-type'] = 'application/json';
   let response: Response;
   try {
     response = await fetch(`${origin}${API_PREFIX}${path}${toQueryString(options.query)}`, {
       method,
       headers,
-      body: options.body === undefined ? null : JSON.stringify(options.body),
+      body: options.body === undefined ? null : form ? (options.body as FormData) : JSON.stringify(options.body),
       ...(options.signal ? { signal: options.signal } : {}),
     });
   } catch (error) {

@@ -25,6 +25,7 @@ interface MenuEntry {
 const HISTORY_MENU: readonly MenuEntry[] = [
   { label: 'Archives', to: '/archives' },
   { label: 'Recycle Bin', to: '/recycle' },
+  { label: 'Import CSV', to: '/import' },
 ];
 const USER_MENU: readonly MenuEntry[] = [
   { label: 'Account', to: '/account' },

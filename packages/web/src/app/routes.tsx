@@ -24,6 +24,7 @@ export const routes: readonly AppRoute[] = [
   { path: '/bills/:id', access: 'signed-in', Page: lazy(() => import('../features/entities/EditEntityPage.tsx')) },
   { path: '/archives', access: 'signed-in', Page: lazy(() => import('../features/archives/ArchivesPage.tsx')) },
   { path: '/recycle', access: 'signed-in', Page: lazy(() => import('../features/recycle/RecyclePage.tsx')) },
+  { path: '/import', access: 'signed-in', Page: lazy(() => import('../features/imports/ImportPage.tsx')) },
 ];
 
 export const NotFoundPage = lazy(() => import('./NotFoundPage.tsx'));

@@ -10,3 +10,8 @@ const ROLE_LABELS: Record<User['roles'], string> = { ROLE_ADMIN: 'Admin', ROLE_U
 export function roleLabel(role: string): string {
   return ROLE_LABELS[role as User['roles']] ?? role;
 }
+
+/** `1 invoice`, `1,200 invoices`: a count with its noun. */
+export function countOf(n: number, one: string, many: string): string {
+  return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+}

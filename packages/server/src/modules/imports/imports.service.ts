@@ -29,6 +29,8 @@ type Bill = Awaited<ReturnType<ImportsRepository['liveBills']>>[number];
 
 interface Analysis {
   headers: string[];
+  /** Data rows in the file (also when a mapping problem stopped the rows from being read). */
+  recordCount: number;
   mapping: ColumnMapping;
   ownExport: boolean;
   problems: string[];
@@ -74,7 +76,17 @@ export class ImportsService {
     const rows: ImportRow[] = [];
     const candidates: Analysis['candidates'] = [];
     const bills = new Map((await repo.liveBills(userId)).map((b) => [b.name_key, b]));
-    if (problems.length > 0) return { headers: file.headers, mapping, ownExport, problems, rows, candidates, bills };
+    if (problems.length > 0)
+      return {
+        headers: file.headers,
+        recordCount: file.records.length,
+        mapping,
+        ownExport,
+        problems,
+        rows,
+        candidates,
+        bills,
+      };
 
     const dateColumn = mapping.date as number;
     const detection = detectDateFormat(file.records.map((r) => ({ line: r.line, text: r.cells[dateColumn] ?? '' })));
@@ -83,7 +95,16 @@ export class ImportsService {
       problems.push(
         `The dates mix formats (line ${a?.line}: "${a?.text}", line ${b?.line}: "${b?.text}"). Use one date format throughout the file.`,
       );
-      return { headers: file.headers, mapping, ownExport, problems, rows, candidates, bills };
+      return {
+        headers: file.headers,
+        recordCount: file.records.length,
+        mapping,
+        ownExport,
+        problems,
+        rows,
+        candidates,
+        bills,
+      };
     }
     const dateFormat = mapping.dateFormat ?? ('format' in detection ? detection.format : 'YYYY-MM-DD');
     const used = { ...mapping, dateFormat };
@@ -106,7 +127,16 @@ export class ImportsService {
       rows.push(row);
     }
     await this.flagDuplicates(repo, userId, candidates);
-    return { headers: file.headers, mapping: used, ownExport, problems, rows, candidates, bills };
+    return {
+      headers: file.headers,
+      recordCount: file.records.length,
+      mapping: used,
+      ownExport,
+      problems,
+      rows,
+      candidates,
+      bills,
+    };
   }
 
   /** Same entity, date, amount and description as an earlier row of the file, or as a live stored invoice. */
@@ -145,7 +175,7 @@ export class ImportsService {
       headers: a.headers,
       mapping: a.mapping,
       ownExport: a.ownExport,
-      rowCount: a.rows.length,
+      rowCount: a.recordCount,
       errorCount,
       duplicateCount,
       newEntities: [...newEntities.values()],

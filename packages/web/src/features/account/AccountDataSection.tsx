@@ -6,11 +6,10 @@ import { type ChangeEvent, useRef, useState } from 'react';
 import { useExportAccount } from '../../api/account/export-account.ts';
 import { type ImportSummary, useImportAccount } from '../../api/account/import-account.ts';
 import { ApiError } from '../../api/client.ts';
-
-const count = (n: number, one: string, many: string) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+import { countOf } from '../../lib/format.ts';
 
 export function importedMessage({ entities, invoices, payments }: ImportSummary): string {
-  return `Imported ${count(entities, 'entity', 'entities')}, ${count(invoices, 'invoice', 'invoices')} and ${count(payments, 'payment', 'payments')}.`;
+  return `Imported ${countOf(entities, 'entity', 'entities')}, ${countOf(invoices, 'invoice', 'invoices')} and ${countOf(payments, 'payment', 'payments')}.`;
 }
 
 /**

@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { apiLogin } from '../support/api.ts';
+import { screenshot, useBrowser } from '../support/browser.ts';
+import { createEntity, createInvoice } from '../support/domain.ts';
+import { signUpAndLogin } from '../support/session.ts';
+
+const browser = useBrowser();
+
+const BANK = [
+  'Posted,Payee,Details,Out,In',
+  '01/05/2026,Power Co,January bill,"$1,234.56",',
+  '01/06/2026,ACME Payroll,Salary,,"$2,500.00"',
+  '01/07/2026,Water Works,January water,64.37,',
+  '01/07/2026,Water Works,January water,64.37,',
+].join('\n');
+
+describe('CSV import', () => {
+  it('uploads, previews, maps, imports and undoes the import as a unit', async () => {
+    const page = await browser.newPage();
+    const user = await signUpAndLogin(page);
+    const api = await apiLogin(user);
+    const power = await createEntity(api, { name: 'Power Co' });
+    await createInvoice(api, power.id, { date: '2025-12-05', amount: 99 });
+
+    await page.goto('/import');
+    await page.getByRole('heading', { name: 'Import CSV' }).waitFor();
+    const input = page.getByTestId('csv-file-input');
+    await input.setInputFiles({ name: 'bank.csv', mimeType: 'text/csv', buffer: Buffer.from(BANK) });
+    const summary = page.getByText(/^4 rows · /);
+    await summary.waitFor();
+    // Payee and Details map themselves; "Posted", "Out" and "In" are not names the detector knows: the user maps them.
+    await page.getByText('Choose the column that holds the date.').waitFor();
+    await page.getByText('Choose the column that holds the amount, or the debit and credit columns.').waitFor();
+    await screenshot(page, 'csv-import-unmapped');
+
+    const pick = async (field: string, column: string) => {
+      await page.getByLabel(field, { exact: true }).click();
+      await page.getByRole('option', { name: column, exact: true }).click();
+      await page.getByRole('listbox').waitFor({ state: 'hidden' });
+    };
+    await pick('Date', 'Posted');
+    await page.getByText('Choose the column that holds the date.').waitFor({ state: 'hidden' });
+    await pick('Debit (expense)', 'Out');
+    await page.getByText('Choose the column that holds the amount').waitFor({ state: 'hidden' });
+    await pick('Credit (income)', 'In');
+    await page.getByText('4 rows · 0 rows with errors · 1 likely duplicate · 2 new entities').waitFor();
+    const table = page.getByRole('table', { name: 'Rows to import' });
+    await expect(table.getByRole('row').nth(1).textContent()).resolves.toContain('$1,234.56');
+    await table.getByText('Likely duplicate of an earlier row: import anyway').waitFor();
+    await screenshot(page, 'csv-import-preview');
+
+    await page.getByRole('button', { name: 'Import 3 invoices' }).click();
+    await page.getByText('Imported 3 invoices, 2 new entities. 1 duplicate skipped.').waitFor();
+    await page.getByRole('list', { name: 'Recent imports' }).getByText('bank.csv').waitFor();
+    await page.getByText(/· 3 invoices · 1 duplicate skipped$/).waitFor();
+    await screenshot(page, 'csv-import-done');
+    const listed = await api.request<{ total: number }>('GET', '/entries?startDate=2026-01-01&endDate=2026-01-31');
+    expect(listed.total).toBe(3);
+
+    await page.getByRole('button', { name: 'Undo Import' }).click();
+    await page.getByText('Import undone: its invoices are in the recycle bin.').waitFor();
+    const after = await api.request<{ total: number }>('GET', '/entries?startDate=2026-01-01&endDate=2026-01-31');
+    expect(after.total).toBe(0);
+    const bin = await api.request<{ recycleItems: { entityType: string; partyName: string }[] }>('GET', '/recycle');
+    expect(bin.recycleItems.map((i) => `${i.entityType} ${i.partyName}`).sort()).toEqual([
+      'Entity ACME Payroll',
+      'Entity Water Works',
+      'Invoice Power Co',
+    ]);
+
+    // The mapping is remembered for this header set: the same file maps itself next time.
+    await input.setInputFiles({ name: 'bank.csv', mimeType: 'text/csv', buffer: Buffer.from(BANK) });
+    await page.getByText('4 rows · 0 rows with errors · 1 likely duplicate · 2 new entities').waitFor();
+    await screenshot(page, 'csv-import-remembered');
+    expect(browser.pageErrors).toEqual([]);
+  });
+
+  it('says what is wrong with a bad file and imports nothing', async () => {
+    const page = await browser.newPage();
+    await signUpAndLogin(page);
+    await page.goto('/import');
+    const input = page.getByTestId('csv-file-input');
+    await input.setInputFiles({
+      name: 'mixed.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from('Date,Entity,Amount\n2026-01-05,Power,-12\n01/06/2026,Power,-13\n'),
+    });
+    await page
+      .getByText('The dates mix formats (line 2: "2026-01-05", line 3: "01/06/2026").', { exact: false })
+      .waitFor();
+    await expect(page.getByRole('button', { name: /^Import \d/ }).isDisabled()).resolves.toBe(true);
+    await input.setInputFiles({
+      name: 'bad.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from('Date,Entity,Amount\n2026-01-05,Power,lots\n2026-01-06,Power,"$1,000,000,000.00"\n'),
+    });
+    await page.getByText('Amount "lots" is not an amount.').waitFor();
+    await page.getByText('Amount is out of range (1,000,000,000.00; the most is 999,999,999.99).').waitFor();
+    await screenshot(page, 'csv-import-errors');
+    await input.setInputFiles({ name: 'data.csv', mimeType: 'text/csv', buffer: Buffer.from('2026-01-05,Power,12\n') });
+    await page.getByText('The first line holds data, not column names.', { exact: false }).waitFor();
+    expect(browser.pageErrors).toEqual([]);
+  });
+});
