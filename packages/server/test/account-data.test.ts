@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type AccountFile, accountFileV1 } from '@billfold/contract/account-file';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rollupDifferences } from '../src/db/rollups.ts';
 import { ACCOUNT_NOT_EMPTY } from '../src/modules/account-data/account-data.service.ts';
+import { rollupDifferences } from '../src/modules/read-model/rollup-tables.ts';
 import { createTestApp, type Dialect, dialects, type TestApp } from './helpers/app.ts';
 import {
   type Api,

@@ -1,10 +1,10 @@
 import type { ImportPreview, ImportSummary } from '@billfold/contract/imports';
 import type { RecycleItem } from '@billfold/contract/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rollupDifferences } from '../src/db/rollups.ts';
 import { CSV_ERRORS } from '../src/modules/imports/csv-file.ts';
 import { TOO_LARGE } from '../src/modules/imports/imports.routes.ts';
 import { IMPORT_MESSAGES } from '../src/modules/imports/imports.service.ts';
+import { rollupDifferences } from '../src/modules/read-model/rollup-tables.ts';
 import { createTestApp, dialects, type TestApp } from './helpers/app.ts';
 import {
   type Api,
