@@ -58,7 +58,7 @@ interface Layout {
   payments: boolean;
 }
 
-function csvCell(text: string, delimiter: string): string {
+function csvCell(text: string): string {
   return /[",\r\n;\t]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
@@ -102,7 +102,7 @@ function makeFile(r: Random, rows: number): { csv: string; layout: Layout } {
       const paid = r.chance(0.4) ? r.int(1, Math.abs(cents)) : 0;
       cells.push(paid ? centsToDecimalString(paid) : '', paid ? paymentMethodLabel(r.pick(PAYMENT_METHOD_CODES)) : '');
     }
-    lines.push(cells.map((c) => csvCell(c, layout.delimiter)).join(layout.delimiter));
+    lines.push(cells.map((c) => csvCell(c)).join(layout.delimiter));
   }
   return { csv: `${lines.join('\n')}\n`, layout };
 }
