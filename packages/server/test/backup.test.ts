@@ -10,7 +10,7 @@ import { createDatabase } from '../src/db/database.ts';
 import { rollupDifferences } from '../src/modules/read-model/rollup-tables.ts';
 import { STRONG_PASSWORD } from './helpers/factories.ts';
 import { totalsMismatches } from './security/database-state.ts';
-import { type ServerProcess, startServer } from './security/server-process.ts';
+import { call as api, login, type ServerProcess, startServer } from './security/server-process.ts';
 
 /**
  * `npm run backup` against the real server process under concurrent writes: each copy passes SQLite's integrity
@@ -26,29 +26,6 @@ function backup(env: Record<string, string>) {
     cwd: serverDir,
     env: { ...process.env, ...env },
   });
-}
-
-async function api(url: string, token: string, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${url}/api/v1${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  if (res.status >= 300) throw new Error(`${method} ${path} → ${res.status} ${text}`);
-  return JSON.parse(text) as Record<string, unknown>;
-}
-
-async function login(url: string, username: string): Promise<string> {
-  const res = await fetch(`${url}/api/v1/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username, password: STRONG_PASSWORD }),
-  });
-  return ((await res.json()) as { accessToken: string }).accessToken;
 }
 
 describe('npm run backup', () => {
@@ -70,7 +47,7 @@ describe('npm run backup', () => {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ username, email: 'backup@example.com', password: STRONG_PASSWORD }),
       });
-      const token = await login(server.url, username);
+      const token = await login(server.url, { username, password: STRONG_PASSWORD });
       const bill = await api(server.url, token, 'POST', '/bills', { name: 'Backup Utility' });
 
       /** Acknowledged invoices (id → cents) and payments (id → entry id), with the ack count at each moment. */
@@ -122,7 +99,7 @@ describe('npm run backup', () => {
       rmSync(join(dataDir, 'billfold.db-shm'), { force: true });
       await run('cp', [newest, join(dataDir, 'billfold.db')]);
       server = await startServer(env);
-      const restoredToken = await login(server.url, username);
+      const restoredToken = await login(server.url, { username, password: STRONG_PASSWORD });
       const last = copies.at(-1) as (typeof copies)[number];
       const [someId, cents] = [...last.entries].at(-1) as [number, number];
       const served = await api(server.url, restoredToken, 'GET', `/entries/${someId}`);

@@ -8,7 +8,7 @@ import { createDatabase } from '../../src/db/database.ts';
 import { createTestDatabase, dialects } from '../helpers/app.ts';
 import { STRONG_PASSWORD } from '../helpers/factories.ts';
 import { totalsMismatches } from './database-state.ts';
-import { type ServerProcess, startServer } from './server-process.ts';
+import { call, login, type ServerProcess, startServer } from './server-process.ts';
 
 /**
  * Crash durability: the real server process takes concurrent writes (invoices, payments, payment deletions) and is
@@ -127,36 +127,6 @@ describe.each(dialects)('crash durability on %s', (dialect) => {
     SOAK ? 3_600_000 : 180_000,
   );
 });
-
-async function login(url: string, user: { username: string; password: string }): Promise<string> {
-  const res = await fetch(`${url}/api/v1/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: user.username, password: user.password }),
-  });
-  if (res.status !== 200) throw new Error(`login failed: ${res.status} ${await res.text()}`);
-  return ((await res.json()) as { accessToken: string }).accessToken;
-}
-
-async function call(
-  url: string,
-  token: string,
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<Record<string, unknown>> {
-  const res = await fetch(`${url}/api/v1${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  if (res.status >= 300) throw new Error(`${method} ${path} → ${res.status} ${text}`);
-  return JSON.parse(text) as Record<string, unknown>;
-}
 
 /**
  * One client writing until the server dies: new invoices, payments on acknowledged invoices, deletions of

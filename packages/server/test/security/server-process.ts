@@ -64,3 +64,34 @@ export async function startServer(env: Record<string, string>): Promise<ServerPr
   }
   return { url, child, output: () => tail, kill: () => end('SIGKILL'), stop: () => end('SIGTERM') };
 }
+
+/** Signs in over HTTP; the access token. */
+export async function login(url: string, user: { username: string; password: string }): Promise<string> {
+  const res = await fetch(`${url}/api/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: user.username, password: user.password }),
+  });
+  if (res.status !== 200) throw new Error(`login failed: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { accessToken: string }).accessToken;
+}
+
+export async function call(
+  url: string,
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<Record<string, unknown>> {
+  const res = await fetch(`${url}/api/v1${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  if (res.status >= 300) throw new Error(`${method} ${path} → ${res.status} ${text}`);
+  return JSON.parse(text) as Record<string, unknown>;
+}

@@ -1,7 +1,7 @@
 import { type Insertable, sql, type Updateable } from 'kysely';
 import { Repository } from '../../db/repository.ts';
 import type { BillsTable } from '../../db/schema.ts';
-import { EntriesRepository } from '../entries/entries.repository.ts';
+import { EntriesRepository, recycledEntry } from '../entries/entries.repository.ts';
 import type { EntryBillColumns } from './bill.mapper.ts';
 import type { NameHolder } from './messages.ts';
 
@@ -80,14 +80,7 @@ export class BillsRepository extends Repository {
   recycleLiveEntries(billId: number, at: number) {
     return this.db
       .updateTable('entries')
-      .set((eb) => ({
-        recycled_at: at,
-        recycled_cascade: 1,
-        paid_cents: 0,
-        payment_count: 0,
-        balance_cents: eb.ref('amount_cents'),
-        pay_state: 0,
-      }))
+      .set(recycledEntry(at, 1))
       .where('bill_id', '=', billId)
       .where('recycled_at', 'is', null)
       .execute();

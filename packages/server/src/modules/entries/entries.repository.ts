@@ -1,6 +1,21 @@
-import { sql } from 'kysely';
+import { type ExpressionBuilder, sql } from 'kysely';
 import { Repository } from '../../db/repository.ts';
-import type { EntryUpdate, NewEntry } from '../../db/schema.ts';
+import type { Database, EntryUpdate, NewEntry } from '../../db/schema.ts';
+
+/**
+ * An invoice going to the recycle bin together with its live payments (`cascade` 1 when it goes with its entity):
+ * nothing is paid on it any more, so its stored totals are set in the same statement.
+ */
+export function recycledEntry(at: number, cascade: 0 | 1) {
+  return (eb: ExpressionBuilder<Database, 'entries'>) => ({
+    recycled_at: at,
+    recycled_cascade: cascade,
+    paid_cents: 0,
+    payment_count: 0,
+    balance_cents: eb.ref('amount_cents'),
+    pay_state: 0,
+  });
+}
 
 export interface PaymentTotals {
   entryId: number;

@@ -3,6 +3,7 @@ import { Repository } from '../../db/repository.ts';
 import type { BillsTable, ImportsTable, NewEntry, PaymentsTable } from '../../db/schema.ts';
 import { AccountDataRepository } from '../account-data/account-data.repository.ts';
 import { BillsRepository } from '../bills/bills.repository.ts';
+import { recycledEntry } from '../entries/entries.repository.ts';
 
 /** Reads for the import preview, bulk writes for its commit, and the undo of one import. */
 export class ImportsRepository extends Repository {
@@ -132,14 +133,7 @@ export class ImportsRepository extends Repository {
       .execute();
     await this.db
       .updateTable('entries')
-      .set((eb) => ({
-        recycled_at: at,
-        recycled_cascade: 0,
-        paid_cents: 0,
-        payment_count: 0,
-        balance_cents: eb.ref('amount_cents'),
-        pay_state: 0,
-      }))
+      .set(recycledEntry(at, 0))
       .where('user_id', '=', userId)
       .where('import_id', '=', importId)
       .where('recycled_at', 'is', null)

@@ -67,51 +67,42 @@ export class ImportsService {
     private readonly now: () => number,
   ) {}
 
-  private async analyze(repo: ImportsRepository, userId: number, bytes: Uint8Array, sent: ColumnMapping | null) {
+  private async analyze(
+    repo: ImportsRepository,
+    userId: number,
+    bytes: Uint8Array,
+    sent: ColumnMapping | null,
+  ): Promise<Analysis> {
     const file = readCsv(bytes);
-    const ownExport = isOwnExport(file.headers);
-    const detected = detectMapping(file.headers);
-    const mapping: ColumnMapping = sent ?? detected;
-    const problems = mappingProblems(mapping, file.headers.length);
-    const rows: ImportRow[] = [];
-    const candidates: Analysis['candidates'] = [];
     const bills = new Map((await repo.liveBills(userId)).map((b) => [b.name_key, b]));
-    if (problems.length > 0)
-      return {
-        headers: file.headers,
-        recordCount: file.records.length,
-        mapping,
-        ownExport,
-        problems,
-        rows,
-        candidates,
-        bills,
-      };
+    const a: Analysis = {
+      headers: file.headers,
+      recordCount: file.records.length,
+      mapping: sent ?? detectMapping(file.headers),
+      ownExport: isOwnExport(file.headers),
+      problems: [],
+      rows: [],
+      candidates: [],
+      bills,
+    };
+    a.problems.push(...mappingProblems(a.mapping, file.headers.length));
+    if (a.problems.length > 0) return a;
 
-    const dateColumn = mapping.date as number;
+    const dateColumn = a.mapping.date as number;
     const detection = detectDateFormat(file.records.map((r) => ({ line: r.line, text: r.cells[dateColumn] ?? '' })));
     if ('mixed' in detection) {
-      const [a, b] = detection.mixed;
-      problems.push(
-        `The dates mix formats (line ${a?.line}: "${a?.text}", line ${b?.line}: "${b?.text}"). Use one date format throughout the file.`,
+      const [x, y] = detection.mixed;
+      a.problems.push(
+        `The dates mix formats (line ${x?.line}: "${x?.text}", line ${y?.line}: "${y?.text}"). Use one date format throughout the file.`,
       );
-      return {
-        headers: file.headers,
-        recordCount: file.records.length,
-        mapping,
-        ownExport,
-        problems,
-        rows,
-        candidates,
-        bills,
-      };
+      return a;
     }
-    const dateFormat = mapping.dateFormat ?? ('format' in detection ? detection.format : 'YYYY-MM-DD');
-    const used = { ...mapping, dateFormat };
+    const dateFormat = a.mapping.dateFormat ?? ('format' in detection ? detection.format : 'YYYY-MM-DD');
+    a.mapping = { ...a.mapping, dateFormat };
 
     for (const record of file.records) {
-      const cells = ownExport ? record.cells.map(csvCellText) : record.cells;
-      const { row, candidate } = interpretRow(record.line, cells, used, dateFormat);
+      const cells = a.ownExport ? record.cells.map(csvCellText) : record.cells;
+      const { row, candidate } = interpretRow(record.line, cells, a.mapping, dateFormat);
       if (candidate) {
         const bill = bills.get(candidate.entityKey);
         if (bill?.status === 0)
@@ -121,22 +112,13 @@ export class ImportsService {
           if (bill?.internal === 1) candidate.flow = 'internal';
           row.flow = candidate.flow;
           if (bill) row.category = bill.category;
-          candidates.push({ candidate, row });
+          a.candidates.push({ candidate, row });
         }
       }
-      rows.push(row);
+      a.rows.push(row);
     }
-    await this.flagDuplicates(repo, userId, candidates);
-    return {
-      headers: file.headers,
-      recordCount: file.records.length,
-      mapping: used,
-      ownExport,
-      problems,
-      rows,
-      candidates,
-      bills,
-    };
+    await this.flagDuplicates(repo, userId, a.candidates);
+    return a;
   }
 
   /** Same entity, date, amount and description as an earlier row of the file, or as a live stored invoice. */
@@ -162,7 +144,7 @@ export class ImportsService {
   }
 
   async preview(userId: number, fileName: string, bytes: Uint8Array, options: ImportOptions): Promise<ImportPreview> {
-    const a: Analysis = await this.analyze(this.repo, userId, bytes, options.mapping);
+    const a = await this.analyze(this.repo, userId, bytes, options.mapping);
     const errorCount = a.rows.filter((r) => r.errors.length > 0).length;
     const duplicateCount = a.candidates.filter((c) => c.row.duplicate !== null).length;
     const newEntities = new Map<string, string>();
@@ -198,7 +180,7 @@ export class ImportsService {
   ): Promise<ImportSummary> {
     return this.repo.transaction(async (repo) => {
       await repo.reserveInvoiceNumbers(userId, 0); // the user row's lock: imports of one user run one at a time
-      const a: Analysis = await this.analyze(repo, userId, bytes, options.mapping);
+      const a = await this.analyze(repo, userId, bytes, options.mapping);
       if (a.problems.length > 0) throw badRequest(a.problems.join(' '));
       const failed = a.rows.filter((r) => r.errors.length > 0);
       if (failed.length > 0) {
