@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { centsToDecimalString } from '@billfold/contract/money';
 import { PAYMENT_METHOD_CODES, paymentMethodLabel } from '@billfold/contract/payment-methods';
 import { buildApp } from '../packages/server/src/app.ts';
+import { loadConfig } from '../packages/server/src/config.ts';
 import { rollupDifferences } from '../packages/server/src/modules/read-model/rollup-tables.ts';
 import { multipart } from '../packages/server/test/helpers/multipart.ts';
 import { parseArgs } from './lib/args.ts';
@@ -108,16 +109,15 @@ function makeFile(r: Random, rows: number): { csv: string; layout: Layout } {
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'billfold-bench-import-'));
-const app = await buildApp({
-  port: 0,
-  host: '127.0.0.1',
-  dataDir: dir,
-  database: { dialect: 'sqlite', file: join(dir, 'bench.db') },
-  jwtSecret: 'bench-import-secret-bench-import-secret-0123',
-  logLevel: 'silent',
-  webRoot: null,
-  now: Date.now,
-});
+const app = await buildApp(
+  loadConfig({
+    DATA_DIR: dir,
+    DATABASE_URL: `sqlite:${join(dir, 'bench.db')}`,
+    JWT_SECRET: 'bench-import-secret-bench-import-secret-0123',
+    LOG_LEVEL: 'silent',
+    HOST: '127.0.0.1',
+  }),
+);
 try {
   const user = { username: 'bench_import', email: 'bench_import@example.com', password: 'Str0ng!Passw0rd' };
   await app.inject({ method: 'POST', url: '/api/v1/auth/create', payload: user });

@@ -95,7 +95,7 @@ describe('CSV import', () => {
       buffer: Buffer.from('Date,Entity,Amount\n2026-01-05,Power,lots\n2026-01-06,Power,"$1,000,000,000.00"\n'),
     });
     await page.getByText('Amount "lots" is not an amount.').waitFor();
-    await page.getByText('Amount is out of range (1,000,000,000.00; the most is 999,999,999.99).').waitFor();
+    await page.getByText('Amount "$1,000,000,000.00" is out of range (the most is 999,999,999.99).').waitFor();
     await screenshot(page, 'csv-import-errors');
     await input.setInputFiles({ name: 'data.csv', mimeType: 'text/csv', buffer: Buffer.from('2026-01-05,Power,12\n') });
     await page.getByText('The first line holds data, not column names.', { exact: false }).waitFor();

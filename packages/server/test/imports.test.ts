@@ -246,7 +246,7 @@ describe.each(dialects)('CSV import on %s', (dialect) => {
 
     const huge = 'Date,Entity,Amount\n2026-01-05,Power,"$1,000,000,000.00"\n';
     expect((await preview(api, huge)).rows[0]?.errors).toEqual([
-      'Amount is out of range (1,000,000,000.00; the most is 999,999,999.99).',
+      'Amount "$1,000,000,000.00" is out of range (the most is 999,999,999.99).',
     ]);
     expect(await message(huge, '/imports')).toContain('1 row has errors');
 

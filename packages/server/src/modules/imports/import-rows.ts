@@ -1,7 +1,7 @@
 import { normalizeCategory } from '@billfold/contract/categories';
 import { isValidIsoDate, MAX_DATE, MIN_DATE } from '@billfold/contract/dates';
 import type { ColumnMapping, DateFormat, ImportRow } from '@billfold/contract/imports';
-import { centsToDecimalString, formatAmount, MAX_CENTS, parseAmountText } from '@billfold/contract/money';
+import { centsToDecimalString, formatAmount, MAX_CENTS, parseSignedAmountText } from '@billfold/contract/money';
 import { PAYMENT_METHOD_CODES, type PaymentMethodCode, paymentMethodLabel } from '@billfold/contract/payment-methods';
 import { billNameKey } from '../bills/bill.mapper.ts';
 import { parseDate } from './import-mapping.ts';
@@ -59,8 +59,7 @@ const METHOD_WORDS: Record<string, PaymentMethodCode> = {
 };
 
 const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F]/;
-const outOfRange = (cents: number) =>
-  `is out of range (${formatAmount(Math.abs(cents) / 100)}; the most is ${formatAmount(MAX_CENTS / 100)})`;
+const MOST = formatAmount(MAX_CENTS / 100);
 
 function textField(label: string, value: string, max: number, errors: string[]): string {
   const text = value.trim();
@@ -103,9 +102,9 @@ export function interpretRow(
 
   let amountCents: number | null = null;
   const readAmount = (label: string, text: string): number | null => {
-    const cents = parseAmountText(text);
+    const cents = parseSignedAmountText(text);
     if (cents === null) errors.push(`${label} "${text}" is not an amount.`);
-    else if (Math.abs(cents) > MAX_CENTS) errors.push(`${label} ${outOfRange(cents)}.`);
+    else if (Math.abs(cents) > MAX_CENTS) errors.push(`${label} "${text}" is out of range (the most is ${MOST}).`);
     else return cents;
     return null;
   };
