@@ -44,17 +44,28 @@ export class ApiSession {
   }
 }
 
-async function post(path: string, body: unknown): Promise<Response> {
+let address = 0;
+
+/**
+ * A client address of its own for each seeded sign-up, so the per-address sign-up limit (50 in 15 minutes) bounds
+ * one test's accounts, not the whole suite's; the e2e server trusts its loopback proxy (support/global-setup.ts).
+ */
+function seededAddress(): string {
+  address += 1;
+  return `10.${process.pid % 250}.${Math.floor(address / 250) % 250}.${(address % 250) + 1}`;
+}
+
+async function post(path: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
   return fetch(`${baseUrl()}/api/v1${path}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify(body),
   });
 }
 
 export async function createUser(overrides: Partial<UserData> = {}): Promise<UserData> {
   const user = newUser(overrides);
-  const res = await post('/auth/create', user);
+  const res = await post('/auth/create', user, { 'x-forwarded-for': seededAddress() });
   if (res.status !== 201) throw new Error(`sign-up failed: ${res.status} ${await res.text()}`);
   return user;
 }

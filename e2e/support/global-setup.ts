@@ -62,6 +62,9 @@ export default async function setup(project: TestProject) {
     PORT: String(port),
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
+    // Sign-ups are limited per client address; the seeding helpers give each account its own address
+    // (support/api.ts) through the header a trusted local proxy would set.
+    TRUST_PROXY: 'loopback',
   };
   // The suite always runs on its own fresh SQLite file and the default web build.
   for (const key of ['DATABASE_URL', 'JWT_SECRET', 'WEB_ROOT']) delete env[key];
