@@ -149,10 +149,10 @@ describe.each(dialects)('account file from %s', (dialect) => {
     const broken = { ...file, payments: [...file.payments, { ...file.payments[0], ref: 99, invoice: 42 }] };
     const bad = await request(empty, 'POST', '/account/import', broken);
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().message).toContain('body.payments.6.invoice: no invoice has ref 42');
+    expect(bad.json().message).toMatch(/payments\.6\.invoice:? no invoice has ref 42/i);
     const wrongAmount = { ...file, invoices: file.invoices.map((i, n) => (n === 0 ? { ...i, amount: '12.5' } : i)) };
-    expect((await request(empty, 'POST', '/account/import', wrongAmount)).json().message).toContain(
-      'body.invoices.0.amount: must be an amount like "1234.50"',
+    expect((await request(empty, 'POST', '/account/import', wrongAmount)).json().message).toMatch(
+      /invoices\.0\.amount:? must be an amount like "1234\.50"/i,
     );
     const future = await request(empty, 'POST', '/account/import', { ...file, version: 7 });
     expect(future.statusCode).toBe(400);
