@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { MINUTE } from '../src/lib/time.ts';
 import { LIMITS, retryPhrase } from '../src/modules/auth/throttle.ts';
-import { createTestApp, dialects, type TestApp, testConfig } from './helpers/app.ts';
+import { createTestApp, dialects, secondProcess, type TestApp, testConfig } from './helpers/app.ts';
 import { type Session, signIn, signUp, userData } from './helpers/factories.ts';
 import { enrolMfa } from './helpers/mfa.ts';
 
@@ -52,8 +52,7 @@ describe.each(dialects)('sessions (%s)', (dialect) => {
   let other: FastifyInstance;
   beforeAll(async () => {
     t = await createTestApp(dialect);
-    other = await buildApp(testConfig(t.database.config, { now: t.clock.now }));
-    await other.ready();
+    other = await secondProcess(t);
   });
   afterAll(async () => {
     await other.close();
@@ -76,6 +75,8 @@ describe.each(dialects)('sessions (%s)', (dialect) => {
       url: `/api/v1/user?userName=${s.username}`,
       headers: { authorization: `Bearer ${accessToken}` },
     });
+  const putUser = (s: Session, payload: object) =>
+    t.app.inject({ method: 'PUT', url: '/api/v1/user', headers: s.headers, payload });
   const login = (username: string, password: string, ip: string, headers: Record<string, string> = {}) =>
     t.app.inject({
       method: 'POST',
@@ -134,7 +135,7 @@ describe.each(dialects)('sessions (%s)', (dialect) => {
     });
 
     it('REFRESH_REUSE_SECONDS sets the interval: at 0 a second use revokes the family at once', async () => {
-      const strict = await buildApp(testConfig(t.database.config, { now: t.clock.now, refreshReuseSeconds: 0 }));
+      const strict = await secondProcess(t, { refreshReuseSeconds: 0 });
       try {
         const s = await signUp(strict);
         const first = await refresh(s.refreshToken, strict);
@@ -149,9 +150,6 @@ describe.each(dialects)('sessions (%s)', (dialect) => {
   });
 
   describe('access tokens stop at once', () => {
-    const putUser = (s: Session, payload: object) =>
-      t.app.inject({ method: 'PUT', url: '/api/v1/user', headers: s.headers, payload });
-
     it('after a password change, on every process, while tokens issued after it work', async () => {
       const s = await signUp(t.app);
       const laptop = await signIn(t.app, s);
@@ -215,13 +213,7 @@ describe.each(dialects)('sessions (%s)', (dialect) => {
       const s = await signUp(t.app);
       for (let i = 0; i < LIMITS.account - 1; i++) await login(s.email, WRONG, freshIp());
       const moved = `moved.${s.email}`;
-      const put = await t.app.inject({
-        method: 'PUT',
-        url: '/api/v1/user',
-        headers: s.headers,
-        payload: { password: s.password, newEmail: moved },
-      });
-      expect(put.statusCode).toBe(200);
+      expect((await putUser(s, { password: s.password, newEmail: moved })).statusCode).toBe(200);
       expect((await login(moved, WRONG, freshIp())).statusCode).toBe(401);
       expectThrottled(await login(s.username, s.password, freshIp()), 'Too many failed sign-in attempts.');
     });
@@ -230,7 +222,7 @@ describe.each(dialects)('sessions (%s)', (dialect) => {
   describe('client address and TRUST_PROXY', () => {
     /** An app on the same database whose requests all come from one proxy at 127.0.0.1. */
     async function behindProxy(trustProxy: false | string[], run: (app: FastifyInstance) => Promise<void>) {
-      const app = await buildApp(testConfig(t.database.config, { now: t.clock.now, trustProxy }));
+      const app = await secondProcess(t, { trustProxy });
       try {
         await run(app);
       } finally {

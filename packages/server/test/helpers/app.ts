@@ -108,3 +108,10 @@ export async function createTestApp(
     },
   };
 }
+
+/** Another instance of the app on a test app's database and clock: a second server process, as far as state goes. */
+export async function secondProcess(t: TestApp, overrides: Partial<Config> = {}): Promise<FastifyInstance> {
+  const app = await buildApp(testConfig(t.database.config, { now: t.clock.now, ...overrides }));
+  await app.ready();
+  return app;
+}

@@ -1,8 +1,7 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.ts';
 import { HOUR, MINUTE } from '../../src/lib/time.ts';
-import { createTestApp, dialects, type TestApp, testConfig } from '../helpers/app.ts';
+import { createTestApp, dialects, secondProcess, type TestApp } from '../helpers/app.ts';
 import { type Session, signUp } from '../helpers/factories.ts';
 
 /**
@@ -38,8 +37,7 @@ describe.each(dialects)('brute force on %s', (dialect) => {
   let other: FastifyInstance;
   beforeAll(async () => {
     t = await createTestApp(dialect);
-    other = await buildApp(testConfig(t.database.config, { now: t.clock.now }));
-    await other.ready();
+    other = await secondProcess(t);
   });
   afterAll(async () => {
     await other.close();
