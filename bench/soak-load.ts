@@ -1,14 +1,16 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon, { type RawRequest, type RequestSpec, type Result } from 'autocannon';
 import type { DatabaseConfig } from '../packages/server/src/config.ts';
 import { createDatabase } from '../packages/server/src/db/database.ts';
+import { findNginx, startNginx } from '../packages/server/test/helpers/nginx.ts';
 import { findPgBin, type PgCluster, startPgCluster } from '../packages/server/test/helpers/pg-cluster.ts';
 import { totalsMismatches } from '../packages/server/test/security/database-state.ts';
 import { parseArgs } from './lib/args.ts';
 import { percentile } from './lib/load.ts';
-import { type RunningServer, startServer } from './lib/server-process.ts';
+import { startServer } from './lib/server-process.ts';
 
 /**
  * `npm run soak` (after the long security tests), or `tsx bench/soak-load.ts [options]`: the real server under
@@ -25,6 +27,8 @@ const HELP = `Usage: tsx bench/soak-load.ts [options]
   --connections N  concurrent connections (default 200)
   --users N        accounts the connections share (default 20)
   --db LIST        sqlite,postgres (default both; postgres needs binaries under /usr/lib/postgresql)
+  --nginx          the deployment of docs/deploy.md: two server processes on PostgreSQL behind nginx
+                   (/usr/sbin/nginx) with TRUST_PROXY set; the load goes through nginx
   --help`;
 
 const PASSWORD = 'Soak!Passw0rd';
@@ -217,20 +221,50 @@ interface Outcome {
   tally: Tally;
 }
 
-async function soak(dialect: 'sqlite' | 'postgres', args: { seconds: number; connections: number; users: number }) {
+interface SoakArgs {
+  seconds: number;
+  connections: number;
+  users: number;
+  /** Two server processes behind nginx instead of one process. */
+  nginx: boolean;
+}
+
+/** One server process, or the deployment of docs/deploy.md (two processes behind nginx); `url` is where clients go. */
+async function startDeployment(databaseUrl: string, dataDir: string, nginx: boolean) {
+  if (!nginx) {
+    const server = await startServer({ databaseUrl, dataDir });
+    return { url: server.url, stop: () => server.stop() };
+  }
+  const env = { JWT_SECRET: randomBytes(48).toString('base64url'), TRUST_PROXY: '127.0.0.1' };
+  const servers = await Promise.all(
+    ['a', 'b'].map((name) => startServer({ databaseUrl, dataDir: join(dataDir, name), env })),
+  );
+  const proxy = await startNginx(servers.map((server) => server.url.replace('http://', '')));
+  return {
+    url: proxy.url,
+    stop: async () => {
+      await proxy.stop();
+      // Graceful: requests in flight when the load stopped finish before the database is read.
+      await Promise.all(servers.map((server) => server.stop()));
+    },
+  };
+}
+
+async function soak(dialect: 'sqlite' | 'postgres', args: SoakArgs) {
   const dataDir = mkdtempSync(join(tmpdir(), 'billfold-soak-'));
   let cluster: PgCluster | null = null;
-  let server: RunningServer | null = null;
+  let server: { url: string; stop: () => Promise<void> } | null = null;
   try {
     let database: DatabaseConfig;
     if (dialect === 'postgres') {
       cluster = await startPgCluster({ settings: { max_connections: 100 } });
       database = { dialect, url: cluster.url };
     } else database = { dialect, file: join(dataDir, 'soak.db') };
-    server = await startServer({
-      databaseUrl: database.dialect === 'postgres' ? database.url : `sqlite:${database.file}`,
+    server = await startDeployment(
+      database.dialect === 'postgres' ? database.url : `sqlite:${database.file}`,
       dataDir,
-    });
+      args.nginx,
+    );
     const users = await makeUsers(server.url, args.users);
     const acked: Acked = { entries: new Map(), payments: new Map() };
     const tally: Tally = {};
@@ -333,17 +367,28 @@ async function main() {
     connections: 'number',
     users: 'number',
     db: 'string',
+    nginx: 'boolean',
     help: 'boolean',
   });
-  const args = { seconds: opts.seconds ?? 60, connections: opts.connections ?? 200, users: opts.users ?? 20 };
-  const wanted = (opts.db ?? 'sqlite,postgres').split(',').map((d) => d.trim());
+  const args: SoakArgs = {
+    seconds: opts.seconds ?? 60,
+    connections: opts.connections ?? 200,
+    users: opts.users ?? 20,
+    nginx: opts.nginx ?? false,
+  };
+  if (args.nginx && !findNginx()) throw new Error('/usr/sbin/nginx not found (apt-get install nginx)');
+  // Several processes share one database only on PostgreSQL.
+  const wanted = (opts.db ?? (args.nginx ? 'postgres' : 'sqlite,postgres')).split(',').map((d) => d.trim());
   const dialects = (['sqlite', 'postgres'] as const).filter((d) => wanted.includes(d));
   if (dialects.includes('postgres') && !findPgBin()) {
     throw new Error('PostgreSQL binaries not found under /usr/lib/postgresql; run with --db sqlite');
   }
   let failed = false;
   for (const dialect of dialects) {
-    console.log(`soak load on ${dialect}: ${args.connections} connections, ${args.seconds} s, ${args.users} users …`);
+    const where = args.nginx ? ' through nginx to two server processes' : '';
+    console.log(
+      `soak load on ${dialect}${where}: ${args.connections} connections, ${args.seconds} s, ${args.users} users …`,
+    );
     const o = await soak(dialect, args);
     console.log(
       `  ${o.requests} requests (${o.rps.toFixed(0)}/s), p50 ${o.p50.toFixed(1)} ms, p99 ${o.p99.toFixed(1)} ms, max ${o.max.toFixed(0)} ms`,
