@@ -65,6 +65,9 @@ export default async function setup(project: TestProject) {
     // Sign-ups are limited per client address; the seeding helpers give each account its own address
     // (support/api.ts) through the header a trusted local proxy would set.
     TRUST_PROXY: 'loopback',
+    // Stricter than the product's 30 s, so the browser tests can outwait it: a tab that presented a spent refresh
+    // token after this long would end the session (specs/shared-session.test.ts proves the tabs never do).
+    REFRESH_REUSE_SECONDS: '2',
   };
   // The suite always runs on its own fresh SQLite file and the default web build.
   for (const key of ['DATABASE_URL', 'JWT_SECRET', 'WEB_ROOT']) delete env[key];

@@ -85,7 +85,12 @@ describe('apiRequest with a session', () => {
     const refresh = server.requests.find((r) => r.url.startsWith('/api/v1/auth/refresh'));
     expect(refresh?.url).toBe('/api/v1/auth/refresh');
     expect(JSON.parse(refresh?.body ?? '')).toEqual({ refreshToken: 'refresh-1' });
-    expect(readSession()).toEqual({ accessToken: 'access-2', refreshToken: 'refresh-2', username: 'ann' });
+    expect(readSession()).toEqual({
+      accessToken: 'access-2',
+      refreshToken: 'refresh-2',
+      username: 'ann',
+      sessionId: null,
+    });
     expect(listener).toHaveBeenCalled();
     expect(server.requests.map((r) => r.authorization)).toEqual(['Bearer access-1', undefined, 'Bearer access-2']);
   });

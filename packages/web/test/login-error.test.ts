@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completeMfaLogin, login } from '../src/api/auth/login.ts';
 import { configureClient, type Observation } from '../src/api/client.ts';
-import { LOGIN_ERRORS, loginErrorMessage } from '../src/features/auth/login-error.ts';
+import { LOGIN_ERRORS, loginErrorMessage, THROTTLED_FALLBACK } from '../src/features/auth/login-error.ts';
 import { type FakeServer, json, startFakeServer } from './fake-server.ts';
 
 const response = (status: number, text: string): Observation => ({ stage: 'response', status, ok: status < 300, text });
@@ -69,9 +69,15 @@ describe('login error messages (spec §8), from observations', () => {
     expect(message(response(400, JSON.stringify({ message: 'body.username: is required' })))).toBe(
       LOGIN_ERRORS.unknown,
     );
-    expect(message(response(429, JSON.stringify({ message: 'Too many failed attempts. Try again later.' })))).toBe(
-      LOGIN_ERRORS.unknown,
-    );
+  });
+
+  it("shows a throttled login's own message, which says when to try again; a proxy's 429 page is not shown", () => {
+    const server = 'Too many failed sign-in attempts. Try again in 15 minutes.';
+    expect(
+      message(response(429, JSON.stringify({ statusCode: 429, error: 'Too Many Requests', message: server }))),
+    ).toBe(server);
+    expect(message(response(429, '<html><body>429 Too Many Requests</body></html>'))).toBe(THROTTLED_FALLBACK);
+    expect(message(response(429, ''))).toBe(THROTTLED_FALLBACK);
   });
 });
 

@@ -1,11 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { isTokenUnexpired, tokenExpiresAt } from '../src/lib/jwt.ts';
+import { safeReturnPath } from '../src/lib/login-flags.ts';
 import {
   ALL_SESSION_KEYS,
   clearSession,
+  joinSessionChannel,
   readSession,
   readSetting,
   saveSession,
+  sessionEndReason,
+  startSession,
+  subscribeSession,
   VIEW_KEYS,
   writeSetting,
 } from '../src/lib/session.ts';
@@ -59,6 +64,118 @@ describe('session storage', () => {
     expect(readSetting(VIEW_KEYS.pageSize, 100)).toBe(25);
     sessionStorage.setItem(VIEW_KEYS.sortModel, '{not json');
     expect(readSetting(VIEW_KEYS.sortModel, [])).toEqual([]);
+  });
+});
+
+describe('tabs sharing one session (BroadcastChannel)', () => {
+  /** Another tab of this browser, as the channel sees it. */
+  function otherTab() {
+    const channel = new BroadcastChannel('billfold-session');
+    const received: unknown[] = [];
+    channel.onmessage = (event) => received.push(event.data);
+    return { channel, received, close: () => channel.close() };
+  }
+  const changed = () =>
+    new Promise<void>((resolve) => {
+      const stop = subscribeSession(() => {
+        stop();
+        resolve();
+      });
+    });
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
+
+  it('a sign-in starts a session of its own; a refresh is told to the tabs of that session', async () => {
+    joinSessionChannel();
+    const tab = otherTab();
+    try {
+      startSession({ accessToken: 'a1', refreshToken: 'r1', username: 'ann' });
+      const id = readSession()?.sessionId;
+      expect(id).toMatch(/\w{8}/);
+      saveSession({ accessToken: 'a2', refreshToken: 'r2', username: 'ann' });
+      await settle();
+      expect(tab.received).toEqual([
+        { type: 'tokens', sessionId: id, accessToken: 'a2', refreshToken: 'r2', username: 'ann' },
+      ]);
+      startSession({ accessToken: 'b1', refreshToken: 's1', username: 'bob' });
+      expect(readSession()?.sessionId).not.toBe(id);
+    } finally {
+      tab.close();
+    }
+  });
+
+  it("takes another tab's new tokens, and its logout, only for the session it holds", async () => {
+    joinSessionChannel();
+    const tab = otherTab();
+    try {
+      startSession({ accessToken: 'a1', refreshToken: 'r1', username: 'ann' });
+      const id = readSession()?.sessionId as string;
+      tab.channel.postMessage({ type: 'tokens', sessionId: 'someone-else', accessToken: 'x', refreshToken: 'y' });
+      await settle();
+      expect(readSession()?.refreshToken).toBe('r1');
+
+      const renewed = changed();
+      tab.channel.postMessage({
+        type: 'tokens',
+        sessionId: id,
+        accessToken: 'a2',
+        refreshToken: 'r2',
+        username: 'ann',
+      });
+      await renewed;
+      expect(readSession()).toMatchObject({ accessToken: 'a2', refreshToken: 'r2', sessionId: id });
+
+      writeSetting(VIEW_KEYS.pageSize, 25);
+      const ended = changed();
+      tab.channel.postMessage({ type: 'end', sessionId: id, reason: 'loggedOut' });
+      await ended;
+      expect(readSession()).toBeNull();
+      expect(sessionStorage.getItem(VIEW_KEYS.pageSize)).toBeNull();
+      expect(sessionEndReason()).toBe('loggedOut');
+    } finally {
+      tab.close();
+    }
+  });
+
+  it('tells the other tabs why the session ended', async () => {
+    joinSessionChannel();
+    const tab = otherTab();
+    try {
+      startSession({ accessToken: 'a1', refreshToken: 'r1', username: 'ann' });
+      const id = readSession()?.sessionId;
+      clearSession('ended');
+      expect(sessionEndReason()).toBe('ended');
+      await settle();
+      expect(tab.received).toEqual([{ type: 'end', sessionId: id, reason: 'ended' }]);
+    } finally {
+      tab.close();
+    }
+  });
+});
+
+describe('the page to return to after sign-in', () => {
+  const origin = 'https://billfold.example';
+  it('keeps a path of this app with its query and hash', () => {
+    expect(safeReturnPath('/entries/5', origin)).toBe('/entries/5');
+    expect(safeReturnPath('/bills/3?tab=2#top', origin)).toBe('/bills/3?tab=2#top');
+  });
+
+  it.each([
+    'https://evil.example/home',
+    '//evil.example/x',
+    '/\\evil.example/x',
+    '/\\/evil.example',
+    'javascript:alert(1)',
+    'entries/5',
+    '/entries/5\n',
+    '',
+    '/',
+    '/logout',
+    '/user',
+    '/home',
+    42,
+    null,
+  ])('refuses %j', (value) => {
+    expect(safeReturnPath(value, origin)).toBeNull();
   });
 });
 

@@ -1,11 +1,11 @@
 /**
  * The app's one way to talk to the server. Every call carries the bearer token when there is one; a 401
  * triggers one token refresh (shared by every call that hit the 401 at the same time) and one retry; a failed
- * refresh signs the user out, and the route guard then shows `/`. Feature code uses the per-call files in
+ * refresh ends the session, and the route guard then shows `/` with a notice that says so. Feature code uses the per-call files in
  * `src/api/<resource>/`, which build on `apiRequest` or on the spec §7 failure helpers `getList`, `getOne`, `send`.
  */
 import type { AuthResponse, ErrorResponse } from '@billfold/contract/schemas';
-import { clearSession, readSession, saveSession } from '../lib/session.ts';
+import { clearSession, readSession, type Session, saveSession } from '../lib/session.ts';
 
 export const API_PREFIX = '/api/v1';
 
@@ -99,16 +99,21 @@ export function serverMessage(text: string): string | null {
 
 // ---------- session: refresh and sign-out ----------
 
-/** Ends the session: tokens and every saved view setting go. The route guard then sends the user to `/`. */
+/** Ends the session because the user logged out: tokens and every saved view setting go, in every tab sharing it. */
 export function signOut(): void {
-  clearSession();
+  clearSession('loggedOut');
+}
+
+/** Ends the session because it could not be renewed; the login page then says so and offers the way back. */
+export function endSession(): void {
+  clearSession('ended');
 }
 
 let refreshing: Promise<boolean> | null = null;
 
 /**
- * Exchanges the stored refresh token for new tokens. Calls made while a refresh is running share it: the
- * server rotates refresh tokens and treats a second use of one as theft, so there must be exactly one.
+ * Exchanges the stored refresh token for new tokens. Calls made while a refresh is running share it: one
+ * refresh per tab, whatever the number of calls that hit a 401 (the server tolerates repeats only briefly).
  */
 export function refreshSession(): Promise<boolean> {
   refreshing ??= runRefresh().finally(() => {
@@ -117,19 +122,30 @@ export function refreshSession(): Promise<boolean> {
   return refreshing;
 }
 
+/** True when, while a refresh was on its way, another tab of the same session stored newer tokens here. */
+function renewedElsewhere(before: Session): boolean {
+  const now = readSession();
+  return now !== null && now.sessionId === before.sessionId && now.refreshToken !== before.refreshToken;
+}
+
 async function runRefresh(): Promise<boolean> {
-  const refreshToken = readSession()?.refreshToken;
-  if (!refreshToken) return false;
+  const before = readSession();
+  const refreshToken = before?.refreshToken;
+  if (!before || !refreshToken) return false;
   const result = await exchange('POST', '/auth/refresh', { body: { refreshToken } });
   if (result.stage !== 'response' || !result.ok) {
+    if (renewedElsewhere(before)) return true;
     console.error('[api] token refresh failed', result);
     return false;
   }
   try {
     const tokens = JSON.parse(result.text) as Partial<AuthResponse>;
     if (typeof tokens.accessToken !== 'string' || typeof tokens.refreshToken !== 'string') return false;
-    // The user may have signed out while the refresh was on its way.
-    if (readSession()?.refreshToken !== refreshToken) return false;
+    const now = readSession();
+    // The user may have signed out (or in as someone else) while the refresh was on its way.
+    if (now === null || now.sessionId !== before.sessionId) return false;
+    // Another tab of this session refreshed too and its tokens arrived first: both pairs are good, keep those.
+    if (now.refreshToken !== refreshToken) return true;
     saveSession({
       accessToken: tokens.accessToken,
       refreshToken: tokens.refreshToken,
@@ -140,6 +156,25 @@ async function runRefresh(): Promise<boolean> {
     console.error('[api] token refresh returned an unreadable body', error);
     return false;
   }
+}
+
+/**
+ * Sends a call with the session's access token. On a 401 it refreshes once (shared with every call that hit a 401
+ * meanwhile) and retries once; if the refresh fails, or the retry is refused too, the session has ended.
+ */
+export async function sendWithSession(send: (token: string | null) => Promise<Observation>): Promise<Observation> {
+  const usedToken = readSession()?.accessToken ?? null;
+  const result = await send(usedToken);
+  if (result.stage !== 'response' || result.status !== 401 || !readSession()?.refreshToken) return result;
+  // Another call (or tab) may have refreshed since this one left; then its new token is used without a refresh.
+  const renewed = (readSession()?.accessToken ?? null) !== usedToken || (await refreshSession());
+  if (!renewed) {
+    endSession();
+    throw new ApiError(401, 'Session expired');
+  }
+  const retried = await send(readSession()?.accessToken ?? null);
+  if (retried.stage === 'response' && retried.status === 401) endSession();
+  return retried;
 }
 
 // ---------- requests ----------
@@ -157,7 +192,6 @@ export interface RequestOptions {
  * body (undefined when empty); rejects with `ApiError` for a non-OK response, or the network error.
  */
 export async function apiRequest<T>(method: Method, path: string, options: RequestOptions = {}): Promise<T> {
-  const auth = options.auth ?? true;
   const send = (token: string | null) =>
     exchange(method, path, {
       ...(options.query ? { query: options.query } : {}),
@@ -165,20 +199,7 @@ export async function apiRequest<T>(method: Method, path: string, options: Reque
       ...(options.signal ? { signal: options.signal } : {}),
       token,
     });
-
-  const usedToken = auth ? (readSession()?.accessToken ?? null) : null;
-  let result = await send(usedToken);
-  if (auth && result.stage === 'response' && result.status === 401 && readSession()?.refreshToken) {
-    // Another call may have refreshed since this one left; then its new token is used without a second refresh.
-    const current = readSession()?.accessToken ?? null;
-    const renewed = current !== usedToken || (await refreshSession());
-    if (!renewed) {
-      signOut();
-      throw new ApiError(401, 'Session expired');
-    }
-    result = await send(readSession()?.accessToken ?? null);
-    if (result.stage === 'response' && result.status === 401) signOut();
-  }
+  const result = (options.auth ?? true) ? await sendWithSession(send) : await send(null);
   return readResult<T>(method, path, result);
 }
 

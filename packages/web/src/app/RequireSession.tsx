@@ -1,19 +1,21 @@
 import { type ReactNode, useEffect, useState } from 'react';
-import { Navigate } from 'react-router-dom';
-import { refreshSession, signOut } from '../api/client.ts';
+import { Navigate, useLocation } from 'react-router-dom';
+import { endSession, refreshSession } from '../api/client.ts';
 import { PageProgress } from '../components/PageProgress.tsx';
 import { isTokenUnexpired } from '../lib/jwt.ts';
 import { loginState } from '../lib/login-flags.ts';
-import { readSession } from '../lib/session.ts';
+import { readSession, sessionEndReason } from '../lib/session.ts';
 import { useSession } from '../lib/use-session.ts';
 
 /**
  * Lets signed-in users through (spec §2, §6); everyone else goes to `/`. An expired access token with a refresh
- * token is renewed first (decision 0302). A session that ends while a guarded page is open (logout, failed
- * refresh) sends the user to `/` with the logout flag.
+ * token is renewed first (decision 0302). A session that ends while a guarded page is open sends the user to `/`
+ * with the logout flag after a logout, or with the session-ended flag and the page to return to after a failed
+ * refresh (decision 0705). A visitor without a session is also brought back to the page after signing in.
  */
 export function RequireSession({ children }: { children: ReactNode }) {
   const session = useSession();
+  const location = useLocation();
   const [hadSession] = useState(() => readSession() !== null);
   const valid = session !== null && isTokenUnexpired(session.accessToken);
   const refreshToken = valid ? null : (session?.refreshToken ?? null);
@@ -21,11 +23,15 @@ export function RequireSession({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (!refreshToken) return;
     void refreshSession().then((ok) => {
-      if (!ok) signOut();
+      if (!ok) endSession();
     });
   }, [refreshToken]);
 
   if (valid) return children;
   if (refreshToken) return <PageProgress />;
-  return <Navigate to="/" replace {...(hadSession ? { state: loginState('loggedOut') } : {})} />;
+  const here = `${location.pathname}${location.search}${location.hash}`;
+  const ended = sessionEndReason();
+  const state =
+    hadSession && ended !== 'ended' ? loginState('loggedOut') : loginState(hadSession ? 'sessionEnded' : null, here);
+  return <Navigate to="/" replace state={state} />;
 }

@@ -2,6 +2,8 @@
 export const NOTICE_MS = {
   /** `You have been logged out` and `Account created! Please log in.` */
   signInFlag: 2000,
+  /** `Your session has ended. Please log in again.`: unexpected, so it stays long enough to read. */
+  sessionEnded: 5000,
   loginError: 3000,
   /** Alerts and snackbars in general (spec §8: top centre for 2 s). */
   default: 2000,

@@ -1,6 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { readSession } from '../../lib/session.ts';
-import { ApiError, exchange, type Observation, refreshSession, serverMessage, signOut } from '../client.ts';
+import { ApiError, exchange, sendWithSession, serverMessage } from '../client.ts';
 import { type EntryFilterParams, type EntrySortParams, toEntryQuery } from './list-entries.ts';
 
 export type ExportParams = EntryFilterParams & EntrySortParams;
@@ -17,18 +16,7 @@ export function exportFileName(now = new Date()): string {
  */
 export async function exportEntries(params: ExportParams): Promise<string> {
   const query = toEntryQuery(params);
-  const send = (token: string | null) => exchange('GET', '/entries/export', { query, token });
-  const used = readSession()?.accessToken ?? null;
-  let result: Observation = await send(used);
-  if (result.stage === 'response' && result.status === 401 && readSession()?.refreshToken) {
-    const renewed = (readSession()?.accessToken ?? null) !== used || (await refreshSession());
-    if (!renewed) {
-      signOut();
-      throw new ApiError(401, 'Session expired');
-    }
-    result = await send(readSession()?.accessToken ?? null);
-    if (result.stage === 'response' && result.status === 401) signOut();
-  }
+  const result = await sendWithSession((token) => exchange('GET', '/entries/export', { query, token }));
   if (result.stage !== 'response') throw result.error;
   if (!result.ok) {
     const message = serverMessage(result.text);

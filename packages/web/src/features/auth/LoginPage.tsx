@@ -9,17 +9,22 @@ import { AuthCard } from '../../components/AuthCard.tsx';
 import { useNotice } from '../../components/notices.tsx';
 import { CurrentPasswordField } from '../../components/PasswordField.tsx';
 import { isTokenUnexpired } from '../../lib/jwt.ts';
-import { type LoginFlag, readLoginFlag } from '../../lib/login-flags.ts';
-import { saveSession } from '../../lib/session.ts';
+import { type LoginFlag, readLoginFlag, readReturnPath } from '../../lib/login-flags.ts';
+import { startSession } from '../../lib/session.ts';
 import { NOTICE_MS } from '../../lib/timing.ts';
 import { useSession } from '../../lib/use-session.ts';
 import { loginErrorMessage } from './login-error.ts';
 import { MfaCodeStep } from './MfaCodeStep.tsx';
 
-const FLAG_NOTICES: Record<LoginFlag, { message: string; severity: 'info' | 'success' }> = {
-  loggedOut: { message: 'You have been logged out', severity: 'info' },
-  accountCreated: { message: 'Account created! Please log in.', severity: 'success' },
-};
+/** Shown on `/` when a session could not be renewed (decision 0705). */
+export const SESSION_ENDED = 'Your session has ended. Please log in again.';
+
+const FLAG_NOTICES: Record<LoginFlag, { message: string; severity: 'info' | 'success' | 'warning'; duration: number }> =
+  {
+    loggedOut: { message: 'You have been logged out', severity: 'info', duration: NOTICE_MS.signInFlag },
+    accountCreated: { message: 'Account created! Please log in.', severity: 'success', duration: NOTICE_MS.signInFlag },
+    sessionEnded: { message: SESSION_ENDED, severity: 'warning', duration: NOTICE_MS.sessionEnded },
+  };
 
 export default function LoginPage() {
   const session = useSession();
@@ -31,16 +36,18 @@ export default function LoginPage() {
   const [busy, setBusy] = useState(false);
   const [challenge, setChallenge] = useState<MfaChallenge | null>(null);
   const flag = readLoginFlag(location.state);
+  // Kept past the effect below, which drops the router state: after signing in, back to where the user was.
+  const [returnTo] = useState(() => readReturnPath(location.state));
 
   useEffect(() => {
     if (!flag) return;
-    const { message, severity } = FLAG_NOTICES[flag];
-    notify(message, { severity, duration: NOTICE_MS.signInFlag });
+    const { message, severity, duration } = FLAG_NOTICES[flag];
+    notify(message, { severity, duration });
     // Drop the flag so that a reload does not show the notice again.
     navigate('.', { replace: true, state: null });
   }, [flag, notify, navigate]);
 
-  if (session && isTokenUnexpired(session.accessToken)) return <Navigate to="/home" replace />;
+  if (session && isTokenUnexpired(session.accessToken)) return <Navigate to={returnTo ?? '/home'} replace />;
 
   const complete = username.trim() !== '' && password !== '';
   const submit = async (event: FormEvent) => {
@@ -57,7 +64,8 @@ export default function LoginPage() {
     }
     notify(loginErrorMessage(result.failure), { severity: 'error', duration: NOTICE_MS.loginError });
   };
-  const signedIn = (auth: AuthResponse) => saveSession(auth); // the redirect above takes the user to /home
+  // The redirect above takes the user to /home, or back to the page they were on.
+  const signedIn = (auth: AuthResponse) => startSession(auth);
 
   if (challenge) {
     return (

@@ -1,5 +1,5 @@
 import type { LoginFailure } from '../../api/auth/login.ts';
-import type { Observation } from '../../api/client.ts';
+import { type Observation, serverMessage } from '../../api/client.ts';
 
 /** The login messages of spec §8, verbatim. */
 export const LOGIN_ERRORS = {
@@ -11,6 +11,9 @@ export const LOGIN_ERRORS = {
   unexpectedError: 'Login failed due to an unexpected error. Please try again later.',
   noErrorText: 'Login failed. Please check your credentials and try again.',
 } as const;
+
+/** A throttled login whose answer carried no message of its own (the server's says when to retry). */
+export const THROTTLED_FALLBACK = 'Too many sign-in attempts. Please try again later.';
 
 const REFUSED = /ECONNREFUSED|ERR_CONNECTION_REFUSED|connection refused/i;
 const RESET = /ECONNRESET|ERR_CONNECTION_RESET|connection reset|socket hang up/i;
@@ -59,6 +62,9 @@ function fromResponse(observation: Extract<Observation, { stage: 'response' }>):
   const marked = fromMarkers(text);
   if (marked) return marked;
   if (GATEWAY_STATUSES.has(observation.status)) return LOGIN_ERRORS.unavailable;
+  // Throttled: the server's own message says why and when to try again (decision 0705).
+  // A proxy's own 429 page (HTML) is not shown.
+  if (observation.status === 429) return serverMessage(observation.text) ?? THROTTLED_FALLBACK;
   if (observation.status === 401 || /unauthorized|401/i.test(text)) return LOGIN_ERRORS.unauthorized;
   if (!text) return LOGIN_ERRORS.noErrorText;
   return LOGIN_ERRORS.unknown;
