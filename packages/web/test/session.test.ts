@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isTokenUnexpired, tokenExpiresAt } from '../src/lib/jwt.ts';
 import { safeReturnPath } from '../src/lib/login-flags.ts';
 import {
@@ -83,72 +83,60 @@ describe('tabs sharing one session (BroadcastChannel)', () => {
       });
     });
   const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
+  let tab: ReturnType<typeof otherTab>;
+  beforeEach(() => {
+    joinSessionChannel();
+    tab = otherTab();
+  });
+  afterEach(() => tab.close());
 
   it('a sign-in starts a session of its own; a refresh is told to the tabs of that session', async () => {
-    joinSessionChannel();
-    const tab = otherTab();
-    try {
-      startSession({ accessToken: 'a1', refreshToken: 'r1', username: 'ann' });
-      const id = readSession()?.sessionId;
-      expect(id).toMatch(/\w{8}/);
-      saveSession({ accessToken: 'a2', refreshToken: 'r2', username: 'ann' });
-      await settle();
-      expect(tab.received).toEqual([
-        { type: 'tokens', sessionId: id, accessToken: 'a2', refreshToken: 'r2', username: 'ann' },
-      ]);
-      startSession({ accessToken: 'b1', refreshToken: 's1', username: 'bob' });
-      expect(readSession()?.sessionId).not.toBe(id);
-    } finally {
-      tab.close();
-    }
+    startSession({ accessToken: 'a1', refreshToken: 'r1', username: 'ann' });
+    const id = readSession()?.sessionId;
+    expect(id).toMatch(/\w{8}/);
+    saveSession({ accessToken: 'a2', refreshToken: 'r2', username: 'ann' });
+    await settle();
+    expect(tab.received).toEqual([
+      { type: 'tokens', sessionId: id, accessToken: 'a2', refreshToken: 'r2', username: 'ann' },
+    ]);
+    startSession({ accessToken: 'b1', refreshToken: 's1', username: 'bob' });
+    expect(readSession()?.sessionId).not.toBe(id);
   });
 
   it("takes another tab's new tokens, and its logout, only for the session it holds", async () => {
-    joinSessionChannel();
-    const tab = otherTab();
-    try {
-      startSession({ accessToken: 'a1', refreshToken: 'r1', username: 'ann' });
-      const id = readSession()?.sessionId as string;
-      tab.channel.postMessage({ type: 'tokens', sessionId: 'someone-else', accessToken: 'x', refreshToken: 'y' });
-      await settle();
-      expect(readSession()?.refreshToken).toBe('r1');
+    startSession({ accessToken: 'a1', refreshToken: 'r1', username: 'ann' });
+    const id = readSession()?.sessionId as string;
+    tab.channel.postMessage({ type: 'tokens', sessionId: 'someone-else', accessToken: 'x', refreshToken: 'y' });
+    await settle();
+    expect(readSession()?.refreshToken).toBe('r1');
 
-      const renewed = changed();
-      tab.channel.postMessage({
-        type: 'tokens',
-        sessionId: id,
-        accessToken: 'a2',
-        refreshToken: 'r2',
-        username: 'ann',
-      });
-      await renewed;
-      expect(readSession()).toMatchObject({ accessToken: 'a2', refreshToken: 'r2', sessionId: id });
+    const renewed = changed();
+    tab.channel.postMessage({
+      type: 'tokens',
+      sessionId: id,
+      accessToken: 'a2',
+      refreshToken: 'r2',
+      username: 'ann',
+    });
+    await renewed;
+    expect(readSession()).toMatchObject({ accessToken: 'a2', refreshToken: 'r2', sessionId: id });
 
-      writeSetting(VIEW_KEYS.pageSize, 25);
-      const ended = changed();
-      tab.channel.postMessage({ type: 'end', sessionId: id, reason: 'loggedOut' });
-      await ended;
-      expect(readSession()).toBeNull();
-      expect(sessionStorage.getItem(VIEW_KEYS.pageSize)).toBeNull();
-      expect(sessionEndReason()).toBe('loggedOut');
-    } finally {
-      tab.close();
-    }
+    writeSetting(VIEW_KEYS.pageSize, 25);
+    const ended = changed();
+    tab.channel.postMessage({ type: 'end', sessionId: id, reason: 'loggedOut' });
+    await ended;
+    expect(readSession()).toBeNull();
+    expect(sessionStorage.getItem(VIEW_KEYS.pageSize)).toBeNull();
+    expect(sessionEndReason()).toBe('loggedOut');
   });
 
   it('tells the other tabs why the session ended', async () => {
-    joinSessionChannel();
-    const tab = otherTab();
-    try {
-      startSession({ accessToken: 'a1', refreshToken: 'r1', username: 'ann' });
-      const id = readSession()?.sessionId;
-      clearSession('ended');
-      expect(sessionEndReason()).toBe('ended');
-      await settle();
-      expect(tab.received).toEqual([{ type: 'end', sessionId: id, reason: 'ended' }]);
-    } finally {
-      tab.close();
-    }
+    startSession({ accessToken: 'a1', refreshToken: 'r1', username: 'ann' });
+    const id = readSession()?.sessionId;
+    clearSession('ended');
+    expect(sessionEndReason()).toBe('ended');
+    await settle();
+    expect(tab.received).toEqual([{ type: 'end', sessionId: id, reason: 'ended' }]);
   });
 });
 
