@@ -4,7 +4,7 @@ import { AccountPage } from '../pages/account-page.ts';
 import { LoginPage } from '../pages/login-page.ts';
 import { apiLogin, createUser } from '../support/api.ts';
 import { useBrowser } from '../support/browser.ts';
-import { pathOf, sessionStorageOf } from '../support/session.ts';
+import { pathOf, sessionStorageOf, waitForPath } from '../support/session.ts';
 import { forgedAccessToken } from '../support/tokens.ts';
 
 const browser = useBrowser();
@@ -72,7 +72,7 @@ describe('token refresh in the browser', () => {
     expect(status).toBe(200);
   });
 
-  it('signs out to / when the refresh fails', async () => {
+  it('ends the session to / with its notice when the refresh fails, and signing in returns to the page', async () => {
     const user = await createUser();
     const page = await browser.newPage();
     await storeSession(page, {
@@ -83,9 +83,11 @@ describe('token refresh in the browser', () => {
     await page.goto('/account');
     const login = new LoginPage(page);
     await login.heading.waitFor();
-    await login.notice.filter({ hasText: 'You have been logged out' }).waitFor();
+    await login.notice.filter({ hasText: 'Your session has ended. Please log in again.' }).waitFor();
     expect(pathOf(page)).toBe('/');
     await expect(sessionStorageOf(page)).resolves.toEqual({});
+    await login.login(user.username, user.password);
+    await waitForPath(page, '/account');
   });
 
   it('signs out to / when the access token expired and the refresh token is refused', async () => {
@@ -97,7 +99,9 @@ describe('token refresh in the browser', () => {
       username: user.username,
     });
     await page.goto('/home');
-    await new LoginPage(page).heading.waitFor();
+    const login = new LoginPage(page);
+    await login.heading.waitFor();
+    await login.notice.filter({ hasText: 'Your session has ended. Please log in again.' }).waitFor();
     expect(pathOf(page)).toBe('/');
     await expect(sessionStorageOf(page)).resolves.toEqual({});
   });
