@@ -203,7 +203,7 @@ export class ImportsService {
         if (!a.bills.has(candidate.entityKey) && !fresh.has(candidate.entityKey))
           fresh.set(candidate.entityKey, candidate);
       const paidRows = chosen.filter(({ candidate }) => candidate.paidCents > 0).length;
-      const importId = await repo.insertImport({
+      const record = {
         user_id: userId,
         file_name: fileName,
         created_at: now,
@@ -212,7 +212,8 @@ export class ImportsService {
         entity_count: fresh.size,
         skipped_count: skipped,
         undone_at: null,
-      });
+      };
+      const importId = await repo.insertImport(record);
       const newBills = [...fresh.values()].map((c) => ({
         user_id: userId,
         name: c.entity,
@@ -269,17 +270,7 @@ export class ImportsService {
           };
         });
       await repo.insertPayments(payments, (done) => onProgress((chosen.length + done) / total));
-      return toSummary({
-        id: importId,
-        user_id: userId,
-        file_name: fileName,
-        created_at: now,
-        invoice_count: chosen.length,
-        payment_count: paidRows,
-        entity_count: fresh.size,
-        skipped_count: skipped,
-        undone_at: null,
-      });
+      return toSummary({ id: importId, ...record });
     });
   }
 
