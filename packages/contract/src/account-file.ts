@@ -40,6 +40,8 @@ const invoiceV1 = z.object({
   flow: z.enum(['income', 'expense']),
   amount: money,
   description: text(500),
+  /** When it falls due (never before `date`); absent when it has no due date, as in files written before them. */
+  dueDate: isoDate.optional(),
   createdAt: instant,
   deletedAt: deleted,
   /** Deleted together with its entity: restoring the entity brings it back. */
@@ -90,6 +92,8 @@ export const accountFileV1 = z
       if (!entity) problem(['invoices', i, 'entity'], `no entity has ref ${inv.entity}`);
       else if (entity.internal && inv.flow !== 'expense')
         problem(['invoices', i, 'flow'], 'an invoice of an internal entity is an expense');
+      if (inv.dueDate !== undefined && inv.dueDate < inv.date)
+        problem(['invoices', i, 'dueDate'], 'must not be before the invoice date');
       if (numbers.has(inv.number)) problem(['invoices', i, 'number'], `invoice number ${inv.number} appears twice`);
       numbers.add(inv.number);
       if (inv.number > file.lastInvoiceNumber) problem(['invoices', i, 'number'], 'is above lastInvoiceNumber');

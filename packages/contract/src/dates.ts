@@ -26,3 +26,21 @@ export function toApiTimestamp(date: Date): string {
 export function parseApiTimestamp(text: string): Date {
   return new Date(/[zZ]|[+-]\d{2}:?\d{2}$/.test(text) ? text : `${text}Z`);
 }
+
+const DAY_MS = 86_400_000;
+const dayNumber = (iso: string) => Date.parse(`${iso}T00:00:00Z`) / DAY_MS;
+
+/** The ISO date `days` after (or before, when negative) `iso`. */
+export function addDays(iso: string, days: number): string {
+  return new Date((dayNumber(iso) + days) * DAY_MS).toISOString().slice(0, 10);
+}
+
+/** Whole days from `from` to `to` (negative when `to` is earlier). */
+export function daysBetween(from: string, to: string): number {
+  return Math.round(dayNumber(to) - dayNumber(from));
+}
+
+/** Today's date in UTC, `YYYY-MM-DD`. */
+export function utcDate(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}

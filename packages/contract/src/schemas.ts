@@ -242,6 +242,8 @@ export const entry = z.object({
   flow: z.enum(FLOWS),
   amount: moneyOut,
   services: z.string(),
+  /** When it falls due (`YYYY-MM-DD`, never before `date`), or null: an addition to the spec's invoice. */
+  dueDate: z.string().nullable(),
   status: z.boolean(),
   overpaid: z.boolean(),
   balance: z.object({ totalBalance: moneyOut, totalOverpaid: moneyOut }),
@@ -339,24 +341,39 @@ export const exportQuery = z.intersection(entryFilters, z.object(sortParams));
 export const statsQuery = entryFilters;
 
 export const entryGetQuery = z.object({ filter: z.string().optional() });
-export const createEntryBody = z.object({
-  billId: id,
-  date: isoDate,
-  flow: flowIn,
-  amount: moneyIn,
-  services: text(500)
-    .nullish()
-    .transform((v) => v ?? ''),
-});
-export const updateEntryBody = z.object({
-  entryId: id,
-  billId: id.optional(),
-  date: isoDate.optional(),
-  flow: flowIn.optional(),
-  amount: moneyIn.optional(),
-  services: text(500).nullish(),
-  recycle: looseBoolean.optional(),
-});
+/** A due date in a body: a date by `date`'s rules, or null (or empty text) for none. */
+const dueDateIn = z.preprocess((v) => (v === '' ? null : v), isoDate.nullable()).optional();
+/** Both dates given: the due date is not before the invoice date. */
+const dueNotBeforeDate = [
+  (e: { date?: string | undefined; dueDate?: string | null | undefined }) =>
+    !(e.date && e.dueDate && e.dueDate < e.date),
+  { message: MESSAGES.dueBeforeDate, path: ['dueDate'] },
+] as [(e: { date?: string | undefined; dueDate?: string | null | undefined }) => boolean, z.core.$ZodCustomParams];
+export const createEntryBody = z
+  .object({
+    billId: id,
+    date: isoDate,
+    flow: flowIn,
+    amount: moneyIn,
+    services: text(500)
+      .nullish()
+      .transform((v) => v ?? ''),
+    dueDate: dueDateIn,
+  })
+  .refine(...dueNotBeforeDate);
+export const updateEntryBody = z
+  .object({
+    entryId: id,
+    billId: id.optional(),
+    date: isoDate.optional(),
+    flow: flowIn.optional(),
+    amount: moneyIn.optional(),
+    services: text(500).nullish(),
+    /** Absent: kept (moved with the date when the date changes); null: removed. */
+    dueDate: dueDateIn,
+    recycle: looseBoolean.optional(),
+  })
+  .refine(...dueNotBeforeDate);
 export const entryListResponse = z.object({ entries: z.array(entry), total: z.number().int() });
 export type CreateEntryBody = z.input<typeof createEntryBody>;
 export type UpdateEntryBody = z.input<typeof updateEntryBody>;

@@ -20,6 +20,7 @@ export const MESSAGES = {
   amountNotUnderstood: 'Not an amount: use digits with up to 2 decimals, at most 999,999,999.99.',
   amountNotNumber: 'Amount must be a JSON number such as 12.5, not text in quotes.',
   passwordTooLong: 'Password must be at most 128 characters.',
+  dueBeforeDate: 'Due date must not be before the invoice date.',
 } as const;
 
 export const PASSWORD_SPECIALS = '@#$!%*?&_-';

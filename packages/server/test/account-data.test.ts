@@ -60,7 +60,13 @@ async function richAccount(api: Api) {
   const old = await createBill(api, { name: 'Old Landlord', category: 'Mortgage / Rent' });
   const gone = await createBill(api, { name: 'Gym', category: 'Personal Care / Fitness' });
   const e1 = await createEntry(api, { billId: power.id, amount: 120.5, flow: 'expense', services: 'October, "final"' });
-  const e2 = await createEntry(api, { billId: power.id, amount: 80, flow: 'income', date: '2025-02-28' });
+  const e2 = await createEntry(api, {
+    billId: power.id,
+    amount: 80,
+    flow: 'income',
+    date: '2025-02-28',
+    dueDate: '2025-03-14',
+  });
   const e3 = await createEntry(api, { billId: transfer.id, amount: 1000, services: 'to savings' });
   const e4 = await createEntry(api, { billId: old.id, amount: 1500 });
   const e5 = await createEntry(api, { billId: gone.id, amount: 45 });
@@ -102,6 +108,7 @@ describe.each(dialects)('account file from %s', (dialect) => {
     expect(first.payments).toHaveLength(6);
     expect(first.invoices.filter((i) => i.deletedWithEntity)).toHaveLength(1);
     expect(first.payments.filter((p) => p.deletedWithInvoice)).toHaveLength(2);
+    expect(first.invoices.filter((i) => i.dueDate !== undefined).map((i) => i.dueDate)).toEqual(['2025-03-14']);
 
     const to = await userOf(target);
     const imported = await request(to, 'POST', '/account/import', first);
@@ -153,6 +160,13 @@ describe.each(dialects)('account file from %s', (dialect) => {
     const wrongAmount = { ...file, invoices: file.invoices.map((i, n) => (n === 0 ? { ...i, amount: '12.5' } : i)) };
     expect((await request(empty, 'POST', '/account/import', wrongAmount)).json().message).toMatch(
       /invoices\.0\.amount:? must be an amount like "1234\.50"/i,
+    );
+    const dueEarly = {
+      ...file,
+      invoices: file.invoices.map((i, n) => (n === 0 ? { ...i, dueDate: '1999-01-01' } : i)),
+    };
+    expect((await request(empty, 'POST', '/account/import', dueEarly)).json().message).toMatch(
+      /invoices\.0\.dueDate:? must not be before the invoice date/i,
     );
     const future = await request(empty, 'POST', '/account/import', { ...file, version: 7 });
     expect(future.statusCode).toBe(400);

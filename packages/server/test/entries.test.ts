@@ -47,6 +47,7 @@ describe.each(dialects)('invoices (/entries) on %s', (dialect) => {
         flow: 'INCOMING',
         amount: 1234.5,
         services: 'Design work',
+        dueDate: null,
         status: false,
         overpaid: false,
         balance: { totalBalance: 1234.5, totalOverpaid: 0 },

@@ -33,6 +33,7 @@ function entry(overrides: Partial<Entry> = {}): Entry {
     flow: 'OUTGOING',
     amount: 1234.5,
     services: 'February power',
+    dueDate: null,
     status: false,
     overpaid: false,
     balance: { totalBalance: 1234.5, totalOverpaid: 0 },

@@ -15,7 +15,14 @@ export interface Api {
 }
 
 export type BillInput = Partial<{ name: string; status: number | boolean; category: string; internal: boolean }>;
-export type EntryInput = Partial<{ billId: number; date: string; flow: string; amount: number; services: string }>;
+export type EntryInput = Partial<{
+  billId: number;
+  date: string;
+  flow: string;
+  amount: number;
+  services: string;
+  dueDate: string | null;
+}>;
 export type PaymentInput = Partial<{
   entryId: number;
   date: string;

@@ -7,6 +7,7 @@ import * as sessions from './2026-11-26T13-00_sessions.ts';
 import * as mfa from './2026-11-27T00-00_mfa.ts';
 import * as partialPayState from './2026-11-27T04-04_partial_pay_state.ts';
 import * as imports from './2026-11-28T00-00_imports.ts';
+import * as dueDates from './2026-11-29T00-00_due_dates.ts';
 
 /** Every migration, by name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-27T00-00_mfa': mfa,
   '2026-11-27T04-04_partial_pay_state': partialPayState,
   '2026-11-28T00-00_imports': imports,
+  '2026-11-29T00-00_due_dates': dueDates,
 };

@@ -1,6 +1,8 @@
+import { addDays, daysBetween, MAX_DATE } from '@billfold/contract/dates';
 import type { Entry, Flow } from '@billfold/contract/schemas';
+import { MESSAGES as RULES } from '@billfold/contract/validation';
 import type { BillRow, EntryRow, EntryUpdate } from '../../db/schema.ts';
-import { conflict, notFound } from '../../lib/http-error.ts';
+import { badRequest, conflict, notFound } from '../../lib/http-error.ts';
 import { entryColumnsOf } from '../bills/bill.mapper.ts';
 import { MESSAGES } from '../bills/messages.ts';
 import type { EntriesRepository, PaymentTotals } from './entries.repository.ts';
@@ -13,6 +15,7 @@ export interface NewEntryInput {
   flow: Flow;
   amount: number;
   services: string;
+  dueDate?: string | null | undefined;
 }
 
 export interface EntryChange {
@@ -22,6 +25,7 @@ export interface EntryChange {
   flow?: Flow | undefined;
   amount?: number | undefined;
   services?: string | null | undefined;
+  dueDate?: string | null | undefined;
   recycle?: boolean | undefined;
 }
 
@@ -55,6 +59,22 @@ function flowFor(bill: Pick<BillRow, 'internal'>, flow: string): Flow {
 }
 
 /**
+ * The due date after an edit. Sent: that one (null removes it). Not sent while the date moves: it moves by as many
+ * days, so the invoice keeps its terms and a client that knows nothing of due dates never meets their rule
+ * (docs/decisions/1000-due-dates.md). Never before the invoice date.
+ */
+function editedDueDate(entry: EntryRow, change: EntryChange): string | null {
+  const date = change.date ?? entry.date;
+  let due = change.dueDate === undefined ? entry.due_date : change.dueDate;
+  if (change.dueDate === undefined && due !== null && date !== entry.date) {
+    const moved = addDays(due, daysBetween(entry.date, date));
+    due = moved.localeCompare(MAX_DATE) > 0 ? MAX_DATE : moved;
+  }
+  if (due !== null && due < date) throw badRequest(RULES.dueBeforeDate);
+  return due;
+}
+
+/**
  * The columns an edit changes: only values that differ from the stored ones, so a client that sends back the whole
  * invoice it read (as the spec's client does to restore one) changes nothing it did not mean to. Its stored flow
  * stays as it is unless the edit changes something.
@@ -66,6 +86,8 @@ function editedColumns(entry: EntryRow, target: BillRow, change: EntryChange): E
   if (change.amount !== undefined && change.amount !== entry.amount_cents) changes.amount_cents = change.amount;
   const services = change.services === undefined ? entry.services : (change.services ?? '');
   if (services !== entry.services) changes.services = services;
+  const dueDate = editedDueDate(entry, change);
+  if (dueDate !== entry.due_date) changes.due_date = dueDate;
   const flow = change.flow ?? entry.flow;
   if (flow !== entry.flow || Object.keys(changes).length > 0) {
     const stored = flowFor(target, flow);
@@ -102,6 +124,7 @@ export class EntriesService {
         flow: flowFor(bill, input.flow),
         amount_cents: input.amount,
         services: input.services,
+        due_date: input.dueDate ?? null,
         ...derivePayment(input.amount, 0, 0),
         ...entryColumnsOf(bill),
         created_at: this.now(),

@@ -15,6 +15,7 @@ export type EntryView = Pick<
   | 'flow'
   | 'amount_cents'
   | 'services'
+  | 'due_date'
   | 'paid_cents'
   | 'pay_state'
   | 'internal'
@@ -33,6 +34,7 @@ export const ENTRY_VIEW_COLUMNS = [
   'flow',
   'amount_cents',
   'services',
+  'due_date',
   'paid_cents',
   'pay_state',
   'internal',
@@ -51,6 +53,7 @@ export function toEntry(row: EntryView): Entry {
     flow: row.flow === 'INCOMING' ? 'INCOMING' : 'OUTGOING',
     amount: fromCents(row.amount_cents),
     services: row.services,
+    dueDate: row.due_date,
     status: row.pay_state >= PAY_STATE.paid,
     overpaid: row.pay_state === PAY_STATE.overpaid,
     balance: {
