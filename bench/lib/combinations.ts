@@ -5,9 +5,9 @@ import type { DataSample } from './sample.ts';
 
 /**
  * Filter combinations drawn at random from the whole filter panel (invoice #, categories, entities, a single
- * date or a range, min/max, the four paid states, the three flows, archives) with any of the 11 sorts in either
- * order. Each field is set or not independently, so every combination can come up; the benchmark cannot pick
- * its cases.
+ * date or a range, min/max, the four paid states, the three flows, archives, overdue or due within N days) with
+ * any of the 12 sorts in either order. Each field is set or not independently, so every combination can come up;
+ * the benchmark cannot pick its cases.
  */
 
 export interface Combination {
@@ -58,6 +58,13 @@ export function drawCombination(r: Random, sample: DataSample): Combination {
   if (r.chance(0.35)) q.set('flow', r.pick(['income', 'expense', 'internal']));
   if (r.chance(0.4)) q.set('paid', r.pick(['true', 'false', 'overpaid', 'partial']));
   if (r.chance(0.3)) q.set('archives', r.pick(['true', 'false']));
+  if (r.chance(0.3)) {
+    // Overdue, or due within a few days to a year, seen from a day of the ledger (or the server's today).
+    const due = r.pick(['overdue', 'upcoming']);
+    q.set('due', due);
+    if (due === 'upcoming' && r.chance(0.8)) q.set('dueWithin', String(r.pick([0, 7, 30, 90, 366])));
+    if (r.chance(0.8)) q.set('today', isoDay(first + r.int(0, days + 30) * DAY));
+  }
   const sort = `sortField=${r.pick(SORT_FIELDS)}&sortOrder=${r.pick(['asc', 'desc'])}`;
   return { filters: q.toString(), sort };
 }

@@ -62,7 +62,7 @@ export async function captureRequestSql(
         entriesQuery.parse(queryObject(query)),
       );
     } else {
-      await new StatsService(new ReadModelRepository(db)).stats(userId, statsQuery.parse(queryObject(query)));
+      await new StatsService(new ReadModelRepository(db), Date.now).stats(userId, statsQuery.parse(queryObject(query)));
     }
   } finally {
     await db.destroy();

@@ -265,6 +265,7 @@ export const SORT_FIELDS = [
   'category',
   'internal',
   'archived',
+  'dueDate',
 ] as const;
 export type SortField = (typeof SORT_FIELDS)[number];
 export const SORT_ALIASES: Record<string, SortField> = {
@@ -285,6 +286,15 @@ const filterFlow = z
     (v) => (v === 'incoming' ? 'income' : v === 'outgoing' ? 'expense' : v) as 'income' | 'expense' | 'internal',
   );
 
+/** A whole number from `min` to `max` in a query string; one message for every way to miss it. */
+const wholeNumberParam = (min: number, max: number) => {
+  const message = `must be a whole number from ${min} to ${max}`;
+  return z.coerce.number(message).int(message).min(min, message).max(max, message);
+};
+
+/** The due filters look this many days ahead at most. */
+export const MAX_DUE_WITHIN = 366;
+
 export const entryFilters = z
   .object({
     startDate: optionalParam(isoDate),
@@ -302,19 +312,22 @@ export const entryFilters = z
     flow: optionalParam(filterFlow),
     paid: optionalParam(z.enum(['true', 'false', 'overpaid', 'partial'])),
     archives: optionalParam(z.enum(['true', 'false'])),
+    /** Unpaid invoices due before today (`overdue`) or from today to today + `dueWithin` days (`upcoming`). */
+    due: optionalParam(z.enum(['overdue', 'upcoming'])),
+    dueWithin: optionalParam(wholeNumberParam(0, MAX_DUE_WITHIN)),
+    /** The client's own date for the due filters; the server's UTC date when absent. */
+    today: optionalParam(isoDate),
   })
   .refine((f) => !(f.startDate && f.endDate && f.startDate > f.endDate), {
     message: MESSAGES.startAfterEnd,
     path: ['startDate'],
   })
-  .refine((f) => !(f.min != null && f.max != null && f.min > f.max), { message: MESSAGES.minAboveMax, path: ['min'] });
+  .refine((f) => !(f.min != null && f.max != null && f.min > f.max), { message: MESSAGES.minAboveMax, path: ['min'] })
+  .refine((f) => f.dueWithin === undefined || f.due === 'upcoming', {
+    message: 'is only read with due=upcoming',
+    path: ['dueWithin'],
+  });
 export type EntryFilters = z.output<typeof entryFilters>;
-
-/** A whole number from `min` to `max` in a query string; one message for every way to miss it. */
-const wholeNumberParam = (min: number, max: number) => {
-  const message = `must be a whole number from ${min} to ${max}`;
-  return z.coerce.number(message).int(message).min(min, message).max(max, message);
-};
 
 const sortParams = {
   sortField: optionalParam(

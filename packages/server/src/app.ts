@@ -12,6 +12,9 @@ import { AuthService } from './modules/auth/auth.service.ts';
 import { BillsRepository } from './modules/bills/bills.repository.ts';
 import { billsRoutes } from './modules/bills/bills.routes.ts';
 import { BillsService } from './modules/bills/bills.service.ts';
+import { DueRepository } from './modules/due/due.repository.ts';
+import { dueRoutes } from './modules/due/due.routes.ts';
+import { DueService } from './modules/due/due.service.ts';
 import { EntriesRepository } from './modules/entries/entries.repository.ts';
 import { entriesRoutes } from './modules/entries/entries.routes.ts';
 import { EntriesService } from './modules/entries/entries.service.ts';
@@ -135,7 +138,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       const versions = new DataVersionRepository(db);
       const cache = listCache((userId) => versions.version(userId));
       entriesListRoutes(api, new EntriesListService(readModel, config.now), cache);
-      statsRoutes(api, new StatsService(readModel));
+      statsRoutes(api, new StatsService(readModel, config.now));
+      dueRoutes(api, new DueService(new DueRepository(db), config.now));
       accountDataRoutes(api, new AccountDataService(new AccountDataRepository(db), config.now), config.now);
       await importsRoutes(api, new ImportsService(new ImportsRepository(db), config.now));
     },

@@ -138,6 +138,7 @@ describe.each(dialects)('GET /api/v1/entries on %s', (dialect) => {
             flow: overpaid.flow,
             amount: overpaid.amountCents / 100,
             services: overpaid.services,
+            dueDate: overpaid.dueDate,
             status: true,
             overpaid: true,
             balance: { totalBalance: 0, totalOverpaid: 5 },

@@ -117,7 +117,14 @@ describe.each(dialects)('GET /api/v1/entries/export on %s', (dialect) => {
         services: 'plain',
         payments: [{ amountCents: 12_345 }],
       },
-      { bill: smith, date: '2025-06-09', amountCents: 10_000, services: 'half', payments: [{ amountCents: 5_000 }] },
+      {
+        bill: smith,
+        date: '2025-06-09',
+        amountCents: 10_000,
+        services: 'half',
+        dueDate: '2025-07-09',
+        payments: [{ amountCents: 5_000 }],
+      },
     ]);
     hidden = await seedEntries(db, aliceId, [
       { bill: smith, date: '2026-03-01', amountCents: 100, services: 'recycled', recycledAt: Date.UTC(2026, 10, 1) },
@@ -210,6 +217,7 @@ describe.each(dialects)('GET /api/v1/entries/export on %s', (dialect) => {
         'Home Services',
         'No',
         'No',
+        '2025-07-09',
       ],
       [
         String(tricky[7]?.invoiceNumber),
@@ -225,6 +233,7 @@ describe.each(dialects)('GET /api/v1/entries/export on %s', (dialect) => {
         'Financial',
         'Yes',
         'Yes',
+        '',
       ],
     ]);
     const big = await rowsOf(`invoiceNum=${tricky[0]?.invoiceNumber}`);

@@ -2,6 +2,7 @@ import { type EntryFilters, SORT_FIELDS, type SortField } from '@billfold/contra
 import { type CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../src/db/database.ts';
+import { DueRepository } from '../src/modules/due/due.repository.ts';
 import { ReadModelRepository } from '../src/modules/read-model/read-model.repository.ts';
 import { toScope } from '../src/modules/read-model/scope.ts';
 import type { EntrySort } from '../src/modules/read-model/scope-sql.ts';
@@ -66,6 +67,7 @@ describe('SQLite query plans of the invoice list', () => {
       await seedLedger(t.app.db, userId, 3000, (i) => ({
         date: `2026-0${1 + (i % 9)}-${String(1 + (i % 28)).padStart(2, '0')}`,
         amountCents: (i * 7919) % 100_000,
+        dueDate: i % 4 === 0 ? null : `2026-1${i % 3}-${String(1 + (i % 28)).padStart(2, '0')}`,
         payments: i % 3 === 0 ? [{ amountCents: 100 }] : [],
       }));
       await sql`ANALYZE`.execute(t.app.db);
@@ -98,6 +100,21 @@ describe('SQLite query plans of the invoice list', () => {
     it('the web app’s default (last 30 days) is an index range over entries_live_date', async () => {
       const details = await plan(await page({ field: 'date', order: 'desc' }, { startDate: '2026-10-23' }));
       expectIndexWalk(details, /entries_live_date \(user_id=\? AND date>\?\)/);
+    });
+
+    it('the due filter, the due summary’s sums and its lists are ranges of entries_live_unpaid_due', async () => {
+      // `due_date is not null` reads as `due_date>NULL`.
+      const range = /INDEX entries_live_unpaid_due \(user_id=\? AND (due_date>\? AND )?due_date<\?\)/;
+      const filtered = await plan(
+        await page({ field: 'date', order: 'desc' }, { due: 'overdue', today: '2026-05-01' }),
+      );
+      expect(filtered.join(' | ')).toMatch(range);
+      const due = new DueRepository(t.app.db);
+      const sums = await plan(due.totalsQuery(userId, '2026-05-01', [7, 30]));
+      expect(sums.join(' | ')).toMatch(
+        /COVERING INDEX entries_live_unpaid_due \(user_id=\? AND (due_date>\? AND )?due_date<\?\)/,
+      );
+      expectIndexWalk(await plan(due.firstDueQuery(userId, null, '2026-04-30', 5)), range);
     });
 
     it('an export chunk after a keyset position seeks into the index', async () => {

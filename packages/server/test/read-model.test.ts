@@ -1,4 +1,5 @@
 import { CATEGORIES, type Category, normalizeCategory } from '@billfold/contract/categories';
+import { addDays, utcDate } from '@billfold/contract/dates';
 import { fromCents, meanCents } from '@billfold/contract/money';
 import { type EntryFilters, type EntryList, SORT_FIELDS, type SortField, type Stats } from '@billfold/contract/schemas';
 import type { FastifyInstance } from 'fastify';
@@ -10,14 +11,14 @@ import { DEFAULT_READ_MODEL_OPTIONS, type ReadModelOptions } from '../src/module
 import { ReadModelRepository } from '../src/modules/read-model/read-model.repository.ts';
 import { toScope } from '../src/modules/read-model/scope.ts';
 import { ENTRY_SUM_NAMES, ENTRY_SUMS } from '../src/modules/read-model/sums.ts';
-import { createTestApp, dialects, type TestApp, testConfig } from './helpers/app.ts';
+import { createTestApp, dialects, type TestApp, testClock, testConfig } from './helpers/app.ts';
 import { sortedNumbers } from './helpers/entry-order.ts';
 import { type Session, signUp } from './helpers/factories.ts';
 import { type SeededBill, type SeededEntry, seedBills, seedEntries, userIdOf } from './helpers/seed.ts';
 
 /**
  * Equivalence of the read model with a plain in-memory model: filter combinations drawn at random from the
- * whole filter panel (every field, the 11 sorts both ways, any page), on a seeded ledger, on both databases.
+ * whole filter panel (every field, the due filters, the 12 sorts both ways, any page), on a seeded ledger, on both databases.
  * Each combination runs on two servers over the same database: one with the large-ledger thresholds lowered so
  * that deep date pages seek and the largest payment is walked from the top, one with them out of reach. Every
  * total, page, stats answer and CSV export must equal the model's.
@@ -54,6 +55,10 @@ interface Combination {
   flow?: 'income' | 'expense' | 'internal';
   paid?: 'true' | 'false' | 'overpaid' | 'partial';
   archives?: 'true' | 'false';
+  due?: 'overdue' | 'upcoming';
+  dueWithin?: number;
+  /** Sent as `today`; without it the server's date (the test clock's) counts. */
+  today?: string;
   sortField: SortField;
   sortOrder: 'asc' | 'desc';
 }
@@ -88,8 +93,16 @@ function drawCombination(r: Random, bills: SeededBill[], live: SeededEntry[]): C
   if (r.chance(0.35)) c.flow = r.pick(['income', 'expense', 'internal'] as const);
   if (r.chance(0.4)) c.paid = r.pick(['true', 'false', 'overpaid', 'partial'] as const);
   if (r.chance(0.3)) c.archives = r.pick(['true', 'false'] as const);
+  if (r.chance(0.3)) {
+    c.due = r.pick(['overdue', 'upcoming'] as const);
+    if (c.due === 'upcoming' && r.chance(0.8)) c.dueWithin = r.pick([0, 7, 30, 90, 366]);
+    if (r.chance(0.85)) c.today = day(r);
+  }
   return c;
 }
+
+/** The server's date when a request sends no `today`: the test clock's start. */
+const SERVER_TODAY = utcDate(testClock().now());
 
 function filterQuery(c: Combination): string {
   const q = new URLSearchParams();
@@ -103,6 +116,9 @@ function filterQuery(c: Combination): string {
   if (c.flow) q.set('flow', c.flow);
   if (c.paid) q.set('paid', c.paid);
   if (c.archives) q.set('archives', c.archives);
+  if (c.due) q.set('due', c.due);
+  if (c.dueWithin !== undefined) q.set('dueWithin', String(c.dueWithin));
+  if (c.today) q.set('today', c.today);
   return q.toString();
 }
 
@@ -127,6 +143,12 @@ function matches(c: Combination, e: SeededEntry): boolean {
   if (c.paid === 'partial' && !(e.paidCents > 0 && e.paidCents < e.amountCents)) return false;
   if (c.archives === 'true' && !e.bill.archived) return false;
   if (c.archives === 'false' && e.bill.archived) return false;
+  if (c.due) {
+    const today = c.today ?? SERVER_TODAY;
+    if (e.dueDate === null || e.paidCents >= e.amountCents) return false;
+    if (c.due === 'overdue' && e.dueDate >= today) return false;
+    if (c.due === 'upcoming' && (e.dueDate < today || e.dueDate > addDays(today, c.dueWithin ?? 30))) return false;
+  }
   return true;
 }
 
@@ -257,12 +279,14 @@ describe.each(dialects)(`read model equals the in-memory model on %s (seed ${SEE
         [pay(amountCents, true), pay(1)],
         [pay(r.int(amountCents + 1)), pay(r.int(amountCents + 1))],
       ][r.int(7)];
+      const date = day(r);
       return {
         bill: r.pick(bills),
-        date: day(r),
+        date,
         flow: r.chance(0.4) ? ('INCOMING' as const) : ('OUTGOING' as const),
         amountCents,
         services: r.pick(['rent', 'alpha', 'zeta fee', '', 'mid 2', `svc ${i % 9}`]),
+        dueDate: r.chance(0.3) ? null : addDays(date, r.pick([0, 1, 14, 30, r.int(90)])),
         recycledAt: r.chance(0.03) ? Date.UTC(2026, 10, 21) : null,
         payments,
       };

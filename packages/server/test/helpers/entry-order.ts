@@ -14,6 +14,7 @@ export const SORT_KEY: Record<SortField, (e: SeededEntry) => string | number> = 
   category: (e) => e.bill.category,
   internal: (e) => (e.bill.internal ? 1 : 0),
   archived: (e) => (e.bill.archived ? 1 : 0),
+  dueDate: (e) => e.dueDate ?? '9999-12-31',
 };
 
 /** Invoice numbers in the order of `field` then invoice number, both `order` (the API's total order). */

@@ -52,6 +52,7 @@ export interface EntrySeed {
   flow?: Flow;
   amountCents?: number;
   services?: string;
+  dueDate?: string | null;
   recycledAt?: number | null;
   payments?: PaymentSeed[];
 }
@@ -68,6 +69,7 @@ export interface SeededEntry {
   flow: Flow;
   amountCents: number;
   services: string;
+  dueDate: string | null;
   recycledAt: number | null;
   paidCents: number;
   paymentCount: number;
@@ -179,6 +181,7 @@ export async function seedEntries(db: Db, userId: number, specs: EntrySeed[]): P
         flow: spec.bill.internal ? 'OUTGOING' : (spec.flow ?? 'OUTGOING'),
         amountCents,
         services: spec.services ?? '',
+        dueDate: spec.dueDate ?? null,
         recycledAt,
         recycledCascade,
         paidCents: derived.paid_cents,
@@ -199,6 +202,7 @@ export async function seedEntries(db: Db, userId: number, specs: EntrySeed[]): P
         flow: e.flow,
         amount_cents: e.amountCents,
         services: e.services,
+        due_date: e.dueDate,
         paid_cents: e.paidCents,
         balance_cents: e.balanceCents,
         pay_state: e.payState,

@@ -21,7 +21,11 @@ export const CSV_COLUMNS = [
   'Category',
   'Internal',
   'Archived',
+  'Due Date',
 ] as const;
+
+/** The header of exports written before due dates: still Billfold's own when imported. */
+export const CSV_COLUMNS_BEFORE_DUE_DATES = CSV_COLUMNS.slice(0, -1);
 
 export type ExportRow = Pick<
   EntryRow,
@@ -37,6 +41,7 @@ export type ExportRow = Pick<
   | 'category'
   | 'internal'
   | 'archived'
+  | 'due_date'
 >;
 
 const FORMULA_START = /^[=+\-@\t\r]/;
@@ -89,6 +94,7 @@ export function csvRow(row: ExportRow): string {
     categoryLabel(row.category),
     internal ? 'Yes' : 'No',
     row.archived === 1 ? 'Yes' : 'No',
+    row.due_date ?? '',
   ]);
 }
 

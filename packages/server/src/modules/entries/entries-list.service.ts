@@ -1,3 +1,4 @@
+import { utcDate } from '@billfold/contract/dates';
 import type { EntriesQuery, EntryList, SortField } from '@billfold/contract/schemas';
 import type { ReadModelRepository } from '../read-model/read-model.repository.ts';
 import { toScope } from '../read-model/scope.ts';
@@ -31,7 +32,7 @@ export class EntriesListService {
   async list(userId: number, query: EntriesQuery): Promise<EntryList> {
     const { pageNum = 0, pageSize = DEFAULT_PAGE_SIZE, sortField, sortOrder, ...filters } = query;
     const sort = resolveSort(sortField, sortOrder);
-    const scope = toScope(userId, filters);
+    const scope = toScope(userId, filters, { today: utcDate(this.now()) });
     const [total, rows] = await this.repo.countAndPage(scope, sort, pageNum * pageSize, pageSize);
     return { entries: rows.map(toEntry), total };
   }
@@ -45,7 +46,7 @@ export class EntriesListService {
     const { sortField, sortOrder, ...filters } = query;
     const sort = resolveSort(sortField, sortOrder);
     const column = SORT_COLUMNS[sort.field];
-    const scope = toScope(userId, filters);
+    const scope = toScope(userId, filters, { today: utcDate(this.now()) });
     yield csvHeader();
     let after: SortKey | null = null;
     for (;;) {

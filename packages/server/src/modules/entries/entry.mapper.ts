@@ -23,8 +23,12 @@ export type EntryView = Pick<
   | 'recycled_at'
 >;
 
-/** The columns `toEntry` reads; select exactly these for any entry response. */
+/**
+ * The columns `toEntry` reads; select exactly these for any entry response. Plus `due_sort`, the Due sort's key,
+ * which keyset paging reads off the last row like every other sort column.
+ */
 export const ENTRY_VIEW_COLUMNS = [
+  'due_sort',
   'id',
   'invoice_number',
   'bill_id',

@@ -77,7 +77,7 @@ const shiftDay = (iso: string, days: number) =>
 export function complementOf(s: EntryScope): Complement | null {
   const dated = hasDates(s);
   const ranged = s.minCents !== undefined || s.maxCents !== undefined;
-  if (s.invoiceNumber !== undefined || dated === ranged) return null;
+  if (s.invoiceNumber !== undefined || s.due !== undefined || dated === ranged) return null;
   const { startDate, endDate, minCents, maxCents, ...base } = s;
   const outside: EntryScope[] = [];
   if (dated) {

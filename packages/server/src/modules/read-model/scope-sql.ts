@@ -1,6 +1,7 @@
 import type { SortField } from '@billfold/contract/schemas';
 import { type Expression, type Kysely, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { Database, EntriesTable } from '../../db/schema.ts';
+import { PAY_STATE } from '../entries/entry.derived.ts';
 import { type EntryScope, PAID_FILTERS } from './scope.ts';
 
 /**
@@ -25,6 +26,8 @@ export const SORT_COLUMNS = {
   category: 'category',
   internal: 'internal',
   archived: 'archived',
+  // Without a due date an invoice sorts as due after every date (`9999-12-31`, migration 2026-11-29T00-00).
+  dueDate: 'due_sort',
 } as const satisfies Record<SortField, keyof EntriesTable>;
 
 export type SortColumn = (typeof SORT_COLUMNS)[SortField];
@@ -77,6 +80,12 @@ export function scopedEntries(db: Kysely<Database>, s: EntryScope, hints: SqlHin
     }
   }
   if (s.archived !== undefined) q = q.where('archived', '=', s.archived);
+  if (s.due) {
+    // Written as the partial index `entries_live_unpaid_due` states it, so both databases read it as a range.
+    q = q.where('due_date', 'is not', null).where(sql.ref('pay_state'), '<', sql.lit(PAY_STATE.paid));
+    if (s.due.from !== undefined) q = q.where('due_date', '>=', s.due.from);
+    q = q.where('due_date', '<=', s.due.to);
+  }
   return q;
 }
 

@@ -1,4 +1,5 @@
 import { categoryLabel } from '@billfold/contract/categories';
+import { addDays, utcDate } from '@billfold/contract/dates';
 import type { EntryFilters } from '@billfold/contract/schemas';
 import { billNameKey } from '../bills/bill.mapper.ts';
 import { PAY_STATE } from '../entries/entry.derived.ts';
@@ -27,6 +28,28 @@ export interface EntryScope {
   internal?: 0 | 1;
   paid?: PaidFilter;
   archived?: 0 | 1;
+  /** Unpaid invoices whose due date is in these inclusive ISO dates (`due=overdue`, `due=upcoming`). */
+  due?: DueRange;
+}
+
+export interface DueRange {
+  from?: string;
+  to: string;
+}
+
+/** `due=upcoming` without `dueWithin`: the next 30 days. */
+export const DEFAULT_DUE_WITHIN = 30;
+
+/**
+ * The due filter as dates, from `today` (the client's own date when it sends one, else the server's UTC date):
+ * overdue is due before today, upcoming is due from today to today + `dueWithin` days. Both are unpaid only
+ * (docs/decisions/1001-upcoming-and-overdue.md).
+ */
+export function dueRange(f: EntryFilters, serverToday: string): DueRange | undefined {
+  if (f.due === undefined) return undefined;
+  const today = f.today ?? serverToday;
+  if (f.due === 'overdue') return { to: addDays(today, -1) };
+  return { from: today, to: addDays(today, f.dueWithin ?? DEFAULT_DUE_WITHIN) };
 }
 
 export type PaidFilter = NonNullable<EntryFilters['paid']>;
@@ -44,6 +67,8 @@ export const PAID_FILTERS = {
 } as const satisfies Record<PaidFilter, { op: '>=' | '<' | '='; state: number; balance: '=' | '>' }>;
 
 export interface ScopeOptions {
+  /** The server's date (UTC) by its clock, for a due filter sent without `today`; the wall clock's when absent. */
+  today?: string;
   /**
    * Leave internal entries out unless the flow filter asks for them (the stats: internal entries move money
    * between one's own accounts).
@@ -74,6 +99,8 @@ export function toScope(userId: number, f: EntryFilters, options: ScopeOptions =
   if (f.flow === undefined && options.internalOnlyWhenAsked) scope.internal = 0;
   if (f.paid !== undefined) scope.paid = f.paid;
   if (f.archives !== undefined) scope.archived = f.archives === 'true' ? 1 : 0;
+  const due = dueRange(f, options.today ?? utcDate(Date.now()));
+  if (due) scope.due = due;
   return scope;
 }
 
@@ -81,4 +108,4 @@ export const hasDates = (s: EntryScope) => s.startDate !== undefined || s.endDat
 
 /** Filters only the rows themselves can answer: no rollup keys them. */
 export const needsRows = (s: EntryScope) =>
-  s.invoiceNumber !== undefined || s.minCents !== undefined || s.maxCents !== undefined;
+  s.invoiceNumber !== undefined || s.minCents !== undefined || s.maxCents !== undefined || s.due !== undefined;

@@ -1,4 +1,5 @@
 import { normalizeCategory } from '@billfold/contract/categories';
+import { utcDate } from '@billfold/contract/dates';
 import { fromCents, meanCents } from '@billfold/contract/money';
 import type { EntryFilters, Stats } from '@billfold/contract/schemas';
 import type { EntryGroup, MethodGroup, ReadModelRepository, Side } from '../read-model/read-model.repository.ts';
@@ -47,11 +48,14 @@ function sideFigures(side: Side, entries: EntryGroup[], methods: MethodGroup[]) 
 }
 
 export class StatsService {
-  constructor(private readonly repo: ReadModelRepository) {}
+  constructor(
+    private readonly repo: ReadModelRepository,
+    private readonly now: () => number,
+  ) {}
 
   async stats(userId: number, filters: EntryFilters): Promise<Stats> {
     // Internal entries move money between one's own accounts: out of the figures unless asked for.
-    const scope = toScope(userId, filters, { internalOnlyWhenAsked: true });
+    const scope = toScope(userId, filters, { internalOnlyWhenAsked: true, today: utcDate(this.now()) });
     const { entries, methods } = await this.repo.stats(scope);
     const income = sideFigures('income', entries, methods);
     const expense = sideFigures('expense', entries, methods);

@@ -1,0 +1,72 @@
+import { addDays } from '@billfold/contract/dates';
+import { sql } from 'kysely';
+import { Repository } from '../../db/repository.ts';
+import { PAY_STATE } from '../entries/entry.derived.ts';
+import { ENTRY_VIEW_COLUMNS } from '../entries/entry.mapper.ts';
+
+/** Counts and owed sums of one window of due dates, in cents. */
+export interface DueTotals {
+  count: number;
+  toPayCents: number;
+  toCollectCents: number;
+}
+
+/**
+ * Reads of live, unpaid invoices of active entities that have a due date: the rows of the partial index
+ * `entries_live_unpaid_due`, written the way it states them so that both databases read it as a range.
+ */
+export class DueRepository extends Repository {
+  private unpaidDue(userId: number) {
+    return this.db
+      .selectFrom('entries')
+      .where('user_id', '=', userId)
+      .where('recycled_at', 'is', null)
+      .where('due_date', 'is not', null)
+      .where(sql.ref('pay_state'), '<', sql.lit(PAY_STATE.paid))
+      .where('archived', '=', 0);
+  }
+
+  /**
+   * Overdue (due before `today`) and due from `today` to `today + d` for each `d` of `within`, in one range read
+   * of the covering index up to the last window's end.
+   */
+  async totals(userId: number, today: string, within: readonly number[]): Promise<DueTotals[]> {
+    const row = await this.totalsQuery(userId, today, within).executeTakeFirst();
+    const value = (key: string) => Number((row as Record<string, unknown> | undefined)?.[key] ?? 0);
+    return [-1, ...within].map((_, i) => ({
+      count: value(`n${i}`),
+      toPayCents: value(`pay${i}`),
+      toCollectCents: value(`get${i}`),
+    }));
+  }
+
+  totalsQuery(userId: number, today: string, within: readonly number[]) {
+    const windows = [
+      { from: null, to: addDays(today, -1) },
+      ...within.map((d) => ({ from: today, to: addDays(today, d) })),
+    ];
+    const last = addDays(today, Math.max(0, ...within));
+    const inWindow = (w: { from: string | null; to: string }) =>
+      w.from === null ? sql`due_date <= ${w.to}` : sql`due_date >= ${w.from} and due_date <= ${w.to}`;
+    return this.unpaidDue(userId)
+      .where('due_date', '<=', last)
+      .select(
+        windows.flatMap((w, i) => [
+          sql<number>`sum(case when ${inWindow(w)} then 1 else 0 end)`.as(`n${i}`),
+          sql<number>`sum(case when ${inWindow(w)} and flow = 'OUTGOING' then balance_cents else 0 end)`.as(`pay${i}`),
+          sql<number>`sum(case when ${inWindow(w)} and flow = 'INCOMING' then balance_cents else 0 end)`.as(`get${i}`),
+        ]),
+      );
+  }
+
+  /** The first `limit` invoices due in `[from, to]` (from the beginning when `from` is null), soonest first. */
+  firstDue(userId: number, from: string | null, to: string, limit: number) {
+    return this.firstDueQuery(userId, from, to, limit).execute();
+  }
+
+  firstDueQuery(userId: number, from: string | null, to: string, limit: number) {
+    let q = this.unpaidDue(userId).where('due_date', '<=', to);
+    if (from !== null) q = q.where('due_date', '>=', from);
+    return q.select(ENTRY_VIEW_COLUMNS).orderBy('due_date').orderBy('invoice_number').limit(limit);
+  }
+}
