@@ -229,6 +229,22 @@ const TABLE: Record<string, Row> = {
       },
     ],
   },
+  'GET /api/v1/entries/due-summary': {
+    probes: (w) => [
+      {
+        method: 'GET',
+        url: `${API}/entries/due-summary`,
+        status: 200,
+        check: (body) => {
+          expect(body).not.toContain(w.ownerName);
+          const summary = JSON.parse(body) as Record<string, { entries: { entryId: number }[] }>;
+          for (const group of ['overdue', 'next7', 'next30']) {
+            for (const e of summary[group]?.entries ?? []) expect(w.ownerEntryIds).not.toContain(e.entryId);
+          }
+        },
+      },
+    ],
+  },
   'GET /api/v1/entries/export': {
     probes: (w) => [
       {
@@ -260,7 +276,8 @@ describe.each(dialects)('ownership on %s', (dialect) => {
     intruder = { app: t.app, session: await signUp(t.app) };
     const ownerName = `Owner Secret ${dialect}`;
     const bill = await createBill(owner, { name: ownerName });
-    const entry = await createEntry(owner, { billId: bill.id, amount: 100 });
+    // Due long ago and not paid in full: overdue, so the owner's own summary lists it.
+    const entry = await createEntry(owner, { billId: bill.id, amount: 100, date: '2026-01-01', dueDate: '2026-01-31' });
     const payment = await createPayment(owner, { entryId: entry.entryId, amount: 30 });
     const recycledPayment = await createPayment(owner, { entryId: entry.entryId, amount: 5 });
     await updatePayment(owner, { paymentId: recycledPayment.paymentId, recycle: true });

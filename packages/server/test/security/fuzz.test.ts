@@ -128,6 +128,13 @@ const filters = (g: Gen, w: World) => ({
   flow: maybe(g, () => draw(g, fc.constantFrom('income', 'expense', 'internal', 'INCOMING', 'outgoing'))),
   paid: maybe(g, () => draw(g, fc.constantFrom('true', 'false', 'overpaid', 'partial'))),
   archives: maybe(g, () => draw(g, fc.constantFrom('true', 'false'))),
+  ...(maybe(g, () => true)
+    ? {
+        due: 'upcoming',
+        dueWithin: maybe(g, () => draw(g, fc.integer({ min: 0, max: 366 }))),
+        today: maybe(g, () => draw(g, validDate)),
+      }
+    : { due: maybe(g, () => 'overdue'), today: maybe(g, () => draw(g, validDate)) }),
 });
 const sorting = (g: Gen) => ({
   sortField: maybe(g, () => draw(g, fc.constantFrom(...SORT_FIELDS, 'paid', 'entryId', 'description'))),
@@ -223,6 +230,7 @@ const EXAMPLES: Record<string, (g: Gen, w: World) => Example> = {
   'GET /api/v1/entries': (g, w) => ({ query: { ...filters(g, w), ...sorting(g), ...paging(g) } }),
   'GET /api/v1/entries/stats': (g, w) => ({ query: filters(g, w) }),
   'GET /api/v1/entries/export': (g, w) => ({ query: { ...filters(g, w), ...sorting(g) } }),
+  'GET /api/v1/entries/due-summary': (g) => ({ query: { today: maybe(g, () => draw(g, validDate)) } }),
   'GET /api/v1/entries/:id': (g, w) => ({ params: { id: idFrom(g, w, allEntries(w)) }, query: { filter: bypass(g) } }),
   'POST /api/v1/entries/new': (g, w) => ({
     body: {
@@ -231,6 +239,7 @@ const EXAMPLES: Record<string, (g: Gen, w: World) => Example> = {
       flow: draw(g, validFlow),
       amount: draw(g, validAmount),
       services: maybe(g, () => draw(g, shortText)),
+      dueDate: maybe(g, () => draw(g, fc.option(validDate))),
     },
   }),
   'PUT /api/v1/entries/edit': (g, w) => ({
@@ -242,6 +251,7 @@ const EXAMPLES: Record<string, (g: Gen, w: World) => Example> = {
       flow: maybe(g, () => draw(g, validFlow)),
       amount: maybe(g, () => draw(g, validAmount)),
       services: maybe(g, () => draw(g, shortText)),
+      dueDate: maybe(g, () => draw(g, fc.option(validDate))),
       recycle: maybe(g, () => draw(g, looseBool)),
     },
   }),
