@@ -101,4 +101,40 @@ describe('CSV import', () => {
     await page.getByText('The first line holds data, not column names.', { exact: false }).waitFor();
     expect(browser.pageErrors).toEqual([]);
   });
+
+  it('shows the real progress of a large import: checking, then the share written, then the result', async () => {
+    const page = await browser.newPage();
+    await signUpAndLogin(page);
+    await page.goto('/import');
+    const rows = 20_000;
+    const lines = ['Date,Payee,Memo,Amount'];
+    for (let i = 0; i < rows; i++)
+      lines.push(`2026-${String((i % 12) + 1).padStart(2, '0')}-15,Payee ${i % 50},Row ${i},-${i + 1}.25`);
+    await page.getByTestId('csv-file-input').setInputFiles({
+      name: 'large.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(lines.join('\n')),
+    });
+    await page.getByRole('button', { name: 'Import 20,000 invoices' }).waitFor();
+    // Every state the progress bar passes through, recorded in the page as it changes.
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { progressSeen: string[] }).progressSeen = seen;
+      new MutationObserver(() => {
+        const bar = document.querySelector('[aria-label="Import progress"]');
+        if (!bar) return;
+        const state = `${bar.getAttribute('aria-valuenow') ?? 'checking'} ${bar.parentElement?.textContent ?? ''}`;
+        if (seen.at(-1) !== state) seen.push(state);
+      }).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+    });
+    await page.getByRole('button', { name: 'Import 20,000 invoices' }).click();
+    await page.getByText('Imported 20,000 invoices, 50 new entities.').waitFor({ timeout: 60_000 });
+    const seen = await page.evaluate(() => (window as unknown as { progressSeen: string[] }).progressSeen);
+    expect(seen[0]).toBe('checking Checking the file…');
+    const shares = seen.filter((s) => s !== seen[0]).map((s) => Number(s.split(' ')[0]));
+    expect(shares).toEqual([...shares].sort((a, b) => a - b));
+    expect(shares.some((v) => v > 0 && v < 95)).toBe(true);
+    for (const s of seen.slice(1)) expect(s).toMatch(/^(\d+) Importing… \1%$/);
+    expect(browser.pageErrors).toEqual([]);
+  });
 });

@@ -1,5 +1,6 @@
 import type { ImportPreview, ImportSummary } from '@billfold/contract/imports';
 import type { RecycleItem } from '@billfold/contract/schemas';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CSV_ERRORS } from '../src/modules/imports/csv-file.ts';
 import { TOO_LARGE } from '../src/modules/imports/imports.routes.ts';
@@ -11,6 +12,7 @@ import {
   createBill,
   createEntry,
   createPayment,
+  editEntry,
   listRecycle,
   request,
   updateBill,
@@ -327,5 +329,85 @@ describe.each(dialects)('CSV import on %s', (dialect) => {
     expect(seen.rows[0]?.errors).toEqual([
       'Entity "Old Landlord" is archived; unarchive it to import invoices for it.',
     ]);
+  });
+
+  it('writes a large file in bulk: stored duplicates found, list (cached before), stats and rollups right afterwards', async () => {
+    const api = await newUser();
+    const power = await createBill(api, { name: 'Power Co', category: 'Utilities' });
+    const stored = await createEntry(api, { billId: power.id, date: '2026-03-01', amount: 10, services: 'Row 0' });
+    await createEntry(api, { billId: power.id, date: '2026-03-04', amount: 13, services: 'row  3' });
+    await editEntry(api, { entryId: stored.entryId, recycle: true }); // a deleted invoice is no duplicate
+    await createEntry(api, { billId: power.id, date: '2026-03-07', amount: 99, services: 'Row 6' }); // other amount
+    const rows = 3_000;
+    const lines = ['Date,Entity,Amount,Description,Paid,Method'];
+    for (let i = 0; i < rows; i++) {
+      const day = String((i % 28) + 1).padStart(2, '0');
+      const entity = i % 3 === 0 ? 'power co' : `Payee ${i % 40}`;
+      lines.push(`2026-03-${day},${entity},-${(i % 500) + 10}.00,Row ${i},${i % 4 === 0 ? '5.00' : ''},Cash`);
+    }
+    const csv = lines.join('\n');
+    const seen = await preview(api, csv);
+    // Row 3 (line 5) is Power Co on 2026-03-04 for 13.00: stored. Row 0 was deleted, row 6 differs in amount.
+    expect(seen.duplicateCount).toBe(1);
+    expect(seen.rows.find((r) => r.duplicate !== null)).toMatchObject({ line: 5, duplicate: 'stored' });
+
+    const list = () => request(api, 'GET', '/entries?startDate=2026-01-01&endDate=2026-12-31');
+    expect((await list()).json().total).toBe(2);
+    expect((await list()).json().total).toBe(2); // now answered from the list cache
+    const triggers = () =>
+      sql`select name, sql from sqlite_master where type = 'trigger' order by name`.execute(t.app.db);
+    const before = dialect === 'sqlite' ? (await triggers()).rows : [];
+    const result = await commit(api, csv);
+    expect(result).toMatchObject({ invoices: rows - 1, payments: rows / 4, entitiesCreated: 40, skippedDuplicates: 1 });
+    expect((await list()).json().total).toBe(2 + rows - 1);
+    const stats = (await request(api, 'GET', '/entries/stats?startDate=2026-03-01&endDate=2026-03-31')).json();
+    let expenses = 0;
+    for (let i = 0; i < rows; i++) if (i !== 3) expenses += (i % 500) + 10;
+    expect(stats).toMatchObject({
+      totalIncomeAmount: 13 + 99,
+      totalExpenseAmount: expenses,
+      totalSentPaymentAmount: 5 * 750,
+    });
+    if (dialect === 'sqlite') expect((await triggers()).rows).toEqual(before);
+    await exact();
+  });
+
+  it('writes nothing when the database fails in the middle of the writes, and keeps its triggers', async () => {
+    const api = await newUser();
+    // A failure no check can foresee: the database refuses the first payment, after the invoices are written.
+    const failing =
+      dialect === 'sqlite'
+        ? [
+            sql`create trigger test_refuse_payment before insert on payments begin select raise(abort, 'refused by test'); end`,
+          ]
+        : [
+            sql`create function test_refuse_payment() returns trigger language plpgsql as $$ begin raise exception 'refused by test'; end $$`,
+            sql`create trigger test_refuse_payment before insert on payments for each row execute function test_refuse_payment()`,
+          ];
+    const triggers = () =>
+      dialect === 'sqlite'
+        ? sql`select name, sql from sqlite_master where type = 'trigger' order by name`.execute(t.app.db)
+        : sql`select tgname from pg_trigger order by tgname`.execute(t.app.db);
+    for (const statement of failing) await statement.execute(t.app.db);
+    try {
+      const before = await snapshot(t.app.db, await tableNames(t.app.db));
+      const triggersBefore = (await triggers()).rows;
+      const res = await upload(
+        api,
+        '/imports',
+        'Date,Entity,Amount,Paid\n2026-01-05,Power Co,-12,12\n2026-01-06,Gym,-45,\n',
+      );
+      expect(res.statusCode).toBe(200); // the answer was already streaming
+      expect(res.body.trim().split('\n').at(-1)).toBe(
+        JSON.stringify({ error: 'The import failed; nothing was imported.' }),
+      );
+      expect(changedTables(before, await snapshot(t.app.db, await tableNames(t.app.db)))).toEqual([]);
+      expect((await triggers()).rows).toEqual(triggersBefore);
+    } finally {
+      if (dialect === 'sqlite') await sql`drop trigger test_refuse_payment`.execute(t.app.db);
+      else await sql`drop function test_refuse_payment() cascade`.execute(t.app.db);
+    }
+    await commit(api, 'Date,Entity,Amount,Paid\n2026-01-05,Power Co,-12,12\n');
+    await exact();
   });
 });

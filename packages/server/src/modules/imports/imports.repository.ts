@@ -1,9 +1,21 @@
-import { type Insertable, sql } from 'kysely';
+import { type Insertable, type SqlBool, sql } from 'kysely';
+import { isSqlite } from '../../db/database.ts';
 import { Repository } from '../../db/repository.ts';
 import type { BillsTable, ImportsTable, NewEntry, PaymentsTable } from '../../db/schema.ts';
 import { AccountDataRepository } from '../account-data/account-data.repository.ts';
 import { BillsRepository } from '../bills/bills.repository.ts';
 import { recycledEntry } from '../entries/entries.repository.ts';
+import { DataVersionRepository } from '../read-model/data-version.repository.ts';
+import { addToRollups } from '../read-model/rollup-tables.ts';
+
+/** Page cache of a bulk insert, in KiB (negative: a size, not a page count). */
+const BULK_CACHE_KIB = -64 * 1024;
+
+/**
+ * The SQLite row triggers of inserts into `entries` and `payments` (migrations `2026-11-23T00-00_rollups` and
+ * `2026-11-25T00-00_data_versions`) that `bulkWrite` replaces by grouped statements.
+ */
+export const GROUPED_TRIGGERS = ['entries_rollup_insert', 'entries_version_insert', 'payments_rollup_insert'];
 
 /** Reads for the import preview, bulk writes for its commit, and the undo of one import. */
 export class ImportsRepository extends Repository {
@@ -21,16 +33,60 @@ export class ImportsRepository extends Repository {
       .execute();
   }
 
-  /** What duplicate detection compares: the live invoices dated within the file's range. */
-  liveEntryKeys(userId: number, from: string, to: string) {
-    return this.db
-      .selectFrom('entries')
-      .select(['bill_name_key', 'date', 'amount_cents', 'services'])
-      .where('user_id', '=', userId)
-      .where('recycled_at', 'is', null)
-      .where('date', '>=', from)
-      .where('date', '<=', to)
+  /**
+   * What duplicate detection compares: the live invoices of these entities on these dates, each pair looked up
+   * through `entries_live_bill_date`, so the cost follows the file's size, not the stored ledger's. The pairs go
+   * as one parameter (a JSON array on SQLite, two arrays on PostgreSQL), sorted, so the index is walked in order.
+   */
+  liveEntriesAt(userId: number, pairs: { billId: number; date: string }[]) {
+    if (pairs.length === 0) return Promise.resolve([]);
+    const sorted = [...pairs].sort((a, b) => a.billId - b.billId || (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+    const probes = isSqlite(this.db)
+      ? sql`(select value ->> 0 as bill_id, value ->> 1 as date from json_each(${JSON.stringify(sorted.map((p) => [p.billId, p.date]))})) k`
+      : sql`unnest(${sorted.map((p) => p.billId)}::bigint[], ${sorted.map((p) => p.date)}::text[]) as k(bill_id, date)`;
+    return sql<{ bill_name_key: string; date: string; amount_cents: number; services: string }>`
+      select e.bill_name_key, e.date, e.amount_cents, e.services
+      from ${probes} cross join entries e
+      where e.user_id = ${userId} and e.bill_id = k.bill_id and e.date = k.date and e.recycled_at is null`
+      .execute(this.db)
+      .then((r) => r.rows);
+  }
+
+  /**
+   * Runs `work`, which only inserts the invoices and payments of import `importId`, as a bulk write. On SQLite:
+   * - with a 64 MB page cache instead of the default 2 MB: the inserts add to each of the many indexes of `entries`
+   *   at places spread over the whole index, and with the small cache those pages are evicted and read again
+   *   many times over (the size is the connection's, and comes back afterwards);
+   * - without the row triggers that add each new invoice and payment to the rollups and raise the data version:
+   *   one grouped statement per rollup table adds the import's rows afterwards, and the version rises once.
+   *   Dropping and re-creating the triggers is part of the transaction: a failure rolls back to them, and no
+   *   other writer can run in between (the transaction has held SQLite's write lock since its first write).
+   * PostgreSQL keeps its triggers: they already run once per statement over all its rows, and dropping one there
+   * would lock `entries` against every reader until the commit (docs/decisions/0903-import-speed.md).
+   */
+  async bulkWrite<T>(userId: number, importId: number, work: () => Promise<T>): Promise<T> {
+    if (!isSqlite(this.db)) return work();
+    const [cache] = (await sql<{ cache_size: number }>`pragma cache_size`.execute(this.db)).rows;
+    await sql.raw(`pragma cache_size = ${BULK_CACHE_KIB}`).execute(this.db);
+    const triggers = await this.db
+      .withTables<{ sqlite_master: { type: string; name: string; sql: string } }>()
+      .selectFrom('sqlite_master')
+      .select(['name', 'sql'])
+      .where('type', '=', 'trigger')
+      .where('name', 'in', GROUPED_TRIGGERS)
       .execute();
+    for (const t of triggers) await sql`drop trigger ${sql.ref(t.name)}`.execute(this.db);
+    try {
+      const result = await work();
+      await addToRollups(this.db, sql<SqlBool>`e.user_id = ${userId} and e.import_id = ${importId}`);
+      await new DataVersionRepository(this.db).raise(userId);
+      return result;
+    } finally {
+      // IF NOT EXISTS: an error that ended the transaction itself has already rolled back to the triggers.
+      for (const t of triggers)
+        await sql.raw(t.sql.replace(/^CREATE TRIGGER /i, 'CREATE TRIGGER IF NOT EXISTS ')).execute(this.db);
+      await sql.raw(`pragma cache_size = ${Number(cache?.cache_size ?? -2000)}`).execute(this.db);
+    }
   }
 
   /** Takes `count` invoice numbers at once under the user row's lock; returns the first. */

@@ -124,11 +124,15 @@ export async function importsRoutes(app: FastifyInstance, service: ImportsServic
             upload.fileName,
             upload.bytes,
             upload.options,
-            (share) => {
+            async (share) => {
               start();
               const percent = Math.floor(share * 100);
-              if (percent > last) write({ progress: percent / 100 });
+              if (percent <= last) return;
+              write({ progress: percent / 100 });
               last = percent;
+              // The writes run as one chain of promises: without a turn of the event loop the socket would send
+              // every progress line at once, at the end.
+              await new Promise((resolve) => setImmediate(resolve));
             },
           );
           start();

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { Repository } from '../../db/repository.ts';
 
 /**
@@ -16,5 +17,14 @@ export class DataVersionRepository extends Repository {
   async version(userId: number): Promise<number> {
     const [row] = (await this.db.executeQuery({ ...this.query, parameters: [userId] } as typeof this.query)).rows;
     return Number(row?.version ?? 0);
+  }
+
+  /** Raises the version once: for a bulk insert made while the row trigger that raises it was off (ADR 0903). */
+  async raise(userId: number): Promise<void> {
+    await this.db
+      .insertInto('user_data_versions')
+      .values({ user_id: userId, version: 1 })
+      .onConflict((oc) => oc.column('user_id').doUpdateSet({ version: sql`user_data_versions.version + 1` }))
+      .execute();
   }
 }

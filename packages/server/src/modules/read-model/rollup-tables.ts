@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { ENTRY_SUM_NAMES, ENTRY_SUMS } from './sums.ts';
@@ -128,4 +128,33 @@ export async function rollupDifferences(db: Db): Promise<{ table: string; row: R
     for (const [key, row] of have) if (!want.has(key)) out.push({ table, row: { unexpected: true, ...row } });
   }
   return out;
+}
+
+/** The value columns of each rollup; the others are its key. */
+const MEASURES: Record<keyof RollupTables, string[]> = {
+  entry_state_counts: ['entry_count'],
+  entry_month_state_counts: ['entry_count'],
+  entry_month_counts: ['entry_count'],
+  entry_day_counts: ['entry_count'],
+  entry_bill_totals: ['entry_count', ...ENTRY_SUM_NAMES],
+  payment_bill_totals: ['payment_count', 'amount_cents'],
+};
+
+/**
+ * Adds to the rollups the live entries that `filter` selects (a condition on `e`, the entries) with their live
+ * payments, one grouped statement per table: for rows inserted while the row triggers that would have added them
+ * were off (a CSV import on SQLite, ADR 0903). The recomputations above are reused with the filter in their WHERE.
+ */
+export async function addToRollups(db: Db, filter: RawBuilder<SqlBool>): Promise<void> {
+  for (const table of ROLLUP_TABLES) {
+    const { columns, select } = EXPECTED[table];
+    const measures = MEASURES[table];
+    const keys = columns.filter((c) => !measures.includes(c));
+    const [head, tail] = select.split(' WHERE ');
+    await sql`INSERT INTO ${sql.table(table)} (${sql.raw(columns.join(', '))})
+      ${sql.raw(head as string)} WHERE (${filter}) AND ${sql.raw(tail as string)}
+      ON CONFLICT (${sql.raw(keys.join(', '))}) DO UPDATE SET ${sql.raw(measures.map((m) => `${m} = ${table}.${m} + excluded.${m}`).join(', '))}`.execute(
+      db,
+    );
+  }
 }

@@ -43,7 +43,8 @@ export default function ImportPage() {
   const [preview, setPreview] = useState<ImportPreview | null>(null);
   const [keep, setKeep] = useState<Set<number>>(new Set());
   const [busy, setBusy] = useState<'reading' | 'importing' | null>(null);
-  const [progress, setProgress] = useState(0);
+  /** The commit's share done, from the server's progress lines; null until the file has passed its checks. */
+  const [progress, setProgress] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<ImportSummary | null>(null);
 
@@ -76,7 +77,7 @@ export default function ImportPage() {
   const runImport = async () => {
     if (!file || !preview) return;
     setBusy('importing');
-    setProgress(0);
+    setProgress(null);
     setError(null);
     try {
       const result = await commitImport(file, preview.mapping, [...keep], setProgress);
@@ -203,9 +204,17 @@ export default function ImportPage() {
             </Box>
             {busy === 'importing' && (
               <Box>
-                <LinearProgress variant="determinate" value={Math.round(progress * 100)} aria-label="Import progress" />
+                {progress === null ? (
+                  <LinearProgress aria-label="Import progress" />
+                ) : (
+                  <LinearProgress
+                    variant="determinate"
+                    value={Math.round(progress * 100)}
+                    aria-label="Import progress"
+                  />
+                )}
                 <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
-                  {`Importing… ${Math.round(progress * 100)}%`}
+                  {progress === null ? 'Checking the file…' : `Importing… ${Math.round(progress * 100)}%`}
                 </Typography>
               </Box>
             )}
