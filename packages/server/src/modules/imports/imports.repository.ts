@@ -15,7 +15,7 @@ const BULK_CACHE_KIB = -64 * 1024;
  * The SQLite row triggers of inserts into `entries` and `payments` (migrations `2026-11-23T00-00_rollups` and
  * `2026-11-25T00-00_data_versions`) that `bulkWrite` replaces by grouped statements.
  */
-export const GROUPED_TRIGGERS = ['entries_rollup_insert', 'entries_version_insert', 'payments_rollup_insert'];
+const GROUPED_TRIGGERS = ['entries_rollup_insert', 'entries_version_insert', 'payments_rollup_insert'];
 
 /** Reads for the import preview, bulk writes for its commit, and the undo of one import. */
 export class ImportsRepository extends Repository {
