@@ -36,6 +36,10 @@ import { ReadModelRepository } from './modules/read-model/read-model.repository.
 import { RecycleRepository } from './modules/recycle/recycle.repository.ts';
 import { recycleRoutes } from './modules/recycle/recycle.routes.ts';
 import { RecycleService } from './modules/recycle/recycle.service.ts';
+import { ScheduleRunner } from './modules/schedules/schedule-runner.ts';
+import { SchedulesRepository } from './modules/schedules/schedules.repository.ts';
+import { schedulesRoutes } from './modules/schedules/schedules.routes.ts';
+import { SchedulesService } from './modules/schedules/schedules.service.ts';
 import { statsRoutes } from './modules/stats/stats.routes.ts';
 import { StatsService } from './modules/stats/stats.service.ts';
 import { UsersRepository } from './modules/users/users.repository.ts';
@@ -133,6 +137,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       billsRoutes(api, bills);
       entriesRoutes(api, entries);
       paymentsRoutes(api, payments);
+      const schedules = new SchedulesRepository(db);
+      schedulesRoutes(api, new SchedulesService(schedules, new ScheduleRunner(schedules), config.now));
       recycleRoutes(api, new RecycleService(new RecycleRepository(db), { bills, entries, payments }, config.now));
       const readModel = new ReadModelRepository(db, options.readModel);
       const versions = new DataVersionRepository(db);

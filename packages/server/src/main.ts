@@ -3,6 +3,7 @@ import { loadConfig } from './config.ts';
 import { purgeAccounts } from './jobs/purge.ts';
 import { purgeRecycleBin } from './jobs/recycle-purge.ts';
 import { scheduleHourly } from './jobs/scheduler.ts';
+import { runSchedules } from './jobs/schedules.ts';
 
 const config = loadConfig();
 const app = await buildApp(config);
@@ -11,6 +12,7 @@ const stopJobs = scheduleHourly(
   [
     { name: 'purge-accounts', run: () => purgeAccounts(app.db, config.now()) },
     { name: 'purge-recycle-bin', run: () => purgeRecycleBin(app.db, config.now()) },
+    { name: 'recurring-invoices', run: () => runSchedules(app.db, config.now()) },
   ],
   app.log,
 );

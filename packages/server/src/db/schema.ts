@@ -151,6 +151,45 @@ export interface ImportsTable {
   undone_at: number | null;
 }
 
+/** A recurring invoice's rule and cursor (docs/decisions/1010-recurring-invoices.md). */
+export interface SchedulesTable {
+  id: Generated<number>;
+  user_id: number;
+  bill_id: number;
+  cadence: string;
+  interval: number;
+  day_of_month: number | null;
+  first_date: string;
+  end_date: string | null;
+  /** Ends after this many invoices, or null. */
+  max_count: number | null;
+  amount_cents: number;
+  flow: string;
+  /** The description template of its invoices. */
+  template: string;
+  due_days: number;
+  /** `type|medium` of the payment recorded on each due date, or null. */
+  autopay_method: string | null;
+  paused: Generated<number>;
+  /** The next occurrence to create; null once the schedule has ended. */
+  next_date: string | null;
+  created_count: Generated<number>;
+  created_at: number;
+}
+
+/** One occurrence of a schedule, claimed once (unique per schedule and date) in the transaction creating its invoice. */
+export interface ScheduleOccurrencesTable {
+  id: Generated<number>;
+  schedule_id: number;
+  occurrence_date: string;
+  /** Its invoice; null once that was purged from the recycle bin. */
+  entry_id: number | null;
+  /** The day its automatic payment is due to be recorded; null when there is none (left). */
+  autopay_date: string | null;
+  payment_id: number | null;
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   user_data_versions: UserDataVersionsTable;
@@ -162,6 +201,8 @@ export interface Database {
   entries: EntriesTable;
   payments: PaymentsTable;
   imports: ImportsTable;
+  schedules: SchedulesTable;
+  schedule_occurrences: ScheduleOccurrencesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -170,3 +211,4 @@ export type EntryRow = Selectable<EntriesTable>;
 export type NewEntry = Insertable<EntriesTable>;
 export type EntryUpdate = Updateable<EntriesTable>;
 export type PaymentRow = Selectable<PaymentsTable>;
+export type ScheduleRow = Selectable<SchedulesTable>;

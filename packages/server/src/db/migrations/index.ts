@@ -8,6 +8,7 @@ import * as mfa from './2026-11-27T00-00_mfa.ts';
 import * as partialPayState from './2026-11-27T04-04_partial_pay_state.ts';
 import * as imports from './2026-11-28T00-00_imports.ts';
 import * as dueDates from './2026-11-29T00-00_due_dates.ts';
+import * as schedules from './2026-11-29T01-00_schedules.ts';
 
 /** Every migration, by name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-27T04-04_partial_pay_state': partialPayState,
   '2026-11-28T00-00_imports': imports,
   '2026-11-29T00-00_due_dates': dueDates,
+  '2026-11-29T01-00_schedules': schedules,
 };

@@ -1,0 +1,186 @@
+/**
+ * Calendar arithmetic of recurring invoices (docs/decisions/1010-recurring-invoices.md), on `YYYY-MM-DD` dates.
+ * date-fns does the month and week steps; the dates are built at local midnight and only ever read back through
+ * their calendar fields, so the host's time zone and its daylight-saving shifts never move a date.
+ */
+import {
+  addDays,
+  addMonths,
+  differenceInCalendarDays,
+  differenceInCalendarMonths,
+  format,
+  getDaysInMonth,
+} from 'date-fns';
+import { MAX_DATE } from './dates.ts';
+
+export const CADENCES = ['weekly', 'monthly', 'quarterly', 'yearly'] as const;
+export type Cadence = (typeof CADENCES)[number];
+
+/** Months between two steps of each month-based cadence, per unit of `interval`. */
+const MONTHS_PER_STEP: Record<Exclude<Cadence, 'weekly'>, number> = { monthly: 1, quarterly: 3, yearly: 12 };
+
+export interface ScheduleRule {
+  cadence: Cadence;
+  /** Every `interval` weeks, months, quarters or years. */
+  interval: number;
+  /** Month-based cadences: the day of the month, the month's last day when it is shorter. Null for weekly. */
+  dayOfMonth: number | null;
+  /** No occurrence before it. */
+  firstDate: string;
+  /** No occurrence after it (inclusive), or open-ended. */
+  endDate: string | null;
+}
+
+function parse(date: string): Date {
+  const [year = 0, month = 1, day = 1] = date.split('-').map(Number);
+  const result = new Date(year, month - 1, day);
+  // `new Date` reads years 0..99 as 1900..1999; the contract's dates start at 1900, but keep it exact anyway.
+  result.setFullYear(year);
+  return result;
+}
+
+function print(date: Date): string {
+  return format(date, 'yyyy-MM-dd');
+}
+
+/** The date `days` days after `date` (before, when negative). */
+export function shiftDays(date: string, days: number): string {
+  return print(addDays(parse(date), days));
+}
+
+/** The UTC calendar date of an instant: the day the server considers "today". */
+export function utcDate(instant: number): string {
+  return new Date(instant).toISOString().slice(0, 10);
+}
+
+/** The month-based cadence's candidate `j` months-steps after the first date's month, on its day or the month's last. */
+function monthCandidate(rule: ScheduleRule, j: number): Date {
+  const step = MONTHS_PER_STEP[rule.cadence as Exclude<Cadence, 'weekly'>] * rule.interval;
+  const first = parse(rule.firstDate);
+  const month = addMonths(new Date(first.getFullYear(), first.getMonth(), 1), j * step);
+  const day = Math.min(rule.dayOfMonth ?? first.getDate(), getDaysInMonth(month));
+  return new Date(month.getFullYear(), month.getMonth(), day);
+}
+
+/** 1 when the first date's own month has its day before the first date, so the series starts a step later. */
+function monthOffset(rule: ScheduleRule): number {
+  return print(monthCandidate(rule, 0)) < rule.firstDate ? 1 : 0;
+}
+
+/** The date of occurrence `index` (0, 1, 2…) ignoring the end date, or null past the last date the app stores. */
+export function occurrenceDate(rule: ScheduleRule, index: number): string | null {
+  const date =
+    rule.cadence === 'weekly'
+      ? print(addDays(parse(rule.firstDate), index * 7 * rule.interval))
+      : print(monthCandidate(rule, index + monthOffset(rule)));
+  return date <= MAX_DATE ? date : null;
+}
+
+/** Index of the first occurrence on or after `date`, ignoring the end date. */
+function indexOnOrAfter(rule: ScheduleRule, date: string): number {
+  if (date <= rule.firstDate) return 0;
+  if (rule.cadence === 'weekly') {
+    return Math.ceil(differenceInCalendarDays(parse(date), parse(rule.firstDate)) / (7 * rule.interval));
+  }
+  const step = MONTHS_PER_STEP[rule.cadence] * rule.interval;
+  const offset = monthOffset(rule);
+  // The candidate in or just before `date`'s month, then at most two steps forward.
+  let j = Math.max(offset, Math.floor(differenceInCalendarMonths(parse(date), parse(rule.firstDate)) / step));
+  while (print(monthCandidate(rule, j)) < date) j++;
+  return j - offset;
+}
+
+/** The first occurrence on or after `date` (within the end date), or null when the schedule has none left. */
+export function firstOccurrenceOnOrAfter(rule: ScheduleRule, date: string): string | null {
+  const next = occurrenceDate(rule, indexOnOrAfter(rule, date));
+  return next !== null && (rule.endDate === null || next <= rule.endDate) ? next : null;
+}
+
+/** The occurrence after `date` (which need not be one), or null. */
+export function occurrenceAfter(rule: ScheduleRule, date: string): string | null {
+  return date >= MAX_DATE ? null : firstOccurrenceOnOrAfter(rule, shiftDays(date, 1));
+}
+
+/** The next `limit` occurrences on or after `from` (fewer when the schedule ends). */
+export function upcomingOccurrences(rule: ScheduleRule, from: string, limit: number): string[] {
+  const dates: string[] = [];
+  let next = firstOccurrenceOnOrAfter(rule, from);
+  while (next !== null && dates.length < limit) {
+    dates.push(next);
+    next = occurrenceAfter(rule, next);
+  }
+  return dates;
+}
+
+// ---------- description templates ----------
+
+const MONTH_NAMES = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+] as const;
+
+/** The placeholders of a description template and what each becomes for an invoice dated `date`, number `n`. */
+export const TEMPLATE_PLACEHOLDERS = {
+  date: 'the invoice date, 2026-03-31',
+  day: 'its day of the month, 31',
+  month: 'its month, March',
+  year: 'its year, 2026',
+  quarter: 'its quarter, Q1',
+  n: 'the number of the invoice in the schedule, 1 for the first',
+} as const;
+export type TemplatePlaceholder = keyof typeof TEMPLATE_PLACEHOLDERS;
+
+const PLACEHOLDER = /\{([^{}]*)\}/g;
+
+/** The first `{name}` of a template that is not a placeholder, or null. */
+export function unknownPlaceholder(template: string): string | null {
+  for (const match of template.matchAll(PLACEHOLDER)) {
+    if (!Object.hasOwn(TEMPLATE_PLACEHOLDERS, match[1] ?? '')) return match[0];
+  }
+  return null;
+}
+
+/** The template with its placeholders filled in for the invoice dated `date` that is the schedule's `n`-th. */
+export function expandTemplate(template: string, date: string, n: number): string {
+  const [year = '', month = '', day = ''] = date.split('-');
+  const values: Record<TemplatePlaceholder, string> = {
+    date,
+    day: String(Number(day)),
+    month: MONTH_NAMES[Number(month) - 1] ?? '',
+    year,
+    quarter: `Q${Math.ceil(Number(month) / 3)}`,
+    n: String(n),
+  };
+  return template.replace(PLACEHOLDER, (whole, name: string) =>
+    Object.hasOwn(values, name) ? values[name as TemplatePlaceholder] : whole,
+  );
+}
+
+// ---------- words ----------
+
+function ordinal(n: number): string {
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
+  return `${n}${suffix}`;
+}
+
+/** "Every 2 weeks", "Monthly on the 31st (the last day in shorter months)", "Every 3 years on the 29th". */
+export function cadenceLabel(rule: Pick<ScheduleRule, 'cadence' | 'interval' | 'dayOfMonth'>): string {
+  const { cadence, interval } = rule;
+  if (cadence === 'weekly') return interval === 1 ? 'Weekly' : `Every ${interval} weeks`;
+  const unit = { monthly: 'month', quarterly: 'quarter', yearly: 'year' }[cadence];
+  const every = interval === 1 ? `${unit.charAt(0).toUpperCase()}${unit.slice(1)}ly` : `Every ${interval} ${unit}s`;
+  const day = rule.dayOfMonth ?? 1;
+  const shorter = day > 28 ? ' (the last day in shorter months)' : '';
+  return `${every} on the ${ordinal(day)}${shorter}`;
+}

@@ -1,0 +1,96 @@
+/**
+ * Recurring invoices: a schedule on an entity creates one invoice per occurrence (docs/api/schedules.md,
+ * docs/decisions/1010-recurring-invoices.md).
+ */
+import { z } from 'zod';
+import { PAYMENT_METHOD_CODES, type PaymentMethodCode } from './payment-methods.ts';
+import { CADENCES, TEMPLATE_PLACEHOLDERS, unknownPlaceholder } from './schedule-dates.ts';
+import { FLOWS, flowIn, isoDate, moneyIn, moneyOut, text, timestamp } from './schemas.ts';
+
+/** A template expands by at most a few characters per placeholder, so 200 always fits an invoice's 500. */
+export const TEMPLATE_MAX_LENGTH = 200;
+export const MAX_INTERVAL = 99;
+export const MAX_COUNT = 1000;
+export const MAX_DUE_DAYS = 365;
+
+const placeholderList = Object.keys(TEMPLATE_PLACEHOLDERS)
+  .map((name) => `{${name}}`)
+  .join(', ');
+
+export const descriptionTemplate = text(TEMPLATE_MAX_LENGTH).superRefine((value, ctx) => {
+  const unknown = unknownPlaceholder(value);
+  if (unknown)
+    ctx.addIssue({ code: 'custom', message: `has an unknown placeholder ${unknown}: use ${placeholderList}` });
+});
+
+const wholeNumber = (min: number, max: number) =>
+  z
+    .number(`must be a whole number from ${min} to ${max}`)
+    .int(`must be a whole number from ${min} to ${max}`)
+    .min(min, `must be a whole number from ${min} to ${max}`)
+    .max(max, `must be a whole number from ${min} to ${max}`);
+
+export const autopayMethod = z.enum(PAYMENT_METHOD_CODES as [PaymentMethodCode, ...PaymentMethodCode[]], {
+  error: `must be one of the payment methods: ${PAYMENT_METHOD_CODES.join(', ')}`,
+});
+
+/**
+ * Create or replace a schedule. `dayOfMonth` defaults to the first date's day for the month-based cadences and is
+ * refused for weekly ones; an end date and a count are alternatives.
+ */
+export const scheduleBody = z
+  .object({
+    cadence: z.enum(CADENCES, { error: `must be one of ${CADENCES.join(', ')}` }),
+    interval: wholeNumber(1, MAX_INTERVAL).default(1),
+    dayOfMonth: wholeNumber(1, 31).nullish(),
+    firstDate: isoDate,
+    endDate: isoDate.nullish(),
+    count: wholeNumber(1, MAX_COUNT).nullish(),
+    amount: moneyIn,
+    flow: flowIn,
+    description: descriptionTemplate,
+    dueDays: wholeNumber(0, MAX_DUE_DAYS).default(0),
+    autopay: autopayMethod.nullish(),
+  })
+  .superRefine((body, ctx) => {
+    const problem = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
+    if (body.endDate != null && body.endDate < body.firstDate) problem('endDate', 'must not be before firstDate');
+    if (body.endDate != null && body.count != null) problem('count', 'cannot be set together with endDate');
+    if (body.cadence === 'weekly' && body.dayOfMonth != null)
+      problem('dayOfMonth', 'only applies to monthly, quarterly and yearly schedules');
+  })
+  .transform((body) => ({
+    ...body,
+    dayOfMonth: body.cadence === 'weekly' ? null : (body.dayOfMonth ?? Number(body.firstDate.slice(8, 10))),
+    endDate: body.endDate ?? null,
+    count: body.count ?? null,
+    autopay: body.autopay ?? null,
+  }));
+export type ScheduleBody = z.input<typeof scheduleBody>;
+export type ScheduleInput = z.output<typeof scheduleBody>;
+
+export const schedule = z.object({
+  id: z.number().int(),
+  entityId: z.number().int(),
+  cadence: z.enum(CADENCES),
+  interval: z.number().int(),
+  dayOfMonth: z.number().int().nullable(),
+  firstDate: z.string(),
+  endDate: z.string().nullable(),
+  count: z.number().int().nullable(),
+  amount: moneyOut,
+  flow: z.enum(FLOWS),
+  description: z.string(),
+  dueDays: z.number().int(),
+  autopay: z.string().nullable(),
+  paused: z.boolean(),
+  /** The date of the next invoice it will create; null once it has ended. */
+  nextDate: z.string().nullable(),
+  /** Invoices created so far. */
+  createdCount: z.number().int(),
+  createdAt: timestamp,
+});
+export type Schedule = z.infer<typeof schedule>;
+
+export const scheduleList = z.object({ schedules: z.array(schedule) });
+export type ScheduleList = z.infer<typeof scheduleList>;

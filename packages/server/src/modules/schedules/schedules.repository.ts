@@ -1,0 +1,131 @@
+import type { Insertable, Updateable } from 'kysely';
+import { Repository } from '../../db/repository.ts';
+import type { ScheduleOccurrencesTable, SchedulesTable } from '../../db/schema.ts';
+import { EntriesRepository } from '../entries/entries.repository.ts';
+import { PaymentsRepository } from '../payments/payments.repository.ts';
+
+/** Schedules, their occurrence claims, and the invoice and payment queries on the same connection. */
+export class SchedulesRepository extends Repository {
+  entries(): EntriesRepository {
+    return new EntriesRepository(this.db);
+  }
+
+  payments(): PaymentsRepository {
+    return new PaymentsRepository(this.db);
+  }
+
+  findBill(userId: number, billId: number) {
+    return this.db
+      .selectFrom('bills')
+      .select(['id', 'status', 'recycled_at'])
+      .where('id', '=', billId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+  }
+
+  listOfBill(billId: number) {
+    return this.db.selectFrom('schedules').selectAll().where('bill_id', '=', billId).orderBy('id').execute();
+  }
+
+  findOwned(userId: number, id: number) {
+    return this.db
+      .selectFrom('schedules')
+      .selectAll()
+      .where('id', '=', id)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+  }
+
+  /** The schedule with its row lock held until the transaction ends (a no-op update, as for invoices). */
+  lock(id: number) {
+    return this.db
+      .updateTable('schedules')
+      .set((eb) => ({ paused: eb.ref('paused') }))
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  insert(row: Insertable<SchedulesTable>) {
+    return this.db.insertInto('schedules').values(row).returningAll().executeTakeFirstOrThrow();
+  }
+
+  update(id: number, changes: Updateable<SchedulesTable>) {
+    return this.db.updateTable('schedules').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+  }
+
+  async remove(id: number): Promise<void> {
+    await this.db.deleteFrom('schedules').where('id', '=', id).execute();
+  }
+
+  /** The latest occurrence date already claimed, or undefined. */
+  async lastClaimed(scheduleId: number): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('schedule_occurrences')
+      .select((eb) => eb.fn.max('occurrence_date').as('last'))
+      .where('schedule_id', '=', scheduleId)
+      .executeTakeFirst();
+    return row?.last ?? undefined;
+  }
+
+  /** Schedules with an occurrence due by `today` that are not paused, oldest first. */
+  async dueIds(today: string, limit: number): Promise<number[]> {
+    const rows = await this.db
+      .selectFrom('schedules')
+      .select('id')
+      .where('next_date', '<=', today)
+      .where('paused', '=', 0)
+      .orderBy('next_date')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
+  claim(row: Insertable<ScheduleOccurrencesTable>) {
+    return this.db.insertInto('schedule_occurrences').values(row).returningAll().executeTakeFirstOrThrow();
+  }
+
+  async setOccurrence(id: number, changes: Updateable<ScheduleOccurrencesTable>): Promise<void> {
+    await this.db.updateTable('schedule_occurrences').set(changes).where('id', '=', id).execute();
+  }
+
+  /** Occurrences whose automatic payment is due by `today` (of `scheduleId` only, when given). */
+  async dueAutopayIds(today: string, limit: number, scheduleId?: number): Promise<number[]> {
+    let query = this.db
+      .selectFrom('schedule_occurrences')
+      .select('id')
+      .where('autopay_date', '<=', today)
+      .orderBy('autopay_date')
+      .orderBy('id')
+      .limit(limit);
+    if (scheduleId !== undefined) query = query.where('schedule_id', '=', scheduleId);
+    return (await query.execute()).map((r) => r.id);
+  }
+
+  findOccurrence(id: number) {
+    return this.db.selectFrom('schedule_occurrences').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /**
+   * Takes the occurrence's pending automatic payment (clears the `date` read before): false when another process
+   * took it first (the row lock makes this wait until that one commits, then find the date gone).
+   */
+  async takeAutopay(id: number, date: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('schedule_occurrences')
+      .set({ autopay_date: null })
+      .where('id', '=', id)
+      .where('autopay_date', '=', date)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  findSchedule(id: number) {
+    return this.db.selectFrom('schedules').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  findEntry(id: number) {
+    return this.db.selectFrom('entries').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+}

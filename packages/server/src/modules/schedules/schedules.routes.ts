@@ -1,0 +1,118 @@
+import { schedule, scheduleBody, scheduleList } from '@billfold/contract/schedules';
+import { idParams, messageResponse } from '@billfold/contract/schemas';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { errorResponses } from '../../plugins/openapi.ts';
+import type { SchedulesService } from './schedules.service.ts';
+
+const security = [{ bearer: [] }];
+const tags = ['schedules'];
+
+/** Recurring invoices of an entity (docs/api/schedules.md). */
+export function schedulesRoutes(app: FastifyInstance, service: SchedulesService): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  r.get(
+    '/bills/:id/schedules',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags,
+        summary: "An entity's schedules (also of an archived one), oldest first, each with its next occurrence",
+        security,
+        params: idParams,
+        response: { 200: scheduleList, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request) => ({ schedules: await service.list(request.userId, request.params.id) }),
+  );
+  r.post(
+    '/bills/:id/schedules',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags,
+        summary: 'Create a schedule; the invoices of occurrences up to today are created at once',
+        security,
+        params: idParams,
+        body: scheduleBody,
+        response: { 201: schedule, ...errorResponses(400, 401, 404, 409, 413) },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send(await service.create(request.userId, request.params.id, request.body)),
+  );
+  r.get(
+    '/schedules/:id',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags,
+        summary: 'One schedule',
+        security,
+        params: idParams,
+        response: { 200: schedule, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request) => service.get(request.userId, request.params.id),
+  );
+  r.put(
+    '/schedules/:id',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags,
+        summary: 'Replace a schedule; invoices already created stay, occurrences from today on follow the new rule',
+        security,
+        params: idParams,
+        body: scheduleBody,
+        response: { 200: schedule, ...errorResponses(400, 401, 404, 409, 413) },
+      },
+    },
+    async (request) => service.replace(request.userId, request.params.id, request.body),
+  );
+  r.post(
+    '/schedules/:id/pause',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags,
+        summary: 'Pause: no invoices and no automatic payments until resumed',
+        security,
+        params: idParams,
+        response: { 200: schedule, ...errorResponses(400, 401, 404, 409) },
+      },
+    },
+    async (request) => service.pause(request.userId, request.params.id),
+  );
+  r.post(
+    '/schedules/:id/resume',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags,
+        summary: 'Resume from today; occurrences that fell due while paused are passed over',
+        security,
+        params: idParams,
+        response: { 200: schedule, ...errorResponses(400, 401, 404, 409) },
+      },
+    },
+    async (request) => service.resume(request.userId, request.params.id),
+  );
+  r.delete(
+    '/schedules/:id',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags,
+        summary: 'Delete a schedule for good; the invoices it created stay',
+        security,
+        params: idParams,
+        response: { 200: messageResponse, ...errorResponses(400, 401, 404, 409) },
+      },
+    },
+    async (request) => {
+      await service.remove(request.userId, request.params.id);
+      return { message: 'Schedule deleted.' };
+    },
+  );
+}
