@@ -10,10 +10,12 @@ import { z } from 'zod';
 import { CATEGORIES } from './categories.ts';
 import { MAX_CENTS, toCents } from './money.ts';
 import { PAYMENT_METHOD_CODES } from './payment-methods.ts';
+import { CADENCES } from './schedule-dates.ts';
+import { descriptionTemplate, MAX_COUNT, MAX_DUE_DAYS, MAX_INTERVAL } from './schedules.ts';
 import { isoDate, text } from './schemas.ts';
 
 export const ACCOUNT_FILE_FORMAT = 'billfold-account';
-export const ACCOUNT_FILE_VERSION = 1;
+export const ACCOUNT_FILE_VERSION = 2;
 
 const ref = z.number().int().positive();
 const instant = z.iso.datetime({ precision: 3 });
@@ -64,63 +66,139 @@ const paymentV1 = z.object({
 
 const uniqueRefs = (items: readonly { ref: number }[]) => new Set(items.map((i) => i.ref)).size === items.length;
 
-export const accountFileV1 = z
+const fileV1 = {
+  format: z.literal(ACCOUNT_FILE_FORMAT),
+  version: z.literal(1),
+  exportedAt: instant,
+  /** The highest invoice number the account ever issued; numbers are never reused, even after a purge. */
+  lastInvoiceNumber: z.number().int().min(0),
+  entities: z.array(entityV1).refine(uniqueRefs, 'refs must be unique'),
+  invoices: z.array(invoiceV1).refine(uniqueRefs, 'refs must be unique'),
+  payments: z.array(paymentV1).refine(uniqueRefs, 'refs must be unique'),
+};
+
+type Problem = (path: (string | number)[], message: string) => void;
+type FileV1 = Omit<z.infer<z.ZodObject<typeof fileV1>>, "version">;
+
+/** The references and rules between entities, invoices and payments (version 1 on). */
+function checkLedger(file: FileV1, problem: Problem): void {
+  const entities = new Map(file.entities.map((e) => [e.ref, e]));
+  const names = new Set<string>();
+  file.entities.forEach((e, i) => {
+    const key = e.name.toLowerCase();
+    if (e.deletedAt !== null) return; // deleted entities may share a name
+    if (names.has(key)) problem(['entities', i, 'name'], `another entity is already named "${e.name}"`);
+    names.add(key);
+  });
+  const numbers = new Set<number>();
+  const invoices = new Map(file.invoices.map((inv) => [inv.ref, inv]));
+  file.invoices.forEach((inv, i) => {
+    const entity = entities.get(inv.entity);
+    if (!entity) problem(['invoices', i, 'entity'], `no entity has ref ${inv.entity}`);
+    else if (entity.internal && inv.flow !== 'expense')
+      problem(['invoices', i, 'flow'], 'an invoice of an internal entity is an expense');
+    if (inv.dueDate !== undefined && inv.dueDate < inv.date)
+      problem(['invoices', i, 'dueDate'], 'must not be before the invoice date');
+    if (numbers.has(inv.number)) problem(['invoices', i, 'number'], `invoice number ${inv.number} appears twice`);
+    numbers.add(inv.number);
+    if (inv.number > file.lastInvoiceNumber) problem(['invoices', i, 'number'], 'is above lastInvoiceNumber');
+    if (inv.deletedWithEntity && (inv.deletedAt === null || entity?.deletedAt === null))
+      problem(['invoices', i, 'deletedWithEntity'], 'needs the invoice and its entity deleted');
+  });
+  file.payments.forEach((p, i) => {
+    const invoice = invoices.get(p.invoice);
+    if (!invoice) problem(['payments', i, 'invoice'], `no invoice has ref ${p.invoice}`);
+    if (p.deletedWithInvoice && (p.deletedAt === null || invoice?.deletedAt === null))
+      problem(['payments', i, 'deletedWithInvoice'], 'needs the payment and its invoice deleted');
+  });
+}
+
+const problemsOf =
+  (ctx: z.RefinementCtx): Problem =>
+  (path, message) =>
+    ctx.addIssue({ code: 'custom', path, message });
+
+export const accountFileV1 = z.object(fileV1).superRefine((file, ctx) => checkLedger(file, problemsOf(ctx)));
+
+/** One created occurrence of a schedule: its invoice (null once purged) and its automatic payment, if any. */
+const occurrenceV2 = z.object({
+  date: isoDate,
+  invoice: ref.nullable(),
+  /** The day its automatic payment is still to be recorded, or null. */
+  autopayDate: isoDate.nullable(),
+  payment: ref.nullable(),
+  createdAt: instant,
+});
+
+const scheduleV2 = z.object({
+  ref,
+  entity: ref,
+  cadence: z.enum(CADENCES),
+  interval: z.number().int().min(1).max(MAX_INTERVAL),
+  dayOfMonth: z.number().int().min(1).max(31).nullable(),
+  firstDate: isoDate,
+  endDate: isoDate.nullable(),
+  count: z.number().int().min(1).max(MAX_COUNT).nullable(),
+  amount: money,
+  flow: z.enum(['income', 'expense']),
+  description: descriptionTemplate,
+  dueDays: z.number().int().min(0).max(MAX_DUE_DAYS),
+  autopay: z.enum(PAYMENT_METHOD_CODES as [string, ...string[]]).nullable(),
+  paused: z.boolean(),
+  /** The next occurrence it will create, or null once it has ended. */
+  nextDate: isoDate.nullable(),
+  createdAt: instant,
+  /** The occurrences it created, oldest first; their count is how many of `count` it has used. */
+  occurrences: z.array(occurrenceV2),
+});
+
+/** Version 2 adds the recurring invoices' schedules (docs/decisions/1011-account-file-v2.md). */
+export const accountFileV2 = z
   .object({
-    format: z.literal(ACCOUNT_FILE_FORMAT),
-    version: z.literal(1),
-    exportedAt: instant,
-    /** The highest invoice number the account ever issued; numbers are never reused, even after a purge. */
-    lastInvoiceNumber: z.number().int().min(0),
-    entities: z.array(entityV1).refine(uniqueRefs, 'refs must be unique'),
-    invoices: z.array(invoiceV1).refine(uniqueRefs, 'refs must be unique'),
-    payments: z.array(paymentV1).refine(uniqueRefs, 'refs must be unique'),
+    ...fileV1,
+    version: z.literal(2),
+    schedules: z.array(scheduleV2).refine(uniqueRefs, 'refs must be unique'),
   })
   .superRefine((file, ctx) => {
-    const problem = (path: (string | number)[], message: string) => ctx.addIssue({ code: 'custom', path, message });
-    const entities = new Map(file.entities.map((e) => [e.ref, e]));
-    const names = new Set<string>();
-    file.entities.forEach((e, i) => {
-      const key = e.name.toLowerCase();
-      if (e.deletedAt !== null) return; // deleted entities may share a name
-      if (names.has(key)) problem(['entities', i, 'name'], `another entity is already named "${e.name}"`);
-      names.add(key);
-    });
-    const numbers = new Set<number>();
-    const invoices = new Map(file.invoices.map((inv) => [inv.ref, inv]));
-    file.invoices.forEach((inv, i) => {
-      const entity = entities.get(inv.entity);
-      if (!entity) problem(['invoices', i, 'entity'], `no entity has ref ${inv.entity}`);
-      else if (entity.internal && inv.flow !== 'expense')
-        problem(['invoices', i, 'flow'], 'an invoice of an internal entity is an expense');
-      if (inv.dueDate !== undefined && inv.dueDate < inv.date)
-        problem(['invoices', i, 'dueDate'], 'must not be before the invoice date');
-      if (numbers.has(inv.number)) problem(['invoices', i, 'number'], `invoice number ${inv.number} appears twice`);
-      numbers.add(inv.number);
-      if (inv.number > file.lastInvoiceNumber) problem(['invoices', i, 'number'], 'is above lastInvoiceNumber');
-      if (inv.deletedWithEntity && (inv.deletedAt === null || entity?.deletedAt === null))
-        problem(['invoices', i, 'deletedWithEntity'], 'needs the invoice and its entity deleted');
-    });
-    file.payments.forEach((p, i) => {
-      const invoice = invoices.get(p.invoice);
-      if (!invoice) problem(['payments', i, 'invoice'], `no invoice has ref ${p.invoice}`);
-      if (p.deletedWithInvoice && (p.deletedAt === null || invoice?.deletedAt === null))
-        problem(['payments', i, 'deletedWithInvoice'], 'needs the payment and its invoice deleted');
+    const problem = problemsOf(ctx);
+    checkLedger(file, problem);
+    const entities = new Set(file.entities.map((e) => e.ref));
+    const invoices = new Set(file.invoices.map((inv) => inv.ref));
+    const payments = new Set(file.payments.map((p) => p.ref));
+    file.schedules.forEach((s, i) => {
+      if (!entities.has(s.entity)) problem(['schedules', i, 'entity'], `no entity has ref ${s.entity}`);
+      if ((s.cadence === 'weekly') !== (s.dayOfMonth === null))
+        problem(['schedules', i, 'dayOfMonth'], 'is set for monthly, quarterly and yearly schedules only');
+      const dates = new Set<string>();
+      s.occurrences.forEach((o, j) => {
+        const at = ['schedules', i, 'occurrences', j];
+        if (dates.has(o.date)) problem([...at, 'date'], `occurrence ${o.date} appears twice`);
+        dates.add(o.date);
+        if (o.invoice !== null && !invoices.has(o.invoice))
+          problem([...at, 'invoice'], `no invoice has ref ${o.invoice}`);
+        if (o.payment !== null && !payments.has(o.payment))
+          problem([...at, 'payment'], `no payment has ref ${o.payment}`);
+      });
     });
   });
-
-export type AccountFile = z.infer<typeof accountFileV1>;
+export type AccountFile = z.infer<typeof accountFileV2>;
 export type AccountFileEntity = AccountFile['entities'][number];
 export type AccountFileInvoice = AccountFile['invoices'][number];
 export type AccountFilePayment = AccountFile['payments'][number];
+export type AccountFileSchedule = AccountFile['schedules'][number];
+
+/** A version-1 file as version 2: it had no schedules. */
+const upgradeV1 = (file: z.infer<typeof accountFileV1>): AccountFile => ({ ...file, version: 2, schedules: [] });
 
 /**
- * Any version this server has ever written, upgraded to the current one. Version 1 is the current version; a
- * later version adds its schema here and an `upgrade` from the one before, so old files keep importing.
+ * Any version this server has ever written, upgraded to the current one (2). A later version adds its schema here
+ * and an upgrade from the one before, so old files keep importing.
  */
 export const accountFile = z
   .looseObject({ format: z.literal(ACCOUNT_FILE_FORMAT, 'is not a Billfold account file'), version: z.number() })
   .pipe(
-    z.discriminatedUnion('version', [accountFileV1], {
-      error: `version must be 1 (this server reads account files up to version ${ACCOUNT_FILE_VERSION})`,
+    z.discriminatedUnion('version', [accountFileV1, accountFileV2], {
+      error: `version must be 1 or 2 (this server reads account files up to version ${ACCOUNT_FILE_VERSION})`,
     }),
-  );
+  )
+  .transform((file): AccountFile => (file.version === 1 ? upgradeV1(file) : file));

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { type AccountFile, accountFileV1 } from '@billfold/contract/account-file';
+import { type AccountFile, accountFileV2 } from '@billfold/contract/account-file';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_NOT_EMPTY } from '../src/modules/account-data/account-data.service.ts';
 import { rollupDifferences } from '../src/modules/read-model/rollup-tables.ts';
@@ -16,6 +16,7 @@ import {
   updatePayment,
 } from './helpers/domain.ts';
 import { signUp } from './helpers/factories.ts';
+import { createSchedule } from './helpers/schedules.ts';
 import { totalsMismatches } from './security/database-state.ts';
 
 /**
@@ -34,7 +35,7 @@ const exportFile = async (api: Api) => {
   expect(res.headers['content-disposition']).toMatch(
     /^attachment; filename="billfold-account-\d{4}-\d{2}-\d{2}\.json"$/,
   );
-  return accountFileV1.parse(res.json()) as AccountFile;
+  return accountFileV2.parse(res.json());
 };
 const withoutTime = (file: AccountFile) => ({ ...file, exportedAt: null });
 
@@ -77,6 +78,28 @@ async function richAccount(api: Api) {
   await createPayment(api, { entryId: e4.entryId, amount: 1500 });
   await createPayment(api, { entryId: e5.entryId, amount: 5 });
   await createPayment(api, { entryId: e6.entryId, amount: 3 });
+  // Schedules: one that created invoices and automatic payments (one still pending), a paused one, and one of an
+  // entity in the recycle bin.
+  const rent = await createSchedule(api, old.id, {
+    firstDate: '2026-09-15',
+    dueDays: 10,
+    autopay: 'bank|ach',
+    description: 'Rent {month} {year}',
+  });
+  const weekly = await createSchedule(api, power.id, {
+    cadence: 'weekly',
+    interval: 2,
+    firstDate: '2027-01-04',
+    count: 4,
+  });
+  await request(api, 'POST', `/schedules/${weekly.id}/pause`);
+  await createSchedule(api, gone.id, {
+    cadence: 'yearly',
+    firstDate: '2027-02-28',
+    dayOfMonth: 29,
+    endDate: '2031-12-31',
+  });
+  void rent;
   await updatePayment(api, { paymentId: p2.paymentId, recycle: true });
   await editEntry(api, { entryId: e6.entryId, recycle: true });
   await updateBill(api, { id: old.id, status: 0 });
@@ -104,15 +127,25 @@ describe.each(dialects)('account file from %s', (dialect) => {
     await richAccount(from);
     const first = await exportFile(from);
     expect(first.entities).toHaveLength(5);
-    expect(first.invoices).toHaveLength(6);
-    expect(first.payments).toHaveLength(6);
+    expect(first.invoices).toHaveLength(9);
+    expect(first.payments).toHaveLength(8);
+    expect(first.schedules.map((s) => [s.cadence, s.paused, s.nextDate, s.occurrences.length])).toEqual([
+      ['monthly', false, '2026-12-15', 3],
+      ['weekly', true, '2027-01-04', 0],
+      ['yearly', false, '2027-02-28', 0],
+    ]);
+    expect(first.schedules[0]?.occurrences.map((o) => [o.date, o.autopayDate, o.payment !== null])).toEqual([
+      ['2026-09-15', null, true],
+      ['2026-10-15', null, true],
+      ['2026-11-15', '2026-11-25', false],
+    ]);
     expect(first.invoices.filter((i) => i.deletedWithEntity)).toHaveLength(1);
     expect(first.payments.filter((p) => p.deletedWithInvoice)).toHaveLength(2);
     expect(first.invoices.filter((i) => i.dueDate !== undefined).map((i) => i.dueDate)).toEqual(['2025-03-14']);
 
     const to = await userOf(target);
     const imported = await request(to, 'POST', '/account/import', first);
-    expect(imported.json()).toEqual({ entities: 5, invoices: 6, payments: 6 });
+    expect(imported.json()).toEqual({ entities: 5, invoices: 9, payments: 8, schedules: 3 });
     expect(imported.statusCode).toBe(200);
 
     const second = await exportFile(to);
@@ -134,8 +167,9 @@ describe.each(dialects)('account file from %s', (dialect) => {
     });
     expect(restored.statusCode).toBe(200);
     const after = await exportFile(to);
-    expect(after.invoices.filter((i) => i.deletedAt === null)).toHaveLength(6);
-    expect(after.payments.filter((p) => p.deletedAt === null)).toHaveLength(4);
+    expect(after.invoices.filter((i) => i.deletedAt === null)).toHaveLength(9);
+    expect(after.payments.filter((p) => p.deletedAt === null)).toHaveLength(6);
+    expect(after.schedules).toEqual(first.schedules);
   });
 
   it('refuses an account that already has data, and a broken file, writing nothing', async () => {
@@ -156,7 +190,16 @@ describe.each(dialects)('account file from %s', (dialect) => {
     const broken = { ...file, payments: [...file.payments, { ...file.payments[0], ref: 99, invoice: 42 }] };
     const bad = await request(empty, 'POST', '/account/import', broken);
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().message).toMatch(/payments\.6\.invoice:? no invoice has ref 42/i);
+    expect(bad.json().message).toMatch(/payments\.8\.invoice:? no invoice has ref 42/i);
+    const [rent] = file.schedules;
+    if (!rent) throw new Error('no schedule');
+    const badSchedule = {
+      ...file,
+      schedules: [{ ...rent, occurrences: [...rent.occurrences, { ...rent.occurrences[0], payment: 77 }] }],
+    };
+    expect((await request(empty, 'POST', '/account/import', badSchedule)).json().message).toMatch(
+      /schedules\.0\.occurrences\.3\.date:? occurrence 2026-09-15 appears twice.*no payment has ref 77/i,
+    );
     const wrongAmount = { ...file, invoices: file.invoices.map((i, n) => (n === 0 ? { ...i, amount: '12.5' } : i)) };
     expect((await request(empty, 'POST', '/account/import', wrongAmount)).json().message).toMatch(
       /invoices\.0\.amount:? must be an amount like "1234\.50"/i,
@@ -170,7 +213,7 @@ describe.each(dialects)('account file from %s', (dialect) => {
     );
     const future = await request(empty, 'POST', '/account/import', { ...file, version: 7 });
     expect(future.statusCode).toBe(400);
-    expect(future.json().message).toContain('version must be 1');
+    expect(future.json().message).toContain('version must be 1 or 2');
     const notOurs = await request(empty, 'POST', '/account/import', { hello: 'world' });
     expect(notOurs.json().message).toContain('is not a Billfold account file');
     expect((await exportFile(empty)).entities).toEqual([]);
@@ -181,7 +224,8 @@ describe.each(dialects)('account file from %s', (dialect) => {
     const to = await userOf(target);
     const res = await request(to, 'POST', '/account/import', fixture);
     expect(res.statusCode).toBe(200);
-    expect(withoutTime(await exportFile(to))).toEqual(withoutTime(fixture));
+    // It comes back as the current version, which adds schedules (it had none).
+    expect(withoutTime(await exportFile(to))).toEqual({ ...withoutTime(fixture), version: 2, schedules: [] });
     expect(await totalsMismatches(target.app.db)).toEqual([]);
   });
 });

@@ -12,6 +12,7 @@ import {
 } from './helpers/domain.ts';
 import { signUp } from './helpers/factories.ts';
 import { documentedRoutes, registeredRoutes } from './helpers/route-table.ts';
+import { createSchedule, scheduleData } from './helpers/schedules.ts';
 
 /**
  * The ownership matrix: every registered `/api/v1` route × method, called by an intruder with the owner's ids.
@@ -20,7 +21,7 @@ import { documentedRoutes, registeredRoutes } from './helpers/route-table.ts';
 
 const API = '/api/v1';
 
-type Method = 'GET' | 'POST' | 'PUT';
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 interface Probe {
   method: Method;
   url: string;
@@ -43,6 +44,9 @@ interface World {
   recycledPayment: number;
   ownerEntryIds: number[];
   intruderEntry: number;
+  schedule: number;
+  /** A schedule of the owner's entity in the recycle bin. */
+  recycledSchedule: number;
 }
 
 type Row = { skip: string } | { probes: (w: World) => Probe[] };
@@ -147,6 +151,36 @@ const TABLE: Record<string, Row> = {
       notFound('PUT', `${API}/payments`, { id: w.payment, notes: 'hijacked' }),
       notFound('PUT', `${API}/payments`, { paymentId: w.payment, recycle: true }),
       notFound('PUT', `${API}/payments?filter=bypass`, { paymentId: w.recycledPayment, recycle: false }),
+    ],
+  },
+  'GET /api/v1/bills/:id/schedules': {
+    probes: (w) => [
+      notFound('GET', `${API}/bills/${w.bill}/schedules`),
+      notFound('GET', `${API}/bills/${w.recycledBill}/schedules`),
+    ],
+  },
+  'POST /api/v1/bills/:id/schedules': {
+    probes: (w) => [notFound('POST', `${API}/bills/${w.bill}/schedules`, scheduleData({ firstDate: '2026-01-01' }))],
+  },
+  'GET /api/v1/schedules/:id': {
+    probes: (w) => [
+      notFound('GET', `${API}/schedules/${w.schedule}`),
+      notFound('GET', `${API}/schedules/${w.recycledSchedule}`),
+    ],
+  },
+  'PUT /api/v1/schedules/:id': {
+    probes: (w) => [notFound('PUT', `${API}/schedules/${w.schedule}`, scheduleData({ firstDate: '2026-01-01' }))],
+  },
+  'POST /api/v1/schedules/:id/pause': {
+    probes: (w) => [notFound('POST', `${API}/schedules/${w.schedule}/pause`)],
+  },
+  'POST /api/v1/schedules/:id/resume': {
+    probes: (w) => [notFound('POST', `${API}/schedules/${w.schedule}/resume`)],
+  },
+  'DELETE /api/v1/schedules/:id': {
+    probes: (w) => [
+      notFound('DELETE', `${API}/schedules/${w.schedule}`),
+      notFound('DELETE', `${API}/schedules/${w.recycledSchedule}`),
     ],
   },
   'GET /api/v1/recycle': {
@@ -283,7 +317,14 @@ describe.each(dialects)('ownership on %s', (dialect) => {
     await updatePayment(owner, { paymentId: recycledPayment.paymentId, recycle: true });
     const recycledEntry = await createEntry(owner, { billId: bill.id });
     await editEntry(owner, { entryId: recycledEntry.entryId, recycle: true });
+    const schedule = await createSchedule(owner, bill.id, { description: `${ownerName} {month}` });
+    await owner.app.inject({
+      method: 'POST',
+      url: `${API}/schedules/${schedule.id}/pause`,
+      headers: owner.session.headers,
+    });
     const recycledBill = await createBill(owner, { name: `${ownerName} (gone)` });
+    const recycledSchedule = await createSchedule(owner, recycledBill.id);
     const cascadedEntry = await createEntry(owner, { billId: recycledBill.id });
     await createPayment(owner, { entryId: cascadedEntry.entryId });
     await updateBill(owner, { id: recycledBill.id, recycle: true });
@@ -301,6 +342,8 @@ describe.each(dialects)('ownership on %s', (dialect) => {
       recycledPayment: recycledPayment.paymentId,
       ownerEntryIds: [entry.entryId, recycledEntry.entryId, cascadedEntry.entryId],
       intruderEntry: intruderEntry.entryId,
+      schedule: schedule.id,
+      recycledSchedule: recycledSchedule.id,
     };
     const row = await t.app.db
       .selectFrom('users')
@@ -320,6 +363,7 @@ describe.each(dialects)('ownership on %s', (dialect) => {
       entries: await db.selectFrom('entries').selectAll().where('user_id', '=', ownerId).orderBy('id').execute(),
       payments: await db.selectFrom('payments').selectAll().where('user_id', '=', ownerId).orderBy('id').execute(),
       intruderEntry: await db.selectFrom('entries').selectAll().where('id', '=', world.intruderEntry).execute(),
+      schedules: await db.selectFrom('schedules').selectAll().where('user_id', '=', ownerId).orderBy('id').execute(),
     };
   }
 

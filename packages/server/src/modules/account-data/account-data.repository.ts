@@ -1,6 +1,6 @@
 import type { Insertable } from 'kysely';
 import { Repository } from '../../db/repository.ts';
-import type { BillsTable, NewEntry, PaymentsTable } from '../../db/schema.ts';
+import type { BillsTable, NewEntry, PaymentsTable, ScheduleOccurrencesTable, SchedulesTable } from '../../db/schema.ts';
 
 /** Rows per multi-row INSERT: well under SQLite's 32,766 and PostgreSQL's 65,535 bound parameters. */
 const CHUNK = 500;
@@ -17,6 +17,22 @@ export class AccountDataRepository extends Repository {
 
   payments(userId: number) {
     return this.db.selectFrom('payments').selectAll().where('user_id', '=', userId).orderBy('id').execute();
+  }
+
+  schedules(userId: number) {
+    return this.db.selectFrom('schedules').selectAll().where('user_id', '=', userId).orderBy('id').execute();
+  }
+
+  /** The occurrences of the user's schedules, by schedule and then date. */
+  occurrences(userId: number) {
+    return this.db
+      .selectFrom('schedule_occurrences')
+      .innerJoin('schedules', 'schedules.id', 'schedule_occurrences.schedule_id')
+      .selectAll('schedule_occurrences')
+      .where('schedules.user_id', '=', userId)
+      .orderBy('schedule_occurrences.schedule_id')
+      .orderBy('schedule_occurrences.occurrence_date')
+      .execute();
   }
 
   /** The user row, locked until the transaction ends (an import and a concurrent first write run one after the other). */
@@ -68,13 +84,30 @@ export class AccountDataRepository extends Repository {
     return ids;
   }
 
-  async insertPayments(rows: Insertable<PaymentsTable>[], onChunk?: (done: number) => void): Promise<void> {
+  /** Inserts the payments and returns their new ids in the order of `rows` (ids grow in insertion order). */
+  async insertPayments(rows: Insertable<PaymentsTable>[], onChunk?: (done: number) => void): Promise<number[]> {
+    const ids: number[] = [];
     for (let i = 0; i < rows.length; i += CHUNK) {
-      await this.db
+      const inserted = await this.db
         .insertInto('payments')
         .values(rows.slice(i, i + CHUNK))
+        .returning('id')
         .execute();
+      ids.push(...inserted.map((row) => row.id).sort((a, b) => a - b));
       onChunk?.(Math.min(i + CHUNK, rows.length));
+    }
+    return ids;
+  }
+
+  /** Inserts one schedule and its occurrences. */
+  async insertSchedule(
+    row: Insertable<SchedulesTable>,
+    occurrences: Omit<Insertable<ScheduleOccurrencesTable>, 'schedule_id'>[],
+  ): Promise<void> {
+    const { id } = await this.db.insertInto('schedules').values(row).returning('id').executeTakeFirstOrThrow();
+    for (let i = 0; i < occurrences.length; i += CHUNK) {
+      const chunk = occurrences.slice(i, i + CHUNK).map((o) => ({ ...o, schedule_id: id }));
+      await this.db.insertInto('schedule_occurrences').values(chunk).execute();
     }
   }
 }

@@ -1,4 +1,4 @@
-import { accountFile, accountFileV1 } from '@billfold/contract/account-file';
+import { accountFile, accountFileV2 } from '@billfold/contract/account-file';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -9,7 +9,12 @@ import type { AccountDataService } from './account-data.service.ts';
 export const ACCOUNT_FILE_LIMIT = 128 * 1024 * 1024;
 
 const security = [{ bearer: [] }];
-const importSummary = z.object({ entities: z.number().int(), invoices: z.number().int(), payments: z.number().int() });
+const importSummary = z.object({
+  entities: z.number().int(),
+  invoices: z.number().int(),
+  payments: z.number().int(),
+  schedules: z.number().int(),
+});
 
 /** `billfold-account-2026-11-23.json`, dated by the server's clock in UTC. */
 export function accountFileName(now: number): string {
@@ -27,7 +32,7 @@ export function accountDataRoutes(app: FastifyInstance, service: AccountDataServ
         tags: ['user'],
         summary: "Download everything of the caller's account as one versioned JSON file",
         security,
-        response: { 200: accountFileV1, ...errorResponses(401) },
+        response: { 200: accountFileV2, ...errorResponses(401) },
       },
     },
     async (request, reply) => {

@@ -1,6 +1,7 @@
 import { ACCOUNT_FILE_FORMAT, ACCOUNT_FILE_VERSION, type AccountFile } from '@billfold/contract/account-file';
 import { normalizeCategory } from '@billfold/contract/categories';
 import { centsToDecimalString, toCents } from '@billfold/contract/money';
+import type { Cadence } from '@billfold/contract/schedule-dates';
 import { conflict } from '../../lib/http-error.ts';
 import { billNameKey, entryColumnsOf } from '../bills/bill.mapper.ts';
 import { derivePayment } from '../entries/entry.derived.ts';
@@ -13,6 +14,7 @@ export interface ImportSummary {
   entities: number;
   invoices: number;
   payments: number;
+  schedules: number;
 }
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
@@ -31,13 +33,16 @@ export class AccountDataService {
   export(userId: number): Promise<AccountFile> {
     return this.repo.transaction(async (repo) => {
       const user = await repo.lockUser(userId);
-      const [bills, entries, payments] = [
+      const [bills, entries, payments, schedules, occurrences] = [
         await repo.bills(userId),
         await repo.entries(userId),
         await repo.payments(userId),
+        await repo.schedules(userId),
+        await repo.occurrences(userId),
       ];
       const billRef = new Map(bills.map((b, i) => [b.id, i + 1]));
       const entryRef = new Map(entries.map((e, i) => [e.id, i + 1]));
+      const paymentRef = new Map(payments.map((p, i) => [p.id, i + 1]));
       return {
         format: ACCOUNT_FILE_FORMAT,
         version: ACCOUNT_FILE_VERSION,
@@ -76,6 +81,33 @@ export class AccountDataService {
           createdAt: iso(p.created_at) as string,
           deletedAt: iso(p.recycled_at),
           deletedWithInvoice: p.recycled_cascade === 1,
+        })),
+        schedules: schedules.map((s, i) => ({
+          ref: i + 1,
+          entity: billRef.get(s.bill_id) as number,
+          cadence: s.cadence as Cadence,
+          interval: s.interval,
+          dayOfMonth: s.day_of_month,
+          firstDate: s.first_date,
+          endDate: s.end_date,
+          count: s.max_count,
+          amount: centsToDecimalString(s.amount_cents),
+          flow: s.flow === 'INCOMING' ? ('income' as const) : ('expense' as const),
+          description: s.template,
+          dueDays: s.due_days,
+          autopay: s.autopay_method,
+          paused: s.paused === 1,
+          nextDate: s.next_date,
+          createdAt: iso(s.created_at) as string,
+          occurrences: occurrences
+            .filter((o) => o.schedule_id === s.id)
+            .map((o) => ({
+              date: o.occurrence_date,
+              invoice: o.entry_id === null ? null : (entryRef.get(o.entry_id) ?? null),
+              autopayDate: o.autopay_date,
+              payment: o.payment_id === null ? null : (paymentRef.get(o.payment_id) ?? null),
+              createdAt: iso(o.created_at) as string,
+            })),
         })),
       };
     });
@@ -133,7 +165,7 @@ export class AccountDataService {
         }),
       );
       const entryByRef = new Map(file.invoices.map((inv) => [inv.ref, entryIds.get(inv.number) as number]));
-      await repo.insertPayments(
+      const paymentIds = await repo.insertPayments(
         file.payments.map((p) => {
           const [type = '', medium = ''] = p.method.split('|');
           return {
@@ -151,8 +183,45 @@ export class AccountDataService {
           };
         }),
       );
+      const paymentByRef = new Map(file.payments.map((p, i) => [p.ref, paymentIds[i] as number]));
+      for (const s of file.schedules) {
+        const bill = billByRef.get(s.entity) as NonNullable<ReturnType<typeof billByRef.get>>;
+        await repo.insertSchedule(
+          {
+            user_id: userId,
+            bill_id: bill.id,
+            cadence: s.cadence,
+            interval: s.interval,
+            day_of_month: s.dayOfMonth,
+            first_date: s.firstDate,
+            end_date: s.endDate,
+            max_count: s.count,
+            amount_cents: cents(s.amount),
+            flow: s.flow === 'income' ? 'INCOMING' : 'OUTGOING',
+            template: s.description,
+            due_days: s.dueDays,
+            autopay_method: s.autopay,
+            paused: s.paused ? 1 : 0,
+            next_date: s.nextDate,
+            created_count: s.occurrences.length,
+            created_at: ms(s.createdAt) as number,
+          },
+          s.occurrences.map((o) => ({
+            occurrence_date: o.date,
+            entry_id: o.invoice === null ? null : (entryByRef.get(o.invoice) as number),
+            autopay_date: o.autopayDate,
+            payment_id: o.payment === null ? null : (paymentByRef.get(o.payment) as number),
+            created_at: ms(o.createdAt) as number,
+          })),
+        );
+      }
       await repo.setLastInvoiceNumber(userId, Math.max(Number(user.last_invoice_number), file.lastInvoiceNumber));
-      return { entities: file.entities.length, invoices: file.invoices.length, payments: file.payments.length };
+      return {
+        entities: file.entities.length,
+        invoices: file.invoices.length,
+        payments: file.payments.length,
+        schedules: file.schedules.length,
+      };
     });
   }
 }
