@@ -78,7 +78,7 @@ const fileV1 = {
 };
 
 type Problem = (path: (string | number)[], message: string) => void;
-type FileV1 = Omit<z.infer<z.ZodObject<typeof fileV1>>, "version">;
+type FileV1 = Omit<z.infer<z.ZodObject<typeof fileV1>>, 'version'>;
 
 /** The references and rules between entities, invoices and payments (version 1 on). */
 function checkLedger(file: FileV1, problem: Problem): void {
