@@ -14,6 +14,7 @@ import { InvoiceGrid } from '../../components/invoice-grid/InvoiceGrid.tsx';
 import { StatsPanel } from '../../components/stats/StatsPanel.tsx';
 import type { EntityOrigin } from '../../lib/entity-origin.ts';
 import { RouteEntity } from './RouteEntity.tsx';
+import { SchedulesSection } from './SchedulesSection.tsx';
 
 /** Spec §9: the entity page's grid offers 2, 5, 10, 25, 50 and 100 rows a page, 10 by default. */
 export const ENTITY_PAGE_SIZES = [2, 5, 10, 25, 50, 100] as const;
@@ -74,6 +75,8 @@ function EntityDetail({ bill }: { bill: Bill }) {
           </Button>
         </Stack>
       </Paper>
+
+      <SchedulesSection bill={bill} />
 
       <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
         Invoices

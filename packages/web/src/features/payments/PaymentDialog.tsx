@@ -1,11 +1,4 @@
-import {
-  PAYMENT_METHOD_CODES,
-  PAYMENT_METHOD_GROUPS,
-  type PaymentMethodCode,
-  paymentMethodLabel,
-} from '@billfold/contract/payment-methods';
 import type { Entry, Payment } from '@billfold/contract/schemas';
-import Autocomplete from '@mui/material/Autocomplete';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
 import Chip from '@mui/material/Chip';
@@ -20,6 +13,7 @@ import { AmountTextField } from '../../components/AmountTextField.tsx';
 import { FormDialog } from '../../components/FormDialog.tsx';
 import { IsoDateField } from '../../components/IsoDateField.tsx';
 import { useNotice } from '../../components/notices.tsx';
+import { PaymentMethodField } from '../../components/PaymentMethodField.tsx';
 import { amountInputText } from '../../lib/amount-input.ts';
 import { todayIso } from '../../lib/dates.ts';
 import {
@@ -68,11 +62,6 @@ function FieldWithButton({
     </Stack>
   );
 }
-
-/** Electronic, Paper or Other (spec §3), for the picker's group headings. */
-const METHOD_GROUP = Object.fromEntries(
-  PAYMENT_METHOD_GROUPS.flatMap(({ group, codes }) => codes.map((code) => [code, group])),
-) as Record<PaymentMethodCode, string>;
 
 /** Add Payment and Edit Payment (spec §5 "Payment form"). Rendered only while open, so every opening starts afresh. */
 export function PaymentDialog({ target, entry, onClose }: Props) {
@@ -172,16 +161,7 @@ function PaymentDialogContent({
           autoFocus
         />
       </FieldWithButton>
-      <Autocomplete<PaymentMethodCode, false, false>
-        options={PAYMENT_METHOD_CODES}
-        groupBy={(code) => METHOD_GROUP[code]}
-        getOptionLabel={paymentMethodLabel}
-        value={values.method === '' ? null : values.method}
-        onChange={(_event, code) => set('method', code ?? '')}
-        disabled={readOnly}
-        autoHighlight
-        renderInput={(params) => <TextField {...params} label="Method" name="method" required />}
-      />
+      <PaymentMethodField value={values.method} onChange={(code) => set('method', code)} disabled={readOnly} required />
       <FormControlLabel
         control={
           <Checkbox

@@ -1,0 +1,29 @@
+import type { Schedule } from '@billfold/contract/schedules';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { invalidateDomain } from '../invalidate.ts';
+import { attempt, type Outcome } from '../outcome.ts';
+
+export type ScheduleAction = 'pause' | 'resume' | 'delete';
+
+/** `POST /schedules/{id}/pause`, `POST /schedules/{id}/resume` (may create today's invoice) or `DELETE /schedules/{id}`. */
+export function runScheduleAction({
+  scheduleId,
+  action,
+}: {
+  scheduleId: number;
+  action: ScheduleAction;
+}): Promise<Outcome<Schedule | { message: string }>> {
+  return action === 'delete'
+    ? attempt<{ message: string }>('DELETE', `/schedules/${scheduleId}`)
+    : attempt<Schedule>('POST', `/schedules/${scheduleId}/${action}`);
+}
+
+export function useScheduleAction() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: runScheduleAction,
+    onSuccess: (outcome) => {
+      if (outcome.ok) void invalidateDomain(queryClient);
+    },
+  });
+}

@@ -1,0 +1,274 @@
+import { cadenceLabel, expandTemplate, TEMPLATE_PLACEHOLDERS } from '@billfold/contract/schedule-dates';
+import type { Schedule } from '@billfold/contract/schedules';
+import type { Bill } from '@billfold/contract/schemas';
+import Checkbox from '@mui/material/Checkbox';
+import FormControl from '@mui/material/FormControl';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import FormHelperText from '@mui/material/FormHelperText';
+import FormLabel from '@mui/material/FormLabel';
+import MenuItem from '@mui/material/MenuItem';
+import Radio from '@mui/material/Radio';
+import RadioGroup from '@mui/material/RadioGroup';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useState } from 'react';
+import { failureMessage, serverReason } from '../../api/outcome.ts';
+import { useSaveSchedule } from '../../api/schedules/save-schedule.ts';
+import { AmountTextField } from '../../components/AmountTextField.tsx';
+import { FormDialog } from '../../components/FormDialog.tsx';
+import { IsoDateField } from '../../components/IsoDateField.tsx';
+import { useNotice } from '../../components/notices.tsx';
+import { PaymentMethodField } from '../../components/PaymentMethodField.tsx';
+import { todayIso } from '../../lib/dates.ts';
+import {
+  CADENCE_LABELS,
+  checkScheduleForm,
+  emptyScheduleForm,
+  immediateCount,
+  previewDates,
+  type ScheduleFormValues,
+  scheduleFormFromSchedule,
+  toScheduleBody,
+} from './schedule-form.ts';
+
+export const SCHEDULE_MESSAGES = {
+  success: 'Schedule saved.',
+  failed: 'Failed to save schedule.',
+  error: 'Error saving schedule.',
+} as const;
+
+const PLACEHOLDER_HELP = `Placeholders: ${Object.keys(TEMPLATE_PLACEHOLDERS)
+  .map((name) => `{${name}}`)
+  .join(' ')}`;
+const DAYS = Array.from({ length: 31 }, (_, i) => String(i + 1));
+
+interface Props {
+  /** `null` closes the dialog; a schedule edits it; `'new'` adds one. */
+  target: Schedule | 'new' | null;
+  bill: Bill;
+  onClose: () => void;
+}
+
+/** New Schedule and Edit Schedule. Rendered only while open, so every opening starts afresh. */
+export function ScheduleDialog({ target, bill, onClose }: Props) {
+  if (target === null) return null;
+  return <ScheduleDialogContent target={target} bill={bill} onClose={onClose} />;
+}
+
+function ScheduleDialogContent({
+  target,
+  bill,
+  onClose,
+}: {
+  target: Schedule | 'new';
+  bill: Bill;
+  onClose: () => void;
+}) {
+  const today = todayIso();
+  const [values, setValues] = useState<ScheduleFormValues>(() =>
+    target === 'new' ? emptyScheduleForm(today, bill.internal) : scheduleFormFromSchedule(target),
+  );
+  const [error, setError] = useState<string | null>(null);
+  const [firstProblem, setFirstProblem] = useState<string | null>(null);
+  const [endProblem, setEndProblem] = useState<string | null>(null);
+  // A date field with a problem shows it itself; nothing is sent while one does.
+  const dateProblem = firstProblem ?? (values.ends === 'date' ? endProblem : null);
+  const save = useSaveSchedule();
+  const notify = useNotice();
+
+  const set = <K extends keyof ScheduleFormValues>(key: K, value: ScheduleFormValues[K]) => {
+    setValues((current) => ({ ...current, [key]: value }));
+    setError(null);
+  };
+
+  const submit = async () => {
+    const problem = dateProblem ? null : checkScheduleForm(values);
+    setError(problem);
+    if (problem || dateProblem) return;
+    const body = toScheduleBody(values);
+    const outcome = await save.mutateAsync(
+      target === 'new' ? { billId: bill.id, scheduleId: null, body } : { scheduleId: target.id, body },
+    );
+    if (!outcome.ok) {
+      notify(failureMessage(outcome, SCHEDULE_MESSAGES), { severity: 'error' });
+      setError(serverReason(outcome));
+      return;
+    }
+    const created = target === 'new' ? outcome.data.createdCount : 0;
+    notify(
+      created > 0
+        ? `${SCHEDULE_MESSAGES.success} ${created} invoice${created === 1 ? '' : 's'} created.`
+        : SCHEDULE_MESSAGES.success,
+      { severity: 'success' },
+    );
+    onClose();
+  };
+
+  const upcoming = previewDates(values, today);
+  const atOnce = target === 'new' ? immediateCount(values, today) : 0;
+  const weekly = values.cadence === 'weekly';
+  const [first] = upcoming;
+
+  return (
+    <FormDialog
+      open
+      title={target === 'new' ? 'New Schedule' : 'Edit Schedule'}
+      submitLabel={target === 'new' ? 'Create Schedule' : 'Save'}
+      error={error}
+      onDismissError={() => setError(null)}
+      busy={save.isPending}
+      onSubmit={submit}
+      onClose={onClose}
+    >
+      <TextField
+        label="Description"
+        name="description"
+        value={values.description}
+        onChange={(event) => set('description', event.target.value)}
+        helperText={
+          first ? `${PLACEHOLDER_HELP}. Next: “${expandTemplate(values.description, first, 1)}”` : PLACEHOLDER_HELP
+        }
+        slotProps={{ htmlInput: { maxLength: 200 } }}
+        fullWidth
+        autoFocus
+      />
+      <AmountTextField value={values.amount} onChange={(amount) => set('amount', amount)} required fullWidth />
+      <FormControl>
+        <FormLabel id="schedule-flow-label">Flow</FormLabel>
+        <RadioGroup
+          row
+          aria-labelledby="schedule-flow-label"
+          name="flow"
+          value={bill.internal ? 'expense' : values.flow}
+          onChange={(event) => set('flow', event.target.value as ScheduleFormValues['flow'])}
+        >
+          <FormControlLabel value="income" control={<Radio />} label="Income" disabled={bill.internal} />
+          <FormControlLabel value="expense" control={<Radio />} label="Expense" />
+        </RadioGroup>
+        {bill.internal && <FormHelperText>Invoices of an internal entity are always internal expenses.</FormHelperText>}
+      </FormControl>
+      <Stack direction="row" spacing={2}>
+        <TextField
+          select
+          label="Repeats"
+          name="cadence"
+          value={values.cadence}
+          onChange={(event) => set('cadence', event.target.value as ScheduleFormValues['cadence'])}
+          sx={{ flex: 1 }}
+        >
+          {Object.entries(CADENCE_LABELS).map(([value, { label }]) => (
+            <MenuItem key={value} value={value}>
+              {label}
+            </MenuItem>
+          ))}
+        </TextField>
+        <TextField
+          label={`Every (${CADENCE_LABELS[values.cadence].unit})`}
+          name="interval"
+          value={values.interval}
+          onChange={(event) => set('interval', event.target.value)}
+          slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 2 } }}
+          sx={{ width: 128 }}
+        />
+      </Stack>
+      <IsoDateField
+        label="First invoice date"
+        name="firstDate"
+        value={values.firstDate}
+        onChange={(date, problem) => {
+          set('firstDate', date);
+          setFirstProblem(problem);
+        }}
+        required
+      />
+      {!weekly && (
+        <TextField
+          select
+          label="Day of month"
+          name="dayOfMonth"
+          value={values.dayOfMonth}
+          onChange={(event) => set('dayOfMonth', event.target.value)}
+          helperText={Number(values.dayOfMonth) > 28 ? 'Shorter months use their last day.' : undefined}
+        >
+          {DAYS.map((day) => (
+            <MenuItem key={day} value={day}>
+              {day}
+            </MenuItem>
+          ))}
+        </TextField>
+      )}
+      <FormControl>
+        <FormLabel id="schedule-ends-label">Ends</FormLabel>
+        <RadioGroup
+          aria-labelledby="schedule-ends-label"
+          name="ends"
+          value={values.ends}
+          onChange={(event) => set('ends', event.target.value as ScheduleFormValues['ends'])}
+        >
+          <FormControlLabel value="never" control={<Radio />} label="Never" />
+          <FormControlLabel value="date" control={<Radio />} label="On a date" />
+          <FormControlLabel value="count" control={<Radio />} label="After a number of invoices" />
+        </RadioGroup>
+      </FormControl>
+      {values.ends === 'date' && (
+        <IsoDateField
+          label="End date"
+          name="endDate"
+          value={values.endDate}
+          onChange={(date, problem) => {
+            set('endDate', date);
+            setEndProblem(problem);
+          }}
+          required
+        />
+      )}
+      {values.ends === 'count' && (
+        <TextField
+          label="Number of invoices"
+          name="count"
+          value={values.count}
+          onChange={(event) => set('count', event.target.value)}
+          slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 4 } }}
+          required
+        />
+      )}
+      <TextField
+        label="Due after (days)"
+        name="dueDays"
+        value={values.dueDays}
+        onChange={(event) => set('dueDays', event.target.value)}
+        helperText="Days between the invoice date and its due date."
+        slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 3 } }}
+      />
+      <FormControlLabel
+        control={
+          <Checkbox
+            name="autopay"
+            checked={values.autopay}
+            onChange={(event) => set('autopay', event.target.checked)}
+          />
+        }
+        label="Pay automatically on the due date"
+      />
+      {values.autopay && (
+        <PaymentMethodField
+          label="Payment method"
+          value={values.method}
+          onChange={(code) => set('method', code)}
+          required
+        />
+      )}
+      <Typography variant="body2" color="text.secondary" data-testid="schedule-preview">
+        {upcoming.length === 0
+          ? 'No invoice will be created with these settings.'
+          : `${cadenceLabel({
+              cadence: values.cadence,
+              interval: Number(values.interval) || 1,
+              dayOfMonth: weekly ? null : Number(values.dayOfMonth),
+            })}. Next invoices: ${upcoming.join(', ')}.`}
+        {atOnce > 0 && ` ${atOnce} invoice${atOnce === 1 ? '' : 's'} dated up to today will be created at once.`}
+      </Typography>
+    </FormDialog>
+  );
+}

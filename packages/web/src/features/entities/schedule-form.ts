@@ -1,0 +1,133 @@
+import type { PaymentMethodCode } from '@billfold/contract/payment-methods';
+import { type Cadence, type ScheduleRule, upcomingOccurrences } from '@billfold/contract/schedule-dates';
+import { type Schedule, type ScheduleBody, scheduleBody } from '@billfold/contract/schedules';
+import { amountInputText, parseAmountInput } from '../../lib/amount-input.ts';
+
+export type ScheduleEnds = 'never' | 'date' | 'count';
+
+/** The schedule editor's fields, as typed. */
+export interface ScheduleFormValues {
+  description: string;
+  amount: string;
+  flow: 'income' | 'expense';
+  cadence: Cadence;
+  interval: string;
+  dayOfMonth: string;
+  firstDate: string;
+  ends: ScheduleEnds;
+  endDate: string;
+  count: string;
+  dueDays: string;
+  autopay: boolean;
+  method: PaymentMethodCode | '';
+}
+
+export const CADENCE_LABELS: Record<Cadence, { label: string; unit: string }> = {
+  weekly: { label: 'Weekly', unit: 'weeks' },
+  monthly: { label: 'Monthly', unit: 'months' },
+  quarterly: { label: 'Quarterly', unit: 'quarters' },
+  yearly: { label: 'Yearly', unit: 'years' },
+};
+
+/** What a field is called on screen, for the contract's messages. */
+const FIELD_LABELS: Record<string, string> = {
+  description: 'Description',
+  amount: 'Amount',
+  flow: 'Flow',
+  cadence: 'Repeats',
+  interval: 'Every',
+  dayOfMonth: 'Day of month',
+  firstDate: 'First invoice date',
+  endDate: 'End date',
+  count: 'Number of invoices',
+  dueDays: 'Due after (days)',
+  autopay: 'Payment method',
+};
+
+export function emptyScheduleForm(today: string, internal: boolean): ScheduleFormValues {
+  return {
+    description: '',
+    amount: '',
+    flow: 'expense',
+    cadence: 'monthly',
+    interval: '1',
+    dayOfMonth: String(Number(today.slice(8, 10))),
+    firstDate: today,
+    ends: 'never',
+    endDate: '',
+    count: '',
+    dueDays: '0',
+    autopay: false,
+    method: internal ? 'bank|ach' : '',
+  };
+}
+
+export function scheduleFormFromSchedule(schedule: Schedule): ScheduleFormValues {
+  return {
+    description: schedule.description,
+    amount: amountInputText(schedule.amount),
+    flow: schedule.flow === 'INCOMING' ? 'income' : 'expense',
+    cadence: schedule.cadence,
+    interval: String(schedule.interval),
+    dayOfMonth:
+      schedule.dayOfMonth === null ? String(Number(schedule.firstDate.slice(8, 10))) : String(schedule.dayOfMonth),
+    firstDate: schedule.firstDate,
+    ends: schedule.endDate !== null ? 'date' : schedule.count !== null ? 'count' : 'never',
+    endDate: schedule.endDate ?? '',
+    count: schedule.count === null ? '' : String(schedule.count),
+    dueDays: String(schedule.dueDays),
+    autopay: schedule.autopay !== null,
+    method: (schedule.autopay ?? '') as PaymentMethodCode | '',
+  };
+}
+
+/** Whole numbers as typed; anything else goes to the server's rules as it is (and is refused with their words). */
+const whole = (text: string): number | string => (/^\d{1,6}$/.test(text.trim()) ? Number(text.trim()) : text);
+
+export function toScheduleBody(values: ScheduleFormValues): ScheduleBody {
+  return {
+    cadence: values.cadence,
+    interval: whole(values.interval) as number,
+    dayOfMonth: values.cadence === 'weekly' ? null : (whole(values.dayOfMonth) as number),
+    firstDate: values.firstDate,
+    endDate: values.ends === 'date' ? values.endDate : null,
+    count: values.ends === 'count' ? (whole(values.count) as number) : null,
+    amount: parseAmountInput(values.amount) ?? Number.NaN,
+    flow: values.flow,
+    description: values.description,
+    dueDays: whole(values.dueDays) as number,
+    autopay: values.autopay ? (values.method === '' ? ('' as PaymentMethodCode) : values.method) : null,
+  };
+}
+
+/**
+ * The first problem of the form in words (`Every must be a whole number from 1 to 99.`), checked by the same
+ * contract rules the server applies, or null.
+ */
+export function checkScheduleForm(values: ScheduleFormValues): string | null {
+  if (values.autopay && values.method === '') return 'Choose the payment method of the automatic payments.';
+  if (parseAmountInput(values.amount) === null) return 'Amount is required.';
+  const parsed = scheduleBody.safeParse(toScheduleBody(values));
+  if (parsed.success) return null;
+  const [issue] = parsed.error.issues;
+  if (!issue) return null;
+  const field = String(issue.path[0] ?? '');
+  const sentence = /^[A-Z]/.test(issue.message) ? issue.message : `${FIELD_LABELS[field] ?? field} ${issue.message}`;
+  return /[.!?]$/.test(sentence) ? sentence : `${sentence}.`;
+}
+
+/** The next few invoice dates the form describes, from today (or its first date, if later); none while it is invalid. */
+export function previewDates(values: ScheduleFormValues, today: string, limit = 3): string[] {
+  const parsed = scheduleBody.safeParse(toScheduleBody(values));
+  if (!parsed.success) return [];
+  const rule: ScheduleRule = parsed.data;
+  return upcomingOccurrences(rule, rule.firstDate > today ? rule.firstDate : today, limit);
+}
+
+/** How many invoices a new schedule creates at once: its occurrences dated up to today. */
+export function immediateCount(values: ScheduleFormValues, today: string): number {
+  const parsed = scheduleBody.safeParse(toScheduleBody(values));
+  if (!parsed.success || parsed.data.firstDate > today) return 0;
+  const dates = upcomingOccurrences(parsed.data, parsed.data.firstDate, parsed.data.count ?? 1000);
+  return dates.filter((date) => date <= today).length;
+}
