@@ -8,6 +8,7 @@ import { generateUser } from './generate.ts';
 import type { Loader, TableCounts } from './loader.ts';
 import { PgLoader } from './pg-loader.ts';
 import { RollupAccumulator } from './rollups.ts';
+import { generateSchedules } from './schedules.ts';
 import { SqliteLoader } from './sqlite-loader.ts';
 
 export const DEFAULT_PASSWORD = 'Billfold-bench-1';
@@ -59,6 +60,20 @@ function openLoader(config: DatabaseConfig): Loader {
   return config.dialect === 'sqlite' ? new SqliteLoader(config.file) : new PgLoader(config.url);
 }
 
+/** Schedules are few (a few per hundred entities): plain inserts through the app's own database layer. */
+async function insertSchedules(config: DatabaseConfig, rows: ReturnType<typeof generateSchedules>): Promise<void> {
+  const db = createDatabase(config);
+  try {
+    for (let i = 0; i < rows.length; i += 500)
+      await db
+        .insertInto('schedules')
+        .values(rows.slice(i, i + 500))
+        .execute();
+  } finally {
+    await db.destroy();
+  }
+}
+
 /** Migrates the database like the server does, then bulk-loads the data set. */
 export async function seedDatabase(config: DatabaseConfig, options: SeedOptions): Promise<SeedResult> {
   const started = performance.now();
@@ -93,6 +108,7 @@ export async function seedDatabase(config: DatabaseConfig, options: SeedOptions)
     const progress = options.progress ? new Progress('seed', options.invoices * options.users) : null;
     await loader.prepare();
     const users: SeedResult['users'] = [];
+    const schedules: ReturnType<typeof generateSchedules> = [];
     let done = 0;
     for (const [u, username] of names.entries()) {
       const id = await loader.insertUser({
@@ -117,6 +133,7 @@ export async function seedDatabase(config: DatabaseConfig, options: SeedOptions)
         lastInvoiceNumber: 0,
       });
       await loader.insertBills(id, generated.bills);
+      schedules.push(...generateSchedules(id, generated.bills, options.seed + u, now));
       const rollups = new RollupAccumulator();
       // The next batch is generated while the previous one is written (PostgreSQL runs in parallel with us).
       let next = generated.batches.next();
@@ -145,6 +162,7 @@ export async function seedDatabase(config: DatabaseConfig, options: SeedOptions)
     const counts = await loader.counts();
     await loader.close();
     closed = true;
+    await insertSchedules(config, schedules);
     return { users, password: options.password, counts, seconds: (performance.now() - started) / 1000 };
   } finally {
     if (!closed) await loader.close();

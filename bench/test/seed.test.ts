@@ -3,13 +3,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CATEGORIES } from '@billfold/contract/categories';
 import { PAYMENT_METHOD_CODES } from '@billfold/contract/payment-methods';
+import { firstOccurrenceOnOrAfter } from '@billfold/contract/schedule-dates';
+import { scheduleBody } from '@billfold/contract/schedules';
 import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase } from '../../packages/server/src/db/database.ts';
-import type { BillRow, EntryRow, PaymentRow } from '../../packages/server/src/db/schema.ts';
+import type { BillRow, EntryRow, PaymentRow, ScheduleRow } from '../../packages/server/src/db/schema.ts';
 import { verifyPassword } from '../../packages/server/src/lib/passwords.ts';
 import { derivePayment } from '../../packages/server/src/modules/entries/entry.derived.ts';
 import { rollupDifferences } from '../../packages/server/src/modules/read-model/rollup-tables.ts';
+import { ruleOf, toSchedule } from '../../packages/server/src/modules/schedules/schedule.mapper.ts';
+import { ScheduleRunner } from '../../packages/server/src/modules/schedules/schedule-runner.ts';
+import { SchedulesRepository } from '../../packages/server/src/modules/schedules/schedules.repository.ts';
+import { RECURRING } from '../seed/schedules.ts';
 import { DatabaseNotEmptyError, DEFAULT_PASSWORD, type SeedOptions, seedDatabase } from '../seed/seed.ts';
 
 const NOW = Date.UTC(2026, 10, 22, 12);
@@ -173,6 +179,39 @@ describe('seeder (SQLite, 2,000 invoices)', () => {
       n: number;
     };
     expect(triggers.n).toBeGreaterThan(0);
+  });
+
+  it('gives a share of the recurring entities (rent, utilities, subscriptions…) schedules the server can run', async () => {
+    const schedules = db.prepare('SELECT * FROM schedules').all() as ScheduleRow[];
+    const recurring = [...bills.values()].filter((b) => b.category in RECURRING && b.internal === 0);
+    expect(schedules.length).toBeGreaterThan(recurring.length * 0.3);
+    expect(schedules.length).toBeLessThan(recurring.length * 0.9);
+    expect(new Set(schedules.map((s) => s.cadence))).toEqual(new Set(['weekly', 'monthly', 'quarterly', 'yearly']));
+    const byCategory = new Set(schedules.map((s) => bills.get(s.bill_id)?.category));
+    for (const category of ['Mortgage / Rent', 'Utilities', 'Subscriptions']) expect(byCategory).toContain(category);
+    expect(schedules.some((s) => s.paused === 1)).toBe(true);
+    expect(schedules.some((s) => s.autopay_method !== null)).toBe(true);
+    expect(schedules.some((s) => s.max_count !== null)).toBe(true);
+    const today = new Date(NOW).toISOString().slice(0, 10);
+    for (const s of schedules) {
+      const bill = bills.get(s.bill_id);
+      expect(bill?.user_id).toBe(s.user_id);
+      expect(s.next_date).toBe(s.first_date);
+      // Its next date is an occurrence of its own rule, after today: nothing to back-fill at start-up.
+      expect(firstOccurrenceOnOrAfter(ruleOf(s), s.first_date)).toBe(s.next_date);
+      expect((s.next_date ?? '') > today).toBe(true);
+      expect(scheduleBody.safeParse({ ...toSchedule(s), amount: s.amount_cents / 100, flow: 'expense' }).success).toBe(
+        true,
+      );
+    }
+    // The server's job, run on seeding day, has nothing to do.
+    const kysely = createDatabase({ dialect: 'sqlite', file: join(dir, 'seed.db') });
+    expect(await new ScheduleRunner(new SchedulesRepository(kysely)).run(NOW)).toEqual({
+      created: 0,
+      skipped: 0,
+      autopaid: 0,
+    });
+    await kysely.destroy();
   });
 
   it("stores the user's password with the server's hashing", async () => {
