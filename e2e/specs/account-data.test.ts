@@ -20,6 +20,13 @@ describe('account data', () => {
     await createInvoice(api, rent.id, { amount: 1500 });
     await createInvoice(api, rent.id, { amount: 1500, date: '2026-02-15' });
     await createPayment(api, bill.entryId, { amount: 82.4 });
+    await api.request('POST', `/bills/${rent.id}/schedules`, {
+      cadence: 'monthly',
+      firstDate: '2099-01-15',
+      amount: 1500,
+      flow: 'expense',
+      description: 'Rent {month} {year}',
+    });
 
     await new AccountPage(page).goto();
     await page.getByRole('heading', { name: 'Your Data' }).waitFor();
@@ -31,7 +38,10 @@ describe('account data', () => {
     expect(download.suggestedFilename()).toMatch(/^billfold-account-\d{4}-\d{2}-\d{2}\.json$/);
     const path = await download.path();
     const file = JSON.parse(readFileSync(path, 'utf8')) as AccountFile;
-    expect(file).toMatchObject({ format: 'billfold-account', version: 1 });
+    expect(file).toMatchObject({ format: 'billfold-account', version: 2 });
+    expect(file.schedules.map((s) => [s.entity, s.nextDate, s.description])).toEqual([
+      [2, '2099-01-15', 'Rent {month} {year}'],
+    ]);
     expect(file.invoices.map((i) => i.amount)).toEqual(['82.40', '1500.00', '1500.00']);
 
     const other = await browser.newPage();
@@ -45,7 +55,10 @@ describe('account data', () => {
       .waitFor();
 
     await input.setInputFiles(path);
-    await other.getByRole('alert').filter({ hasText: 'Imported 2 entities, 3 invoices and 1 payment.' }).waitFor();
+    await other
+      .getByRole('alert')
+      .filter({ hasText: 'Imported 2 entities, 3 invoices, 1 payment and 1 schedule.' })
+      .waitFor();
     await screenshot(other, 'account-data-imported');
     const copy = await (await apiLogin(newcomer)).request<AccountFile>('GET', '/account/export');
     expect({ ...copy, exportedAt: null }).toEqual({ ...file, exportedAt: null });

@@ -6,6 +6,7 @@ export interface ImportSummary {
   entities: number;
   invoices: number;
   payments: number;
+  schedules: number;
 }
 
 export const NOT_JSON = 'This file is not an account file: it is not valid JSON.';

@@ -8,8 +8,15 @@ import { type ImportSummary, useImportAccount } from '../../api/account/import-a
 import { ApiError } from '../../api/client.ts';
 import { countOf } from '../../lib/format.ts';
 
-export function importedMessage({ entities, invoices, payments }: ImportSummary): string {
-  return `Imported ${countOf(entities, 'entity', 'entities')}, ${countOf(invoices, 'invoice', 'invoices')} and ${countOf(payments, 'payment', 'payments')}.`;
+/** `Imported 2 entities, 3 invoices and 1 payment.`, and the schedules when the file had any. */
+export function importedMessage({ entities, invoices, payments, schedules }: ImportSummary): string {
+  const parts = [
+    countOf(entities, 'entity', 'entities'),
+    countOf(invoices, 'invoice', 'invoices'),
+    countOf(payments, 'payment', 'payments'),
+    ...(schedules > 0 ? [countOf(schedules, 'schedule', 'schedules')] : []),
+  ];
+  return `Imported ${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}.`;
 }
 
 /**
