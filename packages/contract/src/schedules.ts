@@ -54,7 +54,7 @@ export const scheduleBody = z
   })
   .superRefine((body, ctx) => {
     const problem = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
-    if (body.endDate != null && body.endDate < body.firstDate) problem('endDate', 'must not be before firstDate');
+    if (body.endDate != null && body.endDate < body.firstDate) problem('endDate', 'must not be before the first date');
     if (body.endDate != null && body.count != null) problem('count', 'cannot be set together with endDate');
     if (body.cadence === 'weekly' && body.dayOfMonth != null)
       problem('dayOfMonth', 'only applies to monthly, quarterly and yearly schedules');

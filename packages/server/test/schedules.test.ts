@@ -86,7 +86,7 @@ describe.each(dialects)('recurring invoices on %s', (dialect) => {
         { description: 'Rent {Month}' },
         'Description has an unknown placeholder {Month}: use {date}, {day}, {month}, {year}, {quarter}, {n}.',
       ],
-      ['an end date before the first date', { endDate: '2026-11-30' }, 'EndDate must not be before firstDate.'],
+      ['an end date before the first date', { endDate: '2026-11-30' }, 'EndDate must not be before the first date.'],
       [
         'both an end date and a count',
         { endDate: '2027-12-31', count: 3 },

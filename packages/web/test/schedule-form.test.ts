@@ -1,0 +1,117 @@
+import type { Schedule } from '@billfold/contract/schedules';
+import { describe, expect, it } from 'vitest';
+import { importedMessage } from '../src/features/account/AccountDataSection.tsx';
+import {
+  checkScheduleForm,
+  emptyScheduleForm,
+  immediateCount,
+  previewDates,
+  type ScheduleFormValues,
+  scheduleFormFromSchedule,
+  toScheduleBody,
+} from '../src/features/entities/schedule-form.ts';
+
+const form = (overrides: Partial<ScheduleFormValues> = {}): ScheduleFormValues => ({
+  ...emptyScheduleForm('2026-11-22', false),
+  description: 'Rent {month} {year}',
+  amount: '1250',
+  ...overrides,
+});
+
+describe('schedule form', () => {
+  it('starts today, monthly on today’s day, open-ended, due on the invoice date', () => {
+    expect(emptyScheduleForm('2026-11-22', false)).toMatchObject({
+      cadence: 'monthly',
+      interval: '1',
+      dayOfMonth: '22',
+      firstDate: '2026-11-22',
+      ends: 'never',
+      dueDays: '0',
+      autopay: false,
+    });
+  });
+
+  it('names the first problem with the contract’s rules, in the words of the fields on screen', () => {
+    expect(checkScheduleForm(form())).toBeNull();
+    expect(checkScheduleForm(form({ amount: '' }))).toBe('Amount is required.');
+    expect(checkScheduleForm(form({ interval: '0' }))).toBe('Every must be a whole number from 1 to 99.');
+    expect(checkScheduleForm(form({ description: 'Rent {Month}' }))).toBe(
+      'Description has an unknown placeholder {Month}: use {date}, {day}, {month}, {year}, {quarter}, {n}.',
+    );
+    expect(checkScheduleForm(form({ ends: 'date', endDate: '2026-01-01' }))).toBe(
+      'End date must not be before the first date.',
+    );
+    expect(checkScheduleForm(form({ ends: 'count', count: 'ten' }))).toBe(
+      'Number of invoices must be a whole number from 1 to 1000.',
+    );
+    expect(checkScheduleForm(form({ autopay: true }))).toBe('Choose the payment method of the automatic payments.');
+  });
+
+  it('sends only what the chosen end needs, and no day of month for weekly schedules', () => {
+    expect(toScheduleBody(form({ ends: 'count', count: '12', endDate: '2027-01-01' }))).toMatchObject({
+      endDate: null,
+      count: 12,
+      dayOfMonth: 22,
+      amount: 1250,
+      autopay: null,
+    });
+    expect(toScheduleBody(form({ cadence: 'weekly', autopay: true, method: 'bank|ach' }))).toMatchObject({
+      dayOfMonth: null,
+      autopay: 'bank|ach',
+    });
+  });
+
+  it('previews the next dates and counts the invoices a past first date creates at once', () => {
+    const past = form({ firstDate: '2026-09-30', dayOfMonth: '31' });
+    expect(previewDates(past, '2026-11-22')).toEqual(['2026-11-30', '2026-12-31', '2027-01-31']);
+    expect(immediateCount(past, '2026-11-22')).toBe(2);
+    expect(immediateCount(form({ firstDate: '2026-12-01' }), '2026-11-22')).toBe(0);
+    expect(previewDates(form({ interval: 'x' }), '2026-11-22')).toEqual([]);
+  });
+
+  it('shows a stored schedule as it was entered', () => {
+    const schedule: Schedule = {
+      id: 1,
+      entityId: 2,
+      cadence: 'weekly',
+      interval: 2,
+      dayOfMonth: null,
+      firstDate: '2026-11-03',
+      endDate: null,
+      count: 10,
+      amount: 40.5,
+      flow: 'OUTGOING',
+      description: 'Cleaning',
+      dueDays: 3,
+      autopay: 'other|service',
+      paused: false,
+      nextDate: '2026-11-17',
+      createdCount: 1,
+      createdAt: '2026-11-01T10:00:00',
+    };
+    const values = scheduleFormFromSchedule(schedule);
+    expect(values).toMatchObject({
+      ends: 'count',
+      count: '10',
+      autopay: true,
+      method: 'other|service',
+      flow: 'expense',
+    });
+    expect(toScheduleBody(values)).toMatchObject({
+      cadence: 'weekly',
+      interval: 2,
+      count: 10,
+      amount: 40.5,
+      dueDays: 3,
+    });
+  });
+
+  it('names imported schedules only when the file had some', () => {
+    expect(importedMessage({ entities: 2, invoices: 3, payments: 1, schedules: 0 })).toBe(
+      'Imported 2 entities, 3 invoices and 1 payment.',
+    );
+    expect(importedMessage({ entities: 1, invoices: 1, payments: 0, schedules: 2 })).toBe(
+      'Imported 1 entity, 1 invoice, 0 payments and 2 schedules.',
+    );
+  });
+});
