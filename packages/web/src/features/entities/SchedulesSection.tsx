@@ -16,7 +16,7 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { failureMessage } from '../../api/outcome.ts';
 import { useSchedules } from '../../api/schedules/list-schedules.ts';
 import { type ScheduleAction, useScheduleAction } from '../../api/schedules/schedule-actions.ts';
@@ -38,6 +38,29 @@ function scheduleFacts(schedule: Schedule): string {
   if (schedule.endDate) parts.push(`until ${schedule.endDate}`);
   if (schedule.count !== null) parts.push(`${schedule.createdCount} of ${schedule.count} invoices`);
   return parts.join(' · ');
+}
+
+/** An icon button named by its tooltip (the tooltip stays on a disabled button). */
+function ActionButton({
+  label,
+  onClick,
+  disabled,
+  children,
+}: {
+  label: string;
+  onClick: () => void;
+  disabled: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <Tooltip title={label}>
+      <span>
+        <IconButton aria-label={label} onClick={onClick} disabled={disabled}>
+          {children}
+        </IconButton>
+      </span>
+    </Tooltip>
+  );
 }
 
 function NextOccurrence({ schedule }: { schedule: Schedule }) {
@@ -118,49 +141,29 @@ export function SchedulesSection({ bill }: { bill: Bill }) {
               <Stack direction="row" spacing={1} sx={{ alignItems: 'center', justifyContent: 'space-between' }}>
                 <NextOccurrence schedule={schedule} />
                 <Stack direction="row">
-                  <Tooltip title="Edit schedule">
-                    <span>
-                      <IconButton aria-label="Edit schedule" onClick={() => setEditing(schedule)} disabled={archived}>
-                        <EditOutlined />
-                      </IconButton>
-                    </span>
-                  </Tooltip>
+                  <ActionButton label="Edit schedule" onClick={() => setEditing(schedule)} disabled={archived}>
+                    <EditOutlined />
+                  </ActionButton>
                   {schedule.paused ? (
-                    <Tooltip title="Resume schedule">
-                      <span>
-                        <IconButton
-                          aria-label="Resume schedule"
-                          onClick={() => run(schedule, 'resume')}
-                          disabled={archived || action.isPending}
-                        >
-                          <PlayArrowOutlined />
-                        </IconButton>
-                      </span>
-                    </Tooltip>
+                    <ActionButton
+                      label="Resume schedule"
+                      onClick={() => run(schedule, 'resume')}
+                      disabled={archived || action.isPending}
+                    >
+                      <PlayArrowOutlined />
+                    </ActionButton>
                   ) : (
-                    <Tooltip title="Pause schedule">
-                      <span>
-                        <IconButton
-                          aria-label="Pause schedule"
-                          onClick={() => run(schedule, 'pause')}
-                          disabled={archived || action.isPending || schedule.nextDate === null}
-                        >
-                          <PauseOutlined />
-                        </IconButton>
-                      </span>
-                    </Tooltip>
+                    <ActionButton
+                      label="Pause schedule"
+                      onClick={() => run(schedule, 'pause')}
+                      disabled={archived || action.isPending || schedule.nextDate === null}
+                    >
+                      <PauseOutlined />
+                    </ActionButton>
                   )}
-                  <Tooltip title="Delete schedule">
-                    <span>
-                      <IconButton
-                        aria-label="Delete schedule"
-                        onClick={() => setDeleting(schedule)}
-                        disabled={archived}
-                      >
-                        <DeleteOutlined />
-                      </IconButton>
-                    </span>
-                  </Tooltip>
+                  <ActionButton label="Delete schedule" onClick={() => setDeleting(schedule)} disabled={archived}>
+                    <DeleteOutlined />
+                  </ActionButton>
                 </Stack>
               </Stack>
             </Stack>
