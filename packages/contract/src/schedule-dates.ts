@@ -112,6 +112,11 @@ export function upcomingOccurrences(rule: ScheduleRule, from: string, limit: num
   return dates;
 }
 
+/** How many occurrences fall on or before `today`, counting at most `limit + 1` (enough to tell "too many"). */
+export function occurrencesUpTo(rule: ScheduleRule, today: string, limit: number): number {
+  return upcomingOccurrences(rule, rule.firstDate, limit + 1).filter((date) => date <= today).length;
+}
+
 // ---------- description templates ----------
 
 const MONTH_NAMES = [

@@ -12,6 +12,8 @@ export const TEMPLATE_MAX_LENGTH = 200;
 export const MAX_INTERVAL = 99;
 export const MAX_COUNT = 1000;
 export const MAX_DUE_DAYS = 365;
+/** A new schedule creates at most this many invoices at once (ten years of a monthly bill). */
+export const MAX_CATCH_UP = 120;
 
 const placeholderList = Object.keys(TEMPLATE_PLACEHOLDERS)
   .map((name) => `{${name}}`)

@@ -1,6 +1,7 @@
 import type { Schedule } from '@billfold/contract/schedules';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { purgeRecycleBin } from '../src/jobs/recycle-purge.ts';
 import { runSchedules } from '../src/jobs/schedules.ts';
 import { createTestApp, dialects, secondProcess, type TestApp } from './helpers/app.ts';
 import { type Api, createBill, createPayment, editEntry, listPayments, request, updateBill } from './helpers/domain.ts';
@@ -139,6 +140,26 @@ describe.each(dialects)('recurring invoices on %s', (dialect) => {
       );
     });
 
+    it('refuses a new schedule that would create more than 120 invoices at once, and creates 120', async () => {
+      const api = await userOn('2026-11-22');
+      const bill = await createBill(api);
+      const tooMany = await request(
+        api,
+        'POST',
+        `/bills/${bill.id}/schedules`,
+        scheduleData({ firstDate: '2016-10-01' }),
+      );
+      expect(tooMany.statusCode).toBe(400);
+      expect(tooMany.json<{ message: string }>().message).toBe(
+        'This schedule would create more than 120 invoices dated up to today at once. Pick a later first date.',
+      );
+      const capped = await createSchedule(api, bill.id, { firstDate: '2016-10-01', count: 24 });
+      expect(capped.createdCount).toBe(24);
+      const ten = await createSchedule(api, bill.id, { firstDate: '2016-12-01' });
+      expect(ten.createdCount).toBe(120);
+      expect(await storedInvoices(t.app.db, bill.id)).toHaveLength(144);
+    });
+
     it('409 on an archived or recycled entity, 404 on an unknown one', async () => {
       const api = await userOn('2026-11-22');
       const archived = await createBill(api, { status: 0 });
@@ -272,6 +293,38 @@ describe.each(dialects)('recurring invoices on %s', (dialect) => {
       await updateBill(api, { id: bill.id, recycle: false });
       expect((await getSchedule(api, schedule.id)).nextDate).toBe('2027-01-01');
     });
+  });
+
+  it('purging an entity from the bin deletes its schedules; purging a created invoice keeps the claim', async () => {
+    const api = await userOn('2026-11-22');
+    const bill = await createBill(api);
+    const kept = await createBill(api);
+    const schedule = await createSchedule(api, bill.id, { firstDate: '2026-11-01' });
+    const other = await createSchedule(api, kept.id, { firstDate: '2026-10-01' });
+    const [invoice] = await storedInvoices(t.app.db, kept.id);
+    if (!invoice) throw new Error('no invoice');
+    await editEntry(api, { entryId: invoice.id, recycle: true });
+    await updateBill(api, { id: bill.id, recycle: true });
+    await purgeRecycleBin(t.app.db, noon('2026-12-10'));
+    const left = await t.app.db
+      .selectFrom('schedules')
+      .select('id')
+      .where('id', 'in', [schedule.id, other.id])
+      .execute();
+    expect(left.map((r) => r.id)).toEqual([other.id]);
+    const claims = await t.app.db
+      .selectFrom('schedule_occurrences')
+      .select(['occurrence_date', 'entry_id'])
+      .where('schedule_id', 'in', [schedule.id, other.id])
+      .orderBy('occurrence_date')
+      .execute();
+    expect(claims.map((c) => [c.occurrence_date, c.entry_id === null])).toEqual([
+      ['2026-10-01', true],
+      ['2026-11-01', false],
+    ]);
+    // The purged occurrence is not created again.
+    await runSchedules(t.app.db, noon('2026-12-10'));
+    expect((await storedInvoices(t.app.db, kept.id)).map((i) => i.date)).toEqual(['2026-11-01', '2026-12-01']);
   });
 
   describe('automatic payments', () => {

@@ -14,6 +14,7 @@ import {
 } from '../helpers/domain.ts';
 import { type Session, STRONG_PASSWORD, signIn, signUp } from '../helpers/factories.ts';
 import { apiRoutes } from '../helpers/route-table.ts';
+import { createSchedule } from '../helpers/schedules.ts';
 import {
   changedTables,
   describeChanges,
@@ -92,6 +93,8 @@ interface Pools {
   bills: { live: number[]; archived: number[]; recycled: number[]; names: string[] };
   entries: { live: number[]; recycled: number[]; numbers: number[] };
   payments: { live: number[]; recycled: number[] };
+  /** Schedules of active entities: `kept` for reads and changes, `disposable` for deletes (there is no restore). */
+  schedules: { kept: number[]; disposable: number[] };
 }
 
 interface World {
@@ -151,6 +154,25 @@ const bypass = (g: Gen) => maybe(g, () => draw(g, fc.constantFrom('bypass', 'BYP
 
 /** Six digits (a TOTP code, almost surely wrong) or recovery-code shaped text. */
 const mfaCode = fc.oneof(fc.stringMatching(/^\d{6}$/), fc.stringMatching(/^[a-z2-9]{5}-[a-z2-9]{5}$/));
+
+/** A schedule body: any cadence, a first date around the test clock's today (some in the past), any end. */
+function scheduleBodyOf(g: Gen) {
+  const cadence = draw(g, fc.constantFrom('weekly', 'monthly', 'quarterly', 'yearly'));
+  const ends = draw(g, fc.constantFrom('never', 'date', 'count'));
+  return {
+    cadence,
+    interval: maybe(g, () => draw(g, fc.integer({ min: 1, max: 99 }))),
+    dayOfMonth: cadence === 'weekly' ? undefined : maybe(g, () => draw(g, fc.integer({ min: 1, max: 31 }))),
+    firstDate: draw(g, fc.oneof(validDate, fc.constantFrom('2026-09-30', '2026-11-22', '2027-01-31'))),
+    endDate: ends === 'date' ? draw(g, validDate) : undefined,
+    count: ends === 'count' ? draw(g, fc.integer({ min: 1, max: 1000 })) : undefined,
+    amount: draw(g, validAmount),
+    flow: draw(g, validFlow),
+    description: draw(g, fc.oneof(shortText, fc.constantFrom('Rent {month} {year}', '#{n} {date} {quarter}'))),
+    dueDays: maybe(g, () => draw(g, fc.integer({ min: 0, max: 365 }))),
+    autopay: maybe(g, () => draw(g, fc.constantFrom(null, 'bank|ach', 'credit|web', 'other|other'))),
+  };
+}
 
 const EXAMPLES: Record<string, (g: Gen, w: World) => Example> = {
   'GET /api/v1/health': () => ({}),
@@ -324,6 +346,19 @@ const EXAMPLES: Record<string, (g: Gen, w: World) => Example> = {
       payments: [],
     },
   }),
+  'GET /api/v1/bills/:id/schedules': (g, w) => ({ params: { id: idFrom(g, w, allBills(w)) } }),
+  'POST /api/v1/bills/:id/schedules': (g, w) => ({
+    params: { id: idFrom(g, w, allBills(w)) },
+    body: scheduleBodyOf(g),
+  }),
+  'GET /api/v1/schedules/:id': (g, w) => ({ params: { id: idFrom(g, w, w.pools.schedules.kept) } }),
+  'PUT /api/v1/schedules/:id': (g, w) => ({
+    params: { id: idFrom(g, w, w.pools.schedules.kept) },
+    body: scheduleBodyOf(g),
+  }),
+  'POST /api/v1/schedules/:id/pause': (g, w) => ({ params: { id: idFrom(g, w, w.pools.schedules.kept) } }),
+  'POST /api/v1/schedules/:id/resume': (g, w) => ({ params: { id: idFrom(g, w, w.pools.schedules.kept) } }),
+  'DELETE /api/v1/schedules/:id': (g, w) => ({ params: { id: idFrom(g, w, w.pools.schedules.disposable) } }),
   'POST /api/v1/recycle/restore': (g, w) => {
     const [entityType, ids] = draw(
       g,
@@ -660,6 +695,11 @@ function poolsOf(state: Snapshot, userId: number): Pools {
   const entries = mine('entries');
   const payments = mine('payments');
   const live = (row: Row) => row.recycled_at === null;
+  const active = new Set(bills.filter((b) => live(b) && num(b, 'status') === 1).map((b) => num(b, 'id')));
+  const usable = (disposable: boolean) =>
+    mine('schedules')
+      .filter((row) => active.has(num(row, 'bill_id')) && String(row.template).startsWith('Disposable') === disposable)
+      .map((row) => num(row, 'id'));
   return {
     bills: {
       live: bills.filter((b) => live(b) && num(b, 'status') === 1).map((b) => num(b, 'id')),
@@ -676,13 +716,17 @@ function poolsOf(state: Snapshot, userId: number): Pools {
       live: payments.filter(live).map((p) => num(p, 'id')),
       recycled: payments.filter((p) => !live(p)).map((p) => num(p, 'id')),
     },
+    schedules: {
+      kept: usable(false),
+      disposable: usable(true),
+    },
   };
 }
 
 /** The other user's rows, as text: they must never change. */
 function victimRows(state: Snapshot, victimId: number): string {
   return JSON.stringify(
-    ['bills', 'entries', 'payments', 'users'].map((table) =>
+    ['bills', 'entries', 'payments', 'schedules', 'users'].map((table) =>
       (state[table] ?? []).filter((row) => num(row, table === 'users' ? 'id' : 'user_id') === victimId),
     ),
   );
@@ -715,8 +759,13 @@ async function furnish(api: Api, label: string) {
   const onArchived = await createEntry(api, { billId: archived.id, amount: 9 });
   await updateBill(api, { id: archived.id, status: 0 });
   await createEntry(api, { billId: recycled.id, amount: 11 });
+  const schedule = await createSchedule(api, bill.id, { description: `${label} {month}`, autopay: 'bank|ach' });
+  await createSchedule(api, internal.id, { cadence: 'weekly', firstDate: '2026-12-07' });
+  for (const owner of [bill, internal, bill, internal]) {
+    await createSchedule(api, owner.id, { description: 'Disposable {n}', cadence: 'yearly' });
+  }
   await updateBill(api, { id: recycled.id, recycle: true });
-  return { bill, entry, dropped, binned, onArchived, recycled };
+  return { bill, entry, dropped, binned, onArchived, recycled, schedule };
 }
 
 // ---------- the suite ----------
@@ -751,6 +800,7 @@ describe.each(dialects)('fuzzing every route on %s', (dialect) => {
           victim.dropped.paymentId,
           victim.binned.entryId,
           victim.recycled.id,
+          victim.schedule.id,
         ],
         secrets: [
           victimSession.username,

@@ -56,7 +56,9 @@ export async function up(db: Db): Promise<void> {
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addUniqueConstraint('schedule_occurrences_once', ['schedule_id', 'occurrence_date'])
     .execute();
+  // Purging invoices and payments sets these to null: indexed, so the purge finds the claims without a scan.
   await db.schema.createIndex('schedule_occurrences_entry').on('schedule_occurrences').column('entry_id').execute();
+  await db.schema.createIndex('schedule_occurrences_payment').on('schedule_occurrences').column('payment_id').execute();
   await db.schema
     .createIndex('schedule_occurrences_autopay')
     .on('schedule_occurrences')

@@ -1,5 +1,11 @@
-import { firstOccurrenceOnOrAfter, type ScheduleRule, shiftDays, utcDate } from '@billfold/contract/schedule-dates';
-import type { Schedule, ScheduleInput } from '@billfold/contract/schedules';
+import {
+  firstOccurrenceOnOrAfter,
+  occurrencesUpTo,
+  type ScheduleRule,
+  shiftDays,
+  utcDate,
+} from '@billfold/contract/schedule-dates';
+import { MAX_CATCH_UP, type Schedule, type ScheduleInput } from '@billfold/contract/schedules';
 import type { ScheduleRow } from '../../db/schema.ts';
 import { badRequest, conflict, notFound } from '../../lib/http-error.ts';
 import { MESSAGES } from '../bills/messages.ts';
@@ -10,6 +16,7 @@ import type { SchedulesRepository } from './schedules.repository.ts';
 export const SCHEDULE_MESSAGES = {
   notFound: 'Schedule not found.',
   noOccurrence: 'This schedule has no occurrence between its first date and its end date.',
+  tooManyAtOnce: `This schedule would create more than ${MAX_CATCH_UP} invoices dated up to today at once. Pick a later first date.`,
 } as const;
 
 type Bill = { status: number; recycled_at: number | null } | undefined;
@@ -81,8 +88,11 @@ export class SchedulesService {
   }
 
   async create(userId: number, billId: number, input: ScheduleInput): Promise<Schedule> {
-    const next = firstOccurrenceOnOrAfter(ruleOfInput(input), input.firstDate);
+    const rule = ruleOfInput(input);
+    const next = firstOccurrenceOnOrAfter(rule, input.firstDate);
     if (next === null) throw badRequest(SCHEDULE_MESSAGES.noOccurrence);
+    const atOnce = occurrencesUpTo(rule, utcDate(this.now()), MAX_CATCH_UP);
+    if (Math.min(atOnce, input.count ?? atOnce) > MAX_CATCH_UP) throw badRequest(SCHEDULE_MESSAGES.tooManyAtOnce);
     const row = await this.repo.transaction(async (repo) => {
       const bill = await repo.entries().lockBill(userId, billId);
       if (bill?.recycled_at != null) throw conflict(MESSAGES.entityRecycled);

@@ -1,5 +1,5 @@
 import { cadenceLabel, expandTemplate, TEMPLATE_PLACEHOLDERS } from '@billfold/contract/schedule-dates';
-import type { Schedule } from '@billfold/contract/schedules';
+import { MAX_CATCH_UP, type Schedule } from '@billfold/contract/schedules';
 import type { Bill } from '@billfold/contract/schemas';
 import Checkbox from '@mui/material/Checkbox';
 import FormControl from '@mui/material/FormControl';
@@ -267,7 +267,9 @@ function ScheduleDialogContent({
               interval: Number(values.interval) || 1,
               dayOfMonth: weekly ? null : Number(values.dayOfMonth),
             })}. Next invoices: ${upcoming.join(', ')}.`}
-        {atOnce > 0 && ` ${atOnce} invoice${atOnce === 1 ? '' : 's'} dated up to today will be created at once.`}
+        {atOnce > MAX_CATCH_UP
+          ? ` A new schedule creates at most ${MAX_CATCH_UP} invoices dated up to today: pick a later first date.`
+          : atOnce > 0 && ` ${atOnce} invoice${atOnce === 1 ? '' : 's'} dated up to today will be created at once.`}
       </Typography>
     </FormDialog>
   );

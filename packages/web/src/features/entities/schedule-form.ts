@@ -1,6 +1,11 @@
 import type { PaymentMethodCode } from '@billfold/contract/payment-methods';
-import { type Cadence, type ScheduleRule, upcomingOccurrences } from '@billfold/contract/schedule-dates';
-import { type Schedule, type ScheduleBody, scheduleBody } from '@billfold/contract/schedules';
+import {
+  type Cadence,
+  occurrencesUpTo,
+  type ScheduleRule,
+  upcomingOccurrences,
+} from '@billfold/contract/schedule-dates';
+import { MAX_CATCH_UP, type Schedule, type ScheduleBody, scheduleBody } from '@billfold/contract/schedules';
 import { amountInputText, parseAmountInput } from '../../lib/amount-input.ts';
 
 export type ScheduleEnds = 'never' | 'date' | 'count';
@@ -124,10 +129,10 @@ export function previewDates(values: ScheduleFormValues, today: string, limit = 
   return upcomingOccurrences(rule, rule.firstDate > today ? rule.firstDate : today, limit);
 }
 
-/** How many invoices a new schedule creates at once: its occurrences dated up to today. */
+/** How many invoices a new schedule creates at once: its occurrences dated up to today (past the limit, one more). */
 export function immediateCount(values: ScheduleFormValues, today: string): number {
   const parsed = scheduleBody.safeParse(toScheduleBody(values));
   if (!parsed.success || parsed.data.firstDate > today) return 0;
-  const dates = upcomingOccurrences(parsed.data, parsed.data.firstDate, parsed.data.count ?? 1000);
-  return dates.filter((date) => date <= today).length;
+  const count = occurrencesUpTo(parsed.data, today, MAX_CATCH_UP);
+  return parsed.data.count === null ? count : Math.min(count, parsed.data.count);
 }
