@@ -1,6 +1,7 @@
 import type { Category } from '@billfold/contract/categories';
+import { addDays, utcDate } from '@billfold/contract/dates';
 import type { PaymentMethodCode } from '@billfold/contract/payment-methods';
-import { type Cadence, firstOccurrenceOnOrAfter, shiftDays, utcDate } from '@billfold/contract/schedule-dates';
+import { type Cadence, firstOccurrenceOnOrAfter } from '@billfold/contract/schedule-dates';
 import type { Insertable } from 'kysely';
 import type { SchedulesTable } from '../../packages/server/src/db/schema.ts';
 import { Random } from '../lib/random.ts';
@@ -98,7 +99,7 @@ export const RECURRING: Partial<Record<Category, Recurring>> = {
  */
 export function generateSchedules(userId: number, bills: readonly GenBill[], seed: number, now: number) {
   const random = new Random(seed * 104_729 + userId);
-  const tomorrow = shiftDays(utcDate(now), 1);
+  const tomorrow = addDays(utcDate(now), 1);
   const rows: Insertable<SchedulesTable>[] = [];
   const seen = new Set<Category>();
   for (const bill of bills) {

@@ -11,7 +11,7 @@ import {
   format,
   getDaysInMonth,
 } from 'date-fns';
-import { MAX_DATE } from './dates.ts';
+import { addDays as addIsoDays, MAX_DATE } from './dates.ts';
 
 export const CADENCES = ['weekly', 'monthly', 'quarterly', 'yearly'] as const;
 export type Cadence = (typeof CADENCES)[number];
@@ -41,16 +41,6 @@ function parse(date: string): Date {
 
 function print(date: Date): string {
   return format(date, 'yyyy-MM-dd');
-}
-
-/** The date `days` days after `date` (before, when negative). */
-export function shiftDays(date: string, days: number): string {
-  return print(addDays(parse(date), days));
-}
-
-/** The UTC calendar date of an instant: the day the server considers "today". */
-export function utcDate(instant: number): string {
-  return new Date(instant).toISOString().slice(0, 10);
 }
 
 /** The month-based cadence's candidate `j` months-steps after the first date's month, on its day or the month's last. */
@@ -98,7 +88,7 @@ export function firstOccurrenceOnOrAfter(rule: ScheduleRule, date: string): stri
 
 /** The occurrence after `date` (which need not be one), or null. */
 export function occurrenceAfter(rule: ScheduleRule, date: string): string | null {
-  return date >= MAX_DATE ? null : firstOccurrenceOnOrAfter(rule, shiftDays(date, 1));
+  return date >= MAX_DATE ? null : firstOccurrenceOnOrAfter(rule, addIsoDays(date, 1));
 }
 
 /** The next `limit` occurrences on or after `from` (fewer when the schedule ends). */

@@ -141,7 +141,12 @@ describe.each(dialects)('account file from %s', (dialect) => {
     ]);
     expect(first.invoices.filter((i) => i.deletedWithEntity)).toHaveLength(1);
     expect(first.payments.filter((p) => p.deletedWithInvoice)).toHaveLength(2);
-    expect(first.invoices.filter((i) => i.dueDate !== undefined).map((i) => i.dueDate)).toEqual(['2025-03-14']);
+    expect(first.invoices.filter((i) => i.dueDate !== undefined).map((i) => i.dueDate)).toEqual([
+      '2025-03-14',
+      '2026-09-25',
+      '2026-10-25',
+      '2026-11-25',
+    ]);
 
     const to = await userOf(target);
     const imported = await request(to, 'POST', '/account/import', first);

@@ -49,10 +49,14 @@ describe.each(dialects)('recurring invoices on %s', (dialect) => {
         nextDate: '2026-11-30',
       });
       const invoices = await storedInvoices(t.app.db, bill.id);
-      expect(invoices.map((i) => [i.date, i.services, i.amount_cents])).toEqual([
-        ['2026-09-30', 'Rent September 2026', 125000],
-        ['2026-10-31', 'Rent October 2026', 125000],
+      expect(invoices.map((i) => [i.date, i.due_date, i.services, i.amount_cents])).toEqual([
+        ['2026-09-30', '2026-10-05', 'Rent September 2026', 125000],
+        ['2026-10-31', '2026-11-05', 'Rent October 2026', 125000],
       ]);
+      const [first] = invoices;
+      expect(first && (await request(api, 'GET', `/entries/${first.id}`)).json()).toMatchObject({
+        dueDate: '2026-10-05',
+      });
       expect(invoices.map((i) => i.invoice_number)).toEqual([1, 2]);
 
       const list = await request(api, 'GET', `/bills/${bill.id}/schedules`);

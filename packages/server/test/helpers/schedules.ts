@@ -26,7 +26,17 @@ export async function createSchedule(api: Api, billId: number, overrides: Partia
 export function storedInvoices(db: Db, billId: number) {
   return db
     .selectFrom('entries')
-    .select(['id', 'invoice_number', 'date', 'amount_cents', 'services', 'flow', 'paid_cents', 'recycled_at'])
+    .select([
+      'id',
+      'invoice_number',
+      'date',
+      'due_date',
+      'amount_cents',
+      'services',
+      'flow',
+      'paid_cents',
+      'recycled_at',
+    ])
     .where('bill_id', '=', billId)
     .orderBy('date')
     .orderBy('id')

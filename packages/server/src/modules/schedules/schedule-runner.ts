@@ -1,5 +1,6 @@
+import { addDays, MAX_DATE, utcDate } from '@billfold/contract/dates';
 import { splitMethod } from '@billfold/contract/payment-methods';
-import { expandTemplate, occurrenceAfter, shiftDays, utcDate } from '@billfold/contract/schedule-dates';
+import { expandTemplate, occurrenceAfter } from '@billfold/contract/schedule-dates';
 import type { Flow } from '@billfold/contract/schemas';
 import { EntriesService } from '../entries/entries.service.ts';
 import { PaymentsService } from '../payments/payments.service.ts';
@@ -73,7 +74,8 @@ export class ScheduleRunner {
         return 'skipped';
       }
       const date = schedule.next_date;
-      const dueDate = shiftDays(date, schedule.due_days);
+      // Never past the last date the app stores, as an edit that moves an invoice's due date.
+      const dueDate = [addDays(date, schedule.due_days), MAX_DATE].sort()[0] ?? MAX_DATE;
       const n = schedule.created_count + 1;
       const claim = await repo.claim({
         schedule_id: schedule.id,
@@ -89,6 +91,7 @@ export class ScheduleRunner {
         flow: schedule.flow as Flow,
         amount: schedule.amount_cents,
         services: expandTemplate(schedule.template, date, n),
+        dueDate,
       });
       await repo.setOccurrence(claim.id, { entry_id: entry.entryId });
       const ended = schedule.max_count !== null && n >= schedule.max_count;

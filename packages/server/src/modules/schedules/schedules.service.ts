@@ -1,10 +1,5 @@
-import {
-  firstOccurrenceOnOrAfter,
-  occurrencesUpTo,
-  type ScheduleRule,
-  shiftDays,
-  utcDate,
-} from '@billfold/contract/schedule-dates';
+import { addDays, utcDate } from '@billfold/contract/dates';
+import { firstOccurrenceOnOrAfter, occurrencesUpTo, type ScheduleRule } from '@billfold/contract/schedule-dates';
 import { MAX_CATCH_UP, type Schedule, type ScheduleInput } from '@billfold/contract/schedules';
 import type { ScheduleRow } from '../../db/schema.ts';
 import { badRequest, conflict, notFound } from '../../lib/http-error.ts';
@@ -113,7 +108,7 @@ export class SchedulesService {
       const rule = ruleOfInput(input);
       if (firstOccurrenceOnOrAfter(rule, input.firstDate) === null) throw badRequest(SCHEDULE_MESSAGES.noOccurrence);
       const last = await repo.lastClaimed(id);
-      const from = later(utcDate(this.now()), last ? shiftDays(last, 1) : input.firstDate);
+      const from = later(utcDate(this.now()), last ? addDays(last, 1) : input.firstDate);
       return { ...columnsOf(input), next_date: nextFrom(rule, from, schedule.created_count, input.count) };
     });
   }
