@@ -232,6 +232,27 @@ async function login(server: RunningServer): Promise<string> {
   return ((await res.json()) as { accessToken: string }).accessToken;
 }
 
+/**
+ * Waits until the user's ledger index answers (the server loads it in the background at start, answering by SQL
+ * meanwhile: docs/decisions/0405-ledger-index.md), so that every timed request sees the steady state. The stats
+ * route says which answered in `Server-Timing`. Returns the seconds waited.
+ */
+async function waitForLedgerIndex(server: RunningServer, token: string): Promise<number> {
+  const started = performance.now();
+  for (;;) {
+    const res = await fetch(`${server.url}/api/v1/entries/stats?invoiceNum=1`, {
+      headers: { authorization: `Bearer ${token}`, 'cache-control': 'no-cache' },
+    });
+    await res.arrayBuffer();
+    const state = res.headers.get('server-timing') ?? '';
+    if (state === 'ledger;desc=ready') return (performance.now() - started) / 1000;
+    if (state !== 'ledger;desc=loading' || performance.now() - started > 600_000) {
+      throw new Error(`the ledger index is not loading (${state || 'no Server-Timing'})`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
 async function getJson(server: RunningServer, token: string, path: string, headers = {}): Promise<unknown> {
   const res = await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${token}`, ...headers } });
   if (!res.ok) throw new Error(`GET ${path} → ${res.status} ${(await res.text()).slice(0, 300)}`);
@@ -299,6 +320,8 @@ async function benchDatabase(
   const server = await startServer({ databaseUrl, dataDir, logLevel: opts.logLevel });
   try {
     const token = await login(server);
+    const indexSeconds = await waitForLedgerIndex(server, token);
+    log(`   ledger index ready ${indexSeconds.toFixed(1)} s after the server started answering`);
     // Random filter combinations first, one request at a time, on the data as seeded (the budgets of issue 12).
     log(`   ${opts.combos} random filter combinations (seed ${opts.comboSeed}), one request at a time, no-cache`);
     const combinations = await runCombinations(

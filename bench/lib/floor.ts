@@ -6,6 +6,7 @@ import pg from 'pg';
 import type { DatabaseConfig } from '../../packages/server/src/config.ts';
 import type { Database } from '../../packages/server/src/db/schema.ts';
 import { EntriesListService } from '../../packages/server/src/modules/entries/entries-list.service.ts';
+import { DEFAULT_LEDGER_INDEX_OPTIONS } from '../../packages/server/src/modules/read-model/ledger-indexes.ts';
 import { ReadModelRepository } from '../../packages/server/src/modules/read-model/read-model.repository.ts';
 
 import { StatsService } from '../../packages/server/src/modules/stats/stats.service.ts';
@@ -55,14 +56,16 @@ export async function captureRequestSql(
 ): Promise<CapturedQuery[]> {
   const captured: CapturedQuery[] = [];
   const db = loggingDb(config, captured);
+  // The SQL plan's statements (ADR 0404): the ledger index off, as the server runs while it loads.
+  const repo = new ReadModelRepository(db, { ledgerIndex: { ...DEFAULT_LEDGER_INDEX_OPTIONS, maxBytes: 0 } });
   try {
     if (kind === 'list') {
-      await new EntriesListService(new ReadModelRepository(db), Date.now).list(
+      await new EntriesListService(repo, Date.now).list(
         userId,
         entriesQuery.parse(queryObject(query)),
       );
     } else {
-      await new StatsService(new ReadModelRepository(db), Date.now).stats(userId, statsQuery.parse(queryObject(query)));
+      await new StatsService(repo, Date.now).stats(userId, statsQuery.parse(queryObject(query)));
     }
   } finally {
     await db.destroy();

@@ -38,7 +38,7 @@ export class RollupAccumulator {
     this.bump(this.counts.entry_day_counts, [userId, e.date, e.bill.category, ...state]);
     const billKey: Value[] = [userId, e.bill.id, e.flow, e.payState];
     const k = billKey.join('\u0000');
-    const sums = [1, ...ENTRY_SUM_NAMES.map((name) => ENTRY_SUMS[name].of(e))];
+    const sums = [1, ...ENTRY_SUM_NAMES.map((name) => ENTRY_SUMS[name].of(e.amountCents, e.paidCents, e.balanceCents))];
     const row = this.bills.get(k);
     if (!row) this.bills.set(k, { key: billKey, sums });
     else for (const [i, v] of sums.entries()) row.sums[i] = (row.sums[i] ?? 0) + v;

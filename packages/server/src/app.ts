@@ -31,6 +31,7 @@ import { PaymentsRepository } from './modules/payments/payments.repository.ts';
 import { paymentsRoutes } from './modules/payments/payments.routes.ts';
 import { PaymentsService } from './modules/payments/payments.service.ts';
 import { DataVersionRepository } from './modules/read-model/data-version.repository.ts';
+import { DEFAULT_LEDGER_INDEX_OPTIONS, type LedgerIndexes } from './modules/read-model/ledger-indexes.ts';
 import type { ReadModelOptions } from './modules/read-model/plan.ts';
 import { ReadModelRepository } from './modules/read-model/read-model.repository.ts';
 import { RecycleRepository } from './modules/recycle/recycle.repository.ts';
@@ -59,6 +60,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     db: Db;
     config: Config;
+    /** Every user's ledger index (docs/decisions/0405-ledger-index.md); `main.ts` preloads them. */
+    ledgerIndexes: LedgerIndexes;
   }
 }
 
@@ -66,7 +69,7 @@ export interface BuildOptions {
   /** Where log lines go (tests capture them); default stdout. */
   logStream?: NodeJS.WritableStream;
   /** The thresholds of the read model's large-ledger paths (tests lower them to reach those paths). */
-  readModel?: ReadModelOptions;
+  readModel?: Partial<ReadModelOptions>;
 }
 
 /**
@@ -104,6 +107,19 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   app.decorate('db', db);
   app.decorate('config', config);
+  const readModel = new ReadModelRepository(
+    db,
+    {
+      ...options.readModel,
+      ledgerIndex: {
+        ...DEFAULT_LEDGER_INDEX_OPTIONS,
+        maxBytes: config.ledgerIndexMb * 1024 * 1024,
+        ...options.readModel?.ledgerIndex,
+      },
+    },
+    app.log,
+  );
+  app.decorate('ledgerIndexes', readModel.indexes);
   app.addHook('onClose', () => db.destroy());
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -140,7 +156,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       const schedules = new SchedulesRepository(db);
       schedulesRoutes(api, new SchedulesService(schedules, new ScheduleRunner(schedules), config.now));
       recycleRoutes(api, new RecycleService(new RecycleRepository(db), { bills, entries, payments }, config.now));
-      const readModel = new ReadModelRepository(db, options.readModel);
       const versions = new DataVersionRepository(db);
       const cache = listCache((userId) => versions.version(userId));
       entriesListRoutes(api, new EntriesListService(readModel, config.now), cache);

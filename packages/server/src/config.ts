@@ -22,6 +22,8 @@ export interface Config {
   trustProxy: TrustProxy;
   /** Seconds after its first use within which a refresh token may be presented again without revoking its family. */
   refreshReuseSeconds: number;
+  /** Memory for the users' ledger indexes in MiB; 0 answers every read from SQL (docs/decisions/0405-ledger-index.md). */
+  ledgerIndexMb: number;
   /** Folder of the built web app; served when it exists. */
   webRoot: string | null;
   /** Injected clock: tests move time, production reads the wall clock. */
@@ -47,6 +49,7 @@ const envSchema = z.object({
       return z.NEVER;
     }),
   REFRESH_REUSE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
+  LEDGER_INDEX_MB: z.coerce.number().int().min(0).max(1_048_576).default(512),
 });
 
 function parseEnv<T extends z.ZodType>(schema: T, env: NodeJS.ProcessEnv): z.output<T> {
@@ -129,6 +132,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     refreshReuseSeconds: e.REFRESH_REUSE_SECONDS,
+    ledgerIndexMb: e.LEDGER_INDEX_MB,
     webRoot: e.WEB_ROOT ? resolve(e.WEB_ROOT) : defaultWebRoot,
     now: Date.now,
   };

@@ -4,6 +4,7 @@ import { purgeAccounts } from './jobs/purge.ts';
 import { purgeRecycleBin } from './jobs/recycle-purge.ts';
 import { scheduleHourly } from './jobs/scheduler.ts';
 import { runSchedules } from './jobs/schedules.ts';
+import { DataVersionRepository } from './modules/read-model/data-version.repository.ts';
 
 const config = loadConfig();
 const app = await buildApp(config);
@@ -13,9 +14,12 @@ const stopJobs = scheduleHourly(
     { name: 'purge-accounts', run: () => purgeAccounts(app.db, config.now()) },
     { name: 'purge-recycle-bin', run: () => purgeRecycleBin(app.db, config.now()) },
     { name: 'recurring-invoices', run: () => runSchedules(app.db, config.now()) },
+    { name: 'prune-entry-changes', run: () => new DataVersionRepository(app.db).pruneChanges() },
   ],
   app.log,
 );
+// The ledger indexes of the users most likely to come back, loaded while the server already answers (by SQL).
+void app.ledgerIndexes.preload();
 
 let closing = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {

@@ -3,9 +3,10 @@ import { type CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../src/db/database.ts';
 import { DueRepository } from '../src/modules/due/due.repository.ts';
+import { predecessors } from '../src/modules/read-model/ledger-index.ts';
 import { ReadModelRepository } from '../src/modules/read-model/read-model.repository.ts';
 import { toScope } from '../src/modules/read-model/scope.ts';
-import type { EntrySort } from '../src/modules/read-model/scope-sql.ts';
+import { type EntrySort, SORT_COLUMNS } from '../src/modules/read-model/scope-sql.ts';
 import { createTestApp, dialects, type TestApp } from './helpers/app.ts';
 import { signUp } from './helpers/factories.ts';
 import { type EntrySeed, type SeededBill, seedBills, seedEntries, userIdOf } from './helpers/seed.ts';
@@ -185,6 +186,20 @@ describe('SQLite query plans of the invoice list', () => {
       expect(details).toMatch(/entries_live_category_date \(user_id=\? AND category=\? AND date>\? AND date<\?\)/);
     });
   });
+
+  it('the ledger index moves a changed invoice with one seek of each sort index (ADR 0405)', async () => {
+    for (const column of new Set(Object.values(SORT_COLUMNS))) {
+      const compiled = predecessors(userId, column, [1, 2]).compile(t.app.db);
+      const result = await t.app.db.executeQuery<{ detail: string }>({
+        ...compiled,
+        sql: `EXPLAIN QUERY PLAN ${compiled.sql}`,
+      });
+      const details = result.rows.map((r) => r.detail).join(' | ');
+      expect(details, column).toMatch(/SEARCH e USING INTEGER PRIMARY KEY/);
+      expect(details, column).toMatch(/SEARCH p USING (COVERING )?INDEX entries_(live_|user_number)/);
+      expect(details, column).not.toMatch(/TEMP B-TREE|SCAN p\b/);
+    }
+  });
 });
 
 /**
@@ -257,6 +272,32 @@ describe.runIf(dialects.includes('postgres'))('PostgreSQL query plans of the inv
       expectIndexWalk(await page({ field, order }), /^entries_(live_|user_number$)/);
     },
   );
+
+  it('the ledger index moves a changed invoice with one seek of each sort index (ADR 0405)', async () => {
+    for (const column of new Set(Object.values(SORT_COLUMNS))) {
+      const compiled = predecessors(userId, column, [1, 2]).compile(t.app.db);
+      const result = await t.app.db.executeQuery<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>({
+        ...compiled,
+        sql: `EXPLAIN (FORMAT JSON) ${compiled.sql}`,
+      });
+      const root = result.rows[0]?.['QUERY PLAN'][0]?.Plan;
+      if (!root) throw new Error('no plan');
+      const all = nodes(root);
+      const summary = all.map((n) => `${n['Node Type']} ${n['Index Name'] ?? n['Relation Name'] ?? ''}`).join(' | ');
+      expect(
+        all.some((n) => n['Node Type'] === 'Seq Scan' && n['Relation Name'] === 'entries'),
+        summary,
+      ).toBe(false);
+      expect(
+        all.some((n) => /^entries_(live_|user_number$)/.test(n['Index Name'] ?? '')),
+        summary,
+      ).toBe(true);
+      expect(
+        all.some((n) => n['Node Type'] === 'Sort'),
+        summary,
+      ).toBe(false);
+    }
+  });
 
   it('the default list walks entries_live_date; a date range is a range of it', async () => {
     expectIndexWalk(await page({ field: 'date', order: 'desc' }), /^entries_live_date$/);

@@ -7,6 +7,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import type { Db } from '../src/db/database.ts';
+import { DEFAULT_LEDGER_INDEX_OPTIONS } from '../src/modules/read-model/ledger-indexes.ts';
 import { DEFAULT_READ_MODEL_OPTIONS, type ReadModelOptions } from '../src/modules/read-model/plan.ts';
 import { ReadModelRepository } from '../src/modules/read-model/read-model.repository.ts';
 import { toScope } from '../src/modules/read-model/scope.ts';
@@ -25,6 +26,8 @@ import { type SeededBill, type SeededEntry, seedBills, seedEntries, userIdOf } f
  */
 
 const SEED = Number(process.env.READ_MODEL_SEED ?? 20261123);
+/** The ledger index off: every read runs the SQL plan. */
+const SQL_ONLY = { ...DEFAULT_LEDGER_INDEX_OPTIONS, maxBytes: 0 };
 const CASES = 40;
 
 /** A small deterministic generator (mulberry32), so a failing combination can be replayed from its seed. */
@@ -242,7 +245,11 @@ describe.each(dialects)(`read model equals the in-memory model on %s (seed ${SEE
   let bills: SeededBill[];
 
   beforeAll(async () => {
-    t = await createTestApp(dialect, {}, { readModel: { seekFromOffset: 5, walkFromPayments: 3 } });
+    t = await createTestApp(
+      dialect,
+      {},
+      { readModel: { seekFromOffset: 5, walkFromPayments: 3, ledgerIndex: SQL_ONLY } },
+    );
     // The same database behind a server whose large-ledger paths are never taken.
     lowered = t.app;
     alice = await signUp(t.app);
@@ -311,8 +318,14 @@ describe.each(dialects)(`read model equals the in-memory model on %s (seed ${SEE
 
   it('every total, page, stats answer and export, with the large-ledger paths taken and not taken', async () => {
     const ceiling = await buildApp(testConfig(t.database.config, { now: t.clock.now }), {
-      readModel: { seekFromOffset: Number.MAX_SAFE_INTEGER, walkFromPayments: Number.MAX_SAFE_INTEGER },
+      readModel: {
+        seekFromOffset: Number.MAX_SAFE_INTEGER,
+        walkFromPayments: Number.MAX_SAFE_INTEGER,
+        ledgerIndex: SQL_ONLY,
+      },
     });
+    // The ledger index in memory, caught up with every write (ledger-index.ts).
+    const indexed = await buildApp(testConfig(t.database.config, { now: t.clock.now }));
     try {
       const r = random(SEED + 1);
       for (let i = 0; i < CASES; i++) {
@@ -326,7 +339,7 @@ describe.each(dialects)(`read model equals the in-memory model on %s (seed ${SEE
         const pages = Math.ceil(expected.length / pageSize);
         const pageNums = [0, r.int(pages + 1), Math.max(pages - 1, 0)];
         const label = `seed ${SEED} case ${i}: ${filters}&sortField=${c.sortField}&sortOrder=${c.sortOrder}`;
-        for (const app of [lowered, ceiling]) {
+        for (const app of [lowered, ceiling, indexed]) {
           for (const pageNum of pageNums) {
             const body = await get<EntryList>(
               app,
@@ -346,20 +359,29 @@ describe.each(dialects)(`read model equals the in-memory model on %s (seed ${SEE
           );
         }
         if (i % 4 === 0) {
-          const csv = await get<string>(
-            lowered,
-            `/entries/export?${filters}&sortField=${c.sortField}&sortOrder=${c.sortOrder}`,
-          );
-          const numbers = csv
-            .trim()
-            .split('\r\n')
-            .slice(1)
-            .map((line) => Number(line.split(',')[0]));
-          expect(numbers, label).toEqual(expected);
+          for (const app of [lowered, indexed]) {
+            const csv = await get<string>(
+              app,
+              `/entries/export?${filters}&sortField=${c.sortField}&sortOrder=${c.sortOrder}`,
+            );
+            const numbers = csv
+              .trim()
+              .split('\r\n')
+              .slice(1)
+              .map((line) => Number(line.split(',')[0]));
+            expect(numbers, label).toEqual(expected);
+          }
         }
       }
+      const stats = await indexed.inject({
+        method: 'GET',
+        url: '/api/v1/entries/stats',
+        headers: { ...alice.headers, 'cache-control': 'no-cache' },
+      });
+      expect(stats.headers['server-timing']).toBe('ledger;desc=ready');
     } finally {
       await ceiling.close();
+      await indexed.close();
     }
   });
 
@@ -368,7 +390,7 @@ describe.each(dialects)(`read model equals the in-memory model on %s (seed ${SEE
     const scope = toScope(await userIdOf(t.app.db, alice.username), {});
     const walked = () => seen.some((s) => s.includes('"payments"') && /"orderBy".*"amount_cents"/.test(s));
     const sought = () => seen.some((s) => s.includes('entry_day_counts'));
-    const run = async (options: ReadModelOptions) => {
+    const run = async (options: Partial<ReadModelOptions>) => {
       seen.length = 0;
       const repo = new ReadModelRepository(recorded, options);
       await repo.page(scope, { field: 'date', order: 'desc' }, 30, 10);
@@ -376,13 +398,16 @@ describe.each(dialects)(`read model equals the in-memory model on %s (seed ${SEE
       await repo.stats(scope);
       return { seek, walk: walked() };
     };
-    expect(await run({ seekFromOffset: 5, walkFromPayments: 3 })).toEqual({ seek: true, walk: true });
-    expect(await run(DEFAULT_READ_MODEL_OPTIONS)).toEqual({ seek: false, walk: false });
+    expect(await run({ seekFromOffset: 5, walkFromPayments: 3, ledgerIndex: SQL_ONLY })).toEqual({
+      seek: true,
+      walk: true,
+    });
+    expect(await run({ ...DEFAULT_READ_MODEL_OPTIONS, ledgerIndex: SQL_ONLY })).toEqual({ seek: false, walk: false });
   });
 
   it('stats and totals of one wide range are the rollups minus the rows outside it; a narrow range is scanned', async () => {
     const { seen, recorded } = recording(t.app.db);
-    const repo = new ReadModelRepository(recorded);
+    const repo = new ReadModelRepository(recorded, { ledgerIndex: SQL_ONLY });
     const userId = await userIdOf(t.app.db, alice.username);
     const readsRollups = async (filters: EntryFilters) => {
       seen.length = 0;
@@ -418,9 +443,8 @@ describe('the rollups’ sums, defined once', () => {
         )} from (select ${amount} as amount_cents, ${paid} as paid_cents, ${balance} as balance_cents) e`.execute(
           t.app.db,
         );
-        const money = { amountCents: amount, paidCents: paid, balanceCents: balance };
         expect(row.rows[0]).toEqual(
-          Object.fromEntries(ENTRY_SUM_NAMES.map((name) => [name, ENTRY_SUMS[name].of(money)])),
+          Object.fromEntries(ENTRY_SUM_NAMES.map((name) => [name, ENTRY_SUMS[name].of(amount, paid, balance)])),
         );
       }
     } finally {

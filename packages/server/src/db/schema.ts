@@ -138,6 +138,14 @@ export interface UserDataVersionsTable {
   version: number;
 }
 
+/** The invoices each data version wrote (migration `2026-11-29T02-00_entry_changes`); kept an hour. */
+export interface EntryChangesTable {
+  user_id: number;
+  version: number;
+  entry_id: number;
+  at: number;
+}
+
 /** One committed CSV import; `undone_at` once it was undone (its rows went to the recycle bin). */
 export interface ImportsTable {
   id: Generated<number>;
@@ -193,6 +201,7 @@ export interface ScheduleOccurrencesTable {
 export interface Database {
   users: UsersTable;
   user_data_versions: UserDataVersionsTable;
+  entry_changes: EntryChangesTable;
   refresh_tokens: RefreshTokensTable;
   login_failures: LoginFailuresTable;
   mfa_recovery_codes: MfaRecoveryCodesTable;

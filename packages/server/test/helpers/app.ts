@@ -75,6 +75,7 @@ export function testConfig(database: DatabaseConfig, overrides: Partial<Config> 
     logLevel: 'silent',
     trustProxy: false,
     refreshReuseSeconds: 30,
+    ledgerIndexMb: 512,
     webRoot: null,
     now: Date.now,
     ...overrides,

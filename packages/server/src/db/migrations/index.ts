@@ -9,6 +9,7 @@ import * as partialPayState from './2026-11-27T04-04_partial_pay_state.ts';
 import * as imports from './2026-11-28T00-00_imports.ts';
 import * as dueDates from './2026-11-29T00-00_due_dates.ts';
 import * as schedules from './2026-11-29T01-00_schedules.ts';
+import * as entryChanges from './2026-11-29T02-00_entry_changes.ts';
 
 /** Every migration, by name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28T00-00_imports': imports,
   '2026-11-29T00-00_due_dates': dueDates,
   '2026-11-29T01-00_schedules': schedules,
+  '2026-11-29T02-00_entry_changes': entryChanges,
 };

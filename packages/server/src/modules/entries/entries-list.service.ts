@@ -2,7 +2,7 @@ import { utcDate } from '@billfold/contract/dates';
 import type { EntriesQuery, EntryList, SortField } from '@billfold/contract/schemas';
 import type { ReadModelRepository } from '../read-model/read-model.repository.ts';
 import { toScope } from '../read-model/scope.ts';
-import { DEFAULT_SORT, type EntrySort, SORT_COLUMNS, type SortKey } from '../read-model/scope-sql.ts';
+import { DEFAULT_SORT, type EntrySort } from '../read-model/scope-sql.ts';
 import { csvHeader, csvRow, exportFileName } from './entries-export.ts';
 import { toEntry } from './entry.mapper.ts';
 
@@ -41,21 +41,16 @@ export class EntriesListService {
     return exportFileName(this.now());
   }
 
-  /** CSV lines of every matching entry in list order, read in keyset chunks so memory stays flat. */
+  /** CSV lines of every matching entry in list order, read in chunks so memory stays flat. */
   async *exportCsv(userId: number, query: ExportQuery): AsyncGenerator<string> {
     const { sortField, sortOrder, ...filters } = query;
-    const sort = resolveSort(sortField, sortOrder);
-    const column = SORT_COLUMNS[sort.field];
-    const scope = toScope(userId, filters, { today: utcDate(this.now()) });
     yield csvHeader();
-    let after: SortKey | null = null;
-    for (;;) {
-      const rows = await this.repo.chunk(scope, sort, after, this.exportChunk);
-      if (rows.length === 0) return;
+    for await (const rows of this.repo.exportRows(
+      toScope(userId, filters, { today: utcDate(this.now()) }),
+      resolveSort(sortField, sortOrder),
+      this.exportChunk,
+    )) {
       yield rows.map(csvRow).join('');
-      const last = rows[rows.length - 1];
-      if (!last || rows.length < this.exportChunk) return;
-      after = { value: last[column], invoiceNumber: last.invoice_number };
     }
   }
 }

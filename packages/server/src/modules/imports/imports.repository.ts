@@ -12,10 +12,15 @@ import { addToRollups } from '../read-model/rollup-tables.ts';
 const BULK_CACHE_KIB = -64 * 1024;
 
 /**
- * The SQLite row triggers of inserts into `entries` and `payments` (migrations `2026-11-23T00-00_rollups` and
+ * The SQLite row triggers of inserts into `entries` and `payments` (migrations `2026-11-23T00-00_rollups`, `2026-11-29T02-00_entry_changes` and
  * `2026-11-25T00-00_data_versions`) that `bulkWrite` replaces by grouped statements.
  */
-const GROUPED_TRIGGERS = ['entries_rollup_insert', 'entries_version_insert', 'payments_rollup_insert'];
+const GROUPED_TRIGGERS = [
+  'entries_rollup_insert',
+  'entries_version_insert',
+  'payments_rollup_insert',
+  'payments_version_insert',
+];
 
 /** Reads for the import preview, bulk writes for its commit, and the undo of one import. */
 export class ImportsRepository extends Repository {
@@ -57,8 +62,9 @@ export class ImportsRepository extends Repository {
    * - with a 64 MB page cache instead of the default 2 MB: the inserts add to each of the many indexes of `entries`
    *   at places spread over the whole index, and with the small cache those pages are evicted and read again
    *   many times over (the size is the connection's, and comes back afterwards);
-   * - without the row triggers that add each new invoice and payment to the rollups and raise the data version:
-   *   one grouped statement per rollup table adds the import's rows afterwards, and the version rises once.
+   * - without the row triggers that add each new invoice and payment to the rollups, raise the data version and
+   *   log the invoices written: one grouped statement per rollup table adds the import's rows afterwards, and the
+   *   version rises once with the import's invoices logged under it (migration `2026-11-29T02-00_entry_changes`).
    *   Dropping and re-creating the triggers is part of the transaction: a failure rolls back to them, and no
    *   other writer can run in between (the transaction has held SQLite's write lock since its first write).
    * PostgreSQL keeps its triggers: they already run once per statement over all its rows, and dropping one there
@@ -78,8 +84,9 @@ export class ImportsRepository extends Repository {
     for (const t of triggers) await sql`drop trigger ${sql.ref(t.name)}`.execute(this.db);
     try {
       const result = await work();
-      await addToRollups(this.db, sql<SqlBool>`e.user_id = ${userId} and e.import_id = ${importId}`);
-      await new DataVersionRepository(this.db).raise(userId);
+      const written = sql<SqlBool>`e.user_id = ${userId} and e.import_id = ${importId}`;
+      await addToRollups(this.db, written);
+      await new DataVersionRepository(this.db).raise(userId, written);
       return result;
     } finally {
       // IF NOT EXISTS: an error that ended the transaction itself has already rolled back to the triggers.

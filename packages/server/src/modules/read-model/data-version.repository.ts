@@ -1,5 +1,17 @@
-import { sql } from 'kysely';
+import { type Expression, type SqlBool, sql } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import { isSqlite } from '../../db/database.ts';
 import { Repository } from '../../db/repository.ts';
+import { HOUR } from '../../lib/time.ts';
+
+/** How long the change log keeps a row. */
+export const CHANGE_LOG_MS = HOUR;
+
+/** Epoch milliseconds by the database's clock: the one the change log's triggers stamp with. */
+const databaseNow = (db: Db) =>
+  isSqlite(db)
+    ? sql<number>`CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)`
+    : sql<number>`(extract(epoch from clock_timestamp()) * 1000)::bigint`;
 
 /**
  * The version of a user's invoices: raised by triggers with every write to them, in the same transaction
@@ -19,12 +31,43 @@ export class DataVersionRepository extends Repository {
     return Number(row?.version ?? 0);
   }
 
-  /** Raises the version once: for a bulk insert made while the row trigger that raises it was off (ADR 0903). */
-  async raise(userId: number): Promise<void> {
+  /**
+   * Raises the version once and logs the invoices `written` (a condition on `entries e`) under it: for a bulk
+   * insert made while the row triggers that do both were off (ADR 0903).
+   */
+  async raise(userId: number, written: Expression<SqlBool>): Promise<void> {
     await this.db
       .insertInto('user_data_versions')
       .values({ user_id: userId, version: 1 })
       .onConflict((oc) => oc.column('user_id').doUpdateSet({ version: sql`user_data_versions.version + 1` }))
       .execute();
+    await sql`insert into entry_changes (user_id, version, entry_id, at)
+      select e.user_id, v.version, e.id, ${databaseNow(this.db)}
+      from entries e join user_data_versions v on v.user_id = e.user_id
+      where e.user_id = ${userId} and ${written}`.execute(this.db);
+  }
+
+  /** Users with invoices, most recently signed in first (the ledger indexes load in this order at start). */
+  async usersByRecentSignIn(): Promise<number[]> {
+    const rows = await this.db
+      .selectFrom('users as u')
+      .innerJoin('user_data_versions as v', 'v.user_id', 'u.id')
+      .select('u.id')
+      .where('u.deactivated_at', 'is', null)
+      .orderBy(sql`u.last_login desc nulls last`)
+      .execute();
+    return rows.map((r) => Number(r.id));
+  }
+
+  /**
+   * Drops the change log's rows older than an hour, by the database's clock (the one the triggers stamp with).
+   * An index unused for half an hour reads its ledger afresh instead of catching up (`LedgerIndexOptions`).
+   */
+  async pruneChanges(): Promise<{ changes: number }> {
+    const result = await this.db
+      .deleteFrom('entry_changes')
+      .where('at', '<', sql<number>`${databaseNow(this.db)} - ${CHANGE_LOG_MS}`)
+      .executeTakeFirst();
+    return { changes: Number(result.numDeletedRows) };
   }
 }

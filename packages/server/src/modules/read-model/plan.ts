@@ -1,3 +1,4 @@
+import { DEFAULT_LEDGER_INDEX_OPTIONS, type LedgerIndexOptions } from './ledger-indexes.ts';
 import { rollupAnswers } from './rollups.ts';
 import { type EntryScope, hasDates } from './scope.ts';
 import { type EntrySort, SORT_COLUMNS, type SortColumn, type SqlHints } from './scope-sql.ts';
@@ -10,6 +11,8 @@ import { type EntrySort, SORT_COLUMNS, type SortColumn, type SqlHints } from './
 
 /** The thresholds that pick the large-ledger paths. Options, so that tests can reach every path on small data. */
 export interface ReadModelOptions {
+  /** The ledger indexes in memory (ledger-indexes.ts); `maxBytes: 0` answers every read from SQL. */
+  ledgerIndex: LedgerIndexOptions;
   /** From this offset a page in date order starts at the day the rollups say holds its first row. */
   seekFromOffset: number;
   /** Above this many payments on a side, its largest one is found walking `payments_live_amount` from the top. */
@@ -17,6 +20,7 @@ export interface ReadModelOptions {
 }
 
 export const DEFAULT_READ_MODEL_OPTIONS: ReadModelOptions = {
+  ledgerIndex: DEFAULT_LEDGER_INDEX_OPTIONS,
   // Below it the index walk is cheaper than the seek's statement.
   seekFromOffset: 5_000,
   // A broad selection meets one of its payments within a few of the largest; a narrow one sums its own.

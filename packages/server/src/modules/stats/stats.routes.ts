@@ -19,6 +19,11 @@ export function statsRoutes(app: FastifyInstance, service: StatsService): void {
         response: { 200: stats, ...errorResponses(400, 401) },
       },
     },
-    async (request) => service.stats(request.userId, request.query),
+    async (request, reply) => {
+      const body = await service.stats(request.userId, request.query);
+      // Whether the user's ledger index answered (docs/decisions/0405-ledger-index.md): ready, loading or off.
+      reply.header('server-timing', `ledger;desc=${service.ledgerState(request.userId)}`);
+      return body;
+    },
   );
 }

@@ -2,7 +2,8 @@ import { normalizeCategory } from '@billfold/contract/categories';
 import { utcDate } from '@billfold/contract/dates';
 import { fromCents, meanCents } from '@billfold/contract/money';
 import type { EntryFilters, Stats } from '@billfold/contract/schemas';
-import type { EntryGroup, MethodGroup, ReadModelRepository, Side } from '../read-model/read-model.repository.ts';
+import type { EntryGroup, MethodGroup, Side } from '../read-model/groups.ts';
+import type { ReadModelRepository } from '../read-model/read-model.repository.ts';
 import { toScope } from '../read-model/scope.ts';
 
 export const TOP_COUNT = 5;
@@ -52,6 +53,10 @@ export class StatsService {
     private readonly repo: ReadModelRepository,
     private readonly now: () => number,
   ) {}
+
+  ledgerState(userId: number) {
+    return this.repo.indexes.state(userId);
+  }
 
   async stats(userId: number, filters: EntryFilters): Promise<Stats> {
     // Internal entries move money between one's own accounts: out of the figures unless asked for.

@@ -1,0 +1,780 @@
+import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import type { ExportRow } from '../entries/entries-export.ts';
+import type { EntryGroup, MethodGroup, Side } from './groups.ts';
+import { type EntryScope, PAID_FILTERS } from './scope.ts';
+import { SORT_COLUMNS, type SortColumn } from './scope-sql.ts';
+import { ENTRY_SUMS } from './sums.ts';
+
+/**
+ * One user's invoices as columns in memory (docs/decisions/0405-ledger-index.md): what every filter, sort,
+ * count and stats figure reads, a few dozen bytes per invoice. A request's scope becomes a mask in one pass
+ * over the columns; a page is a walk of the sort's order (slots in the database's own `ORDER BY`) over the
+ * mask; the stats sum the masked slots. Only the 100 rows of a page are then read from the database, by id.
+ *
+ * Slots follow invoice ids (ascending), so a changed invoice is found by binary search and a new one appended.
+ * The index is exact as of `version`, the user's data version (migration `2026-11-29T02-00_entry_changes`):
+ * `catchUp` re-reads the invoices logged in `entry_changes` above it. Recycled invoices keep their slot (a
+ * restore flips a flag); purged ones lose their live flag.
+ */
+
+const DAY_MS = 86_400_000;
+const day = (iso: string) => Math.floor(Date.parse(`${iso}T00:00:00Z`) / DAY_MS);
+const isoDays = new Map<number, string>();
+const isoDay = (d: number) => {
+  let iso = isoDays.get(d);
+  if (iso === undefined) {
+    iso = new Date(d * DAY_MS).toISOString().slice(0, 10);
+    if (isoDays.size < 100_000) isoDays.set(d, iso);
+  }
+  return iso;
+};
+
+/** Bits of `flags`. */
+const LIVE = 1;
+const ARCHIVED = 2;
+const INTERNAL = 4;
+const INCOMING = 8;
+
+/** `method`: no live payment, several methods (see `Shares`), else 1 + the method's slot. */
+const NO_METHOD = 0;
+const MIXED = 255;
+
+const COLUMN_TYPES = {
+  id: Int32Array,
+  invoice: Int32Array,
+  date: Int32Array,
+  amount: Float64Array,
+  paid: Float64Array,
+  bill: Int32Array,
+  flags: Uint8Array,
+  pay: Uint8Array,
+  category: Uint8Array,
+  method: Uint8Array,
+  payments: Int32Array,
+  maxPayment: Float64Array,
+  service: Int32Array,
+  shareHead: Int32Array,
+} as const;
+type Columns = { [K in keyof typeof COLUMN_TYPES]: InstanceType<(typeof COLUMN_TYPES)[K]> };
+const BYTES_PER_SLOT = Object.values(COLUMN_TYPES).reduce((n, T) => n + T.BYTES_PER_ELEMENT, 0);
+
+function allocate(capacity: number, from?: Columns, n = 0): Columns {
+  const cols = {} as Record<string, ArrayLike<number>>;
+  for (const [name, T] of Object.entries(COLUMN_TYPES)) {
+    const column = new T(capacity);
+    if (from) column.set((from[name as keyof Columns] as InstanceType<typeof T>).subarray(0, n));
+    cols[name] = column;
+  }
+  return cols as Columns;
+}
+
+/**
+ * The user's rows in id order: written `+user_id` so that SQLite walks the table by id instead of reading the
+ * user's whole ledger through an index on the user and sorting it, once per chunk.
+ */
+const UNINDEXED_USER = sql<number>`+user_id`;
+
+/** Rows read per statement while loading: the event loop gets a turn between them. */
+const LOAD_CHUNK = 25_000;
+/** Invoices re-read per statement while catching up. */
+const DELTA_CHUNK = 500;
+
+export const ENTRY_INDEX_COLUMNS = [
+  'id',
+  'invoice_number',
+  'date',
+  'amount_cents',
+  'paid_cents',
+  'bill_id',
+  'flow',
+  'internal',
+  'archived',
+  'pay_state',
+  'category',
+  'payment_count',
+  'recycled_at',
+  'services',
+] as const;
+
+interface EntryIndexRow {
+  id: number;
+  invoice_number: number;
+  date: string;
+  amount_cents: number;
+  paid_cents: number;
+  bill_id: number;
+  flow: string;
+  internal: number;
+  archived: number;
+  pay_state: number;
+  category: string;
+  payment_count: number;
+  recycled_at: number | null;
+  services: string;
+}
+
+interface PaymentSum {
+  entry_id: number;
+  type: string;
+  medium: string;
+  n: number;
+  total: number;
+  max: number;
+}
+
+/**
+ * The per-method shares of the slots whose payments use several methods, as linked lists in flat arrays: a
+ * slot's `shareHead` is 1 + its first share, each share's `next` 1 + the following one (0 ends both).
+ * Rewriting a slot starts a new list; the old shares stay unused until the index is read afresh.
+ */
+class Shares {
+  length = 0;
+  method = new Uint8Array(1024);
+  total = new Float64Array(1024);
+  count = new Int32Array(1024);
+  next = new Int32Array(1024);
+
+  get bytes(): number {
+    return this.method.length * 17;
+  }
+
+  /** Adds a share before `head` (1-based, 0 for none) and returns the new head. */
+  add(head: number, method: number, total: number, count: number): number {
+    if (this.length === this.method.length) {
+      const grow = <A extends Uint8Array | Float64Array | Int32Array>(a: A): A => {
+        const bigger = new (a.constructor as new (n: number) => A)(a.length * 2);
+        bigger.set(a);
+        return bigger;
+      };
+      this.method = grow(this.method);
+      this.total = grow(this.total);
+      this.count = grow(this.count);
+      this.next = grow(this.next);
+    }
+    const k = this.length++;
+    this.method[k] = method;
+    this.total[k] = total;
+    this.count[k] = count;
+    this.next[k] = head;
+    return k + 1;
+  }
+}
+
+/** Thrown when the index cannot take a change in place (an invoice id older than the newest one appeared). */
+export class IndexRebuildNeeded extends Error {}
+
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * For each live invoice of `ids`, the live invoice right before it in `ORDER BY column, invoice_number`: one
+ * seek of the sort's index `entries_live_<column>` each (test/query-plan.test.ts).
+ */
+export function predecessors(userId: number, column: SortColumn, ids: number[]) {
+  return sql<{ id: number; pred: number | null }>`
+    select e.id, (select p.id from entries p
+        where p.user_id = ${userId} and p.recycled_at is null
+          and (p.${sql.ref(column)}, p.invoice_number) < (e.${sql.ref(column)}, e.invoice_number)
+        order by p.${sql.ref(column)} desc, p.invoice_number desc limit 1) as pred
+    from entries e where e.id in (${sql.join(ids)}) and e.recycled_at is null`;
+}
+
+export class LedgerIndex {
+  /** The user's data version the columns are exact at. */
+  version = 0;
+  private n = 0;
+  private cols: Columns = allocate(1024);
+  private readonly billSlots = new Map<number, number>();
+  private bills: { name: string; nameKey: string; category: string }[] = [];
+  private readonly categorySlots = new Map<string, number>();
+  private readonly categories: string[] = [];
+  /** Descriptions, each kept once (ledgers repeat them: "Rent", "Electricity"), for the export. */
+  private readonly serviceSlots = new Map<string, number>();
+  private readonly services: string[] = [];
+  private serviceBytes = 0;
+  private readonly methodSlots = new Map<string, number>();
+  private readonly methods: { type: string; medium: string }[] = [];
+  /** Per-method shares of the slots whose live payments use several methods. */
+  private readonly shares = new Shares();
+  /** Per sort column: the live slots in the database's `ORDER BY column, invoice_number`. */
+  private readonly orders = new Map<SortColumn, Int32Array>();
+
+  private constructor(
+    private readonly db: Kysely<Database>,
+    readonly userId: number,
+  ) {}
+
+  get bytes(): number {
+    let bytes = this.cols.id.length * BYTES_PER_SLOT + this.serviceBytes + this.shares.bytes;
+    for (const order of this.orders.values()) bytes += order.byteLength;
+    return bytes;
+  }
+
+  /** Reads the user's invoices, payment sums and entities, in chunks; exact at `version` (read first). */
+  static async load(db: Kysely<Database>, userId: number, version: number): Promise<LedgerIndex> {
+    const index = new LedgerIndex(db, userId);
+    index.version = version;
+    await index.loadBills();
+    let after = 0;
+    for (;;) {
+      const rows = (await db
+        .selectFrom('entries')
+        .select(ENTRY_INDEX_COLUMNS)
+        .where(UNINDEXED_USER, '=', userId)
+        .where('id', '>', after)
+        .orderBy('id')
+        .limit(LOAD_CHUNK)
+        .execute()) as EntryIndexRow[];
+      const last = rows[rows.length - 1];
+      if (!last) break;
+      await index.writeRows(rows, []);
+      after = Number(last.id);
+      await yieldToEventLoop();
+    }
+    await index.loadPayments();
+    for (const column of new Set(Object.values(SORT_COLUMNS))) await index.readOrder(column);
+    return index;
+  }
+
+  /**
+   * The live payments in id order, added to their invoices' slots: one method's payments add up to the paid
+   * total; a second method makes the slot mixed, with a share per method.
+   */
+  private async loadPayments(): Promise<void> {
+    const { maxPayment, method } = this.cols;
+    // The first method's running total and count per slot, until a second one appears.
+    const total = new Float64Array(this.n);
+    const count = new Int32Array(this.n);
+    let after = 0;
+    for (;;) {
+      const rows = await this.db
+        .selectFrom('payments')
+        .select(['id', 'entry_id', 'type', 'medium', 'amount_cents'])
+        .where(UNINDEXED_USER, '=', this.userId)
+        .where('id', '>', after)
+        .where('recycled_at', 'is', null)
+        .orderBy('id')
+        .limit(LOAD_CHUNK)
+        .execute();
+      const last = rows[rows.length - 1];
+      if (!last) break;
+      for (const p of rows) {
+        const slot = this.find(Number(p.entry_id));
+        if (slot < 0) continue; // an invoice written after the load began: `catchUp` reads it again
+        const m = this.methodSlot(p.type, p.medium);
+        const amount = Number(p.amount_cents);
+        if (amount > (maxPayment[slot] as number)) maxPayment[slot] = amount;
+        const current = method[slot] as number;
+        if (current === NO_METHOD || current === m + 1) {
+          method[slot] = m + 1;
+          total[slot] = (total[slot] as number) + amount;
+          count[slot] = (count[slot] as number) + 1;
+          continue;
+        }
+        const { shareHead } = this.cols;
+        if (current !== MIXED) {
+          method[slot] = MIXED;
+          shareHead[slot] = this.shares.add(0, current - 1, total[slot] as number, count[slot] as number);
+        }
+        let k = shareHead[slot] as number;
+        while (k !== 0 && this.shares.method[k - 1] !== m) k = this.shares.next[k - 1] as number;
+        if (k === 0) shareHead[slot] = this.shares.add(shareHead[slot] as number, m, amount, 1);
+        else {
+          this.shares.total[k - 1] = (this.shares.total[k - 1] as number) + amount;
+          this.shares.count[k - 1] = (this.shares.count[k - 1] as number) + 1;
+        }
+      }
+      after = Number(last.id);
+      await yieldToEventLoop();
+    }
+  }
+
+  private async loadBills(): Promise<void> {
+    const rows = await this.db
+      .selectFrom('bills')
+      .select(['id', 'name', 'name_key', 'category'])
+      .where('user_id', '=', this.userId)
+      .execute();
+    for (const b of rows) {
+      const entity = { name: b.name, nameKey: b.name_key, category: b.category };
+      const slot = this.billSlots.get(Number(b.id));
+      if (slot === undefined) {
+        this.billSlots.set(Number(b.id), this.bills.length);
+        this.bills.push(entity);
+      } else this.bills[slot] = entity;
+    }
+  }
+
+  private paymentSums(q: SelectQueryBuilder<Database, 'payments', object>): Promise<PaymentSum[]> {
+    return q
+      .where('recycled_at', 'is', null)
+      .select((eb) => [
+        'entry_id',
+        'type',
+        'medium',
+        eb.fn.countAll<number>().as('n'),
+        eb.fn.sum<number>('amount_cents').as('total'),
+        eb.fn.max<number>('amount_cents').as('max'),
+      ])
+      .groupBy(['entry_id', 'type', 'medium'])
+      .execute() as Promise<PaymentSum[]>;
+  }
+
+  private slotOf(map: Map<string, number>, list: unknown[], key: string, value: unknown): number {
+    let slot = map.get(key);
+    if (slot === undefined) {
+      slot = list.length;
+      map.set(key, slot);
+      list.push(value);
+    }
+    return slot;
+  }
+
+  private methodSlot(type: string, medium: string): number {
+    const slot = this.slotOf(this.methodSlots, this.methods, `${type}|${medium}`, { type, medium });
+    if (slot >= MIXED - 1) throw new IndexRebuildNeeded('too many payment methods');
+    return slot;
+  }
+
+  /** The slot holding invoice `id`, or -1. */
+  private find(id: number): number {
+    const ids = this.cols.id;
+    let lo = 0;
+    let hi = this.n - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const v = ids[mid] as number;
+      if (v === id) return mid;
+      if (v < id) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  }
+
+  /** `write`, after reading the entities again if a row names one the index does not know yet. */
+  private async writeRows(rows: EntryIndexRow[], sums: PaymentSum[]): Promise<number[]> {
+    if (rows.some((r) => !this.billSlots.has(Number(r.bill_id)))) await this.loadBills();
+    return this.write(rows, sums);
+  }
+
+  /** Writes rows (and their payment sums) into their slots; a new invoice must be newer than every other. */
+  private write(rows: EntryIndexRow[], sums: PaymentSum[]): number[] {
+    const byEntry = new Map<number, PaymentSum[]>();
+    for (const p of sums) {
+      const id = Number(p.entry_id);
+      const list = byEntry.get(id);
+      if (list) list.push(p);
+      else byEntry.set(id, [p]);
+    }
+    const slots: number[] = [];
+    for (const r of rows) {
+      const id = Number(r.id);
+      if (id > 0x7fffffff) throw new IndexRebuildNeeded('invoice id beyond the index');
+      let slot = this.find(id);
+      if (slot < 0) {
+        if (this.n > 0 && id < (this.cols.id[this.n - 1] as number)) throw new IndexRebuildNeeded('older invoice id');
+        if (this.n === this.cols.id.length) this.cols = allocate(this.n * 2, this.cols, this.n);
+        slot = this.n++;
+      }
+      const c = this.cols;
+      c.id[slot] = id;
+      c.invoice[slot] = Number(r.invoice_number);
+      c.date[slot] = day(r.date);
+      c.amount[slot] = Number(r.amount_cents);
+      c.paid[slot] = Number(r.paid_cents);
+      const bill = this.billSlots.get(Number(r.bill_id));
+      if (bill === undefined) throw new IndexRebuildNeeded('unknown entity');
+      c.bill[slot] = bill;
+      c.flags[slot] =
+        (r.recycled_at === null ? LIVE : 0) |
+        (Number(r.archived) === 1 ? ARCHIVED : 0) |
+        (Number(r.internal) === 1 ? INTERNAL : 0) |
+        (r.flow === 'INCOMING' ? INCOMING : 0);
+      c.pay[slot] = Number(r.pay_state);
+      c.category[slot] = this.slotOf(this.categorySlots, this.categories, r.category, r.category);
+      const known = this.services.length;
+      c.service[slot] = this.slotOf(this.serviceSlots, this.services, r.services, r.services);
+      // A string and its map entry: about two bytes a character and a few dozen bytes around them.
+      if (this.services.length > known) this.serviceBytes += 2 * r.services.length + 64;
+      c.payments[slot] = Number(r.payment_count);
+      const shares = (byEntry.get(id) ?? []).map((p) => ({
+        method: this.methodSlot(p.type, p.medium),
+        total: Number(p.total),
+        count: Number(p.n),
+        max: Number(p.max),
+      }));
+      c.maxPayment[slot] = shares.reduce((m, s) => Math.max(m, s.max), 0);
+      c.shareHead[slot] = 0;
+      if (shares.length === 0) c.method[slot] = NO_METHOD;
+      else if (shares.length === 1) c.method[slot] = 1 + (shares[0]?.method ?? 0);
+      else {
+        c.method[slot] = MIXED;
+        for (const x of shares)
+          c.shareHead[slot] = this.shares.add(c.shareHead[slot] as number, x.method, x.total, x.count);
+      }
+      slots.push(slot);
+    }
+    return slots;
+  }
+
+  // ---------------------------------------------------------------- catching up
+
+  /**
+   * Brings the index to the user's data version `target`: the invoices logged above `version` are read again
+   * (with their payment sums and the entities), and moved in every sort order; more than `upTo` of them, and
+   * the index is read afresh instead.
+   */
+  async catchUp(target: number, upTo: number): Promise<void> {
+    if (target <= this.version) return;
+    const changes = await this.db
+      .selectFrom('entry_changes')
+      .select((eb) => ['entry_id', eb.fn.max('version').as('version')])
+      .where('user_id', '=', this.userId)
+      .where('version', '>', this.version)
+      .groupBy('entry_id')
+      .execute();
+    const ids = changes.map((c) => Number(c.entry_id));
+    // A bulk change (an import, an entity with thousands of invoices) is read afresh, not moved invoice by invoice.
+    if (ids.length > upTo) throw new IndexRebuildNeeded(`${ids.length} invoices changed at once`);
+    const reached = changes.reduce((v, c) => Math.max(v, Number(c.version)), target);
+    if (ids.length > 0) await this.reread(ids);
+    this.version = reached;
+  }
+
+  private async reread(ids: number[]): Promise<void> {
+    await this.loadBills();
+    const slots: number[] = [];
+    for (let i = 0; i < ids.length; i += DELTA_CHUNK) {
+      const part = ids.slice(i, i + DELTA_CHUNK);
+      const rows = (await this.db
+        .selectFrom('entries')
+        .select(ENTRY_INDEX_COLUMNS)
+        .where('user_id', '=', this.userId)
+        .where('id', 'in', part)
+        .orderBy('id')
+        .execute()) as EntryIndexRow[];
+      const sums = await this.paymentSums(this.db.selectFrom('payments').where('entry_id', 'in', part));
+      slots.push(...(await this.writeRows(rows, sums)));
+      // Invoices gone from the table (purged from the recycle bin) are no longer live.
+      const present = new Set(rows.map((r) => Number(r.id)));
+      for (const id of part) {
+        const slot = this.find(id);
+        if (!present.has(id) && slot >= 0) {
+          this.cols.flags[slot] = 0;
+          slots.push(slot);
+        }
+      }
+    }
+    for (const column of [...this.orders.keys()]) await this.reorder(column, slots);
+  }
+
+  // ---------------------------------------------------------------- sort orders
+
+  /** The live slots in `ORDER BY column, invoice_number` (built by `load` for every sort column). */
+  order(column: SortColumn): Int32Array {
+    const order = this.orders.get(column);
+    if (!order) throw new Error(`ledger index: no order for ${column}`);
+    return order;
+  }
+
+  /**
+   * Reads `ORDER BY column, invoice_number` from the database in keyset chunks. Invoices written meanwhile may
+   * be missing, doubled or out of place: they are in the change log above `version`, and `catchUp` moves them.
+   */
+  private async readOrder(column: SortColumn): Promise<void> {
+    let out = new Int32Array(this.n + 1024);
+    let length = 0;
+    let after: { value: unknown; invoice: number } | null = null;
+    for (;;) {
+      let q = this.db
+        .selectFrom('entries')
+        .select(['id', 'invoice_number', sql.ref<unknown>(column).as('key')])
+        .where('user_id', '=', this.userId)
+        .where('recycled_at', 'is', null);
+      if (after) {
+        const { value, invoice } = after;
+        q = q.where(({ eb, refTuple, tuple }) =>
+          eb(refTuple(column, 'invoice_number'), '>', tuple(value as never, invoice)),
+        );
+      }
+      const rows = await q.orderBy(column).orderBy('invoice_number').limit(LOAD_CHUNK).execute();
+      for (const r of rows) {
+        const slot = this.find(Number(r.id));
+        if (slot < 0) continue;
+        if (length === out.length) {
+          const bigger = new Int32Array(out.length * 2);
+          bigger.set(out);
+          out = bigger;
+        }
+        out[length++] = slot;
+      }
+      const last = rows[rows.length - 1];
+      if (!last || rows.length < LOAD_CHUNK) break;
+      after = { value: last.key, invoice: Number(last.invoice_number) };
+      await yieldToEventLoop();
+    }
+    this.orders.set(column, out.slice(0, length));
+  }
+
+  /**
+   * Moves `slots` to where the database now sorts them: each live one goes right after its predecessor in
+   * `ORDER BY column, invoice_number` (one indexed lookup per invoice), so changed invoices that follow each
+   * other chain up.
+   */
+  private async reorder(column: SortColumn, slots: number[]): Promise<void> {
+    const order = this.orders.get(column);
+    if (!order) return;
+    const moved = new Set(slots);
+    const ids = [...moved].filter((s) => (this.cols.flags[s] as number) & LIVE).map((s) => this.cols.id[s] as number);
+    const next = new Map<number, number>(); // predecessor slot (-1 = first) → slot
+    for (let i = 0; i < ids.length; i += DELTA_CHUNK) {
+      const { rows } = await predecessors(this.userId, column, ids.slice(i, i + DELTA_CHUNK)).execute(this.db);
+      for (const r of rows) {
+        const pred = r.pred === null ? -1 : this.find(Number(r.pred));
+        // A predecessor the index does not hold, or two invoices after one: written while catching up.
+        if ((r.pred !== null && pred < 0) || next.has(pred)) throw new IndexRebuildNeeded('moved while catching up');
+        next.set(pred, this.find(Number(r.id)));
+      }
+    }
+    const out = new Int32Array(order.length + next.size);
+    let length = 0;
+    const chain = (from: number) => {
+      for (let s = next.get(from); s !== undefined; s = next.get(s)) out[length++] = s;
+    };
+    chain(-1);
+    for (const slot of order) {
+      if (moved.has(slot)) continue;
+      out[length++] = slot;
+      chain(slot);
+    }
+    this.orders.set(column, out.slice(0, length));
+  }
+
+  // ---------------------------------------------------------------- reads
+
+  /** The scope compiled against the columns: whether the invoice in a slot is in it. */
+  private predicate(s: EntryScope): (slot: number) => boolean {
+    const { flags, date, amount, pay, category, bill, invoice } = this.cols;
+    let flagMask = LIVE;
+    let flagWant = LIVE;
+    if (s.flow !== undefined) {
+      flagMask |= INCOMING;
+      if (s.flow === 'INCOMING') flagWant |= INCOMING;
+    }
+    if (s.internal !== undefined) {
+      flagMask |= INTERNAL;
+      if (s.internal === 1) flagWant |= INTERNAL;
+    }
+    if (s.archived !== undefined) {
+      flagMask |= ARCHIVED;
+      if (s.archived === 1) flagWant |= ARCHIVED;
+    }
+    const from = s.startDate === undefined ? -Infinity : day(s.startDate);
+    const to = s.endDate === undefined ? Infinity : day(s.endDate);
+    const min = s.minCents ?? -Infinity;
+    const max = s.maxCents ?? Infinity;
+    let payLow = 0;
+    let payHigh = 255;
+    if (s.paid !== undefined) {
+      const { op, state } = PAID_FILTERS[s.paid];
+      if (op === '>=') payLow = state;
+      else if (op === '<') payHigh = state - 1;
+      else payLow = payHigh = state;
+    }
+    // Lookup tables by category and entity slot; all ones when the scope does not filter on them.
+    const categories = new Uint8Array(256).fill(s.categories ? 0 : 1);
+    for (const label of s.categories ?? []) {
+      const slot = this.categorySlots.get(label);
+      if (slot !== undefined) categories[slot] = 1;
+    }
+    const keys = s.nameKeys ? new Set(s.nameKeys) : null;
+    const bills = Uint8Array.from(this.bills, (b) => (keys === null || keys.has(b.nameKey) ? 1 : 0));
+    const wanted = s.invoiceNumber ?? -1;
+    return (i) => {
+      if (((flags[i] as number) & flagMask) !== flagWant) return false;
+      const d = date[i] as number;
+      if (d < from || d > to) return false;
+      const a = amount[i] as number;
+      if (a < min || a > max) return false;
+      const p = pay[i] as number;
+      if (p < payLow || p > payHigh) return false;
+      return (
+        categories[category[i] as number] === 1 &&
+        bills[bill[i] as number] === 1 &&
+        (wanted < 0 || invoice[i] === wanted)
+      );
+    };
+  }
+
+  /** The scope as a mask over the slots, and how many match. */
+  match(s: EntryScope): { mask: Uint8Array; count: number } {
+    const test = this.predicate(s);
+    const n = this.n;
+    const mask = new Uint8Array(n);
+    let count = 0;
+    for (let i = 0; i < n; i++) {
+      if (test(i)) {
+        mask[i] = 1;
+        count++;
+      }
+    }
+    return { mask, count };
+  }
+
+  /**
+   * The scope's total and the invoice ids of one page in `column`'s order. When the total is known (from the
+   * rollups) and the page is near the start of the result, the walk tests the invoices as it meets them and
+   * touches little more than the page; otherwise one pass over the columns masks the scope and counts it, and
+   * the walk reads one byte per invoice it passes.
+   */
+  page(s: EntryScope, column: SortColumn, desc: boolean, offset: number, limit: number, known?: number) {
+    // Invoices walked to reach the page: about (offset + limit) × live ÷ total.
+    if (known !== undefined && (offset + limit) * 4 < known) {
+      return {
+        count: known,
+        ids: this.walk(column, this.predicate(s), desc, offset, limit).map((slot) => this.idOf(slot)),
+      };
+    }
+    const { mask, count } = this.match(s);
+    if (offset >= count) return { count, ids: [] };
+    return {
+      count,
+      ids: this.walk(column, (slot) => mask[slot] === 1, desc, offset, limit).map((slot) => this.idOf(slot)),
+    };
+  }
+
+  /** Every slot of the scope in `column`'s order (the export). */
+  slots(s: EntryScope, column: SortColumn, desc: boolean): number[] {
+    return this.walk(column, this.maskTest(s), desc, 0, this.n);
+  }
+
+  private maskTest(s: EntryScope): (slot: number) => boolean {
+    const { mask } = this.match(s);
+    return (slot) => mask[slot] === 1;
+  }
+
+  /** The slots passing `test` from position `offset` of `column`'s order (backwards for `desc`), at most `limit`. */
+  private walk(column: SortColumn, test: (slot: number) => boolean, desc: boolean, offset: number, limit: number) {
+    const order = this.order(column);
+    const out: number[] = [];
+    let skip = offset;
+    const len = order.length;
+    for (let k = 0; k < len && out.length < limit; k++) {
+      const slot = order[desc ? len - 1 - k : k] as number;
+      if (!test(slot)) continue;
+      if (skip > 0) skip--;
+      else out.push(slot);
+    }
+    return out;
+  }
+
+  idOf(slot: number): number {
+    return this.cols.id[slot] as number;
+  }
+
+  /** The CSV export's fields of the invoice in `slot`. */
+  exportRow(slot: number): ExportRow {
+    const c = this.cols;
+    const f = c.flags[slot] as number;
+    const amount = c.amount[slot] as number;
+    const paid = c.paid[slot] as number;
+    return {
+      invoice_number: c.invoice[slot] as number,
+      bill_name: this.bills[c.bill[slot] as number]?.name ?? '',
+      date: isoDay(c.date[slot] as number),
+      flow: f & INCOMING ? 'INCOMING' : 'OUTGOING',
+      amount_cents: amount,
+      paid_cents: paid,
+      balance_cents: Math.max(amount - paid, 0),
+      pay_state: c.pay[slot] as number,
+      services: this.services[c.service[slot] as number] ?? '',
+      category: this.categories[c.category[slot] as number] ?? '',
+      internal: f & INTERNAL ? 1 : 0,
+      archived: f & ARCHIVED ? 1 : 0,
+    };
+  }
+
+  /** The stats' sums over the masked slots (`sums.ts`), in the shape the SQL reads give (`groups.ts`). */
+  groups(mask: Uint8Array): { entries: EntryGroup[]; methods: MethodGroup[] } {
+    const amountOf = ENTRY_SUMS.amount_cents.of;
+    const receivedOf = ENTRY_SUMS.received_cents.of;
+    const overpaidOf = ENTRY_SUMS.overpaid_cents.of;
+    const balanceOf = ENTRY_SUMS.balance_cents.of;
+    const paidOf = ENTRY_SUMS.paid_cents.of;
+    const { flags, amount, paid, bill, method, payments, maxPayment, shareHead } = this.cols;
+    const shares = this.shares;
+    const billCount = this.bills.length;
+    const methodCount = this.methods.length;
+    // Per side and entity: count, amount, received, overpaid, outstanding, paid.
+    const sums = new Float64Array(2 * billCount * 6);
+    // Per side and method: total, count.
+    const perMethod = new Float64Array(2 * methodCount * 2);
+    const largest = [0, 0];
+    for (let i = 0; i < this.n; i++) {
+      if (!mask[i]) continue;
+      const f = flags[i] as number;
+      const side = f & INCOMING && !(f & INTERNAL) ? 0 : 1;
+      const a = amount[i] as number;
+      const p = paid[i] as number;
+      const at = (side * billCount + (bill[i] as number)) * 6;
+      sums[at] = (sums[at] as number) + 1;
+      const balance = a > p ? a - p : 0; // `derivePayment`'s balance
+      sums[at + 1] = (sums[at + 1] as number) + amountOf(a, p, balance);
+      sums[at + 2] = (sums[at + 2] as number) + receivedOf(a, p, balance);
+      sums[at + 3] = (sums[at + 3] as number) + overpaidOf(a, p, balance);
+      sums[at + 4] = (sums[at + 4] as number) + balanceOf(a, p, balance);
+      sums[at + 5] = (sums[at + 5] as number) + paidOf(a, p, balance);
+      const m = method[i] as number;
+      if (m === NO_METHOD) continue;
+      if ((maxPayment[i] as number) > (largest[side] as number)) largest[side] = maxPayment[i] as number;
+      if (m !== MIXED) {
+        // One method: its payments add up to the paid total (`derivePayment`).
+        const mt = (side * methodCount + m - 1) * 2;
+        perMethod[mt] = (perMethod[mt] as number) + p;
+        perMethod[mt + 1] = (perMethod[mt + 1] as number) + (payments[i] as number);
+        continue;
+      }
+      for (let k = shareHead[i] as number; k !== 0; k = shares.next[k - 1] as number) {
+        const mt = (side * methodCount + (shares.method[k - 1] as number)) * 2;
+        perMethod[mt] = (perMethod[mt] as number) + (shares.total[k - 1] as number);
+        perMethod[mt + 1] = (perMethod[mt + 1] as number) + (shares.count[k - 1] as number);
+      }
+    }
+    const sides: Side[] = ['income', 'expense'];
+    const entries: EntryGroup[] = [];
+    for (let side = 0; side < 2; side++) {
+      for (let b = 0; b < billCount; b++) {
+        const at = (side * billCount + b) * 6;
+        if (sums[at] === 0) continue;
+        const entity = this.bills[b] as { name: string; category: string };
+        entries.push({
+          side: sides[side] as Side,
+          name: entity.name,
+          category: entity.category,
+          amount: sums[at + 1] as number,
+          received: sums[at + 2] as number,
+          overpaid: sums[at + 3] as number,
+          outstanding: sums[at + 4] as number,
+          paid: sums[at + 5] as number,
+        });
+      }
+    }
+    const methods: MethodGroup[] = [];
+    for (let side = 0; side < 2; side++) {
+      for (let m = 0; m < methodCount; m++) {
+        const at = (side * methodCount + m) * 2;
+        if (perMethod[at + 1] === 0) continue;
+        const { type, medium } = this.methods[m] as { type: string; medium: string };
+        methods.push({
+          side: sides[side] as Side,
+          type,
+          medium,
+          total: perMethod[at] as number,
+          count: perMethod[at + 1] as number,
+          max: largest[side] as number,
+        });
+      }
+    }
+    return { entries, methods };
+  }
+}

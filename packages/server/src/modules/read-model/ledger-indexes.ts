@@ -1,0 +1,164 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../db/database.ts';
+import type { DataVersionRepository } from './data-version.repository.ts';
+import { IndexRebuildNeeded, LedgerIndex } from './ledger-index.ts';
+
+/** How the ledger indexes are kept (docs/decisions/0405-ledger-index.md). Options, so tests reach every path. */
+export interface LedgerIndexOptions {
+  /** Memory for every user's index together, in bytes; 0 turns them off (every read runs SQL). */
+  maxBytes: number;
+  /** A ledger smaller than this is indexed during the request that first needs it; a larger one in the background. */
+  loadInlineBelow: number;
+  /** An index unused for longer than this is read afresh, not caught up (the change log keeps an hour). */
+  staleAfterMs: number;
+  /** After a failed load, wait this long before the next try. */
+  retryAfterMs: number;
+  /** More invoices changed than this since the last read, and the index is read afresh instead of caught up. */
+  catchUpUpTo: number;
+}
+
+export const DEFAULT_LEDGER_INDEX_OPTIONS: LedgerIndexOptions = {
+  maxBytes: 512 * 1024 * 1024,
+  loadInlineBelow: 50_000,
+  staleAfterMs: 30 * 60_000,
+  retryAfterMs: 60_000,
+  // Each changed invoice costs one index seek per sort order (eleven) to move.
+  catchUpUpTo: 2_000,
+};
+
+interface UserIndex {
+  index: LedgerIndex | null;
+  loading: boolean;
+  usedAt: number;
+  /** Not before this instant: the next load after a failure or an index too large for the memory. */
+  retryAt: number;
+  /** One reader or catch-up at a time per user: reads never see an index half caught up. */
+  queue: Promise<unknown>;
+}
+
+export type IndexState = 'ready' | 'loading' | 'off';
+
+/**
+ * Every user's ledger index: loaded on first need, caught up with the user's data version before each read,
+ * evicted least recently used beyond `maxBytes`. When a user has no index ready, `read` returns null and the
+ * repository answers from SQL: the index only ever makes a read faster, never different.
+ */
+export class LedgerIndexes {
+  private readonly users = new Map<number, UserIndex>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly versions: DataVersionRepository,
+    private readonly ledgerSize: (userId: number) => Promise<number>,
+    private readonly options: LedgerIndexOptions = DEFAULT_LEDGER_INDEX_OPTIONS,
+    private readonly now: () => number = Date.now,
+    private readonly log?: FastifyBaseLogger,
+  ) {}
+
+  state(userId: number): IndexState {
+    if (this.options.maxBytes <= 0) return 'off';
+    const user = this.users.get(userId);
+    return user?.index ? 'ready' : user?.loading ? 'loading' : 'off';
+  }
+
+  /**
+   * Runs `work` on the user's index, exact at the user's data version as it is now, or returns null when the
+   * index is off, loading, or could not be kept.
+   */
+  async read<T>(userId: number, work: (index: LedgerIndex) => T | Promise<T>): Promise<{ value: T } | null> {
+    if (this.options.maxBytes <= 0) return null;
+    const user = this.users.get(userId) ?? this.track(userId);
+    // A second try after an index that had to be read afresh (for a small ledger, at once).
+    for (let attempt = 0; attempt < 2; attempt++) {
+      if (!(await this.ensure(userId, user))) return null;
+      const run = user.queue.then(async () => {
+        const index = user.index;
+        if (!index) return null;
+        try {
+          const version = await this.versions.version(userId);
+          if (version < index.version) throw new IndexRebuildNeeded('the data version went back');
+          await index.catchUp(version, this.options.catchUpUpTo);
+          return { value: await work(index) };
+        } catch (err) {
+          if (!(err instanceof IndexRebuildNeeded)) throw err;
+          this.log?.info({ userId, reason: err.message }, 'ledger index read afresh');
+          if (user.index === index) user.index = null;
+          return null;
+        }
+      });
+      user.queue = run.catch(() => undefined);
+      const result = await run;
+      if (result) return result;
+    }
+    return null;
+  }
+
+  /** Whether the user has an index: loaded now for a small ledger, started in the background for a large one. */
+  private async ensure(userId: number, user: UserIndex): Promise<boolean> {
+    const now = this.now();
+    if (user.index && now - user.usedAt > this.options.staleAfterMs) user.index = null;
+    user.usedAt = now;
+    if (user.index) return true;
+    if (user.loading || now < user.retryAt) return false;
+    const size = await this.ledgerSize(userId);
+    const load = this.load(userId, user);
+    if (size >= this.options.loadInlineBelow) return false;
+    await load;
+    return user.index !== null;
+  }
+
+  private track(userId: number): UserIndex {
+    const user: UserIndex = { index: null, loading: false, usedAt: 0, retryAt: 0, queue: Promise.resolve() };
+    this.users.set(userId, user);
+    return user;
+  }
+
+  private async load(userId: number, user: UserIndex): Promise<void> {
+    if (user.loading) return;
+    user.loading = true;
+    const started = this.now();
+    try {
+      const version = await this.versions.version(userId);
+      const index = await LedgerIndex.load(this.db, userId, version);
+      if (index.bytes > this.options.maxBytes) {
+        user.retryAt = this.now() + this.options.retryAfterMs;
+        this.log?.warn({ userId, bytes: index.bytes }, 'ledger index larger than its memory: SQL answers');
+        return;
+      }
+      user.index = index;
+      this.evict(userId);
+      this.log?.info({ userId, bytes: index.bytes, ms: this.now() - started }, 'ledger index loaded');
+    } catch (err) {
+      user.retryAt = this.now() + this.options.retryAfterMs;
+      this.log?.error({ err, userId }, 'ledger index failed to load');
+    } finally {
+      user.loading = false;
+    }
+  }
+
+  /** Least recently used indexes go until all fit in `maxBytes` (the one just loaded stays). */
+  private evict(keep: number): void {
+    let total = 0;
+    for (const user of this.users.values()) total += user.index?.bytes ?? 0;
+    const byAge = [...this.users.entries()].filter(([, u]) => u.index).sort(([, a], [, b]) => a.usedAt - b.usedAt);
+    for (const [userId, user] of byAge) {
+      if (total <= this.options.maxBytes) break;
+      if (userId === keep) continue;
+      total -= user.index?.bytes ?? 0;
+      user.index = null;
+    }
+  }
+
+  /** Loads the indexes of the most recently signed-in users with invoices, one after another, up to the memory (server start). */
+  async preload(): Promise<void> {
+    if (this.options.maxBytes <= 0) return;
+    for (const userId of await this.versions.usersByRecentSignIn()) {
+      const user = this.users.get(userId) ?? this.track(userId);
+      user.usedAt = this.now();
+      await this.load(userId, user);
+      let total = 0;
+      for (const u of this.users.values()) total += u.index?.bytes ?? 0;
+      if (total >= this.options.maxBytes) break;
+    }
+  }
+}

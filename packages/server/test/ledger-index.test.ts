@@ -1,0 +1,189 @@
+import type { Entry, EntryList, SortField } from '@billfold/contract/schemas';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.ts';
+import { purgeRecycleBin } from '../src/jobs/recycle-purge.ts';
+import { DAY } from '../src/lib/time.ts';
+import { DEFAULT_LEDGER_INDEX_OPTIONS } from '../src/modules/read-model/ledger-indexes.ts';
+import { createTestApp, dialects, type TestApp, testConfig } from './helpers/app.ts';
+import {
+  type Api,
+  createBill,
+  createEntry,
+  createPayment,
+  editEntry,
+  request,
+  updateBill,
+  updatePayment,
+} from './helpers/domain.ts';
+import { signIn, signUp } from './helpers/factories.ts';
+import { userIdOf } from './helpers/seed.ts';
+
+/**
+ * The ledger index catches up with every kind of write (docs/decisions/0405-ledger-index.md): after each one,
+ * written through the API of this server or of another process on the same database, every list, total, stats
+ * answer and export of the indexed server equals the same request answered by SQL.
+ */
+
+const SQL_ONLY = { ...DEFAULT_LEDGER_INDEX_OPTIONS, maxBytes: 0 };
+
+const QUERIES = [
+  '',
+  'paid=partial',
+  'paid=true&flow=income',
+  'archives=true',
+  'min=10&max=200',
+  'categoryList=Dining&categoryList=Utilities',
+  'startDate=2026-02-01&endDate=2026-06-30',
+];
+const SORTS: SortField[] = ['date', 'name', 'amount', 'status', 'balance', 'services', 'category', 'invoiceId'];
+
+const CASES = dialects.flatMap((dialect) => [
+  { dialect, catchUpUpTo: DEFAULT_LEDGER_INDEX_OPTIONS.catchUpUpTo, way: 'caught up' },
+  { dialect, catchUpUpTo: 0, way: 'read afresh' },
+]);
+
+describe.each(CASES)('the ledger index after every kind of write on $dialect, $way', ({ dialect, catchUpUpTo }) => {
+  let t: TestApp;
+  let sqlApp: FastifyInstance;
+  let indexed: Api;
+  let other: Api;
+
+  beforeAll(async () => {
+    t = await createTestApp(
+      dialect,
+      {},
+      { readModel: { ledgerIndex: { ...DEFAULT_LEDGER_INDEX_OPTIONS, catchUpUpTo } } },
+    );
+    sqlApp = await buildApp(testConfig(t.database.config, { now: t.clock.now }), {
+      readModel: { ledgerIndex: SQL_ONLY },
+    });
+    await sqlApp.ready();
+    const session = await signUp(t.app);
+    indexed = { app: t.app, session };
+    other = { app: sqlApp, session };
+  });
+  afterAll(async () => {
+    await sqlApp.close();
+    await t.close();
+  });
+
+  const get = async (app: FastifyInstance, path: string) => {
+    const res = await app.inject({
+      method: 'GET',
+      url: `/api/v1${path}`,
+      headers: { ...indexed.session.headers, 'cache-control': 'no-cache' },
+    });
+    expect(res.statusCode, `${path}: ${res.body}`).toBe(200);
+    return { body: res.body, timing: res.headers['server-timing'] };
+  };
+
+  /** Every query and sort, both ways, on both servers: the indexed one must answer from its index, and equally. */
+  async function expectSameAnswers(step: string) {
+    for (const query of QUERIES) {
+      const stats = await get(t.app, `/entries/stats?${query}`);
+      expect(stats.timing, step).toBe('ledger;desc=ready');
+      expect(JSON.parse(stats.body), `${step}: stats?${query}`).toEqual(
+        JSON.parse((await get(sqlApp, `/entries/stats?${query}`)).body),
+      );
+      for (const sortField of SORTS) {
+        for (const sortOrder of ['asc', 'desc']) {
+          const path = `/entries?${query}&sortField=${sortField}&sortOrder=${sortOrder}&pageSize=4&pageNum=1`;
+          const mine = JSON.parse((await get(t.app, path)).body) as EntryList;
+          expect(mine, `${step}: ${path}`).toEqual(JSON.parse((await get(sqlApp, path)).body));
+        }
+      }
+      const csv = `/entries/export?${query}&sortField=name&sortOrder=desc`;
+      expect((await get(t.app, csv)).body, `${step}: ${csv}`).toBe((await get(sqlApp, csv)).body);
+    }
+  }
+
+  it('equals SQL after creates, payments, edits, renames, archiving, recycling, restores and the purge', async () => {
+    const a = await createBill(indexed, { name: 'Acme', category: 'Utilities' });
+    const b = await createBill(indexed, { name: 'Bistro', category: 'Dining' });
+    const entries: Entry[] = [];
+    for (let i = 0; i < 12; i++) {
+      entries.push(
+        await createEntry(indexed, {
+          billId: i % 3 === 0 ? b.id : a.id,
+          date: `2026-0${1 + (i % 9)}-1${i % 10}`,
+          flow: i % 4 === 0 ? 'expense' : 'income',
+          amount: 20 + i * 17.25,
+          services: `svc ${(i * 7) % 5}`,
+        }),
+      );
+    }
+    const [e0, e1, e2, , e4] = entries as [Entry, Entry, Entry, Entry, Entry];
+    await createPayment(indexed, { entryId: e0.entryId, amount: 5 });
+    await expectSameAnswers('loaded');
+
+    // Another process writes: a payment of a second method makes e0's payments mixed; e1 is overpaid.
+    await createPayment(other, { entryId: e0.entryId, amount: 7.5, type: 'credit', medium: 'web' });
+    const p1 = await createPayment(other, { entryId: e1.entryId, amount: 500 });
+    await expectSameAnswers('payments from another process');
+
+    await updatePayment(indexed, { ...p1, amount: 3, type: 'cash', medium: 'person' });
+    await editEntry(indexed, { ...e2, amount: 999.99, date: '2025-12-31', services: 'aaa first' });
+    await expectSameAnswers('edits');
+
+    await updateBill(indexed, { ...a, name: 'Zeta Corp', category: 'Dining' });
+    await updateBill(indexed, { ...b, status: 0 });
+    await expectSameAnswers('entity renamed and another archived');
+
+    await updateBill(indexed, { ...b, status: 1 });
+    await editEntry(indexed, { ...e4, recycle: true });
+    await updatePayment(indexed, { ...p1, recycle: true });
+    await expectSameAnswers('unarchived, an invoice and a payment recycled');
+
+    const restored = await request(indexed, 'PUT', '/entries/edit?filter=bypass', { ...e4, recycle: false });
+    expect(restored.statusCode).toBe(200);
+    await expectSameAnswers('restored');
+
+    await editEntry(indexed, { ...e2, recycle: true });
+    await updateBill(indexed, { ...b, recycle: true });
+    t.clock.advance(15 * DAY);
+    await purgeRecycleBin(t.app.db, t.clock.now());
+    const session = await signIn(t.app, indexed.session); // the access token expired meanwhile
+    indexed = { app: t.app, session };
+    other = { app: sqlApp, session };
+    await expectSameAnswers('entity recycled and the bin purged');
+
+    const c = await createBill(other, { name: 'Corner', category: 'Financial' });
+    for (let i = 0; i < 5; i++) await createEntry(other, { billId: c.id, amount: 1 + i, date: '2026-03-03' });
+    await expectSameAnswers('a new entity and invoices from another process');
+  });
+});
+
+describe.each(dialects)('loading and keeping ledger indexes on %s', (dialect) => {
+  let t: TestApp;
+  afterAll(() => t.close());
+
+  it('a large ledger loads in the background while SQL answers; beyond the memory the least recently used goes', async () => {
+    // Every ledger "large" (loaded in the background), and memory for about one small index.
+    t = await createTestApp(
+      dialect,
+      {},
+      {
+        readModel: { ledgerIndex: { ...DEFAULT_LEDGER_INDEX_OPTIONS, loadInlineBelow: 0, maxBytes: 100_000 } },
+      },
+    );
+    const users: Api[] = [];
+    for (const name of ['first', 'second']) {
+      const api = { app: t.app, session: await signUp(t.app, { username: `ledger-${name}` }) };
+      const bill = await createBill(api, { name: `Entity of ${name}` });
+      for (let i = 0; i < 3; i++) await createEntry(api, { billId: bill.id, amount: 10 + i });
+      users.push(api);
+    }
+    const stats = (api: Api) =>
+      request(api, 'GET', '/entries/stats').then((res) => ({ timing: res.headers['server-timing'], body: res.json() }));
+    const [first, second] = users as [Api, Api];
+    const before = await stats(first);
+    expect(before.timing).toBe('ledger;desc=loading');
+    await expect.poll(async () => (await stats(first)).timing).toBe('ledger;desc=ready');
+    expect((await stats(first)).body).toEqual(before.body);
+    // The second user's index pushes the first one's out.
+    await expect.poll(async () => (await stats(second)).timing).toBe('ledger;desc=ready');
+    expect(t.app.ledgerIndexes.state(await userIdOf(t.app.db, 'ledger-first'))).toBe('off');
+    expect((await stats(first)).body).toEqual(before.body);
+  });
+});
