@@ -245,9 +245,9 @@ async function waitForLedgerIndex(server: RunningServer, token: string): Promise
     });
     await res.arrayBuffer();
     const state = res.headers.get('server-timing') ?? '';
-    if (state === 'ledger;desc=ready') return (performance.now() - started) / 1000;
-    if (state !== 'ledger;desc=loading' || performance.now() - started > 600_000) {
-      throw new Error(`the ledger index is not loading (${state || 'no Server-Timing'})`);
+    if (state === 'ledger;desc=index') return (performance.now() - started) / 1000;
+    if (state !== 'ledger;desc=sql' || performance.now() - started > 600_000) {
+      throw new Error(`the ledger index did not load (${state || 'no Server-Timing'})`);
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }

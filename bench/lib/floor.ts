@@ -60,10 +60,7 @@ export async function captureRequestSql(
   const repo = new ReadModelRepository(db, { ledgerIndex: { ...DEFAULT_LEDGER_INDEX_OPTIONS, maxBytes: 0 } });
   try {
     if (kind === 'list') {
-      await new EntriesListService(repo, Date.now).list(
-        userId,
-        entriesQuery.parse(queryObject(query)),
-      );
+      await new EntriesListService(repo, Date.now).list(userId, entriesQuery.parse(queryObject(query)));
     } else {
       await new StatsService(repo, Date.now).stats(userId, statsQuery.parse(queryObject(query)));
     }

@@ -378,7 +378,7 @@ describe.each(dialects)(`read model equals the in-memory model on %s (seed ${SEE
         url: '/api/v1/entries/stats',
         headers: { ...alice.headers, 'cache-control': 'no-cache' },
       });
-      expect(stats.headers['server-timing']).toBe('ledger;desc=ready');
+      expect(stats.headers['server-timing']).toBe('ledger;desc=index');
     } finally {
       await ceiling.close();
       await indexed.close();

@@ -1,6 +1,7 @@
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { ExportRow } from '../entries/entries-export.ts';
+import { PAY_STATE } from '../entries/entry.derived.ts';
 import type { EntryGroup, MethodGroup, Side } from './groups.ts';
 import { type EntryScope, PAID_FILTERS } from './scope.ts';
 import { SORT_COLUMNS, type SortColumn } from './scope-sql.ts';
@@ -36,6 +37,9 @@ const ARCHIVED = 2;
 const INTERNAL = 4;
 const INCOMING = 8;
 
+/** `due` of an invoice without a due date. */
+const NO_DUE = 0x7fffffff;
+
 /** `method`: no live payment, several methods (see `Shares`), else 1 + the method's slot. */
 const NO_METHOD = 0;
 const MIXED = 255;
@@ -55,6 +59,7 @@ const COLUMN_TYPES = {
   maxPayment: Float64Array,
   service: Int32Array,
   shareHead: Int32Array,
+  due: Int32Array,
 } as const;
 type Columns = { [K in keyof typeof COLUMN_TYPES]: InstanceType<(typeof COLUMN_TYPES)[K]> };
 const BYTES_PER_SLOT = Object.values(COLUMN_TYPES).reduce((n, T) => n + T.BYTES_PER_ELEMENT, 0);
@@ -95,6 +100,7 @@ export const ENTRY_INDEX_COLUMNS = [
   'payment_count',
   'recycled_at',
   'services',
+  'due_date',
 ] as const;
 
 interface EntryIndexRow {
@@ -112,6 +118,7 @@ interface EntryIndexRow {
   payment_count: number;
   recycled_at: number | null;
   services: string;
+  due_date: string | null;
 }
 
 interface PaymentSum {
@@ -391,6 +398,7 @@ export class LedgerIndex {
         (Number(r.internal) === 1 ? INTERNAL : 0) |
         (r.flow === 'INCOMING' ? INCOMING : 0);
       c.pay[slot] = Number(r.pay_state);
+      c.due[slot] = r.due_date === null ? NO_DUE : day(r.due_date);
       c.category[slot] = this.slotOf(this.categorySlots, this.categories, r.category, r.category);
       const known = this.services.length;
       c.service[slot] = this.slotOf(this.serviceSlots, this.services, r.services, r.services);
@@ -554,7 +562,7 @@ export class LedgerIndex {
 
   /** The scope compiled against the columns: whether the invoice in a slot is in it. */
   private predicate(s: EntryScope): (slot: number) => boolean {
-    const { flags, date, amount, pay, category, bill, invoice } = this.cols;
+    const { flags, date, amount, pay, category, bill, invoice, due } = this.cols;
     let flagMask = LIVE;
     let flagWant = LIVE;
     if (s.flow !== undefined) {
@@ -590,6 +598,10 @@ export class LedgerIndex {
     const keys = s.nameKeys ? new Set(s.nameKeys) : null;
     const bills = Uint8Array.from(this.bills, (b) => (keys === null || keys.has(b.nameKey) ? 1 : 0));
     const wanted = s.invoiceNumber ?? -1;
+    // Due filters: unpaid invoices due within the range (`scopedEntries`); no due date is never in it.
+    const dueFrom = s.due?.from === undefined ? -Infinity : day(s.due.from);
+    const dueTo = s.due === undefined ? Infinity : day(s.due.to);
+    if (s.due !== undefined) payHigh = Math.min(payHigh, PAY_STATE.paid - 1);
     return (i) => {
       if (((flags[i] as number) & flagMask) !== flagWant) return false;
       const d = date[i] as number;
@@ -598,6 +610,10 @@ export class LedgerIndex {
       if (a < min || a > max) return false;
       const p = pay[i] as number;
       if (p < payLow || p > payHigh) return false;
+      if (s.due !== undefined) {
+        const d = due[i] as number;
+        if (d === NO_DUE || d < dueFrom || d > dueTo) return false;
+      }
       return (
         categories[category[i] as number] === 1 &&
         bills[bill[i] as number] === 1 &&
@@ -691,6 +707,7 @@ export class LedgerIndex {
       category: this.categories[c.category[slot] as number] ?? '',
       internal: f & INTERNAL ? 1 : 0,
       archived: f & ARCHIVED ? 1 : 0,
+      due_date: c.due[slot] === NO_DUE ? null : isoDay(c.due[slot] as number),
     };
   }
 

@@ -34,9 +34,9 @@ interface UserIndex {
   retryAt: number;
   /** One reader or catch-up at a time per user: reads never see an index half caught up. */
   queue: Promise<unknown>;
+  /** What answered the user's latest read. */
+  answered: 'index' | 'sql';
 }
-
-export type IndexState = 'ready' | 'loading' | 'off';
 
 /**
  * Every user's ledger index: loaded on first need, caught up with the user's data version before each read,
@@ -55,10 +55,9 @@ export class LedgerIndexes {
     private readonly log?: FastifyBaseLogger,
   ) {}
 
-  state(userId: number): IndexState {
-    if (this.options.maxBytes <= 0) return 'off';
-    const user = this.users.get(userId);
-    return user?.index ? 'ready' : user?.loading ? 'loading' : 'off';
+  /** What answered the user's latest read: the index, or SQL (while it loads, or with the index off). */
+  answered(userId: number): 'index' | 'sql' {
+    return this.users.get(userId)?.answered ?? 'sql';
   }
 
   /**
@@ -70,7 +69,7 @@ export class LedgerIndexes {
     const user = this.users.get(userId) ?? this.track(userId);
     // A second try after an index that had to be read afresh (for a small ledger, at once).
     for (let attempt = 0; attempt < 2; attempt++) {
-      if (!(await this.ensure(userId, user))) return null;
+      if (!(await this.ensure(userId, user))) break;
       const run = user.queue.then(async () => {
         const index = user.index;
         if (!index) return null;
@@ -88,8 +87,12 @@ export class LedgerIndexes {
       });
       user.queue = run.catch(() => undefined);
       const result = await run;
-      if (result) return result;
+      if (result) {
+        user.answered = 'index';
+        return result;
+      }
     }
+    user.answered = 'sql';
     return null;
   }
 
@@ -108,7 +111,14 @@ export class LedgerIndexes {
   }
 
   private track(userId: number): UserIndex {
-    const user: UserIndex = { index: null, loading: false, usedAt: 0, retryAt: 0, queue: Promise.resolve() };
+    const user: UserIndex = {
+      index: null,
+      loading: false,
+      usedAt: 0,
+      retryAt: 0,
+      queue: Promise.resolve(),
+      answered: 'sql',
+    };
     this.users.set(userId, user);
     return user;
   }

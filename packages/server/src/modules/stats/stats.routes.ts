@@ -21,8 +21,8 @@ export function statsRoutes(app: FastifyInstance, service: StatsService): void {
     },
     async (request, reply) => {
       const body = await service.stats(request.userId, request.query);
-      // Whether the user's ledger index answered (docs/decisions/0405-ledger-index.md): ready, loading or off.
-      reply.header('server-timing', `ledger;desc=${service.ledgerState(request.userId)}`);
+      // Whether the user's ledger index or SQL answered (docs/decisions/0405-ledger-index.md).
+      reply.header('server-timing', `ledger;desc=${service.answeredBy(request.userId)}`);
       return body;
     },
   );

@@ -54,8 +54,9 @@ export class StatsService {
     private readonly now: () => number,
   ) {}
 
-  ledgerState(userId: number) {
-    return this.repo.indexes.state(userId);
+  /** What answered the user's latest read: the ledger index or SQL (docs/decisions/0405-ledger-index.md). */
+  answeredBy(userId: number) {
+    return this.repo.indexes.answered(userId);
   }
 
   async stats(userId: number, filters: EntryFilters): Promise<Stats> {
