@@ -12,8 +12,8 @@ import { addToRollups } from '../read-model/rollup-tables.ts';
 const BULK_CACHE_KIB = -64 * 1024;
 
 /**
- * The SQLite row triggers of inserts into `entries` and `payments` (migrations `2026-11-23T00-00_rollups`, `2026-11-29T02-00_entry_changes` and
- * `2026-11-25T00-00_data_versions`) that `bulkWrite` replaces by grouped statements.
+ * The SQLite row triggers of inserts into `entries` and `payments` (migrations `2026-11-23T00-00_rollups` and
+ * `2026-11-29T02-00_entry_changes`) that `bulkWrite` replaces by grouped statements.
  */
 const GROUPED_TRIGGERS = [
   'entries_rollup_insert',
