@@ -203,6 +203,8 @@ export class LedgerIndex {
   private readonly methods: { type: string; medium: string }[] = [];
   /** Per-method shares of the slots whose live payments use several methods. */
   private readonly shares = new Shares();
+  /** The mask of the read in progress (`match`). */
+  private scratch = new Uint8Array(0);
   /** Per sort column: the live slots in the database's `ORDER BY column, invoice_number`. */
   private readonly orders = new Map<SortColumn, Int32Array>();
 
@@ -212,7 +214,7 @@ export class LedgerIndex {
   ) {}
 
   get bytes(): number {
-    let bytes = this.cols.id.length * BYTES_PER_SLOT + this.serviceBytes + this.shares.bytes;
+    let bytes = this.cols.id.length * BYTES_PER_SLOT + this.serviceBytes + this.shares.bytes + this.scratch.length;
     for (const order of this.orders.values()) bytes += order.byteLength;
     return bytes;
   }
@@ -601,7 +603,8 @@ export class LedgerIndex {
     // Due filters: unpaid invoices due within the range (`scopedEntries`); no due date is never in it.
     const dueFrom = s.due?.from === undefined ? -Infinity : day(s.due.from);
     const dueTo = s.due === undefined ? Infinity : day(s.due.to);
-    if (s.due !== undefined) payHigh = Math.min(payHigh, PAY_STATE.paid - 1);
+    const dated = s.due !== undefined;
+    if (dated) payHigh = Math.min(payHigh, PAY_STATE.paid - 1);
     return (i) => {
       if (((flags[i] as number) & flagMask) !== flagWant) return false;
       const d = date[i] as number;
@@ -610,7 +613,7 @@ export class LedgerIndex {
       if (a < min || a > max) return false;
       const p = pay[i] as number;
       if (p < payLow || p > payHigh) return false;
-      if (s.due !== undefined) {
+      if (dated) {
         const d = due[i] as number;
         if (d === NO_DUE || d < dueFrom || d > dueTo) return false;
       }
@@ -626,7 +629,11 @@ export class LedgerIndex {
   match(s: EntryScope): { mask: Uint8Array; count: number } {
     const test = this.predicate(s);
     const n = this.n;
-    const mask = new Uint8Array(n);
+    // One mask per index, reused: a read runs alone on its index (`LedgerIndexes.read`) and is done with the
+    // mask before it returns. A megabyte allocated per request would bring the garbage collector round often.
+    if (this.scratch.length < n) this.scratch = new Uint8Array(this.cols.id.length);
+    const mask = this.scratch.subarray(0, n);
+    mask.fill(0);
     let count = 0;
     for (let i = 0; i < n; i++) {
       if (test(i)) {
