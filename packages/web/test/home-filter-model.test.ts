@@ -6,6 +6,7 @@ import {
   cleanInvoiceInput,
   defaultFilterState,
   EMPTY_FIELDS,
+  type FilterFields,
   type FilterState,
   hasErrors,
   invoiceParam,
@@ -14,11 +15,13 @@ import {
   pickSingleDate,
   restoreFilterState,
   setDateField,
+  showDue,
   switchDateMode,
   toFilterParams,
   toggleChoice,
   validateFilters,
 } from '../src/features/filters/filter-model.ts';
+import { todayIso } from '../src/lib/dates.ts';
 
 const NOW = new Date(2026, 2, 1, 12); // 1 March 2026, local time
 
@@ -305,11 +308,12 @@ describe('activeFilterCount (the Filters button of phones and tablets)', () => {
         amountMax: 50,
         status: 'paid',
         flow: 'INCOMING',
+        due: 'next7',
       },
       dateRange: { start: '2026-01-01', end: '2026-01-31' },
       includeArchived: 'only',
     };
-    expect(activeFilterCount(busy, NOW)).toBe(9);
+    expect(activeFilterCount(busy, NOW)).toBe(10);
     expect(activeFilterCount({ ...defaults, fields: { ...EMPTY_FIELDS, status: 'unpaid' } }, NOW)).toBe(1);
   });
 
@@ -317,5 +321,32 @@ describe('activeFilterCount (the Filters button of phones and tablets)', () => {
     expect(activeFilterCount({ ...defaults, dateRange: { start: null, end: null } }, NOW)).toBe(1);
     expect(activeFilterCount({ ...defaults, includeArchived: true }, NOW)).toBe(1);
     expect(activeFilterCount({ ...defaults, fields: { ...EMPTY_FIELDS, invoice: '000' } }, NOW)).toBe(0);
+  });
+});
+
+describe('the Due filter', () => {
+  const defaults = defaultFilterState(NOW);
+  const today = todayIso(NOW);
+
+  it('asks for overdue or upcoming invoices as of the user’s own date', () => {
+    const due = (value: FilterFields['due']) =>
+      toFilterParams({ ...defaults, fields: { ...EMPTY_FIELDS, due: value } }, NOW);
+    expect(due('overdue')).toMatchObject({ due: 'overdue', today });
+    expect(due('overdue').dueWithin).toBeUndefined();
+    expect(due('next7')).toMatchObject({ due: 'upcoming', dueWithin: 7, today });
+    expect(due('next30')).toMatchObject({ due: 'upcoming', dueWithin: 30, today });
+    expect(toFilterParams(defaults, NOW).today).toBeUndefined();
+  });
+
+  it('shows a due selection with the other filters kept and the date range cleared', () => {
+    const state = { ...defaults, fields: { ...EMPTY_FIELDS, flow: 'OUTGOING' as const } };
+    const shown = showDue(state, 'overdue');
+    expect(shown.fields).toMatchObject({ flow: 'OUTGOING', due: 'overdue' });
+    expect(shown.dateRange).toEqual({ start: null, end: null });
+  });
+
+  it('restores a saved choice and drops an unknown one', () => {
+    expect(restoreFilterState({ filters: { due: 'next30' } }, NOW).fields.due).toBe('next30');
+    expect(restoreFilterState({ filters: { due: 'someday' } }, NOW).fields.due).toBeNull();
   });
 });

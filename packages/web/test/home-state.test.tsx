@@ -66,7 +66,14 @@ describe('saved grid state', () => {
       page: 2,
       pageSize: 25,
       sortModel: [{ field: 'amount', sort: 'desc' }],
-      columnVisibility: { services: false },
+      columnVisibility: { dueDate: false, services: false },
+    });
+  });
+
+  it('hides the Due column until the user shows it, and keeps it shown then', () => {
+    expect(sanitizeViewState({}, [100], 100).columnVisibility).toEqual({ dueDate: false });
+    expect(sanitizeViewState({ columnVisibility: { dueDate: true } }, [100], 100).columnVisibility).toEqual({
+      dueDate: true,
     });
   });
 
@@ -89,7 +96,7 @@ describe('saved grid state', () => {
         [5, 10, 25, 50, 100],
         100,
       ),
-    ).toEqual({ page: 0, pageSize: 100, sortModel: [], columnVisibility: { amount: false } });
+    ).toEqual({ page: 0, pageSize: 100, sortModel: [], columnVisibility: { dueDate: false, amount: false } });
     expect(sanitizeViewState({ page: 1.5, pageSize: 7 }, [2, 5, 10], 10)).toMatchObject({ page: 0, pageSize: 10 });
   });
 

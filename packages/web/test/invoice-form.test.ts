@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   archivedEntityNotice,
   checkInvoiceForm,
+  dueDateProblem,
   emptyInvoiceForm,
   findEntityByName,
   flowFor,
@@ -19,6 +20,7 @@ const filled = (overrides: Partial<InvoiceFormValues> = {}): InvoiceFormValues =
   flow: 'expense',
   amount: '1234.5',
   services: '  February power ',
+  dueDate: '',
   ...overrides,
 });
 
@@ -117,6 +119,7 @@ describe('invoice form', () => {
       flow: 'expense',
       amount: 1234.5,
       services: 'February power',
+      dueDate: null,
     });
     expect(toEntryBody(filled({ flow: 'internal' })).flow).toBe('internal');
   });
@@ -128,6 +131,7 @@ describe('invoice form', () => {
       flow: 'expense',
       amount: '1234.50',
       services: 'February power',
+      dueDate: '',
     });
     expect(invoiceFormFromEntry(entry({ flow: 'INCOMING' })).flow).toBe('income');
     expect(invoiceFormFromEntry(entry({ internal: true })).flow).toBe('internal');
@@ -151,5 +155,27 @@ describe('invoice form', () => {
     expect(archivedEntityNotice('Old Lodge')).toBe(
       '"Old Lodge" is archived, so it takes no new invoices. Restore it from Archives in the History menu first.',
     );
+  });
+});
+
+describe('the due date of the invoice form', () => {
+  it('is optional, sent as null when empty and as the date when set', () => {
+    expect(checkInvoiceForm(filled())).toEqual({ message: null, fields: [] });
+    expect(toEntryBody(filled()).dueDate).toBeNull();
+    expect(toEntryBody(filled({ dueDate: '2026-03-05' })).dueDate).toBe('2026-03-05');
+  });
+
+  it('may not come before the invoice date, and a field showing a problem blocks the form', () => {
+    expect(dueDateProblem(filled({ dueDate: '2026-02-02' }))).toBe('Due date must not be before the invoice date.');
+    expect(dueDateProblem(filled({ dueDate: '2026-02-03' }))).toBeNull();
+    expect(checkInvoiceForm(filled({ dueDate: '2026-02-02' })).fields).toEqual(['dueDate']);
+    expect(checkInvoiceForm(filled(), null, 'Enter a whole date that exists, as YYYY-MM-DD.').fields).toEqual([
+      'dueDate',
+    ]);
+  });
+
+  it('shows an invoice’s due date, or nothing', () => {
+    expect(invoiceFormFromEntry(entry({ dueDate: '2026-03-01' })).dueDate).toBe('2026-03-01');
+    expect(invoiceFormFromEntry(entry()).dueDate).toBe('');
   });
 });

@@ -1,9 +1,12 @@
 import ArrowDropDown from '@mui/icons-material/ArrowDropDown';
 import CheckIcon from '@mui/icons-material/Check';
+import EventBusyOutlined from '@mui/icons-material/EventBusyOutlined';
 import AppBar from '@mui/material/AppBar';
+import Badge from '@mui/material/Badge';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Divider from '@mui/material/Divider';
+import IconButton from '@mui/material/IconButton';
 import Link from '@mui/material/Link';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
@@ -11,9 +14,12 @@ import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import { useColorScheme } from '@mui/material/styles';
 import Toolbar from '@mui/material/Toolbar';
+import Tooltip from '@mui/material/Tooltip';
 import { type ReactNode, useId, useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
+import { useDueSummary } from '../api/entries/due-summary.ts';
 import logoUrl from '../assets/logo.svg';
+import { dueLink } from '../lib/due-links.ts';
 import { useSession } from '../lib/use-session.ts';
 
 interface MenuEntry {
@@ -125,7 +131,27 @@ function NavMenu({
   );
 }
 
-/** Banner linking to `/home`; when signed in, the History menu and the menu named after the user (spec §2). */
+/** The number of overdue invoices as a badge linking to them on Home; nothing when none (or unknown). */
+function OverdueBadge() {
+  const { data } = useDueSummary();
+  const count = data?.overdue.count ?? 0;
+  if (count === 0) return null;
+  const label = `${count} overdue ${count === 1 ? 'invoice' : 'invoices'}`;
+  return (
+    <Tooltip title={label}>
+      <IconButton component={RouterLink} to={dueLink('overdue')} color="inherit" aria-label={label}>
+        <Badge badgeContent={count} color="error" max={99}>
+          <EventBusyOutlined />
+        </Badge>
+      </IconButton>
+    </Tooltip>
+  );
+}
+
+/**
+ * Banner linking to `/home`; when signed in, the overdue badge, the History menu and the menu named after the
+ * user (spec §2).
+ */
 export function TopBar() {
   const session = useSession();
   return (
@@ -137,6 +163,7 @@ export function TopBar() {
         <Box sx={{ flexGrow: 1 }} />
         {session && (
           <>
+            <OverdueBadge />
             <NavMenu label="History" entries={HISTORY_MENU} />
             <NavMenu
               label={session.username.toUpperCase()}

@@ -18,6 +18,11 @@ export interface EntryFilterParams {
   paid?: 'true' | 'false' | 'overpaid' | 'partial';
   /** `'false'` active entities only, `'true'` archived only, absent both. */
   archives?: 'true' | 'false';
+  /** Unpaid and due before `today`, or due from `today` to `today` + `dueWithin` days. */
+  due?: 'overdue' | 'upcoming';
+  dueWithin?: number;
+  /** The user's own date, sent with `due`. */
+  today?: string;
 }
 
 export type SortOrder = 'asc' | 'desc';
@@ -55,6 +60,9 @@ export function toEntryQuery(params: EntryFilterParams & Partial<EntryPageParams
     'flow',
     'paid',
     'archives',
+    'due',
+    'dueWithin',
+    'today',
     'pageNum',
     'pageSize',
     'sortField',

@@ -15,6 +15,7 @@ import TablePagination from '@mui/material/TablePagination';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router-dom';
+import { isOverdue } from '../DueDate.tsx';
 import { visuallyHidden } from '../visually-hidden.ts';
 import { INVOICE_COLUMNS } from './columns.tsx';
 import type { InvoiceGridViewState, SortDirection } from './grid-state.ts';
@@ -86,6 +87,11 @@ function InvoiceItem({ entry }: { entry: Entry }) {
           </Box>
           {PAID_LABELS[state]}
         </Box>
+        {entry.dueDate && !entry.status && (
+          <Box component="span" sx={isOverdue(entry) ? { color: 'error.main', fontWeight: 500 } : undefined}>
+            {isOverdue(entry) ? `Overdue, due ${entry.dueDate}` : `Due ${entry.dueDate}`}
+          </Box>
+        )}
       </Typography>
       <Typography
         variant="body2"

@@ -1,9 +1,11 @@
 import { categoryLabel } from '@billfold/contract/categories';
 import { formatAmount } from '@billfold/contract/money';
 import type { Entry } from '@billfold/contract/schemas';
+import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
 import type { GridColDef } from '@mui/x-data-grid';
 import { Link as RouterLink } from 'react-router-dom';
+import { isOverdue } from '../DueDate.tsx';
 import { FlowIcon, PaidIcon } from './icons.tsx';
 
 /**
@@ -12,7 +14,7 @@ import { FlowIcon, PaidIcon } from './icons.tsx';
  */
 export const MONEY_COLUMN_WIDTH = 130;
 
-/** The 11 columns of spec §2; every field is one the server sorts by (`sortField`). */
+/** The 11 columns of spec §2 and the optional Due; every field is one the server sorts by (`sortField`). */
 export const INVOICE_COLUMNS: GridColDef<Entry>[] = [
   {
     field: 'invoiceId',
@@ -74,4 +76,25 @@ export const INVOICE_COLUMNS: GridColDef<Entry>[] = [
   { field: 'category', headerName: 'Category', width: 125, valueGetter: (_value, row) => categoryLabel(row.category) },
   { field: 'internal', headerName: 'Internal', type: 'boolean', width: 80 },
   { field: 'archived', headerName: 'Archived', type: 'boolean', width: 85 },
+  {
+    field: 'dueDate',
+    headerName: 'Due',
+    width: 100,
+    renderCell: ({ row }) => <DueCell entry={row} />,
+  },
 ];
+
+/** Columns a grid hides until the user shows them from the column chooser. */
+export const HIDDEN_BY_DEFAULT: Readonly<Record<string, false>> = { dueDate: false };
+
+/** The due date, in the error colour while the invoice is overdue (the column is too narrow for a chip). */
+function DueCell({ entry }: { entry: Entry }) {
+  if (!entry.dueDate) return null;
+  return isOverdue(entry) ? (
+    <Box component="span" sx={{ color: 'error.main', fontWeight: 500 }} title="Overdue">
+      {entry.dueDate}
+    </Box>
+  ) : (
+    entry.dueDate
+  );
+}

@@ -1,6 +1,7 @@
 import { SORT_ALIASES, SORT_FIELDS, type SortField } from '@billfold/contract/schemas';
 import type { EntrySortParams } from '../../api/entries/list-entries.ts';
 import { readSetting, VIEW_KEYS, writeSetting } from '../../lib/session.ts';
+import { HIDDEN_BY_DEFAULT } from './columns.tsx';
 
 /** Spec §9: the home grid offers 5, 10, 25, 50 and 100 rows a page, 100 by default; never more than 100. */
 export const HOME_PAGE_SIZES = [5, 10, 25, 50, 100] as const;
@@ -18,7 +19,7 @@ export interface InvoiceGridViewState {
   page: number;
   pageSize: number;
   sortModel: SortItem[];
-  /** Column field → visible; a missing field is visible. */
+  /** Column field → visible; a missing field is visible unless `HIDDEN_BY_DEFAULT` hides it. */
   columnVisibility: Record<string, boolean>;
 }
 
@@ -99,7 +100,7 @@ export function sanitizeViewState(
         .slice(0, 1)
         .map((item) => ({ field: item.field, sort: item.sort }))
     : [];
-  const columnVisibility: Record<string, boolean> = {};
+  const columnVisibility: Record<string, boolean> = { ...HIDDEN_BY_DEFAULT };
   if (isRecord(saved.columnVisibility)) {
     for (const [field, visible] of Object.entries(saved.columnVisibility)) {
       if (typeof visible === 'boolean') columnVisibility[field] = visible;

@@ -23,6 +23,7 @@ import { useDelayedNavigate } from '../../lib/use-delayed-navigate.ts';
 import {
   archivedEntityNotice,
   checkInvoiceForm,
+  dueDateProblem,
   findEntityByName,
   flowFor,
   type InvoiceField,
@@ -65,6 +66,7 @@ export function InvoiceForm({ mode, entry, entities, archivedEntities, initial, 
   const [extraEntities, setExtraEntities] = useState<Bill[]>([]);
   const [missing, setMissing] = useState<InvoiceField[]>([]);
   const [dateProblem, setDateProblem] = useState<string | null>(null);
+  const [dueFieldProblem, setDueFieldProblem] = useState<string | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   const [typed, setTyped] = useState('');
   // The archived entity last typed (or linked): said to be archived until another name is typed or picked.
@@ -109,7 +111,7 @@ export function InvoiceForm({ mode, entry, entities, archivedEntities, initial, 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (disabled) return;
-    const check = checkInvoiceForm(values, dateProblem);
+    const check = checkInvoiceForm(values, dateProblem, dueFieldProblem);
     setMissing(check.fields);
     setMessage(check.message);
     if (check.fields.length > 0) return;
@@ -222,6 +224,19 @@ export function InvoiceForm({ mode, entry, entities, archivedEntities, initial, 
           }}
           required
           error={isMissing('date')}
+          disabled={disabled}
+        />
+        <IsoDateField
+          label="Due date"
+          name="dueDate"
+          value={values.dueDate}
+          onChange={(dueDate, problem) => {
+            set('dueDate', dueDate);
+            setDueFieldProblem(problem);
+          }}
+          clearable
+          error={isMissing('dueDate') || dueDateProblem(values) !== null}
+          helperText={dueDateProblem(values) ?? 'Optional: when it has to be paid.'}
           disabled={disabled}
         />
         <FormControl required error={isMissing('flow')} disabled={disabled}>

@@ -13,9 +13,11 @@ export interface InvoiceFormValues {
   /** As typed: up to 9 digits and 2 decimals, at most 12 characters. */
   amount: string;
   services: string;
+  /** `YYYY-MM-DD`, or `''` for none. */
+  dueDate: string;
 }
 
-export type InvoiceField = 'billId' | 'date' | 'flow' | 'amount';
+export type InvoiceField = 'billId' | 'date' | 'flow' | 'amount' | 'dueDate';
 
 export interface InvoiceFormCheck {
   /** The message for the form as a whole, or null when it may be sent. */
@@ -25,7 +27,7 @@ export interface InvoiceFormCheck {
 }
 
 export function emptyInvoiceForm(today: string): InvoiceFormValues {
-  return { billId: null, date: today, flow: '', amount: '', services: '' };
+  return { billId: null, date: today, flow: '', amount: '', services: '', dueDate: '' };
 }
 
 /** The form as it shows an existing invoice. */
@@ -36,6 +38,7 @@ export function invoiceFormFromEntry(entry: Entry): InvoiceFormValues {
     flow: entry.internal ? 'internal' : entry.flow === 'INCOMING' ? 'income' : 'expense',
     amount: amountInputText(entry.amount),
     services: entry.services,
+    dueDate: entry.dueDate ?? '',
   };
 }
 
@@ -45,18 +48,31 @@ export function flowFor(current: InvoiceFormValues['flow'], entityInternal: bool
   return current === 'internal' ? '' : current;
 }
 
+/** What the Due date field says about its value next to the invoice date; null when it may be sent. */
+export function dueDateProblem(values: Pick<InvoiceFormValues, 'date' | 'dueDate'>): string | null {
+  return values.dueDate && isValidIsoDate(values.date) && values.dueDate < values.date ? MESSAGES.dueBeforeDate : null;
+}
+
 /**
- * Entity, Date, Flow and Amount are required (spec §5); Description is optional. A date field that shows a
- * problem (half-typed, impossible, out of range) says so itself: it blocks the form without counting as missing.
+ * Entity, Date, Flow and Amount are required (spec §5); Description and Due date are optional. A date field
+ * that shows a problem (half-typed, impossible, out of range, a due date before the date) says so itself: it
+ * blocks the form without counting as missing.
  */
-export function checkInvoiceForm(values: InvoiceFormValues, dateProblem: string | null = null): InvoiceFormCheck {
+export function checkInvoiceForm(
+  values: InvoiceFormValues,
+  dateProblem: string | null = null,
+  dueFieldProblem: string | null = null,
+): InvoiceFormCheck {
   const missing: InvoiceField[] = [];
   if (values.billId === null) missing.push('billId');
   if (dateProblem === null && !isValidIsoDate(values.date)) missing.push('date');
   if (values.flow === '') missing.push('flow');
   if (parseAmountInput(values.amount) === null) missing.push('amount');
   const message = missing.length ? MESSAGES.paymentFieldsRequired : null;
-  return { message, fields: dateProblem === null ? missing : ['date', ...missing] };
+  const problems: InvoiceField[] = [];
+  if (dateProblem !== null) problems.push('date');
+  if (dueFieldProblem !== null || dueDateProblem(values) !== null) problems.push('dueDate');
+  return { message, fields: [...problems, ...missing] };
 }
 
 /** The body of `POST /entries/new`; the rest of the form must have passed `checkInvoiceForm`. */
@@ -67,6 +83,7 @@ export function toEntryBody(values: InvoiceFormValues): CreateEntryBody {
     flow: values.flow || 'expense',
     amount: parseAmountInput(values.amount) ?? 0,
     services: values.services.trim(),
+    dueDate: values.dueDate || null,
   };
 }
 

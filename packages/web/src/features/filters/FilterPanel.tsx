@@ -20,6 +20,7 @@ import {
   choiceFromArchives,
   cleanInvoiceInput,
   type DateMode,
+  DUE_OPTIONS,
   type FilterFields,
   FLOW_OPTIONS,
   hasErrors,
@@ -164,6 +165,12 @@ export function FilterPanel({ filters }: { filters: HomeFilters }) {
             options={FLOW_OPTIONS}
             value={fields.flow}
             onChange={(value) => setField('flow', value)}
+          />
+          <ChoiceGroup
+            label="Due"
+            options={DUE_OPTIONS}
+            value={fields.due}
+            onChange={(value) => setField('due', value)}
           />
           <ChoiceGroup
             label="Archives"

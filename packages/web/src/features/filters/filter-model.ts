@@ -6,11 +6,13 @@
 import { isValidIsoDate, MAX_DATE, MIN_DATE } from '@billfold/contract/dates';
 import { effectiveAmountBound, MESSAGES, validateAmountRange, validateDateRange } from '@billfold/contract/validation';
 import type { EntryFilterParams } from '../../api/entries/list-entries.ts';
-import { daysAgoIso } from '../../lib/dates.ts';
+import { daysAgoIso, todayIso } from '../../lib/dates.ts';
+import type { DueChoice } from '../../lib/due-links.ts';
 
 export type FlowOption = 'OUTGOING' | 'INCOMING' | 'internal';
 export type StatusOption = 'paid' | 'unpaid' | 'overpaid' | 'partial';
 export type ArchiveOption = 'include' | 'only';
+export type DueOption = DueChoice;
 /** `false` active entities only, `true` archived too, `'only'` archived only. */
 export type IncludeArchived = boolean | 'only';
 export type DateMode = 'single' | 'range';
@@ -25,6 +27,11 @@ export const STATUS_OPTIONS: readonly { value: StatusOption; label: string }[] =
   { value: 'unpaid', label: 'Unpaid' },
   { value: 'overpaid', label: 'Overpaid' },
   { value: 'partial', label: 'Partial' },
+];
+export const DUE_OPTIONS: readonly { value: DueOption; label: string }[] = [
+  { value: 'overdue', label: 'Overdue' },
+  { value: 'next7', label: 'Next 7 days' },
+  { value: 'next30', label: 'Next 30 days' },
 ];
 export const ARCHIVE_OPTIONS: readonly { value: ArchiveOption; label: string }[] = [
   { value: 'include', label: 'Include' },
@@ -42,6 +49,8 @@ export interface FilterFields {
   amountMax: number | null;
   status: StatusOption | null;
   flow: FlowOption | null;
+  /** Unpaid invoices that are overdue or due soon, as of the user's own date. */
+  due: DueOption | null;
 }
 
 /** `YYYY-MM-DD` or null on each side. */
@@ -77,6 +86,7 @@ export const EMPTY_FIELDS: FilterFields = {
   amountMax: null,
   status: null,
   flow: null,
+  due: null,
 };
 
 /** Spec §9: the last 30 days with no end. */
@@ -217,8 +227,27 @@ const PAID_PARAM: Record<StatusOption, NonNullable<EntryFilterParams['paid']>> =
   partial: 'partial',
 };
 
-/** The `GET /entries` (and stats, export) filters that the panel's state means. */
-export function toFilterParams(state: FilterState): EntryFilterParams {
+const DUE_PARAM: Record<DueOption, Pick<EntryFilterParams, 'due' | 'dueWithin'>> = {
+  overdue: { due: 'overdue' },
+  next7: { due: 'upcoming', dueWithin: 7 },
+  next30: { due: 'upcoming', dueWithin: 30 },
+};
+
+/**
+ * The panel showing `due` invoices: every other filter as it was, but no date range, since an overdue invoice
+ * may be older than any range (the Home panel's and the top bar's links).
+ */
+export function showDue(state: FilterState, due: DueOption): FilterState {
+  return {
+    ...state,
+    fields: { ...state.fields, due },
+    dateRange: { start: null, end: null },
+    dateProblems: NO_DATE_PROBLEMS,
+  };
+}
+
+/** The `GET /entries` (and stats, export) filters that the panel's state means; `now` gives the user's today. */
+export function toFilterParams(state: FilterState, now = new Date()): EntryFilterParams {
   const { fields, dateRange, includeArchived } = state;
   const params: EntryFilterParams = {};
   if (dateRange.start) params.startDate = dateRange.start;
@@ -236,19 +265,30 @@ export function toFilterParams(state: FilterState): EntryFilterParams {
   // Include: no parameter (both); Only: archived only; none: active only.
   if (includeArchived === 'only') params.archives = 'true';
   else if (includeArchived === false) params.archives = 'false';
+  if (fields.due) Object.assign(params, DUE_PARAM[fields.due], { today: todayIso(now) });
   return params;
 }
 
 /** The filters that narrow the list beyond the defaults, one per control (the dates count once). */
-const COUNTED_PARAMS = ['invoiceNum', 'categoryList', 'partyList', 'min', 'max', 'flow', 'paid', 'archives'] as const;
+const COUNTED_PARAMS = [
+  'invoiceNum',
+  'categoryList',
+  'partyList',
+  'min',
+  'max',
+  'flow',
+  'paid',
+  'archives',
+  'due',
+] as const;
 
 /**
  * How many filters differ from a first visit's (no filters, the last 30 days, active entities): the count on the
  * Filters button of phones and tablets, whose panel is folded away.
  */
 export function activeFilterCount(state: FilterState, now = new Date()): number {
-  const params = toFilterParams(state);
-  const defaults = toFilterParams(defaultFilterState(now));
+  const params = toFilterParams(state, now);
+  const defaults = toFilterParams(defaultFilterState(now), now);
   const dates = params.startDate !== defaults.startDate || params.endDate !== defaults.endDate ? 1 : 0;
   const differ = (key: (typeof COUNTED_PARAMS)[number]) =>
     JSON.stringify(params[key]) !== JSON.stringify(defaults[key]);
@@ -295,6 +335,7 @@ export function restoreFilterState(
     amountMax: amountOrNull(f.amountMax),
     status: oneOf(f.status, STATUS_OPTIONS),
     flow: oneOf(f.flow, FLOW_OPTIONS),
+    due: oneOf(f.due, DUE_OPTIONS),
   };
   const dateRange = isRecord(saved.dateRange)
     ? { start: dateOrNull(saved.dateRange.start), end: dateOrNull(saved.dateRange.end) }

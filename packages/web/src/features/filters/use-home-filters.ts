@@ -26,6 +26,8 @@ export interface HomeFilters {
   search: () => void;
   /** Everything back to the defaults: no filters, the last 30 days, active entities. */
   clear: () => void;
+  /** Changes the filters and applies them at once (a link that shows a selection). */
+  apply: (change: (state: FilterState) => FilterState) => void;
   setShowMoreOptions: (show: boolean) => void;
 }
 
@@ -68,10 +70,18 @@ export function useHomeFilters(): HomeFilters {
     setApplied(fresh);
     setClearCount((count) => count + 1);
   }, []);
+  const apply = useCallback((change: (state: FilterState) => FilterState) => {
+    clearTimeout(timer.current);
+    setDraft((current) => {
+      const next = change(current);
+      if (!hasErrors(validateFilters(next))) setApplied(next);
+      return next;
+    });
+  }, []);
   const setShowMoreOptions = useCallback((show: boolean) => {
     setShowMore(show);
     saveShowMoreOptions(show);
   }, []);
 
-  return { draft, errors, params, clearCount, showMoreOptions, update, search, clear, setShowMoreOptions };
+  return { draft, errors, params, clearCount, showMoreOptions, update, search, clear, apply, setShowMoreOptions };
 }

@@ -4,12 +4,16 @@ import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { lazy, Suspense, useEffect, useId, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import { homeGridStore } from '../../components/invoice-grid/grid-state.ts';
 import { InvoiceGrid } from '../../components/invoice-grid/InvoiceGrid.tsx';
 import { PageProgress } from '../../components/PageProgress.tsx';
 import { visuallyHidden } from '../../components/visually-hidden.ts';
+import { dueChoiceOf } from '../../lib/due-links.ts';
+import { DuePanel } from '../due/DuePanel.tsx';
 import { FilterPanel } from '../filters/FilterPanel.tsx';
 import { FilterSheet } from '../filters/FilterSheet.tsx';
+import { showDue } from '../filters/filter-model.ts';
 import { useHomeFilters } from '../filters/use-home-filters.ts';
 
 // The charts load with the Stats tab, not with the grid people see first.
@@ -18,12 +22,25 @@ const StatsTab = lazy(() => import('../stats/StatsTab.tsx').then((m) => ({ defau
 type HomeTab = 'invoices' | 'stats';
 
 /**
- * `/home` (spec §2): the filter panel above left vertical tabs Invoices and Stats. The page composes the filters and
+ * `/home` (spec §2): the upcoming-and-overdue panel and the filter panel above left vertical tabs Invoices and Stats. The page composes the filters and
  * stats features (ADR 0500); filters, paging, sort and columns are saved in session storage (spec §4).
  */
 export default function HomePage() {
   const filters = useHomeFilters();
   const [tab, setTab] = useState<HomeTab>('invoices');
+  const [searchParams, setSearchParams] = useSearchParams();
+  const linkedDue = dueChoiceOf(searchParams.get('due'));
+  const { apply, setShowMoreOptions } = filters;
+
+  // `?due=overdue` (the Home panel's and the top bar's links): show that selection in the grid, then drop the
+  // parameter so that a reload shows the saved filters like any other visit.
+  useEffect(() => {
+    if (!linkedDue) return;
+    apply((state) => showDue(state, linkedDue));
+    setShowMoreOptions(true);
+    setTab('invoices');
+    setSearchParams({}, { replace: true });
+  }, [linkedDue, apply, setShowMoreOptions, setSearchParams]);
   const id = useId();
   const theme = useTheme();
   // Vertical tabs on the left (spec §2); a phone has no width to spare, so there they sit on top.
@@ -45,6 +62,7 @@ export default function HomePage() {
       <Box component="h1" sx={visuallyHidden}>
         Home
       </Box>
+      <DuePanel />
       {narrow ? (
         <FilterSheet filters={filters} />
       ) : (

@@ -20,6 +20,7 @@ import { useUpdatePayment } from '../../api/payments/update-payment.ts';
 import { ArchivedBanner } from '../../components/ArchivedBanner.tsx';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { DetailItem, DetailList } from '../../components/DetailList.tsx';
+import { DueDate } from '../../components/DueDate.tsx';
 import {
   FLOW_LABELS,
   FlowIcon,
@@ -155,6 +156,9 @@ function InvoiceDetail({ entry, payments }: { entry: Entry; payments: readonly P
             </Link>
           </DetailItem>
           <DetailItem label="Date">{entry.date}</DetailItem>
+          <DetailItem label="Due date">
+            <DueDate entry={entry} />
+          </DetailItem>
           <DetailItem label="Amount">{formatAmount(entry.amount)}</DetailItem>
           <DetailItem label="Paid">
             <PaidIcon entry={entry} />
