@@ -1,4 +1,5 @@
 import { CATEGORIES, type Category } from '@billfold/contract/categories';
+import { addDays } from '@billfold/contract/dates';
 import { PAYMENT_METHOD_CODES, type PaymentMethodCode, splitMethod } from '@billfold/contract/payment-methods';
 import { derivePayment } from '../../packages/server/src/modules/entries/entry.derived.ts';
 import { Random, WeightedPicker } from '../lib/random.ts';
@@ -33,6 +34,8 @@ export interface GenEntry {
   flow: 'INCOMING' | 'OUTGOING';
   amountCents: number;
   services: string;
+  /** Most expenses are due 10–30 days after their date, half the income 14 or 30 days after; null without one. */
+  dueDate: string | null;
   paidCents: number;
   paymentCount: number;
   balanceCents: number;
@@ -373,6 +376,8 @@ function* makeBatches(
   days: string[],
   firstDay: number,
 ): Generator<GenBatch> {
+  // Due dates draw from their own stream, so every other column stays what the same seed always gave.
+  const dueRandom = new Random(options.seed * 7919 + options.userId + 104_729);
   const batchSize = options.batchSize ?? 10_000;
   const dayCount = days.length;
   const lastDayIndex = dayCount - 1;
@@ -483,6 +488,7 @@ function* makeBatches(
       services: random.chance(0.15)
         ? ''
         : `${random.pick(model.services)} ${MONTHS[Number(date.slice(5, 7)) - 1]} ${date.slice(0, 4)}`,
+      dueDate: dueDateFor(dueRandom, date, flow, bill.internal),
       paidCents: derived.paid_cents,
       paymentCount: derived.payment_count,
       balanceCents: derived.balance_cents,
@@ -498,6 +504,13 @@ function* makeBatches(
     }
   }
   if (entries.length > 0) yield { entries, payments };
+}
+
+/** Bills come with terms: most expenses are due 10 to 30 days on, invoices one sends are net 14 or net 30. */
+function dueDateFor(random: Random, date: string, flow: 'INCOMING' | 'OUTGOING', internal: boolean): string | null {
+  if (internal) return null;
+  if (flow === 'OUTGOING') return random.chance(0.85) ? addDays(date, random.int(10, 30)) : null;
+  return random.chance(0.5) ? addDays(date, random.pick([14, 30])) : null;
 }
 
 function flip(flow: 'INCOMING' | 'OUTGOING'): 'INCOMING' | 'OUTGOING' {

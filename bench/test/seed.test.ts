@@ -114,6 +114,27 @@ describe('seeder (SQLite, 2,000 invoices)', () => {
     for (const b of all) expect(b.name_key).toBe(b.name.toLowerCase());
   });
 
+  it('gives most expenses a due date 10–30 days after their date, some income one, internal invoices none', () => {
+    const days = (e: EntryRow) => (Date.parse(e.due_date as string) - Date.parse(e.date)) / DAY;
+    const expenses = entries.filter((e) => e.flow === 'OUTGOING' && e.internal === 0);
+    const dueExpenses = expenses.filter((e) => e.due_date !== null);
+    expect(dueExpenses.length / expenses.length).toBeGreaterThan(0.75);
+    expect(dueExpenses.length / expenses.length).toBeLessThan(0.95);
+    for (const e of dueExpenses) expect(days(e)).toBeGreaterThanOrEqual(10);
+    for (const e of dueExpenses) expect(days(e)).toBeLessThanOrEqual(30);
+    const income = entries.filter((e) => e.flow === 'INCOMING');
+    const dueIncome = income.filter((e) => e.due_date !== null);
+    expect(dueIncome.length / income.length).toBeGreaterThan(0.3);
+    expect(dueIncome.length / income.length).toBeLessThan(0.7);
+    for (const e of dueIncome) expect([14, 30]).toContain(days(e));
+    expect(entries.filter((e) => e.internal === 1 && e.due_date !== null)).toEqual([]);
+    // Recent ones are often still open: some are overdue today, some due in the coming days.
+    const today = new Date(NOW).toISOString().slice(0, 10);
+    const open = entries.filter((e) => e.recycled_at === null && e.pay_state < 2 && e.due_date !== null);
+    expect(open.some((e) => (e.due_date as string) < today)).toBe(true);
+    expect(open.some((e) => (e.due_date as string) >= today)).toBe(true);
+  });
+
   it('uses every payment method code, stored lower-case as type and medium', () => {
     const codes = new Set(payments.map((p) => `${p.type}|${p.medium}`));
     expect(codes).toEqual(new Set(PAYMENT_METHOD_CODES));

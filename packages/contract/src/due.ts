@@ -3,7 +3,7 @@
  * (docs/decisions/1001-upcoming-and-overdue.md, 1002-calendar-feed.md, 1003-email-reminders.md).
  */
 import { z } from 'zod';
-import { entry, isoDate, moneyOut } from './schemas.ts';
+import { entry, isoDate, looseBoolean, moneyOut, timestamp } from './schemas.ts';
 
 /** Invoices each group of the summary lists, soonest due first. */
 export const DUE_SUMMARY_LIST = 5;
@@ -34,3 +34,46 @@ export const dueSummary = z.object({
   next30: dueGroup,
 });
 export type DueSummary = z.infer<typeof dueSummary>;
+
+// ---------- the private calendar feed ----------
+
+export const calendarFeed = z.object({
+  enabled: z.boolean(),
+  /** When the current address was made; null while the feed is off. */
+  createdAt: timestamp.nullable(),
+  /** Only in the answer that made the address: it is stored hashed and cannot be shown again. */
+  url: z.string().optional(),
+});
+export type CalendarFeed = z.infer<typeof calendarFeed>;
+/** `enabled: true` makes a new address (the old one stops working); `false` turns the feed off. */
+export const calendarFeedBody = z.object({ enabled: looseBoolean });
+export const calendarFileParams = z.object({ file: z.string().max(200) });
+
+// ---------- e-mail reminders ----------
+
+export const REMINDER_DAYS_MIN = 1;
+export const REMINDER_DAYS_MAX = 30;
+export const REMINDER_DAYS_DEFAULT = 7;
+export const REMINDERS_NOT_CONFIGURED = 'Email reminders are not configured on this server.';
+
+export const reminderSettings = z.object({
+  /** The server can send mail (`SMTP_URL` and `MAIL_FROM` are set). */
+  configured: z.boolean(),
+  enabled: z.boolean(),
+  /** A daily digest lists what is overdue and what falls due within this many days. */
+  daysAhead: z.number().int(),
+  /** Where the digest goes: the account's address. */
+  email: z.string(),
+});
+export type ReminderSettings = z.infer<typeof reminderSettings>;
+const daysAheadMessage = `must be a whole number from ${REMINDER_DAYS_MIN} to ${REMINDER_DAYS_MAX}`;
+export const reminderSettingsBody = z.object({
+  enabled: looseBoolean,
+  daysAhead: z
+    .number(daysAheadMessage)
+    .int(daysAheadMessage)
+    .min(REMINDER_DAYS_MIN, daysAheadMessage)
+    .max(REMINDER_DAYS_MAX, daysAheadMessage)
+    .optional(),
+});
+export type ReminderSettingsBody = z.input<typeof reminderSettingsBody>;

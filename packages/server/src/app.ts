@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config, TrustProxy } from './config.ts';
 import { createDatabase, type Db, migrateToLatest } from './db/database.ts';
+import { createMailer } from './lib/mailer.ts';
 import { SecretBox } from './lib/secret-box.ts';
 import { AccountDataRepository } from './modules/account-data/account-data.repository.ts';
 import { accountDataRoutes } from './modules/account-data/account-data.routes.ts';
@@ -12,6 +13,9 @@ import { AuthService } from './modules/auth/auth.service.ts';
 import { BillsRepository } from './modules/bills/bills.repository.ts';
 import { billsRoutes } from './modules/bills/bills.routes.ts';
 import { BillsService } from './modules/bills/bills.service.ts';
+import { CalendarRepository } from './modules/calendar/calendar.repository.ts';
+import { calendarRoutes } from './modules/calendar/calendar.routes.ts';
+import { CalendarService, maskCalendarToken } from './modules/calendar/calendar.service.ts';
 import { DueRepository } from './modules/due/due.repository.ts';
 import { dueRoutes } from './modules/due/due.routes.ts';
 import { DueService } from './modules/due/due.service.ts';
@@ -37,6 +41,9 @@ import { ReadModelRepository } from './modules/read-model/read-model.repository.
 import { RecycleRepository } from './modules/recycle/recycle.repository.ts';
 import { recycleRoutes } from './modules/recycle/recycle.routes.ts';
 import { RecycleService } from './modules/recycle/recycle.service.ts';
+import { RemindersRepository } from './modules/reminders/reminders.repository.ts';
+import { remindersRoutes } from './modules/reminders/reminders.routes.ts';
+import { DEFAULT_REMINDER_HOUR, RemindersService } from './modules/reminders/reminders.service.ts';
 import { ScheduleRunner } from './modules/schedules/schedule-runner.ts';
 import { SchedulesRepository } from './modules/schedules/schedules.repository.ts';
 import { schedulesRoutes } from './modules/schedules/schedules.routes.ts';
@@ -62,6 +69,8 @@ declare module 'fastify' {
     config: Config;
     /** Every user's ledger index (docs/decisions/0405-ledger-index.md); `main.ts` preloads them. */
     ledgerIndexes: LedgerIndexes;
+    /** The daily e-mail digest, run by the hourly jobs (`main.ts`). */
+    reminders: RemindersService;
   }
 }
 
@@ -98,7 +107,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       serializers: {
         req: (req: { method: string; url: string; ip?: string }) => ({
           method: req.method,
-          url: req.url.split('?')[0],
+          url: maskCalendarToken(req.url.split('?')[0] ?? ''),
           ip: req.ip,
         }),
       },
@@ -132,6 +141,17 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const sendApp = await registerWebApp(app, config.webRoot);
   registerErrorHandling(app, sendApp);
 
+  const due = new DueRepository(db);
+  const mailer = config.mail ? createMailer(config.mail) : null;
+  if (mailer) app.addHook('onClose', async () => mailer.close());
+  const reminders = new RemindersService(new RemindersRepository(db), due, {
+    mailer,
+    hourUtc: config.reminderHourUtc ?? DEFAULT_REMINDER_HOUR,
+    appUrl: config.publicUrl ?? null,
+    now: config.now,
+  });
+  app.decorate('reminders', reminders);
+
   await app.register(
     async (api) => {
       healthRoutes(api, db);
@@ -160,7 +180,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       const cache = listCache((userId) => versions.version(userId));
       entriesListRoutes(api, new EntriesListService(readModel, config.now), cache);
       statsRoutes(api, new StatsService(readModel, config.now));
-      dueRoutes(api, new DueService(new DueRepository(db), config.now));
+      dueRoutes(api, new DueService(due, config.now));
+      calendarRoutes(api, new CalendarService(new CalendarRepository(db), due, config.now), config.publicUrl ?? null);
+      remindersRoutes(api, reminders);
       accountDataRoutes(api, new AccountDataService(new AccountDataRepository(db), config.now), config.now);
       await importsRoutes(api, new ImportsService(new ImportsRepository(db), config.now));
     },

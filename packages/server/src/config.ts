@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { isAbsolute, join, resolve } from 'node:path';
 import { z } from 'zod';
+import type { MailConfig } from './lib/mailer.ts';
 
 /** The forms of Fastify's `trustProxy` that an environment variable can express. */
 export type TrustProxy = boolean | number | string[];
@@ -28,6 +29,12 @@ export interface Config {
   webRoot: string | null;
   /** Injected clock: tests move time, production reads the wall clock. */
   now: () => number;
+  /** SMTP for the e-mail reminders; null (or absent) when `SMTP_URL` and `MAIL_FROM` are not both set. */
+  mail?: MailConfig | null;
+  /** The reminders' daily digest goes out from this hour (UTC) on; 7 when absent. */
+  reminderHourUtc?: number | null;
+  /** The app's public address (`https://bills.example.com`) for links in e-mails and the calendar feed. */
+  publicUrl?: string | null;
 }
 
 const envSchema = z.object({
@@ -50,6 +57,16 @@ const envSchema = z.object({
     }),
   REFRESH_REUSE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
   LEDGER_INDEX_MB: z.coerce.number().int().min(0).max(1_048_576).default(512),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/[^\s]+$/i, 'SMTP_URL must be an smtp:// or smtps:// address')
+    .optional(),
+  MAIL_FROM: z.string().min(3).optional(),
+  REMINDER_HOUR: z.coerce.number().int().min(0).max(23).optional(),
+  PUBLIC_URL: z
+    .url({ protocol: /^https?$/, message: 'PUBLIC_URL must be an http:// or https:// address' })
+    .transform((url) => url.replace(/\/+$/, ''))
+    .optional(),
 });
 
 function parseEnv<T extends z.ZodType>(schema: T, env: NodeJS.ProcessEnv): z.output<T> {
@@ -135,6 +152,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ledgerIndexMb: e.LEDGER_INDEX_MB,
     webRoot: e.WEB_ROOT ? resolve(e.WEB_ROOT) : defaultWebRoot,
     now: Date.now,
+    mail: e.SMTP_URL && e.MAIL_FROM ? { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM } : null,
+    reminderHourUtc: e.REMINDER_HOUR ?? null,
+    publicUrl: e.PUBLIC_URL ?? null,
   };
 }
 

@@ -15,6 +15,7 @@ const stopJobs = scheduleHourly(
     { name: 'purge-recycle-bin', run: () => purgeRecycleBin(app.db, config.now()) },
     { name: 'recurring-invoices', run: () => runSchedules(app.db, config.now()) },
     { name: 'prune-entry-changes', run: () => new DataVersionRepository(app.db).pruneChanges() },
+    { name: 'due-reminders', run: () => app.reminders.sendDigests(app.log) },
   ],
   app.log,
 );

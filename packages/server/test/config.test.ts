@@ -49,6 +49,20 @@ describe('config', () => {
     expect(loadConfig({ DATA_DIR: tempDir(), REFRESH_REUSE_SECONDS: '0' }).refreshReuseSeconds).toBe(0);
   });
 
+  it('reads the mail settings of the reminders: both SMTP_URL and MAIL_FROM, or none', () => {
+    const mail = { SMTP_URL: 'smtp://user:pass@mail.example.com:587', MAIL_FROM: 'Billfold <bills@example.com>' };
+    const config = loadConfig({ DATA_DIR: tempDir(), ...mail, REMINDER_HOUR: '6', PUBLIC_URL: 'https://b.example/' });
+    expect(config.mail).toEqual({ smtpUrl: mail.SMTP_URL, from: mail.MAIL_FROM });
+    expect(config.reminderHourUtc).toBe(6);
+    expect(config.publicUrl).toBe('https://b.example');
+    expect(loadConfig({ DATA_DIR: tempDir(), SMTP_URL: mail.SMTP_URL }).mail).toBeNull();
+    expect(loadConfig({ DATA_DIR: tempDir() })).toMatchObject({ mail: null, reminderHourUtc: null, publicUrl: null });
+    expect(() => loadConfig({ DATA_DIR: tempDir(), ...mail, SMTP_URL: 'mail.example.com' })).toThrow(
+      /SMTP_URL must be an smtp:\/\/ or smtps:\/\/ address/,
+    );
+    expect(() => loadConfig({ DATA_DIR: tempDir(), REMINDER_HOUR: '24' })).toThrow(/REMINDER_HOUR/);
+  });
+
   it('reads every variable', () => {
     const dir = tempDir();
     const config = loadConfig({

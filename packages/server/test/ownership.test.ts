@@ -216,6 +216,13 @@ const TABLE: Record<string, Row> = {
   'POST /api/v1/account/import': {
     skip: "takes no ids: writes only into the caller's own account (test/account-data.test.ts)",
   },
+  'GET /api/v1/account/calendar-feed': { skip: "takes no ids: the caller's own feed (test/calendar-feed.test.ts)" },
+  'PUT /api/v1/account/calendar-feed': { skip: "takes no ids: the caller's own feed (test/calendar-feed.test.ts)" },
+  'GET /api/v1/calendar/:file': {
+    skip: 'no session: the token in the address is the key, and it reads its own owner’s feed only (test/calendar-feed.test.ts)',
+  },
+  'GET /api/v1/account/reminders': { skip: "takes no ids: the caller's own choice (test/reminders.test.ts)" },
+  'PUT /api/v1/account/reminders': { skip: "takes no ids: the caller's own choice (test/reminders.test.ts)" },
   'GET /api/v1/imports': { skip: "lists only the caller's imports (test/imports.test.ts checks another user's list)" },
   'POST /api/v1/imports/preview': { skip: "takes no ids: reads an uploaded file against the caller's own data" },
   'POST /api/v1/imports': { skip: "takes no ids: writes only into the caller's own account (test/imports.test.ts)" },

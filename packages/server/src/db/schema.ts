@@ -198,6 +198,28 @@ export interface ScheduleOccurrencesTable {
   created_at: number;
 }
 
+/** A user's private calendar feed: the hash of the token in its address (the address itself is never stored). */
+export interface CalendarFeedsTable {
+  user_id: number;
+  token_hash: string;
+  created_at: number;
+}
+
+/** Reminders are on for the user: a daily digest looking `days_ahead` days ahead. */
+export interface ReminderSettingsTable {
+  user_id: number;
+  days_ahead: number;
+  updated_at: number;
+}
+
+/** One digest per user and UTC day: the primary key lets exactly one process claim it. */
+export interface ReminderSendsTable {
+  user_id: number;
+  day: string;
+  claimed_at: number;
+  sent_at: number | null;
+}
+
 export interface Database {
   users: UsersTable;
   user_data_versions: UserDataVersionsTable;
@@ -212,6 +234,9 @@ export interface Database {
   imports: ImportsTable;
   schedules: SchedulesTable;
   schedule_occurrences: ScheduleOccurrencesTable;
+  calendar_feeds: CalendarFeedsTable;
+  reminder_settings: ReminderSettingsTable;
+  reminder_sends: ReminderSendsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

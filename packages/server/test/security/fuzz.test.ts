@@ -253,6 +253,18 @@ const EXAMPLES: Record<string, (g: Gen, w: World) => Example> = {
   'GET /api/v1/entries/stats': (g, w) => ({ query: filters(g, w) }),
   'GET /api/v1/entries/export': (g, w) => ({ query: { ...filters(g, w), ...sorting(g) } }),
   'GET /api/v1/entries/due-summary': (g) => ({ query: { today: maybe(g, () => draw(g, validDate)) } }),
+  'GET /api/v1/account/calendar-feed': () => ({}),
+  'PUT /api/v1/account/calendar-feed': (g) => ({ body: { enabled: draw(g, looseBool) } }),
+  'GET /api/v1/calendar/:file': (g) => ({
+    params: { file: `${draw(g, fc.stringMatching(/^[A-Za-z0-9_-]{1,43}$/))}.ics` },
+  }),
+  'GET /api/v1/account/reminders': () => ({}),
+  'PUT /api/v1/account/reminders': (g) => ({
+    body: {
+      enabled: draw(g, looseBool),
+      daysAhead: maybe(g, () => draw(g, fc.integer({ min: 1, max: 30 }))),
+    },
+  }),
   'GET /api/v1/entries/:id': (g, w) => ({ params: { id: idFrom(g, w, allEntries(w)) }, query: { filter: bypass(g) } }),
   'POST /api/v1/entries/new': (g, w) => ({
     body: {
@@ -385,9 +397,11 @@ const SLOW = new Set([
 ]);
 /**
  * Routes the fuzzing caller can only be refused by: it has data (an account import needs an empty account), sends
- * JSON (CSV imports take multipart uploads) and has made no CSV import to undo.
+ * JSON (CSV imports take multipart uploads), has made no CSV import to undo, and knows no calendar feed address
+ * (one is shown only in the answer that made it; test/calendar-feed.test.ts reads feeds).
  */
 const ALWAYS_REFUSED = new Set([
+  'GET /api/v1/calendar/:file',
   'POST /api/v1/account/import',
   'POST /api/v1/imports/preview',
   'POST /api/v1/imports',

@@ -69,4 +69,25 @@ export class DueRepository extends Repository {
     if (from !== null) q = q.where('due_date', '>=', from);
     return q.select(ENTRY_VIEW_COLUMNS).orderBy('due_date').orderBy('invoice_number').limit(limit);
   }
+
+  /** Invoices due from `from` on, soonest first, at most `limit`: the calendar feed and the reminders read these. */
+  dueFrom(userId: number, from: string, limit: number) {
+    return this.unpaidDue(userId)
+      .where('due_date', '>=', from)
+      .select([
+        'id',
+        'invoice_number',
+        'bill_name',
+        'date',
+        'due_date',
+        'flow',
+        'balance_cents',
+        'services',
+        'created_at',
+      ])
+      .orderBy('due_date')
+      .orderBy('invoice_number')
+      .limit(limit)
+      .execute();
+  }
 }

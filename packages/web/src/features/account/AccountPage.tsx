@@ -15,6 +15,7 @@ import { ChangeEmailDialog } from './ChangeEmailDialog.tsx';
 import { ChangePasswordDialog } from './ChangePasswordDialog.tsx';
 import { DeactivateDialog } from './DeactivateDialog.tsx';
 import { DisableMfaDialog } from './DisableMfaDialog.tsx';
+import { DueSettingsSection } from './DueSettingsSection.tsx';
 import { EnableMfaDialog } from './EnableMfaDialog.tsx';
 import { RecoveryCodesDialog } from './RecoveryCodesDialog.tsx';
 
@@ -107,6 +108,7 @@ export default function AccountPage() {
             Deactivate Account
           </Button>
         </Stack>
+        <DueSettingsSection />
         <AccountDataSection />
         <ChangeEmailDialog open={dialog === 'email'} currentEmail={user.email} onClose={close} />
         <ChangePasswordDialog

@@ -1,0 +1,80 @@
+import { addDays, toApiTimestamp, utcDate } from '@billfold/contract/dates';
+import type { CalendarFeed } from '@billfold/contract/due';
+import { formatUsd, fromCents } from '@billfold/contract/money';
+import ical, { ICalCalendarMethod } from 'ical-generator';
+import { notFound } from '../../lib/http-error.ts';
+import { newOpaqueToken, sha256 } from '../../lib/tokens.ts';
+import type { DueRepository } from '../due/due.repository.ts';
+import type { CalendarRepository } from './calendar.repository.ts';
+
+/** The feed lists invoices due from this many days ago on (older overdue ones stay on the Home panel). */
+export const FEED_DAYS_BACK = 90;
+/** At most this many events, soonest due first: calendar apps poll the whole file. */
+export const FEED_MAX_EVENTS = 2000;
+
+const FEED_PATH = '/api/v1/calendar';
+const FEED_NOT_FOUND = 'No calendar feed has this address. It may have been turned off or replaced.';
+
+/** A path as the log may show it: a feed address's token is a secret, so it is never written down. */
+export const maskCalendarToken = (path: string) => path.replace(/(\/calendar\/)[^/]+$/, '$1…');
+
+/** `<token>.ics` (or the bare token) → its hash. */
+const tokenHashOf = (file: string) => sha256(file.replace(/\.ics$/i, ''));
+
+/**
+ * A private iCalendar feed of unpaid invoices with due dates (docs/decisions/1002-calendar-feed.md): the address
+ * carries a random token; only its hash is stored, so the address is shown once, when it is made.
+ */
+export class CalendarService {
+  constructor(
+    private readonly repo: CalendarRepository,
+    private readonly due: DueRepository,
+    private readonly now: () => number,
+  ) {}
+
+  async status(userId: number): Promise<CalendarFeed> {
+    const row = await this.repo.find(userId);
+    return { enabled: row !== undefined, createdAt: row ? toApiTimestamp(new Date(Number(row.created_at))) : null };
+  }
+
+  /** Turns the feed on with a new address (the previous one stops working), or off. */
+  async set(userId: number, enabled: boolean, origin: string): Promise<CalendarFeed> {
+    if (!enabled) {
+      await this.repo.remove(userId);
+      return { enabled: false, createdAt: null };
+    }
+    const token = newOpaqueToken();
+    const at = this.now();
+    await this.repo.replace(userId, sha256(token), at);
+    return { enabled: true, createdAt: toApiTimestamp(new Date(at)), url: `${origin}${FEED_PATH}/${token}.ics` };
+  }
+
+  /** The feed's iCalendar text; links point back to the app at `origin`. */
+  async feed(file: string, origin: string): Promise<string> {
+    const userId = await this.repo.ownerOf(tokenHashOf(file));
+    if (userId === null) throw notFound(FEED_NOT_FOUND);
+    const today = utcDate(this.now());
+    const rows = await this.due.dueFrom(userId, addDays(today, -FEED_DAYS_BACK), FEED_MAX_EVENTS);
+    const calendar = ical({
+      name: 'Billfold: bills due',
+      description: 'Unpaid invoices with a due date',
+      prodId: { company: 'Billfold', product: 'due-dates', language: 'EN' },
+      method: ICalCalendarMethod.PUBLISH,
+      ttl: 60 * 60,
+    });
+    for (const row of rows) {
+      const owed = formatUsd(fromCents(row.balance_cents));
+      const income = row.flow === 'INCOMING';
+      calendar.createEvent({
+        id: `billfold-invoice-${row.id}`,
+        start: row.due_date as string,
+        allDay: true,
+        summary: income ? `Expect ${owed} from ${row.bill_name}` : `Pay ${row.bill_name} ${owed}`,
+        description: [`Invoice #${row.invoice_number} of ${row.date}`, row.services].filter(Boolean).join('\n'),
+        url: `${origin}/entries/${row.id}`,
+        stamp: new Date(Number(row.created_at)),
+      });
+    }
+    return calendar.toString();
+  }
+}

@@ -1,0 +1,130 @@
+import { addDays, utcDate } from '@billfold/contract/dates';
+import {
+  REMINDER_DAYS_DEFAULT,
+  REMINDERS_NOT_CONFIGURED,
+  type ReminderSettings,
+  type ReminderSettingsBody,
+} from '@billfold/contract/due';
+import { fromCents } from '@billfold/contract/money';
+import type { FastifyBaseLogger } from 'fastify';
+import { conflict } from '../../lib/http-error.ts';
+import type { Mailer } from '../../lib/mailer.ts';
+import type { DueRepository } from '../due/due.repository.ts';
+import { toEntry } from '../entries/entry.mapper.ts';
+import { type DigestGroup, digestMail } from './reminder-mail.ts';
+import type { RemindersRepository } from './reminders.repository.ts';
+
+/** Digests go out from 07:00 UTC unless `REMINDER_HOUR` says otherwise. */
+export const DEFAULT_REMINDER_HOUR = 7;
+
+/** Invoices each group of a digest lists; the rest are counted. */
+export const DIGEST_LIST = 20;
+
+export interface RemindersOptions {
+  /** Null when `SMTP_URL` and `MAIL_FROM` are not both set: reminders are then not configured. */
+  mailer: Mailer | null;
+  /** Digests go out from this hour of the day (UTC) on. */
+  hourUtc: number;
+  appUrl: string | null;
+  now: () => number;
+}
+
+export interface DigestRun {
+  sent: number;
+  /** Nothing due for them today: no mail, and no claim, so a later run looks again. */
+  nothingDue: number;
+  /** Claimed by another process first. */
+  claimedElsewhere: number;
+  failed: number;
+}
+
+/** E-mail reminders (docs/decisions/1003-email-reminders.md): the user's choice, and the daily digest. */
+export class RemindersService {
+  constructor(
+    private readonly repo: RemindersRepository,
+    private readonly due: DueRepository,
+    private readonly options: RemindersOptions,
+  ) {}
+
+  get configured(): boolean {
+    return this.options.mailer !== null;
+  }
+
+  async settings(userId: number): Promise<ReminderSettings> {
+    const [row, email] = await Promise.all([this.repo.settings(userId), this.repo.email(userId)]);
+    return {
+      configured: this.configured,
+      enabled: row !== undefined,
+      daysAhead: row?.days_ahead ?? REMINDER_DAYS_DEFAULT,
+      email,
+    };
+  }
+
+  /** Turning them on needs a server that can send mail (409 otherwise); turning them off always works. */
+  async update(userId: number, body: ReminderSettingsBody): Promise<ReminderSettings> {
+    if (body.enabled === false) await this.repo.remove(userId);
+    else {
+      if (!this.configured) throw conflict(REMINDERS_NOT_CONFIGURED);
+      const current = await this.repo.settings(userId);
+      const days = body.daysAhead ?? current?.days_ahead ?? REMINDER_DAYS_DEFAULT;
+      await this.repo.save(userId, days, this.options.now());
+    }
+    return this.settings(userId);
+  }
+
+  /**
+   * One pass of the daily digest: for each user with reminders on and none claimed today (UTC), the invoices
+   * overdue and due within their days ahead; a user with something due is claimed (exactly one process wins)
+   * and mailed. A failed send gives the claim back, so the next hourly run tries again.
+   */
+  async sendDigests(log?: FastifyBaseLogger): Promise<DigestRun> {
+    const run: DigestRun = { sent: 0, nothingDue: 0, claimedElsewhere: 0, failed: 0 };
+    const { mailer, now } = this.options;
+    if (!mailer || new Date(now()).getUTCHours() < this.options.hourUtc) return run;
+    const today = utcDate(now());
+    for (const user of await this.repo.dueForDigest(today)) {
+      const userId = Number(user.user_id);
+      const [overdue, upcoming] = await this.groups(userId, today, user.days_ahead);
+      if (overdue.count === 0 && upcoming.count === 0) {
+        run.nothingDue += 1;
+        continue;
+      }
+      if (!(await this.repo.claim(userId, today, now()))) {
+        run.claimedElsewhere += 1;
+        continue;
+      }
+      try {
+        await mailer.send(
+          digestMail({ to: user.email, username: user.username, overdue, upcoming, appUrl: this.options.appUrl }),
+        );
+        await this.repo.markSent(userId, today, now());
+        run.sent += 1;
+      } catch (err) {
+        await this.repo.release(userId, today);
+        log?.error({ err, userId }, 'reminder email failed; will retry next run');
+        run.failed += 1;
+      }
+    }
+    return run;
+  }
+
+  private async groups(userId: number, today: string, daysAhead: number): Promise<[DigestGroup, DigestGroup]> {
+    const [overdue, upcoming] = await this.due.totals(userId, today, [daysAhead]);
+    const group = async (
+      title: string,
+      totals: typeof overdue,
+      from: string | null,
+      to: string,
+    ): Promise<DigestGroup> => ({
+      title,
+      count: totals?.count ?? 0,
+      toPay: fromCents(totals?.toPayCents ?? 0),
+      toCollect: fromCents(totals?.toCollectCents ?? 0),
+      entries: (await this.due.firstDue(userId, from, to, DIGEST_LIST)).map(toEntry),
+    });
+    return Promise.all([
+      group('Overdue', overdue, null, addDays(today, -1)),
+      group(`Due within ${daysAhead} ${daysAhead === 1 ? 'day' : 'days'}`, upcoming, today, addDays(today, daysAhead)),
+    ]);
+  }
+}
