@@ -70,6 +70,7 @@ describe('home: saved state', () => {
       amountMax: null,
       status: null,
       flow: null,
+      due: null,
     });
     expect(JSON.parse(saved.dateRange ?? 'null')).toEqual({ start: daysAgo(30), end: daysAgo(0) });
     expect(JSON.parse(saved.dateMode ?? 'null')).toBe('range');

@@ -21,6 +21,7 @@ export const IMPORT_FIELDS = [
   'category',
   'paid',
   'method',
+  'dueDate',
 ] as const;
 export type ImportField = (typeof IMPORT_FIELDS)[number];
 
@@ -35,6 +36,7 @@ export const IMPORT_FIELD_LABELS: Record<ImportField, string> = {
   category: 'Category',
   paid: 'Paid amount',
   method: 'Payment method',
+  dueDate: 'Due date',
 };
 
 export const DATE_FORMATS = ['YYYY-MM-DD', 'MM/DD/YYYY', 'DD/MM/YYYY', 'DD.MM.YYYY'] as const;
@@ -53,6 +55,8 @@ export const columnMapping = z.object({
   category: column,
   paid: column,
   method: column,
+  /** Optional: mappings saved before due dates have none. */
+  dueDate: column.default(null),
   dateFormat: z.enum(DATE_FORMATS).nullable(),
 });
 export type ColumnMapping = z.infer<typeof columnMapping>;
@@ -75,6 +79,7 @@ export const importRow = z.object({
   paid: z.string().nullable(),
   method: z.string().nullable(),
   category: z.string(),
+  dueDate: z.string().nullable(),
   errors: z.array(z.string()),
   /** A likely duplicate: same entity, date, amount and description as an earlier row or a stored invoice. */
   duplicate: z.enum(['file', 'stored']).nullable(),

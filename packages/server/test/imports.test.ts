@@ -93,7 +93,13 @@ describe.each(dialects)('CSV import on %s', (dialect) => {
       flow: 'expense',
       services: '=cmd, "quoted"',
     });
-    await createEntry(from, { billId: power.id, amount: 80, flow: 'income', date: '2025-02-28' });
+    await createEntry(from, {
+      billId: power.id,
+      amount: 80,
+      flow: 'income',
+      date: '2025-02-28',
+      dueDate: '2025-03-14',
+    });
     const e3 = await createEntry(from, { billId: savings.id, amount: 1000 });
     // The export has one Paid column and no method: paid amounts come back as one payment of unspecified method.
     await createPayment(from, { entryId: e1.entryId, amount: 120.5, type: 'other', medium: 'other' });
@@ -111,7 +117,12 @@ describe.each(dialects)('CSV import on %s', (dialect) => {
       amount: '120.50',
       paid: '120.50',
     });
-    expect(seen.rows[2]).toMatchObject({ flow: 'internal', category: 'Financial' });
+    expect(seen.rows[1]).toMatchObject({ date: '2025-02-28', dueDate: '2025-03-14' });
+    expect(seen.rows[2]).toMatchObject({ flow: 'internal', category: 'Financial', dueDate: null });
+    // An export written before due dates (no last column) is still Billfold's own.
+    const older = csv.replace(/,[^,\r\n]*\r\n/g, '\r\n');
+    expect(older.split('\r\n')[0]?.endsWith(',Archived')).toBe(true);
+    expect(await preview(to, older)).toMatchObject({ ownExport: true, problems: [], errorCount: 0 });
 
     const result = await commit(to, csv);
     expect(result).toMatchObject({
@@ -126,6 +137,19 @@ describe.each(dialects)('CSV import on %s', (dialect) => {
     const stats = async (api: Api) => (await request(api, 'GET', '/entries/stats')).json();
     expect(await stats(to)).toEqual(await stats(from));
     await exact();
+  });
+
+  it('reads a due date column beside the date, in the same format, never before the date', async () => {
+    const api = await newUser();
+    const file =
+      'Date,Payee,Amount,Due Date\r\n01/10/2026,Power,-50.00,01/31/2026\r\n01/10/2026,Power,-60.00,01/05/2026\r\n';
+    const seen = await preview(api, file);
+    expect(seen.mapping).toMatchObject({ date: 0, entity: 1, amount: 2, dueDate: 3, dateFormat: 'MM/DD/YYYY' });
+    expect(seen.rows[0]).toMatchObject({ date: '2026-01-10', dueDate: '2026-01-31', errors: [] });
+    expect(seen.rows[1]?.errors).toEqual(['Due date must not be before the invoice date.']);
+    // Without a date column, a lone "Due Date" is the invoice's date, as before.
+    const lone = await preview(api, 'Due Date,Payee,Amount\r\n2026-01-31,Power,-50.00\r\n');
+    expect(lone.mapping).toMatchObject({ date: 0, dueDate: null });
   });
 
   it('reads a bank file: signed amounts with $ and separators, month-first dates, entities matched or created, duplicates', async () => {

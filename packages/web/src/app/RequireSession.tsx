@@ -31,7 +31,10 @@ export function RequireSession({ children }: { children: ReactNode }) {
   if (refreshToken) return <PageProgress />;
   const here = `${location.pathname}${location.search}${location.hash}`;
   const ended = sessionEndReason();
+  // A call outside the page (the top bar's) may end the session before this guard first renders: a session that
+  // ended in this tab by a failed refresh counts as one this page had.
+  const hadOne = hadSession || ended === 'ended';
   const state =
-    hadSession && ended !== 'ended' ? loginState('loggedOut') : loginState(hadSession ? 'sessionEnded' : null, here);
+    hadOne && ended !== 'ended' ? loginState('loggedOut') : loginState(hadOne ? 'sessionEnded' : null, here);
   return <Navigate to="/" replace state={state} />;
 }

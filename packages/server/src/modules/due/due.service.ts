@@ -4,6 +4,22 @@ import { fromCents } from '@billfold/contract/money';
 import { toEntry } from '../entries/entry.mapper.ts';
 import type { DueRepository, DueTotals } from './due.repository.ts';
 
+/** One window of due dates: its totals in dollars and its first `limit` invoices by due date. */
+export async function dueGroup(
+  repo: DueRepository,
+  userId: number,
+  totals: DueTotals | undefined,
+  window: { from: string | null; to: string },
+  limit: number,
+): Promise<DueGroup> {
+  return {
+    count: totals?.count ?? 0,
+    toPay: fromCents(totals?.toPayCents ?? 0),
+    toCollect: fromCents(totals?.toCollectCents ?? 0),
+    entries: (await repo.firstDue(userId, window.from, window.to, limit)).map(toEntry),
+  };
+}
+
 /** What is overdue and due soon (docs/decisions/1001-upcoming-and-overdue.md). */
 export class DueService {
   constructor(
@@ -15,12 +31,8 @@ export class DueService {
   async summary(userId: number, clientToday: string | undefined): Promise<DueSummary> {
     const today = clientToday ?? utcDate(this.now());
     const [overdue, next7, next30] = await this.repo.totals(userId, today, DUE_SOON_DAYS);
-    const group = async (totals: DueTotals | undefined, from: string | null, to: string): Promise<DueGroup> => ({
-      count: totals?.count ?? 0,
-      toPay: fromCents(totals?.toPayCents ?? 0),
-      toCollect: fromCents(totals?.toCollectCents ?? 0),
-      entries: (await this.repo.firstDue(userId, from, to, DUE_SUMMARY_LIST)).map(toEntry),
-    });
+    const group = (totals: DueTotals | undefined, from: string | null, to: string) =>
+      dueGroup(this.repo, userId, totals, { from, to }, DUE_SUMMARY_LIST);
     return {
       today,
       overdue: await group(overdue, null, addDays(today, -1)),

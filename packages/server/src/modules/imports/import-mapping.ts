@@ -49,6 +49,8 @@ const SYNONYMS: Record<ImportField, string[]> = {
   category: ['category', 'categories'],
   paid: ['paid', 'paid amount', 'amount paid', 'payment', 'payment amount'],
   method: ['method', 'payment method', 'paid with', 'payment type'],
+  // A lone "Due Date" column is taken as the date above; beside a date column it is the due date.
+  dueDate: ['due date', 'due', 'payment due', 'due by', 'date due'],
 };
 
 const key = (header: string) => header.trim().toLowerCase().replace(/\s+/g, ' ');

@@ -3,6 +3,7 @@ import { isValidIsoDate, MAX_DATE, MIN_DATE } from '@billfold/contract/dates';
 import type { ColumnMapping, DateFormat, ImportRow } from '@billfold/contract/imports';
 import { centsToDecimalString, formatAmount, MAX_CENTS, parseSignedAmountText } from '@billfold/contract/money';
 import { PAYMENT_METHOD_CODES, type PaymentMethodCode, paymentMethodLabel } from '@billfold/contract/payment-methods';
+import { MESSAGES } from '@billfold/contract/validation';
 import { billNameKey } from '../bills/bill.mapper.ts';
 import { parseDate } from './import-mapping.ts';
 
@@ -18,6 +19,7 @@ export interface Candidate {
   paidCents: number;
   method: PaymentMethodCode;
   category: string;
+  dueDate: string | null;
 }
 
 const FLOW_WORDS: Record<string, Candidate['flow']> = {
@@ -77,17 +79,20 @@ export function interpretRow(
   const cell = (column: number | null) => (column === null ? '' : (cells[column] ?? '').trim());
   const errors: string[] = [];
 
+  /** A date cell in the file's format, or null with the reason among the row's errors. */
+  const readDate = (label: string, text: string): string | null => {
+    const iso = parseDate(text, dateFormat);
+    if (iso === null) errors.push(`${label} "${text}" is not a date in the format ${dateFormat}.`);
+    else if (!isValidIsoDate(iso)) errors.push(`${label} ${iso} is outside ${MIN_DATE}..${MAX_DATE}.`);
+    else return iso;
+    return null;
+  };
   const dateText = cell(mapping.date);
-  let date: string | null = null;
   if (dateText === '') errors.push('Date is empty.');
-  else {
-    date = parseDate(dateText, dateFormat);
-    if (date === null) errors.push(`Date "${dateText}" is not a date in the format ${dateFormat}.`);
-    else if (!isValidIsoDate(date)) {
-      errors.push(`Date ${date} is outside ${MIN_DATE}..${MAX_DATE}.`);
-      date = null;
-    }
-  }
+  const date = dateText === '' ? null : readDate('Date', dateText);
+  const dueText = cell(mapping.dueDate);
+  const dueDate = dueText === '' ? null : readDate('Due date', dueText);
+  if (date !== null && dueDate !== null && dueDate < date) errors.push(MESSAGES.dueBeforeDate);
 
   const entity = textField('Entity', cell(mapping.entity), 100, errors);
   if (entity === '') errors.push('Entity is empty.');
@@ -160,6 +165,7 @@ export function interpretRow(
     paid: paidCents > 0 ? centsToDecimalString(paidCents) : null,
     method: paidCents > 0 ? paymentMethodLabel(method) : null,
     category,
+    dueDate,
     errors,
     duplicate: null,
   };
@@ -177,6 +183,7 @@ export function interpretRow(
       paidCents,
       method,
       category,
+      dueDate,
     },
   };
 }

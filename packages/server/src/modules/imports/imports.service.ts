@@ -252,6 +252,7 @@ export class ImportsService {
           flow: c.flow === 'income' && bill.internal !== 1 ? 'INCOMING' : 'OUTGOING',
           amount_cents: c.amountCents,
           services: c.description,
+          due_date: c.dueDate,
           ...derivePayment(c.amountCents, paid, paid > 0 ? 1 : 0),
           ...entryColumnsOf(bill),
           created_at: now,

@@ -1,13 +1,10 @@
+import type { DueGroup } from '@billfold/contract/due';
 import { formatUsd } from '@billfold/contract/money';
 import type { Entry } from '@billfold/contract/schemas';
 import type { MailMessage } from '../../lib/mailer.ts';
 
-export interface DigestGroup {
+export interface DigestGroup extends DueGroup {
   title: string;
-  count: number;
-  toPay: number;
-  toCollect: number;
-  entries: Entry[];
 }
 
 export interface Digest {

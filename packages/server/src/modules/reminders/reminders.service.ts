@@ -5,12 +5,11 @@ import {
   type ReminderSettings,
   type ReminderSettingsBody,
 } from '@billfold/contract/due';
-import { fromCents } from '@billfold/contract/money';
 import type { FastifyBaseLogger } from 'fastify';
 import { conflict } from '../../lib/http-error.ts';
 import type { Mailer } from '../../lib/mailer.ts';
 import type { DueRepository } from '../due/due.repository.ts';
-import { toEntry } from '../entries/entry.mapper.ts';
+import { dueGroup } from '../due/due.service.ts';
 import { type DigestGroup, digestMail } from './reminder-mail.ts';
 import type { RemindersRepository } from './reminders.repository.ts';
 
@@ -110,17 +109,9 @@ export class RemindersService {
 
   private async groups(userId: number, today: string, daysAhead: number): Promise<[DigestGroup, DigestGroup]> {
     const [overdue, upcoming] = await this.due.totals(userId, today, [daysAhead]);
-    const group = async (
-      title: string,
-      totals: typeof overdue,
-      from: string | null,
-      to: string,
-    ): Promise<DigestGroup> => ({
+    const group = async (title: string, totals: typeof overdue, from: string | null, to: string) => ({
       title,
-      count: totals?.count ?? 0,
-      toPay: fromCents(totals?.toPayCents ?? 0),
-      toCollect: fromCents(totals?.toCollectCents ?? 0),
-      entries: (await this.due.firstDue(userId, from, to, DIGEST_LIST)).map(toEntry),
+      ...(await dueGroup(this.due, userId, totals, { from, to }, DIGEST_LIST)),
     });
     return Promise.all([
       group('Overdue', overdue, null, addDays(today, -1)),
