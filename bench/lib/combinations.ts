@@ -92,6 +92,8 @@ export interface CombinationResult {
   first: Timed[];
   page: Timed[];
   stats: Timed[];
+  /** The Home panel's upcoming and overdue summary, as of a day drawn over the ledger (issue 16). */
+  due: Timed[];
   exports: { url: string; rows: number; ms: number; rowsPerSecond: number; rssGrowthMb: number }[];
 }
 
@@ -139,7 +141,7 @@ async function timedExport(e: Endpoint, path: string) {
 
 /**
  * `count` combinations, each asked three ways one request at a time with `Cache-Control: no-cache`: its first
- * page, a page drawn uniformly from its result, and its stats. Then CSV exports: the whole ledger and the
+ * page, a page drawn uniformly from its result, and its stats; with each, the due summary as of a drawn day. Then CSV exports: the whole ledger and the
  * largest drawn results.
  */
 export async function runCombinations(
@@ -150,7 +152,9 @@ export async function runCombinations(
   log: (line: string) => void,
 ): Promise<CombinationResult> {
   const r = newGenerator(seed);
-  const out: CombinationResult = { seed, first: [], page: [], stats: [], exports: [] };
+  const out: CombinationResult = { seed, first: [], page: [], stats: [], due: [], exports: [] };
+  const ledgerStart = Date.parse(sample.firstDate);
+  const days = Math.max(1, Math.round((Date.parse(sample.lastDate) - ledgerStart) / 86_400_000));
   const sizes: { filters: string; sort: string; total: number }[] = [];
   for (let i = 0; i < count; i++) {
     const c = drawCombination(r, sample);
@@ -162,6 +166,8 @@ export async function runCombinations(
     out.page.push({ url: `${base}&pageNum=${pageNum}`, ms: (await timedGet(e, `${base}&pageNum=${pageNum}`)).ms });
     const stats = `/api/v1/entries/stats?${c.filters}`;
     out.stats.push({ url: stats, ms: (await timedGet(e, stats)).ms });
+    const due = `/api/v1/entries/due-summary?today=${new Date(ledgerStart + r.int(0, days + 30) * 86_400_000).toISOString().slice(0, 10)}`;
+    out.due.push({ url: due, ms: (await timedGet(e, due)).ms });
     sizes.push({ ...c, total });
     if ((i + 1) % 25 === 0) log(`   ${i + 1}/${count} combinations`);
   }
@@ -177,6 +183,8 @@ export function combinationChecks(c: CombinationResult) {
     ['first page', c.first, COMBINATION_BUDGETS.first],
     ['any page', c.page, COMBINATION_BUDGETS.page],
     ['stats', c.stats, COMBINATION_BUDGETS.stats],
+    // The panel is read with every Home visit: it has the first page's budget.
+    ['due summary', c.due, COMBINATION_BUDGETS.first],
   ] as const;
   const rows = kinds.map(([name, timed, budget]) => {
     const times = timed.map((t) => t.ms);
@@ -196,6 +204,7 @@ export function slowest(c: CombinationResult, n = 5): string[] {
     ['first page', c.first],
     ['any page', c.page],
     ['stats', c.stats],
+    ['due summary', c.due],
   ] as const) {
     for (const t of [...timed].sort((a, b) => b.ms - a.ms).slice(0, n)) {
       lines.push(`${name.padEnd(10)} ${t.ms.toFixed(1).padStart(8)} ms  ${t.url}`);
