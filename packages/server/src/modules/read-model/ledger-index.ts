@@ -646,43 +646,47 @@ export class LedgerIndex {
 
   /**
    * The scope's total and the invoice ids of one page in `column`'s order. When the total is known (from the
-   * rollups) and the page is near the start of the result, the walk tests the invoices as it meets them and
-   * touches little more than the page; otherwise one pass over the columns masks the scope and counts it, and
-   * the walk reads one byte per invoice it passes.
+   * rollups) and the page is near the start of the result, the walk first tests the invoices as it meets them;
+   * it gives up after an eighth of the ledger (the matches may sit together further on: one entity in name
+   * order). Otherwise one pass over the columns masks the scope and counts it, and the walk reads one byte per
+   * invoice it passes.
    */
   page(s: EntryScope, column: SortColumn, desc: boolean, offset: number, limit: number, known?: number) {
-    // Invoices walked to reach the page: about (offset + limit) × live ÷ total.
+    // Invoices walked to reach the page, if the matches are spread evenly: (offset + limit) × live ÷ total.
     if (known !== undefined && (offset + limit) * 4 < known) {
-      return {
-        count: known,
-        ids: this.walk(column, this.predicate(s), desc, offset, limit).map((slot) => this.idOf(slot)),
-      };
+      const found = this.walk(column, this.predicate(s), desc, offset, limit, this.n >>> 3);
+      if (found) return { count: known, ids: found.map((slot) => this.idOf(slot)) };
     }
     const { mask, count } = this.match(s);
     if (offset >= count) return { count, ids: [] };
-    return {
-      count,
-      ids: this.walk(column, (slot) => mask[slot] === 1, desc, offset, limit).map((slot) => this.idOf(slot)),
-    };
+    const found = this.walk(column, (slot) => mask[slot] === 1, desc, offset, limit) ?? [];
+    return { count, ids: found.map((slot) => this.idOf(slot)) };
   }
 
   /** Every slot of the scope in `column`'s order (the export). */
   slots(s: EntryScope, column: SortColumn, desc: boolean): number[] {
-    return this.walk(column, this.maskTest(s), desc, 0, this.n);
-  }
-
-  private maskTest(s: EntryScope): (slot: number) => boolean {
     const { mask } = this.match(s);
-    return (slot) => mask[slot] === 1;
+    return this.walk(column, (slot) => mask[slot] === 1, desc, 0, this.n) ?? [];
   }
 
-  /** The slots passing `test` from position `offset` of `column`'s order (backwards for `desc`), at most `limit`. */
-  private walk(column: SortColumn, test: (slot: number) => boolean, desc: boolean, offset: number, limit: number) {
+  /**
+   * The slots passing `test` from position `offset` of `column`'s order (backwards for `desc`), at most `limit`;
+   * null when `steps` invoices were walked before the page was complete.
+   */
+  private walk(
+    column: SortColumn,
+    test: (slot: number) => boolean,
+    desc: boolean,
+    offset: number,
+    limit: number,
+    steps = Number.POSITIVE_INFINITY,
+  ): number[] | null {
     const order = this.order(column);
     const out: number[] = [];
     let skip = offset;
     const len = order.length;
     for (let k = 0; k < len && out.length < limit; k++) {
+      if (k >= steps) return null;
       const slot = order[desc ? len - 1 - k : k] as number;
       if (!test(slot)) continue;
       if (skip > 0) skip--;
