@@ -141,7 +141,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const sendApp = await registerWebApp(app, config.webRoot);
   registerErrorHandling(app, sendApp);
 
-  const due = new DueRepository(db);
+  const due = new DueRepository(db, readModel.indexes);
   const mailer = config.mail ? createMailer(config.mail) : null;
   if (mailer) app.addHook('onClose', async () => mailer.close());
   const reminders = new RemindersService(new RemindersRepository(db), due, {

@@ -93,6 +93,12 @@ describe.each(CASES)('the ledger index after every kind of write on $dialect, $w
         }
       }
       const csv = `/entries/export?${query}&sortField=name&sortOrder=desc`;
+      for (const today of ['2026-01-05', '2026-03-12', '2026-07-01']) {
+        const due = `/entries/due-summary?today=${today}`;
+        expect(JSON.parse((await get(t.app, due)).body), `${step}: ${due}`).toEqual(
+          JSON.parse((await get(sqlApp, due)).body),
+        );
+      }
       expect((await get(t.app, csv)).body, `${step}: ${csv}`).toBe((await get(sqlApp, csv)).body);
     }
   }
@@ -113,6 +119,9 @@ describe.each(CASES)('the ledger index after every kind of write on $dialect, $w
       );
     }
     const [e0, e1, e2, , e4] = entries as [Entry, Entry, Entry, Entry, Entry];
+    for (const [i, e] of entries.entries()) {
+      if (i % 3 !== 2) await editEntry(indexed, { ...e, dueDate: `2026-${String(2 + (i % 10)).padStart(2, '0')}-15` });
+    }
     await createPayment(indexed, { entryId: e0.entryId, amount: 5 });
     await expectSameAnswers('loaded');
 

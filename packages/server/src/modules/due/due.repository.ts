@@ -1,8 +1,10 @@
 import { addDays } from '@billfold/contract/dates';
 import { sql } from 'kysely';
+import type { Db } from '../../db/database.ts';
 import { Repository } from '../../db/repository.ts';
 import { PAY_STATE } from '../entries/entry.derived.ts';
 import { ENTRY_VIEW_COLUMNS } from '../entries/entry.mapper.ts';
+import type { LedgerIndexes } from '../read-model/ledger-indexes.ts';
 
 /** Counts and owed sums of one window of due dates, in cents. */
 export interface DueTotals {
@@ -15,7 +17,20 @@ export interface DueTotals {
  * Reads of live, unpaid invoices of active entities that have a due date: the rows of the partial index
  * `entries_live_unpaid_due`, written the way it states them so that both databases read it as a range.
  */
+/** Overdue (any time before `today`), then from `today` to `today + d` for each `d` of `within`. */
+export const dueWindows = (today: string, within: readonly number[]): { from: string | null; to: string }[] => [
+  { from: null, to: addDays(today, -1) },
+  ...within.map((d) => ({ from: today, to: addDays(today, d) })),
+];
+
 export class DueRepository extends Repository {
+  constructor(
+    db: Db,
+    private readonly indexes?: LedgerIndexes,
+  ) {
+    super(db);
+  }
+
   private unpaidDue(userId: number) {
     return this.db
       .selectFrom('entries')
@@ -31,6 +46,9 @@ export class DueRepository extends Repository {
    * of the covering index up to the last window's end.
    */
   async totals(userId: number, today: string, within: readonly number[]): Promise<DueTotals[]> {
+    // From the user's ledger index when it is ready (one pass in memory), else one range read of the index below.
+    const indexed = await this.indexes?.read(userId, (index) => index.dueTotals(dueWindows(today, within)));
+    if (indexed) return indexed.value;
     const row = await this.totalsQuery(userId, today, within).executeTakeFirst();
     const value = (key: string) => Number((row as Record<string, unknown> | undefined)?.[key] ?? 0);
     return [-1, ...within].map((_, i) => ({
@@ -41,10 +59,7 @@ export class DueRepository extends Repository {
   }
 
   totalsQuery(userId: number, today: string, within: readonly number[]) {
-    const windows = [
-      { from: null, to: addDays(today, -1) },
-      ...within.map((d) => ({ from: today, to: addDays(today, d) })),
-    ];
+    const windows = dueWindows(today, within);
     const last = addDays(today, Math.max(0, ...within));
     const inWindow = (w: { from: string | null; to: string }) =>
       w.from === null ? sql`due_date <= ${w.to}` : sql`due_date >= ${w.from} and due_date <= ${w.to}`;

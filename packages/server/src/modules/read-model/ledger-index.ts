@@ -722,6 +722,32 @@ export class LedgerIndex {
     };
   }
 
+  /**
+   * Unpaid invoices of active entities with a due date, per window of due days (inclusive, `from` null for "any
+   * time before"): how many, what is still owed on the expenses and to the user on the income, in cents. One
+   * pass over the columns: the Home panel's totals (`DueService`).
+   */
+  dueTotals(windows: { from: string | null; to: string }[]) {
+    const { flags, pay, due, amount, paid } = this.cols;
+    const bounds = windows.map((w) => [w.from === null ? -Infinity : day(w.from), day(w.to)] as const);
+    const out = windows.map(() => ({ count: 0, toPayCents: 0, toCollectCents: 0 }));
+    for (let i = 0; i < this.n; i++) {
+      const f = flags[i] as number;
+      const d = due[i] as number;
+      if ((f & (LIVE | ARCHIVED)) !== LIVE || d === NO_DUE || (pay[i] as number) >= PAY_STATE.paid) continue;
+      const owed = Math.max((amount[i] as number) - (paid[i] as number), 0);
+      for (let w = 0; w < bounds.length; w++) {
+        const [from, to] = bounds[w] as readonly [number, number];
+        if (d < from || d > to) continue;
+        const totals = out[w] as { count: number; toPayCents: number; toCollectCents: number };
+        totals.count++;
+        if (f & INCOMING) totals.toCollectCents += owed;
+        else totals.toPayCents += owed;
+      }
+    }
+    return out;
+  }
+
   /** The stats' sums over the masked slots (`sums.ts`), in the shape the SQL reads give (`groups.ts`). */
   groups(mask: Uint8Array): { entries: EntryGroup[]; methods: MethodGroup[] } {
     const amountOf = ENTRY_SUMS.amount_cents.of;
