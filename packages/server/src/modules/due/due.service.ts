@@ -33,11 +33,12 @@ export class DueService {
     const [overdue, next7, next30] = await this.repo.totals(userId, today, DUE_SOON_DAYS);
     const group = (totals: DueTotals | undefined, from: string | null, to: string) =>
       dueGroup(this.repo, userId, totals, { from, to }, DUE_SUMMARY_LIST);
-    return {
-      today,
-      overdue: await group(overdue, null, addDays(today, -1)),
-      next7: await group(next7, today, addDays(today, DUE_SOON_DAYS[0])),
-      next30: await group(next30, today, addDays(today, DUE_SOON_DAYS[1])),
-    };
+    // Side by side: on PostgreSQL the three reads overlap instead of waiting for each other.
+    const [overdueGroup, next7Group, next30Group] = await Promise.all([
+      group(overdue, null, addDays(today, -1)),
+      group(next7, today, addDays(today, DUE_SOON_DAYS[0])),
+      group(next30, today, addDays(today, DUE_SOON_DAYS[1])),
+    ]);
+    return { today, overdue: overdueGroup, next7: next7Group, next30: next30Group };
   }
 }
