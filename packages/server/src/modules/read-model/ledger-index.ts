@@ -1,3 +1,4 @@
+import { addDays, daysBetween } from '@billfold/contract/dates';
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { ExportRow } from '../entries/entries-export.ts';
@@ -19,13 +20,14 @@ import { ENTRY_SUMS } from './sums.ts';
  * restore flips a flag); purged ones lose their live flag.
  */
 
-const DAY_MS = 86_400_000;
-const day = (iso: string) => Math.floor(Date.parse(`${iso}T00:00:00Z`) / DAY_MS);
+/** Dates as whole days since 1970-01-01 (the contract's day arithmetic), and back, the latter remembered. */
+const EPOCH = '1970-01-01';
+const day = (iso: string) => daysBetween(EPOCH, iso);
 const isoDays = new Map<number, string>();
 const isoDay = (d: number) => {
   let iso = isoDays.get(d);
   if (iso === undefined) {
-    iso = new Date(d * DAY_MS).toISOString().slice(0, 10);
+    iso = addDays(EPOCH, d);
     if (isoDays.size < 100_000) isoDays.set(d, iso);
   }
   return iso;

@@ -1,3 +1,4 @@
+import { addDays } from '@billfold/contract/dates';
 import { DEFAULT_LEDGER_INDEX_OPTIONS, type LedgerIndexOptions } from './ledger-indexes.ts';
 import { rollupAnswers } from './rollups.ts';
 import { type EntryScope, hasDates } from './scope.ts';
@@ -75,9 +76,6 @@ export interface Complement {
   outside: EntryScope[];
 }
 
-const shiftDay = (iso: string, days: number) =>
-  new Date(Date.parse(`${iso}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
-
 export function complementOf(s: EntryScope): Complement | null {
   const dated = hasDates(s);
   const ranged = s.minCents !== undefined || s.maxCents !== undefined;
@@ -85,8 +83,8 @@ export function complementOf(s: EntryScope): Complement | null {
   const { startDate, endDate, minCents, maxCents, ...base } = s;
   const outside: EntryScope[] = [];
   if (dated) {
-    if (startDate !== undefined) outside.push({ ...base, endDate: shiftDay(startDate, -1) });
-    if (endDate !== undefined) outside.push({ ...base, startDate: shiftDay(endDate, 1) });
+    if (startDate !== undefined) outside.push({ ...base, endDate: addDays(startDate, -1) });
+    if (endDate !== undefined) outside.push({ ...base, startDate: addDays(endDate, 1) });
   } else {
     if (minCents !== undefined && minCents > 0) outside.push({ ...base, maxCents: minCents - 1 });
     if (maxCents !== undefined) outside.push({ ...base, minCents: maxCents + 1 });

@@ -129,11 +129,11 @@ export class ReadModelRepository extends Repository {
    * after the other there anyway (one connection), while PostgreSQL runs them side by side.
    */
   async countAndPage(s: EntryScope, sort: EntrySort, offset: number, limit: number) {
-    // The total from the rollups when they answer it (well under a millisecond): the index then walks only to the page.
-    const known = countFromRollups(s) ? await rollupCount(this.db, s) : undefined;
-    const indexed = await this.indexes.read(s.userId, (index) =>
-      index.page(s, SORT_COLUMNS[sort.field], sort.order === 'desc', offset, limit, known),
-    );
+    const indexed = await this.indexes.read(s.userId, async (index) => {
+      // The total from the rollups when they answer it (well under a millisecond): the walk then stops at the page.
+      const known = countFromRollups(s) ? await rollupCount(this.db, s) : undefined;
+      return index.page(s, SORT_COLUMNS[sort.field], sort.order === 'desc', offset, limit, known);
+    });
     if (indexed) {
       const { count, ids } = indexed.value;
       return [count, await this.rowsById(s.userId, ids, ENTRY_VIEW_COLUMNS)] as const;
