@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { purgeRecycleBin } from '../src/jobs/recycle-purge.ts';
 import { DAY } from '../src/lib/time.ts';
+import { DataVersionRepository } from '../src/modules/read-model/data-version.repository.ts';
 import { DEFAULT_LEDGER_INDEX_OPTIONS } from '../src/modules/read-model/ledger-indexes.ts';
 import { createTestApp, dialects, type TestApp, testConfig } from './helpers/app.ts';
 import {
@@ -194,5 +195,33 @@ describe.each(dialects)('loading and keeping ledger indexes on %s', (dialect) =>
     const again = await stats(first);
     expect(again.timing).toBe('ledger;desc=sql');
     expect(again.body).toEqual(before.body);
+  });
+});
+
+describe.each(dialects)('the change log and the start-up preload on %s', (dialect) => {
+  let t: TestApp;
+  afterAll(() => t.close());
+
+  it('preload loads the ledgers of users with invoices; the hourly prune keeps the last hour of the change log', async () => {
+    t = await createTestApp(
+      dialect,
+      {},
+      {
+        readModel: { ledgerIndex: { ...DEFAULT_LEDGER_INDEX_OPTIONS, loadInlineBelow: 0 } },
+      },
+    );
+    const api = { app: t.app, session: await signUp(t.app) };
+    await createEntry(api, { amount: 12 });
+    await t.app.ledgerIndexes.preload();
+    const res = await request(api, 'GET', '/entries/stats');
+    expect(res.headers['server-timing']).toBe('ledger;desc=index');
+
+    const versions = new DataVersionRepository(t.app.db);
+    const logged = () => t.app.db.selectFrom('entry_changes').select('at').execute();
+    const recent = (await logged()).length;
+    expect(recent).toBeGreaterThan(0);
+    await t.app.db.insertInto('entry_changes').values({ user_id: 1, version: 0, entry_id: 1, at: 1_000 }).execute();
+    expect(await versions.pruneChanges()).toEqual({ changes: 1 });
+    expect((await logged()).length).toBe(recent);
   });
 });
