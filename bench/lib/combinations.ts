@@ -1,5 +1,5 @@
 import { CATEGORIES } from '../../packages/contract/src/categories.ts';
-import { SORT_FIELDS } from '../../packages/contract/src/schemas.ts';
+import { SORT_FIELDS } from '../../packages/contract/src/entries.ts';
 import { Random } from './random.ts';
 import type { DataSample } from './sample.ts';
 

@@ -1,5 +1,5 @@
 import { parse as parseQueryString } from 'node:querystring';
-import { entriesQuery, statsQuery } from '@billfold/contract/schemas';
+import { entriesQuery, statsQuery } from '@billfold/contract/entries';
 import SQLite from 'better-sqlite3';
 import { Kysely, type LogEvent, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';

@@ -1,4 +1,4 @@
-import type { Entry } from '@billfold/contract/schemas';
+import type { Entry } from '@billfold/contract/entries';
 import { describe, expect, it } from 'vitest';
 import { dateField, typeDate } from '../pages/date-field.ts';
 import { HomePage } from '../pages/home-page.ts';

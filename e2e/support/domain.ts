@@ -4,7 +4,10 @@
  * page specs' data sets, dated relative to today so the default "last 30 days" view is predictable.
  */
 
-import type { Bill, Entry, Payment, RecycleItem } from '@billfold/contract/schemas';
+import type { Bill } from '@billfold/contract/bills';
+import type { Entry } from '@billfold/contract/entries';
+import type { Payment } from '@billfold/contract/payments';
+import type { RecycleItem } from '@billfold/contract/recycle';
 import { type ApiSession, createSignedInUser } from './api.ts';
 
 let sequence = 0;

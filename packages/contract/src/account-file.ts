@@ -10,9 +10,9 @@ import { z } from 'zod';
 import { CATEGORIES } from './categories.ts';
 import { MAX_CENTS, toCents } from './money.ts';
 import { PAYMENT_METHOD_CODES } from './payment-methods.ts';
+import { isoDate, text } from './primitives.ts';
 import { CADENCES } from './schedule-dates.ts';
 import { descriptionTemplate, MAX_COUNT, MAX_DUE_DAYS, MAX_INTERVAL } from './schedules.ts';
-import { isoDate, text } from './schemas.ts';
 
 export const ACCOUNT_FILE_FORMAT = 'billfold-account';
 export const ACCOUNT_FILE_VERSION = 2;

@@ -3,7 +3,8 @@
  * (docs/decisions/1001-upcoming-and-overdue.md, 1002-calendar-feed.md, 1003-email-reminders.md).
  */
 import { z } from 'zod';
-import { entry, isoDate, looseBoolean, moneyOut, timestamp } from './schemas.ts';
+import { entry } from './entries.ts';
+import { isoDate, looseBoolean, moneyOut, timestamp } from './primitives.ts';
 
 /** Invoices each group of the summary lists, soonest due first. */
 export const DUE_SUMMARY_LIST = 5;

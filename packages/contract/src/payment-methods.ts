@@ -1,4 +1,4 @@
-/** Payment methods are `type|medium` pairs (spec §3). */
+/** Payment methods are `type|medium` pairs (docs/product.md, Payment methods). */
 export const PAYMENT_METHOD_GROUPS = [
   {
     group: 'Electronic',
@@ -77,7 +77,7 @@ export function methodCode(type: string, medium: string): PaymentMethodCode | nu
   return (PAYMENT_METHOD_CODES as readonly string[]).includes(code) ? (code as PaymentMethodCode) : null;
 }
 
-/** Human label of a method code: the table of spec §3, else `<type label> - <medium label>`. */
+/** Human label of a method code: the table in docs/product.md, Payment methods, else `<type label> - <medium label>`. */
 export function paymentMethodLabel(code: string): string {
   const [type, medium] = splitMethod(code);
   const pair = PAIR_LABELS[`${type}|${medium}`];

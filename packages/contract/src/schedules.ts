@@ -3,9 +3,10 @@
  * docs/decisions/1010-recurring-invoices.md).
  */
 import { z } from 'zod';
+import { FLOWS, flowIn } from './entries.ts';
 import { PAYMENT_METHOD_CODES, type PaymentMethodCode } from './payment-methods.ts';
+import { isoDate, moneyIn, moneyOut, text, timestamp } from './primitives.ts';
 import { CADENCES, TEMPLATE_PLACEHOLDERS, unknownPlaceholder } from './schedule-dates.ts';
-import { FLOWS, flowIn, isoDate, moneyIn, moneyOut, text, timestamp } from './schemas.ts';
 
 /** A template expands by at most a few characters per placeholder, so 200 always fits an invoice's 500. */
 export const TEMPLATE_MAX_LENGTH = 200;

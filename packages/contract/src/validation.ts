@@ -1,4 +1,4 @@
-/** The validation rules and exact messages of spec §5, shared by the browser forms and the server. */
+/** The validation rules and exact messages of docs/product.md, Validation, shared by the browser forms and the server. */
 export const MESSAGES = {
   allFieldsRequired: 'All fields are required.',
   invalidEmail: 'Please enter a valid email address.',
@@ -56,7 +56,7 @@ export function isValidAmountInput(text: string): boolean {
   return text.length <= AMOUNT_MAX_LENGTH && AMOUNT_INPUT_PATTERN.test(text);
 }
 
-/** Account-creation checks in the spec's order; returns the first message or `null`. */
+/** Account-creation checks in the order docs/product.md, Validation gives; returns the first message or `null`. */
 export function validateNewAccount(input: {
   username: string;
   email: string;
@@ -70,7 +70,7 @@ export function validateNewAccount(input: {
   return null;
 }
 
-/** Password-change checks in the spec's order. */
+/** Password-change checks in the order docs/product.md, Validation gives. */
 export function validatePasswordChange(input: {
   currentPassword: string;
   newPassword: string;
@@ -82,7 +82,7 @@ export function validatePasswordChange(input: {
   return null;
 }
 
-/** Email-change checks in the spec's order. */
+/** Email-change checks in the order docs/product.md, Validation gives. */
 export function validateEmailChange(input: { newEmail: string; password: string }): string | null {
   if (!isValidEmail(input.newEmail.trim())) return MESSAGES.invalidEmail;
   if (!input.password) return MESSAGES.passwordRequired;

@@ -14,7 +14,7 @@ import {
 
 const account = { username: 'alice', email: 'alice@example.com', password: 'Str0ng!pw', confirmPassword: 'Str0ng!pw' };
 
-describe('account creation rules, in the spec order', () => {
+describe('account creation rules, in the documented order', () => {
   it('passes a valid account', () => expect(validateNewAccount(account)).toBeNull());
   it('needs every field', () => {
     for (const field of Object.keys(account)) {

@@ -1,4 +1,5 @@
-import type { Entry, Payment } from '@billfold/contract/schemas';
+import type { Entry } from '@billfold/contract/entries';
+import type { Payment } from '@billfold/contract/payments';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, dialects, type TestApp } from './helpers/app.ts';
 import { createBill, createEntry } from './helpers/domain.ts';

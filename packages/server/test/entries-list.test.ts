@@ -1,4 +1,4 @@
-import type { Entry, EntryList } from '@billfold/contract/schemas';
+import type { Entry, EntryList } from '@billfold/contract/entries';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAY_STATE } from '../src/modules/entries/entry.derived.ts';
 import { createTestApp, dialects, type TestApp } from './helpers/app.ts';

@@ -1,5 +1,5 @@
 import type { ImportPreview, ImportSummary } from '@billfold/contract/imports';
-import type { RecycleItem } from '@billfold/contract/schemas';
+import type { RecycleItem } from '@billfold/contract/recycle';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CSV_ERRORS } from '../src/modules/imports/csv-file.ts';

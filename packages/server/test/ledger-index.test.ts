@@ -1,4 +1,4 @@
-import type { Entry, EntryList, SortField } from '@billfold/contract/schemas';
+import type { Entry, EntryList, SortField } from '@billfold/contract/entries';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';

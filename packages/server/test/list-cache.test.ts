@@ -1,4 +1,4 @@
-import { type EntryList, entriesQuery } from '@billfold/contract/schemas';
+import { type EntryList, entriesQuery } from '@billfold/contract/entries';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { purgeRecycleBin } from '../src/jobs/recycle-purge.ts';

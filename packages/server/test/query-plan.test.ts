@@ -1,4 +1,4 @@
-import { type EntryFilters, SORT_FIELDS, type SortField } from '@billfold/contract/schemas';
+import { type EntryFilters, SORT_FIELDS, type SortField } from '@billfold/contract/entries';
 import { type CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../src/db/database.ts';

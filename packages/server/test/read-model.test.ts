@@ -1,7 +1,8 @@
 import { CATEGORIES, type Category, normalizeCategory } from '@billfold/contract/categories';
 import { addDays, utcDate } from '@billfold/contract/dates';
+import { type EntryFilters, type EntryList, SORT_FIELDS, type SortField } from '@billfold/contract/entries';
 import { fromCents, meanCents } from '@billfold/contract/money';
-import { type EntryFilters, type EntryList, SORT_FIELDS, type SortField, type Stats } from '@billfold/contract/schemas';
+import type { Stats } from '@billfold/contract/stats';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

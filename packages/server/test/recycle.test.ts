@@ -1,4 +1,4 @@
-import type { RecycleItem } from '@billfold/contract/schemas';
+import type { RecycleItem } from '@billfold/contract/recycle';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { purgeRecycleBin } from '../src/jobs/recycle-purge.ts';
 import { DAY, MINUTE } from '../src/lib/time.ts';

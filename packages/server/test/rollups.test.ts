@@ -1,4 +1,4 @@
-import type { Entry } from '@billfold/contract/schemas';
+import type { Entry } from '@billfold/contract/entries';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rebuildRollups, rollupDifferences } from '../src/modules/read-model/rollup-tables.ts';

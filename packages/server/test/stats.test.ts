@@ -1,4 +1,4 @@
-import type { Stats } from '@billfold/contract/schemas';
+import type { Stats } from '@billfold/contract/stats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, dialects, type TestApp } from './helpers/app.ts';
 import { type Session, signUp } from './helpers/factories.ts';

@@ -1,4 +1,4 @@
-import type { Stats } from '@billfold/contract/schemas';
+import type { Stats } from '@billfold/contract/stats';
 import { describe, expect, it } from 'vitest';
 import { toEntryQuery } from '../src/api/entries/list-entries.ts';
 import { flowKind, paidState } from '../src/components/invoice-grid/icons.tsx';

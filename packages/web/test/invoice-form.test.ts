@@ -1,4 +1,4 @@
-import type { Entry } from '@billfold/contract/schemas';
+import type { Entry } from '@billfold/contract/entries';
 import { describe, expect, it } from 'vitest';
 import {
   archivedEntityNotice,

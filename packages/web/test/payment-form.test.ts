@@ -1,4 +1,4 @@
-import type { Payment } from '@billfold/contract/schemas';
+import type { Payment } from '@billfold/contract/payments';
 import { describe, expect, it } from 'vitest';
 import {
   canPayRemaining,

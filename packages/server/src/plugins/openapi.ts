@@ -1,4 +1,4 @@
-import { errorResponse } from '@billfold/contract/schemas';
+import { errorResponse } from '@billfold/contract/primitives';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import fastJson from 'fast-json-stringify';

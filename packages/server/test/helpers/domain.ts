@@ -1,4 +1,7 @@
-import type { Bill, Entry, Payment, RecycleItem } from '@billfold/contract/schemas';
+import type { Bill } from '@billfold/contract/bills';
+import type { Entry } from '@billfold/contract/entries';
+import type { Payment } from '@billfold/contract/payments';
+import type { RecycleItem } from '@billfold/contract/recycle';
 import type { FastifyInstance } from 'fastify';
 import type { Session } from './factories.ts';
 

@@ -1,4 +1,4 @@
-import type { SortField } from '@billfold/contract/schemas';
+import type { SortField } from '@billfold/contract/entries';
 import type { SeededEntry } from './seed.ts';
 
 /** The reference key of each sort field, computed from what was seeded (the model the list is checked against). */

@@ -1,5 +1,5 @@
 import type { Category } from '@billfold/contract/categories';
-import type { Flow } from '@billfold/contract/schemas';
+import type { Flow } from '@billfold/contract/entries';
 import type { Insertable } from 'kysely';
 import type { Db } from '../../src/db/database.ts';
 import type { BillsTable, EntriesTable, PaymentsTable } from '../../src/db/schema.ts';

@@ -1,4 +1,4 @@
-import { SORT_FIELDS } from '@billfold/contract/schemas';
+import { SORT_FIELDS } from '@billfold/contract/entries';
 import fc from 'fast-check';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -4,7 +4,8 @@
  * refresh ends the session, and the route guard then shows `/` with a notice that says so. Feature code uses the per-call files in
  * `src/api/<resource>/`, which build on `apiRequest` or on the spec §7 failure helpers `getList`, `getOne`, `send`.
  */
-import type { AuthResponse, ErrorResponse } from '@billfold/contract/schemas';
+import type { AuthResponse } from '@billfold/contract/auth';
+import type { ErrorResponse } from '@billfold/contract/primitives';
 import { clearSession, readSession, type Session, saveSession } from '../lib/session.ts';
 
 export const API_PREFIX = '/api/v1';

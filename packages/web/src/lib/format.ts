@@ -1,4 +1,4 @@
-import type { User } from '@billfold/contract/schemas';
+import type { User } from '@billfold/contract/users';
 
 // One formatter per thing, shared with the server: money (en-US numbers, USD) is `formatAmount`/`formatUsd` in
 // '@billfold/contract/money', categories are `categoryLabel` in '@billfold/contract/categories', payment

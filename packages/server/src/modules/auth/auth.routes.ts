@@ -7,7 +7,7 @@ import {
   mfaLoginBody,
   refreshBody,
   refreshQuery,
-} from '@billfold/contract/schemas';
+} from '@billfold/contract/auth';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { badRequest } from '../../lib/http-error.ts';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AuthResponse, CreateUserBody, LoginBody, LoginResponse, MfaLoginBody } from '@billfold/contract/schemas';
+import type { AuthResponse, CreateUserBody, LoginBody, LoginResponse, MfaLoginBody } from '@billfold/contract/auth';
 import { conflict, unauthorized } from '../../lib/http-error.ts';
 import { burnVerification, hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import { DAY } from '../../lib/time.ts';

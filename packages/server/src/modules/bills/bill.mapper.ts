@@ -1,5 +1,5 @@
+import type { Bill } from '@billfold/contract/bills';
 import { normalizeCategory } from '@billfold/contract/categories';
-import type { Bill } from '@billfold/contract/schemas';
 import type { BillRow, EntriesTable } from '../../db/schema.ts';
 
 /** The entity columns every invoice carries a copy of. */

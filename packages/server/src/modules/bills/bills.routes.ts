@@ -4,9 +4,9 @@ import {
   billListResponse,
   billsQuery,
   createBillBody,
-  idParams,
   updateBillBody,
-} from '@billfold/contract/schemas';
+} from '@billfold/contract/bills';
+import { idParams } from '@billfold/contract/primitives';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorResponses } from '../../plugins/openapi.ts';

@@ -1,5 +1,5 @@
+import type { Bill } from '@billfold/contract/bills';
 import { DEFAULT_CATEGORY, normalizeCategory } from '@billfold/contract/categories';
-import type { Bill } from '@billfold/contract/schemas';
 import { conflict, notFound } from '../../lib/http-error.ts';
 import { refreshTotals } from '../entries/entries.service.ts';
 import { billNameKey, entryColumnsOf, toBill } from './bill.mapper.ts';

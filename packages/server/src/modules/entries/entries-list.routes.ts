@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { entriesQuery, entryListResponse, exportQuery } from '@billfold/contract/schemas';
+import { entriesQuery, entryListResponse, exportQuery } from '@billfold/contract/entries';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';

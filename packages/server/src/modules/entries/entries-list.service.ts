@@ -1,5 +1,5 @@
 import { utcDate } from '@billfold/contract/dates';
-import type { EntriesQuery, EntryList, SortField } from '@billfold/contract/schemas';
+import type { EntriesQuery, EntryList, SortField } from '@billfold/contract/entries';
 import type { ReadModelRepository } from '../read-model/read-model.repository.ts';
 import { toScope } from '../read-model/scope.ts';
 import { DEFAULT_SORT, type EntrySort } from '../read-model/scope-sql.ts';

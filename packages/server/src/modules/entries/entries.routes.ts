@@ -1,4 +1,5 @@
-import { createEntryBody, entry, entryGetQuery, idParams, updateEntryBody } from '@billfold/contract/schemas';
+import { createEntryBody, entry, entryGetQuery, updateEntryBody } from '@billfold/contract/entries';
+import { idParams } from '@billfold/contract/primitives';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { compiledSerializer, errorResponses } from '../../plugins/openapi.ts';

@@ -1,5 +1,5 @@
 import { addDays, daysBetween, MAX_DATE } from '@billfold/contract/dates';
-import type { Entry, Flow } from '@billfold/contract/schemas';
+import type { Entry, Flow } from '@billfold/contract/entries';
 import { MESSAGES as RULES } from '@billfold/contract/validation';
 import type { BillRow, EntryRow, EntryUpdate } from '../../db/schema.ts';
 import { badRequest, conflict, notFound } from '../../lib/http-error.ts';

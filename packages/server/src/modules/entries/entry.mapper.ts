@@ -1,6 +1,6 @@
 import { normalizeCategory } from '@billfold/contract/categories';
+import type { Entry } from '@billfold/contract/entries';
 import { fromCents } from '@billfold/contract/money';
-import type { Entry } from '@billfold/contract/schemas';
 import type { EntryRow } from '../../db/schema.ts';
 import { PAY_STATE } from './entry.derived.ts';
 

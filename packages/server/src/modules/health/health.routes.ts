@@ -1,4 +1,4 @@
-import { healthResponse } from '@billfold/contract/schemas';
+import { healthResponse } from '@billfold/contract/health';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';

@@ -7,7 +7,7 @@ import {
   importPreview,
   importSummary,
 } from '@billfold/contract/imports';
-import { idParams } from '@billfold/contract/schemas';
+import { idParams } from '@billfold/contract/primitives';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';

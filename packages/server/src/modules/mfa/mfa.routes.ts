@@ -6,7 +6,7 @@ import {
   mfaStatus,
   recoveryCodesBody,
   recoveryCodesResponse,
-} from '@billfold/contract/schemas';
+} from '@billfold/contract/mfa';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorResponses } from '../../plugins/openapi.ts';

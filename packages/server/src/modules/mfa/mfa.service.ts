@@ -1,4 +1,5 @@
-import type { MfaChallenge, User } from '@billfold/contract/schemas';
+import type { MfaChallenge } from '@billfold/contract/auth';
+import type { User } from '@billfold/contract/users';
 import type { UserRow } from '../../db/schema.ts';
 import { conflict, forbidden, unauthorized } from '../../lib/http-error.ts';
 import { newRecoveryCodes, normalizeRecoveryCode } from '../../lib/recovery-codes.ts';

@@ -1,5 +1,5 @@
 import { fromCents } from '@billfold/contract/money';
-import type { Payment } from '@billfold/contract/schemas';
+import type { Payment } from '@billfold/contract/payments';
 import type { PaymentRow } from '../../db/schema.ts';
 
 export function toPayment(row: PaymentRow): Payment {

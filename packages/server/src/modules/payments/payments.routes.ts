@@ -1,12 +1,12 @@
 import {
   createPaymentBody,
-  idParams,
   payment,
   paymentGetQuery,
   paymentListResponse,
   paymentsQuery,
   updatePaymentBody,
-} from '@billfold/contract/schemas';
+} from '@billfold/contract/payments';
+import { idParams } from '@billfold/contract/primitives';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { compiledSerializer, errorResponses } from '../../plugins/openapi.ts';

@@ -1,4 +1,4 @@
-import type { Payment } from '@billfold/contract/schemas';
+import type { Payment } from '@billfold/contract/payments';
 import type { Updateable } from 'kysely';
 import type { EntryRow, PaymentRow, PaymentsTable } from '../../db/schema.ts';
 import { badRequest, conflict, notFound } from '../../lib/http-error.ts';

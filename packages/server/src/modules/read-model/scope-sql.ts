@@ -1,4 +1,4 @@
-import type { SortField } from '@billfold/contract/schemas';
+import type { SortField } from '@billfold/contract/entries';
 import { type Expression, type Kysely, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { Database, EntriesTable } from '../../db/schema.ts';
 import { PAY_STATE } from '../entries/entry.derived.ts';

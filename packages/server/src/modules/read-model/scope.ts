@@ -1,6 +1,6 @@
 import { categoryLabel } from '@billfold/contract/categories';
 import { addDays, utcDate } from '@billfold/contract/dates';
-import type { EntryFilters } from '@billfold/contract/schemas';
+import type { EntryFilters } from '@billfold/contract/entries';
 import { billNameKey } from '../bills/bill.mapper.ts';
 import { PAY_STATE } from '../entries/entry.derived.ts';
 

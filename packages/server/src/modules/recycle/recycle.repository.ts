@@ -1,4 +1,4 @@
-import type { RecycleType } from '@billfold/contract/schemas';
+import type { RecycleType } from '@billfold/contract/recycle';
 import { Repository } from '../../db/repository.ts';
 
 /** The bin's listing: items recycled since `since` whose parent is not itself in the bin. */

@@ -1,4 +1,5 @@
-import { messageResponse, recycleListResponse, restoreBody } from '@billfold/contract/schemas';
+import { messageResponse } from '@billfold/contract/primitives';
+import { recycleListResponse, restoreBody } from '@billfold/contract/recycle';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorResponses } from '../../plugins/openapi.ts';

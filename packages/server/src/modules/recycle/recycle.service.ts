@@ -1,6 +1,6 @@
 import { toApiTimestamp } from '@billfold/contract/dates';
 import { fromCents } from '@billfold/contract/money';
-import type { RecycleItem, RecycleType } from '@billfold/contract/schemas';
+import type { RecycleItem, RecycleType } from '@billfold/contract/recycle';
 import { notFound } from '../../lib/http-error.ts';
 import { DAY } from '../../lib/time.ts';
 import type { BillsService } from '../bills/bills.service.ts';

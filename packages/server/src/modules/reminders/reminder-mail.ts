@@ -1,6 +1,6 @@
 import type { DueGroup } from '@billfold/contract/due';
+import type { Entry } from '@billfold/contract/entries';
 import { formatUsd } from '@billfold/contract/money';
-import type { Entry } from '@billfold/contract/schemas';
 import type { MailMessage } from '../../lib/mailer.ts';
 
 export interface DigestGroup extends DueGroup {

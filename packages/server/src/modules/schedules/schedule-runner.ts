@@ -1,7 +1,7 @@
 import { addDays, MAX_DATE, utcDate } from '@billfold/contract/dates';
+import type { Flow } from '@billfold/contract/entries';
 import { splitMethod } from '@billfold/contract/payment-methods';
 import { expandTemplate, occurrenceAfter } from '@billfold/contract/schedule-dates';
-import type { Flow } from '@billfold/contract/schemas';
 import { EntriesService } from '../entries/entries.service.ts';
 import { PaymentsService } from '../payments/payments.service.ts';
 import { ruleOf } from './schedule.mapper.ts';

@@ -1,8 +1,8 @@
 import { toApiTimestamp } from '@billfold/contract/dates';
+import type { Flow } from '@billfold/contract/entries';
 import { fromCents } from '@billfold/contract/money';
 import type { Cadence, ScheduleRule } from '@billfold/contract/schedule-dates';
 import type { Schedule } from '@billfold/contract/schedules';
-import type { Flow } from '@billfold/contract/schemas';
 import type { ScheduleRow } from '../../db/schema.ts';
 
 export function ruleOf(

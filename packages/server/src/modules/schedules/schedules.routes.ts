@@ -1,5 +1,5 @@
+import { idParams, messageResponse } from '@billfold/contract/primitives';
 import { schedule, scheduleBody, scheduleList } from '@billfold/contract/schedules';
-import { idParams, messageResponse } from '@billfold/contract/schemas';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorResponses } from '../../plugins/openapi.ts';

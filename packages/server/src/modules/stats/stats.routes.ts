@@ -1,4 +1,5 @@
-import { stats, statsQuery } from '@billfold/contract/schemas';
+import { statsQuery } from '@billfold/contract/entries';
+import { stats } from '@billfold/contract/stats';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorResponses } from '../../plugins/openapi.ts';

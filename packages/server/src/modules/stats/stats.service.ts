@@ -1,7 +1,8 @@
 import { normalizeCategory } from '@billfold/contract/categories';
 import { utcDate } from '@billfold/contract/dates';
+import type { EntryFilters } from '@billfold/contract/entries';
 import { fromCents, meanCents } from '@billfold/contract/money';
-import type { EntryFilters, Stats } from '@billfold/contract/schemas';
+import type { Stats } from '@billfold/contract/stats';
 import type { EntryGroup, MethodGroup, Side } from '../read-model/groups.ts';
 import type { ReadModelRepository } from '../read-model/read-model.repository.ts';
 import { toScope } from '../read-model/scope.ts';

@@ -1,4 +1,4 @@
-import { updateUserBody, user, userQuery } from '@billfold/contract/schemas';
+import { updateUserBody, user, userQuery } from '@billfold/contract/users';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorResponses } from '../../plugins/openapi.ts';

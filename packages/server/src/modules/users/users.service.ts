@@ -1,5 +1,5 @@
 import { toApiTimestamp } from '@billfold/contract/dates';
-import type { User } from '@billfold/contract/schemas';
+import type { User } from '@billfold/contract/users';
 import type { Updateable } from 'kysely';
 import type { UserRow, UsersTable } from '../../db/schema.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/http-error.ts';

@@ -1,4 +1,4 @@
-import type { CreateUserBody } from '@billfold/contract/schemas';
+import type { CreateUserBody } from '@billfold/contract/auth';
 import { ApiError, apiRequest } from '../client.ts';
 
 /** `serverMessage` is the server's reason (e.g. `Username already exists`) when it gave one. */

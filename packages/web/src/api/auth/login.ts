@@ -1,4 +1,4 @@
-import type { AuthResponse, LoginBody, MfaChallenge, MfaLoginBody } from '@billfold/contract/schemas';
+import type { AuthResponse, LoginBody, MfaChallenge, MfaLoginBody } from '@billfold/contract/auth';
 import { exchange, type Observation } from '../client.ts';
 
 /** How a login attempt failed: the exchange as observed, and whether the browser believed it was online. */

@@ -1,4 +1,4 @@
-import type { Bill, CreateBillBody } from '@billfold/contract/schemas';
+import type { Bill, CreateBillBody } from '@billfold/contract/bills';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { invalidateDomain } from '../invalidate.ts';
 import { attempt, type Outcome } from '../outcome.ts';

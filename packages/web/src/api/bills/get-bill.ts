@@ -1,4 +1,4 @@
-import type { Bill } from '@billfold/contract/schemas';
+import type { Bill } from '@billfold/contract/bills';
 import { useQuery } from '@tanstack/react-query';
 import { readOne } from '../outcome.ts';
 

@@ -1,4 +1,4 @@
-import type { Entry } from '@billfold/contract/schemas';
+import type { Entry } from '@billfold/contract/entries';
 import { useQuery } from '@tanstack/react-query';
 import { readOne } from '../outcome.ts';
 

@@ -1,4 +1,4 @@
-import type { Stats } from '@billfold/contract/schemas';
+import type { Stats } from '@billfold/contract/stats';
 import { useQuery } from '@tanstack/react-query';
 import { getOne } from '../client.ts';
 import { type EntryFilterParams, toEntryQuery } from './list-entries.ts';

@@ -1,4 +1,4 @@
-import type { Entry, SortField } from '@billfold/contract/schemas';
+import type { Entry, SortField } from '@billfold/contract/entries';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { apiRequest, type QueryParams } from '../client.ts';
 

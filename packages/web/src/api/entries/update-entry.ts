@@ -1,4 +1,4 @@
-import type { Entry, UpdateEntryBody } from '@billfold/contract/schemas';
+import type { Entry, UpdateEntryBody } from '@billfold/contract/entries';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { invalidateDomain } from '../invalidate.ts';
 import { attempt, type Outcome } from '../outcome.ts';

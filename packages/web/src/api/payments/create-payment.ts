@@ -1,4 +1,4 @@
-import type { CreatePaymentBody, Payment } from '@billfold/contract/schemas';
+import type { CreatePaymentBody, Payment } from '@billfold/contract/payments';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { invalidateDomain } from '../invalidate.ts';
 import { attempt, type Outcome } from '../outcome.ts';

@@ -1,4 +1,4 @@
-import type { Payment } from '@billfold/contract/schemas';
+import type { Payment } from '@billfold/contract/payments';
 import { useQuery } from '@tanstack/react-query';
 import { readList } from '../outcome.ts';
 

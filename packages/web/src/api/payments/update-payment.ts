@@ -1,4 +1,4 @@
-import type { Payment, UpdatePaymentBody } from '@billfold/contract/schemas';
+import type { Payment, UpdatePaymentBody } from '@billfold/contract/payments';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { invalidateDomain } from '../invalidate.ts';
 import { attempt, type Outcome } from '../outcome.ts';

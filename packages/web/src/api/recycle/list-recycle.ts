@@ -1,4 +1,4 @@
-import type { RecycleItem } from '@billfold/contract/schemas';
+import type { RecycleItem } from '@billfold/contract/recycle';
 import { useQuery } from '@tanstack/react-query';
 import { readList } from '../outcome.ts';
 

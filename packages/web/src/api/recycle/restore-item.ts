@@ -1,4 +1,4 @@
-import type { RecycleType } from '@billfold/contract/schemas';
+import type { RecycleType } from '@billfold/contract/recycle';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { invalidateDomain } from '../invalidate.ts';
 import { attempt, type Outcome } from '../outcome.ts';

@@ -1,4 +1,4 @@
-import type { User } from '@billfold/contract/schemas';
+import type { User } from '@billfold/contract/users';
 import { useQuery } from '@tanstack/react-query';
 import { getOne } from '../client.ts';
 

@@ -3,13 +3,8 @@
  * switching it off. Each reports the server's reason on failure (wrong password, invalid code, throttled), so
  * the dialog can say which field to fix.
  */
-import type {
-  MfaEnableResponse,
-  MfaSetupResponse,
-  MfaStatus,
-  RecoveryCodesResponse,
-  User,
-} from '@billfold/contract/schemas';
+import type { MfaEnableResponse, MfaSetupResponse, MfaStatus, RecoveryCodesResponse } from '@billfold/contract/mfa';
+import type { User } from '@billfold/contract/users';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { attempt } from '../outcome.ts';
 import { userQueryKey } from './get-user.ts';

@@ -1,4 +1,4 @@
-import type { UpdateUserBody, User } from '@billfold/contract/schemas';
+import type { UpdateUserBody, User } from '@billfold/contract/users';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { attempt, type Outcome } from '../outcome.ts';
 import { userQueryKey } from './get-user.ts';

@@ -1,4 +1,4 @@
-import type { Entry } from '@billfold/contract/schemas';
+import type { Entry } from '@billfold/contract/entries';
 import Box from '@mui/material/Box';
 import { useTheme } from '@mui/material/styles';
 import useMediaQuery from '@mui/material/useMediaQuery';

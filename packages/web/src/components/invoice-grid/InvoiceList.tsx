@@ -1,5 +1,5 @@
+import type { Entry } from '@billfold/contract/entries';
 import { formatAmount } from '@billfold/contract/money';
-import type { Entry } from '@billfold/contract/schemas';
 import AddIcon from '@mui/icons-material/Add';
 import ArrowDownwardIcon from '@mui/icons-material/ArrowDownward';
 import ArrowUpwardIcon from '@mui/icons-material/ArrowUpward';

@@ -1,6 +1,6 @@
 import { categoryLabel } from '@billfold/contract/categories';
+import type { Entry } from '@billfold/contract/entries';
 import { formatAmount } from '@billfold/contract/money';
-import type { Entry } from '@billfold/contract/schemas';
 import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
 import type { GridColDef } from '@mui/x-data-grid';

@@ -1,4 +1,4 @@
-import { SORT_ALIASES, SORT_FIELDS, type SortField } from '@billfold/contract/schemas';
+import { SORT_ALIASES, SORT_FIELDS, type SortField } from '@billfold/contract/entries';
 import type { EntrySortParams } from '../../api/entries/list-entries.ts';
 import { readSetting, VIEW_KEYS, writeSetting } from '../../lib/session.ts';
 import { HIDDEN_BY_DEFAULT } from './columns.tsx';

@@ -1,4 +1,4 @@
-import type { Entry } from '@billfold/contract/schemas';
+import type { Entry } from '@billfold/contract/entries';
 import AddCircleIcon from '@mui/icons-material/AddCircle';
 import CheckCircleIcon from '@mui/icons-material/CheckCircle';
 import HighlightOffIcon from '@mui/icons-material/HighlightOff';

@@ -1,5 +1,5 @@
 import { formatUsd, formatUsdCompact } from '@billfold/contract/money';
-import type { Stats } from '@billfold/contract/schemas';
+import type { Stats } from '@billfold/contract/stats';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import { useTheme } from '@mui/material/styles';

@@ -1,4 +1,4 @@
-import type { Stats } from '@billfold/contract/schemas';
+import type { Stats } from '@billfold/contract/stats';
 import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';

@@ -1,7 +1,7 @@
 import { categoryLabel } from '@billfold/contract/categories';
 import { formatUsd } from '@billfold/contract/money';
 import { paymentMethodLabel } from '@billfold/contract/payment-methods';
-import type { Stats } from '@billfold/contract/schemas';
+import type { Stats } from '@billfold/contract/stats';
 
 export interface Figure {
   label: string;

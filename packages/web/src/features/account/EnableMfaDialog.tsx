@@ -1,4 +1,4 @@
-import type { MfaSetupResponse } from '@billfold/contract/schemas';
+import type { MfaSetupResponse } from '@billfold/contract/mfa';
 import { MESSAGES } from '@billfold/contract/validation';
 import ContentCopy from '@mui/icons-material/ContentCopy';
 import Box from '@mui/material/Box';

@@ -1,4 +1,4 @@
-import type { Bill } from '@billfold/contract/schemas';
+import type { Bill } from '@billfold/contract/bills';
 import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
 import Unarchive from '@mui/icons-material/Unarchive';
 import Button from '@mui/material/Button';

@@ -1,4 +1,4 @@
-import type { AuthResponse, MfaChallenge } from '@billfold/contract/schemas';
+import type { AuthResponse, MfaChallenge } from '@billfold/contract/auth';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';

@@ -1,7 +1,7 @@
 import { addDays } from '@billfold/contract/dates';
 import type { DueGroup } from '@billfold/contract/due';
+import type { Entry } from '@billfold/contract/entries';
 import { formatUsd } from '@billfold/contract/money';
-import type { Entry } from '@billfold/contract/schemas';
 import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';

@@ -1,5 +1,5 @@
+import type { Bill } from '@billfold/contract/bills';
 import { type Category, normalizeCategory } from '@billfold/contract/categories';
-import type { Bill } from '@billfold/contract/schemas';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
 import FormControlLabel from '@mui/material/FormControlLabel';

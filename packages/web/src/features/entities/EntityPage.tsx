@@ -1,4 +1,4 @@
-import type { Bill } from '@billfold/contract/schemas';
+import type { Bill } from '@billfold/contract/bills';
 import EditOutlined from '@mui/icons-material/EditOutlined';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';

@@ -1,4 +1,4 @@
-import type { Bill } from '@billfold/contract/schemas';
+import type { Bill } from '@billfold/contract/bills';
 import Alert from '@mui/material/Alert';
 import type { ComponentType, ReactNode } from 'react';
 import { useParams } from 'react-router-dom';

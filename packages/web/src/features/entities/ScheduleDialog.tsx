@@ -1,6 +1,6 @@
+import type { Bill } from '@billfold/contract/bills';
 import { cadenceLabel, expandTemplate, TEMPLATE_PLACEHOLDERS } from '@billfold/contract/schedule-dates';
 import { MAX_CATCH_UP, type Schedule } from '@billfold/contract/schedules';
-import type { Bill } from '@billfold/contract/schemas';
 import Checkbox from '@mui/material/Checkbox';
 import FormControl from '@mui/material/FormControl';
 import FormControlLabel from '@mui/material/FormControlLabel';

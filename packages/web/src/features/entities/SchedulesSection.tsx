@@ -1,8 +1,8 @@
+import type { Bill } from '@billfold/contract/bills';
 import { formatUsd } from '@billfold/contract/money';
 import { paymentMethodLabel } from '@billfold/contract/payment-methods';
 import { cadenceLabel } from '@billfold/contract/schedule-dates';
 import type { Schedule } from '@billfold/contract/schedules';
-import type { Bill } from '@billfold/contract/schemas';
 import AddOutlined from '@mui/icons-material/AddOutlined';
 import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
 import EditOutlined from '@mui/icons-material/EditOutlined';

@@ -1,4 +1,5 @@
-import type { Bill, Entry } from '@billfold/contract/schemas';
+import type { Bill } from '@billfold/contract/bills';
+import type { Entry } from '@billfold/contract/entries';
 import Alert from '@mui/material/Alert';
 import { useParams, useSearchParams } from 'react-router-dom';
 import { useBills } from '../../api/bills/list-bills.ts';

@@ -1,5 +1,5 @@
+import type { Bill } from '@billfold/contract/bills';
 import { type Category, DEFAULT_CATEGORY } from '@billfold/contract/categories';
-import type { Bill } from '@billfold/contract/schemas';
 import Checkbox from '@mui/material/Checkbox';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import { useState } from 'react';

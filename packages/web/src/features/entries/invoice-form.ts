@@ -1,5 +1,5 @@
 import { isValidIsoDate } from '@billfold/contract/dates';
-import type { CreateEntryBody, Entry } from '@billfold/contract/schemas';
+import type { CreateEntryBody, Entry } from '@billfold/contract/entries';
 import { MESSAGES } from '@billfold/contract/validation';
 import { amountInputText, parseAmountInput } from '../../lib/amount-input.ts';
 

@@ -1,5 +1,6 @@
+import type { Entry } from '@billfold/contract/entries';
 import { formatAmount } from '@billfold/contract/money';
-import type { Entry, Payment } from '@billfold/contract/schemas';
+import type { Payment } from '@billfold/contract/payments';
 import Add from '@mui/icons-material/Add';
 import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
 import EditOutlined from '@mui/icons-material/EditOutlined';

@@ -1,4 +1,5 @@
-import type { Entry, Payment } from '@billfold/contract/schemas';
+import type { Entry } from '@billfold/contract/entries';
+import type { Payment } from '@billfold/contract/payments';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
 import Chip from '@mui/material/Chip';

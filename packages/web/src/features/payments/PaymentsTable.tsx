@@ -1,6 +1,6 @@
 import { formatAmount } from '@billfold/contract/money';
 import { paymentMethodLabel } from '@billfold/contract/payment-methods';
-import type { Payment } from '@billfold/contract/schemas';
+import type { Payment } from '@billfold/contract/payments';
 import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
 import EditOutlined from '@mui/icons-material/EditOutlined';
 import Chip from '@mui/material/Chip';

@@ -1,6 +1,6 @@
 import { isValidIsoDate } from '@billfold/contract/dates';
 import { methodCode, type PaymentMethodCode, splitMethod } from '@billfold/contract/payment-methods';
-import type { CreatePaymentBody, Payment } from '@billfold/contract/schemas';
+import type { CreatePaymentBody, Payment } from '@billfold/contract/payments';
 import { MESSAGES } from '@billfold/contract/validation';
 import { amountInputText, parseAmountInput } from '../../lib/amount-input.ts';
 

@@ -1,6 +1,6 @@
 import { formatAmount } from '@billfold/contract/money';
 import { paymentMethodLabel } from '@billfold/contract/payment-methods';
-import type { RecycleItem } from '@billfold/contract/schemas';
+import type { RecycleItem } from '@billfold/contract/recycle';
 import RestoreFromTrash from '@mui/icons-material/RestoreFromTrash';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';

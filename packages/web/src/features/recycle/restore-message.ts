@@ -1,4 +1,4 @@
-import type { RecycleType } from '@billfold/contract/schemas';
+import type { RecycleType } from '@billfold/contract/recycle';
 import { type Outcome, serverReason } from '../../api/outcome.ts';
 
 /**

@@ -1,17 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
-  createBillBody,
-  createEntryBody,
-  createPaymentBody,
-  entriesQuery,
-  flowIn,
-  id,
-  moneyIn,
-  moneyParam,
-  nameText,
-  text,
-  updatePaymentBody,
-} from '../src/schemas.ts';
+import { createBillBody } from '../src/bills.ts';
+import { createEntryBody, entriesQuery, flowIn } from '../src/entries.ts';
+import { createPaymentBody, updatePaymentBody } from '../src/payments.ts';
+import { id, moneyIn, moneyParam, nameText, text } from '../src/primitives.ts';
 
 describe('money in', () => {
   it('accepts the maximum and turns it into cents', () => {

@@ -1,0 +1,22 @@
+/** The recycle bin: `/recycle`. */
+import { z } from 'zod';
+import { id, moneyOut, timestamp } from './primitives.ts';
+
+export const RECYCLE_TYPES = ['Entity', 'Invoice', 'Payment'] as const;
+export type RecycleType = (typeof RECYCLE_TYPES)[number];
+export const recycleItem = z.object({
+  entityType: z.enum(RECYCLE_TYPES),
+  entityId: z.number().int(),
+  recycleDate: timestamp,
+  partyName: z.string().nullable(),
+  invoiceNumber: z.number().int().nullable(),
+  entityDate: z.string().nullable(),
+  amount: moneyOut.nullable(),
+  type: z.string().nullable(),
+  details: z.string().nullable(),
+});
+export const recycleListResponse = z.object({ recycleItems: z.array(recycleItem) });
+export const restoreBody = z.object({ entityType: z.enum(RECYCLE_TYPES), entityId: id });
+export type RecycleItem = z.infer<typeof recycleItem>;
+/** A restore request as the server reads it. */
+export type RestoreTarget = z.output<typeof restoreBody>;
