@@ -6,13 +6,13 @@
  *     name, the old contract or architecture page by file name, a path on the build machine, the sibling folder
  *     those documents lived in. Our own docs say it all (docs/product.md, docs/api/README.md,
  *     docs/architecture.md).
- * (b) A path that cites a doc (`docs/….md`, optionally with `#anchor` or `, Heading`), and a relative link in a
- *     Markdown file, names a file that exists.
+ * (b) A path that cites a doc (`docs/….md`, optionally with `#anchor` or `, Heading`), a relative link in a
+ *     Markdown file, and a decision record cited by number (`ADR 0403`, `decision 0705`) name a file that exists.
  * (c) `docs/product.md, <Heading>` and `docs/api/README.md, <Heading>` name a heading of that file, and an
  *     `#anchor` on any cited Markdown file names one of its headings.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 
 /**
@@ -50,6 +50,9 @@ const OUTSIDE: readonly { pattern: RegExp; what: string }[] = [
 
 /** `docs/<path>.md`, then an optional `#anchor`, then an optional `, Heading…` up to the end of the line. */
 const DOC_PATH = /(?<![\w./-])(docs\/[A-Za-z0-9_./-]*[A-Za-z0-9_-]\.md)(#[A-Za-z0-9_-]+)?(, [^\n]*)?/g;
+/** A decision record cited by its number: `ADR 0403`, `ADRs 0400`, `decision 0705`. */
+const ADR_NUMBER = /\b(?:ADRs?|[Dd]ecisions?) (\d{4})\b/g;
+const DECISIONS_DIR = 'docs/decisions';
 /** A Markdown link's target: `[text](target)`. */
 const MD_LINK = /\[[^\]\n]*\]\(([^)\s]+)\)/g;
 
@@ -135,6 +138,11 @@ function checkFiles(root: string, files: readonly string[]): Report {
   const legacyBroken = new Set<string>();
   const citing = new Set<string>();
   const fileExists = (path: string) => existsSync(join(root, path));
+  const adrNumbers = new Set(
+    readdirSync(join(root, DECISIONS_DIR))
+      .map((name) => /^(\d{4})-.*\.md$/.exec(name)?.[1])
+      .filter((n): n is string => n !== undefined),
+  );
 
   /** Checks that `path` exists and, when given, that `anchor` is one of its headings. */
   const checkTarget = (file: string, line: number, path: string, anchor: string | undefined, shown: string) => {
@@ -177,6 +185,15 @@ function checkFiles(root: string, files: readonly string[]): Report {
         if (/^[A-Z]/.test(after) && citedHeading(headingsOf(root, path), after) === null) {
           problems.push({ file, line, message: `${path} has no heading that "${after.trim()}" names` });
         }
+      }
+    }
+
+    // (b) decision records by number
+    for (const match of text.matchAll(ADR_NUMBER)) {
+      citations++;
+      citing.add(file);
+      if (!adrNumbers.has(match[1] ?? '')) {
+        problems.push({ file, line: lineOf(text, match.index), message: `${match[0]}: no such decision record` });
       }
     }
 
