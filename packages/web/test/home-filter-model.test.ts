@@ -20,7 +20,7 @@ import {
   toFilterParams,
   toggleChoice,
   validateFilters,
-} from '../src/features/filters/filter-model.ts';
+} from '../src/features/home/filter-model.ts';
 import { todayIso } from '../src/lib/dates.ts';
 
 const NOW = new Date(2026, 2, 1, 12); // 1 March 2026, local time

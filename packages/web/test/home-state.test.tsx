@@ -9,14 +9,14 @@ import {
   toSortParams,
 } from '../src/components/invoice-grid/grid-state.ts';
 import { goToPageProblem, parseGoToPage } from '../src/components/invoice-grid/InvoiceGridFooter.tsx';
-import { defaultFilterState, EMPTY_FIELDS } from '../src/features/filters/filter-model.ts';
+import { defaultFilterState, EMPTY_FIELDS } from '../src/features/home/filter-model.ts';
 import {
   loadFilterState,
   loadShowMoreOptions,
   saveFilterState,
   saveShowMoreOptions,
-} from '../src/features/filters/filter-storage.ts';
-import { type HomeFilters, useHomeFilters } from '../src/features/filters/use-home-filters.ts';
+} from '../src/features/home/filter-storage.ts';
+import { type HomeFilters, useHomeFilters } from '../src/features/home/use-home-filters.ts';
 import { clearSession } from '../src/lib/session.ts';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;

@@ -1,6 +1,6 @@
 import type { Stats } from '@billfold/contract/stats';
 import { describe, expect, it } from 'vitest';
-import { toEntryQuery } from '../src/api/entries/list-entries.ts';
+import { toEntryQuery } from '../src/api/invoices/list-invoices.ts';
 import { flowKind, paidState } from '../src/components/invoice-grid/icons.tsx';
 import { chartData } from '../src/components/stats/IncomeExpenseChart.tsx';
 import { expenseFigures, incomeFigures, insightLists, topItems } from '../src/components/stats/stats-view.ts';

@@ -11,7 +11,7 @@ import {
   invoiceFormFromEntry,
   pathAfterSave,
   toEntryBody,
-} from '../src/features/entries/invoice-form.ts';
+} from '../src/features/invoices/invoice-form.ts';
 import { acceptAmountInput, amountInputText, parseAmountInput, readAmountInput } from '../src/lib/amount-input.ts';
 
 const filled = (overrides: Partial<InvoiceFormValues> = {}): InvoiceFormValues => ({

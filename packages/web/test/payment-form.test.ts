@@ -7,7 +7,7 @@ import {
   PAYMENT_MESSAGES,
   paymentFormFromPayment,
   toPaymentBody,
-} from '../src/features/payments/payment-form.ts';
+} from '../src/features/invoices/payment-form.ts';
 
 function payment(overrides: Partial<Payment> = {}): Payment {
   return {

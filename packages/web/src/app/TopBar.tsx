@@ -17,7 +17,7 @@ import Toolbar from '@mui/material/Toolbar';
 import Tooltip from '@mui/material/Tooltip';
 import { type ReactNode, useId, useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
-import { useDueSummary } from '../api/entries/due-summary.ts';
+import { useDueSummary } from '../api/due/due-summary.ts';
 import logoUrl from '../assets/logo.svg';
 import { dueLink } from '../lib/due-links.ts';
 import { useSession } from '../lib/use-session.ts';

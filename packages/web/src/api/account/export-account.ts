@@ -1,7 +1,7 @@
 import type { AccountFile } from '@billfold/contract/account-file';
 import { useMutation } from '@tanstack/react-query';
 import { apiRequest } from '../client.ts';
-import { saveTextFile } from '../entries/export-entries.ts';
+import { saveTextFile } from '../invoices/export-invoices.ts';
 
 /** The name the server gives the download (`billfold-account-YYYY-MM-DD.json`, UTC date). */
 export function accountFileName(now = new Date()): string {

@@ -9,8 +9,8 @@ import {
   type GridSortModel,
 } from '@mui/x-data-grid';
 import { useEffect, useRef, useState } from 'react';
-import { useExportEntries } from '../../api/entries/export-entries.ts';
-import { type EntryFilterParams, toEntryQuery, useEntries } from '../../api/entries/list-entries.ts';
+import { useExportInvoices } from '../../api/invoices/export-invoices.ts';
+import { type EntryFilterParams, toEntryQuery, useInvoices } from '../../api/invoices/list-invoices.ts';
 import { useNotice } from '../notices.tsx';
 import { INVOICE_COLUMNS } from './columns.tsx';
 import {
@@ -88,9 +88,9 @@ export function InvoiceGrid({
   }, [view]);
 
   const sort = toSortParams(view.sortModel);
-  const { data, isFetching } = useEntries({ ...filters, ...sort, pageNum: view.page, pageSize: view.pageSize });
+  const { data, isFetching } = useInvoices({ ...filters, ...sort, pageNum: view.page, pageSize: view.pageSize });
 
-  const { mutate: exportCsv, isPending: exporting } = useExportEntries();
+  const { mutate: exportCsv, isPending: exporting } = useExportInvoices();
   const actions: InvoiceGridActions = {
     newInvoiceHref,
     newInvoiceDisabled,

@@ -1,5 +1,5 @@
 import { SORT_ALIASES, SORT_FIELDS, type SortField } from '@billfold/contract/entries';
-import type { EntrySortParams } from '../../api/entries/list-entries.ts';
+import type { EntrySortParams } from '../../api/invoices/list-invoices.ts';
 import { readSetting, VIEW_KEYS, writeSetting } from '../../lib/session.ts';
 import { HIDDEN_BY_DEFAULT } from './columns.tsx';
 

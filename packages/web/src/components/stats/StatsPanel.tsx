@@ -1,6 +1,6 @@
 import Box from '@mui/material/Box';
-import { useStats } from '../../api/entries/get-stats.ts';
-import type { EntryFilterParams } from '../../api/entries/list-entries.ts';
+import type { EntryFilterParams } from '../../api/invoices/list-invoices.ts';
+import { useStats } from '../../api/stats/get-stats.ts';
 import { IncomeExpenseChart } from './IncomeExpenseChart.tsx';
 import { StatsBreakdown, TopPaymentInsights } from './StatsBreakdown.tsx';
 

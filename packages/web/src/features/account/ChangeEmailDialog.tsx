@@ -1,8 +1,8 @@
 import { validateEmailChange } from '@billfold/contract/validation';
 import TextField from '@mui/material/TextField';
 import { useState } from 'react';
+import { useUpdateUser } from '../../api/account/update-user.ts';
 import { failureMessage, serverReason } from '../../api/outcome.ts';
-import { useUpdateUser } from '../../api/users/update-user.ts';
 import { FormDialog } from '../../components/FormDialog.tsx';
 import { CurrentPasswordField } from '../../components/PasswordField.tsx';
 import { useAccountNotice } from './use-account-notice.ts';

@@ -1,8 +1,8 @@
 import { MESSAGES, validatePasswordChange } from '@billfold/contract/validation';
 import { useState } from 'react';
+import { useUpdateUser } from '../../api/account/update-user.ts';
 import { completeMfaLogin, login } from '../../api/auth/login.ts';
 import { failureMessage, serverReason } from '../../api/outcome.ts';
-import { useUpdateUser } from '../../api/users/update-user.ts';
 import { FormDialog } from '../../components/FormDialog.tsx';
 import { MfaCodeField } from '../../components/MfaCodeField.tsx';
 import { PasswordField } from '../../components/PasswordField.tsx';

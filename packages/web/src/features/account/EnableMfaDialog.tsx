@@ -8,7 +8,7 @@ import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useEffect, useState } from 'react';
-import { setupMfa, useEnableMfa } from '../../api/users/mfa.ts';
+import { setupMfa, useEnableMfa } from '../../api/account/mfa.ts';
 import { FormDialog } from '../../components/FormDialog.tsx';
 import { MfaCodeField } from '../../components/MfaCodeField.tsx';
 import { CurrentPasswordField } from '../../components/PasswordField.tsx';

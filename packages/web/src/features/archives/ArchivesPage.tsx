@@ -10,8 +10,8 @@ import Typography from '@mui/material/Typography';
 import { DataGrid, type GridColDef } from '@mui/x-data-grid';
 import { useMemo, useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
-import { useBills } from '../../api/bills/list-bills.ts';
-import { useUpdateBill } from '../../api/bills/update-bill.ts';
+import { useEntities } from '../../api/entities/list-entities.ts';
+import { useUpdateEntity } from '../../api/entities/update-entity.ts';
 import { failureMessage } from '../../api/outcome.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { useNotice } from '../../components/notices.tsx';
@@ -23,8 +23,8 @@ const DELETE_FAILED = { failed: 'Failed to delete entity.', error: 'Failed to de
 
 /** `/archives` (spec §2): archived entities with Restore and Delete. */
 export default function ArchivesPage() {
-  const bills = useBills('inactive');
-  const update = useUpdateBill();
+  const bills = useEntities('inactive');
+  const update = useUpdateEntity();
   const notify = useNotice();
   const [deleting, setDeleting] = useState<Bill | null>(null);
   const [working, setWorking] = useState<number | null>(null);

@@ -6,7 +6,7 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import Stack from '@mui/material/Stack';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { Link as RouterLink, useLocation } from 'react-router-dom';
-import { useUpdateBill } from '../../api/bills/update-bill.ts';
+import { useUpdateEntity } from '../../api/entities/update-entity.ts';
 import { failureMessage } from '../../api/outcome.ts';
 import { ArchivedBanner } from '../../components/ArchivedBanner.tsx';
 import { CategorySelect } from '../../components/CategorySelect.tsx';
@@ -39,7 +39,7 @@ function EntityForm({ bill, origin }: { bill: Bill; origin: EntityOrigin }) {
   const [nameError, setNameError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
   const [done, setDone] = useState(false);
-  const update = useUpdateBill();
+  const update = useUpdateEntity();
   const notify = useNotice();
   const navigateSoon = useDelayedNavigate();
   const readOnly = bill.status === 0;

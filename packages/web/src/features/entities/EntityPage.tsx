@@ -8,7 +8,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { type ReactNode, useMemo } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
-import type { EntryFilterParams } from '../../api/entries/list-entries.ts';
+import type { EntryFilterParams } from '../../api/invoices/list-invoices.ts';
 import { ArchivedBanner } from '../../components/ArchivedBanner.tsx';
 import { InvoiceGrid } from '../../components/invoice-grid/InvoiceGrid.tsx';
 import { StatsPanel } from '../../components/stats/StatsPanel.tsx';

@@ -2,7 +2,7 @@ import type { Bill } from '@billfold/contract/bills';
 import Alert from '@mui/material/Alert';
 import type { ComponentType, ReactNode } from 'react';
 import { useParams } from 'react-router-dom';
-import { useBill } from '../../api/bills/get-bill.ts';
+import { useEntity } from '../../api/entities/get-entity.ts';
 import { PageProgress } from '../../components/PageProgress.tsx';
 import { parseRouteId } from '../../lib/route-id.ts';
 
@@ -14,7 +14,7 @@ interface Props {
 
 /** The entity of the route's `{id}`: a progress bar while it loads, then it or why not, in the page's frame. */
 export function RouteEntity({ frame: Frame, children }: Props) {
-  const bill = useBill(parseRouteId(useParams().id));
+  const bill = useEntity(parseRouteId(useParams().id));
 
   if (bill.isPending) return <PageProgress />;
   if (bill.isError)

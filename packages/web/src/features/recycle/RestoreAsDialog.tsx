@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useUpdateBill } from '../../api/bills/update-bill.ts';
+import { useUpdateEntity } from '../../api/entities/update-entity.ts';
 import { serverReason } from '../../api/outcome.ts';
 import { EntityNameField } from '../../components/EntityNameField.tsx';
 import { FormDialog } from '../../components/FormDialog.tsx';
@@ -23,7 +23,7 @@ interface Props {
 export function RestoreAsDialog({ target, onRestored, onClose }: Props) {
   const [name, setName] = useState(() => suggestedName(target.name));
   const [error, setError] = useState<string | null>(target.reason);
-  const update = useUpdateBill();
+  const update = useUpdateEntity();
 
   const submit = async () => {
     const problem = entityNameProblem(name);

@@ -80,13 +80,13 @@ export function toEntryQuery(params: EntryFilterParams & Partial<EntryPageParams
   return query;
 }
 
-export const entriesQueryKey = (params: EntryListParams) => ['entries', 'list', toEntryQuery(params)] as const;
+export const invoicesQueryKey = (params: EntryListParams) => ['entries', 'list', toEntryQuery(params)] as const;
 
 /**
  * `GET /entries`: one page of invoices and the number of all that match. `{entries, total}`, or a bare array
  * (spec §3); on any failure an empty page, logged to the console (spec §7).
  */
-export async function listEntries(params: EntryListParams, signal?: AbortSignal): Promise<EntryPage> {
+export async function listInvoices(params: EntryListParams, signal?: AbortSignal): Promise<EntryPage> {
   try {
     const body = await apiRequest<unknown>('GET', '/entries', {
       query: toEntryQuery(params),
@@ -104,10 +104,10 @@ export async function listEntries(params: EntryListParams, signal?: AbortSignal)
 }
 
 /** One page; the previous page stays on screen while the next one loads. Invalidate `['entries']` after writes. */
-export function useEntries(params: EntryListParams, options: { enabled?: boolean } = {}) {
+export function useInvoices(params: EntryListParams, options: { enabled?: boolean } = {}) {
   return useQuery({
-    queryKey: entriesQueryKey(params),
-    queryFn: ({ signal }) => listEntries(params, signal),
+    queryKey: invoicesQueryKey(params),
+    queryFn: ({ signal }) => listInvoices(params, signal),
     placeholderData: keepPreviousData,
     enabled: options.enabled ?? true,
   });

@@ -2,17 +2,17 @@ import type { Entry } from '@billfold/contract/entries';
 import { useQuery } from '@tanstack/react-query';
 import { readOne } from '../outcome.ts';
 
-export const entryQueryKey = (entryId: number) => ['entries', 'detail', entryId] as const;
+export const invoiceQueryKey = (entryId: number) => ['entries', 'detail', entryId] as const;
 
 /** `GET /entries/{id}`: the invoice (also of an archived entity); null when there is no such invoice; throws when it could not be loaded. */
-export function getEntry(entryId: number): Promise<Entry | null> {
+export function getInvoice(entryId: number): Promise<Entry | null> {
   return readOne<Entry>(`/entries/${entryId}`);
 }
 
 /** `entryId` null (a route parameter that is not an id) gives a settled `null` without a request. */
-export function useEntry(entryId: number | null) {
+export function useInvoice(entryId: number | null) {
   return useQuery({
-    queryKey: entryQueryKey(entryId ?? 0),
-    queryFn: () => (entryId === null ? null : getEntry(entryId)),
+    queryKey: invoiceQueryKey(entryId ?? 0),
+    queryFn: () => (entryId === null ? null : getInvoice(entryId)),
   });
 }

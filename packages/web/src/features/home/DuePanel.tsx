@@ -9,7 +9,7 @@ import { useTheme } from '@mui/material/styles';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { Link as RouterLink } from 'react-router-dom';
-import { useDueSummary } from '../../api/entries/due-summary.ts';
+import { useDueSummary } from '../../api/due/due-summary.ts';
 import { type DueChoice, dueLink } from '../../lib/due-links.ts';
 
 /** Invoices each group lists; the rest are one "Show all" away. */

@@ -5,7 +5,7 @@
  */
 import { isValidIsoDate, MAX_DATE, MIN_DATE } from '@billfold/contract/dates';
 import { effectiveAmountBound, MESSAGES, validateAmountRange, validateDateRange } from '@billfold/contract/validation';
-import type { EntryFilterParams } from '../../api/entries/list-entries.ts';
+import type { EntryFilterParams } from '../../api/invoices/list-invoices.ts';
 import { daysAgoIso, todayIso } from '../../lib/dates.ts';
 import type { DueChoice } from '../../lib/due-links.ts';
 

@@ -5,10 +5,10 @@ import { getList } from '../client.ts';
 /** `?status=`: active entities, archived ones, or both (the server's default when absent). */
 export type BillStatusFilter = 'active' | 'inactive' | 'all';
 
-export const billsQueryKey = (status?: BillStatusFilter) => ['bills', 'list', status ?? 'all'] as const;
+export const entitiesQueryKey = (status?: BillStatusFilter) => ['bills', 'list', status ?? 'all'] as const;
 
 /** `GET /bills?status=`: the user's non-recycled entities sorted by name; an empty list on any failure (spec §7). */
-export function listBills(status?: BillStatusFilter): Promise<Bill[]> {
+export function listEntities(status?: BillStatusFilter): Promise<Bill[]> {
   return getList<Bill>(
     '/bills',
     (body) => {
@@ -20,6 +20,6 @@ export function listBills(status?: BillStatusFilter): Promise<Bill[]> {
 }
 
 /** The entity list; invalidate `['bills']` after creating, editing, archiving or restoring an entity. */
-export function useBills(status?: BillStatusFilter) {
-  return useQuery({ queryKey: billsQueryKey(status), queryFn: () => listBills(status) });
+export function useEntities(status?: BillStatusFilter) {
+  return useQuery({ queryKey: entitiesQueryKey(status), queryFn: () => listEntities(status) });
 }

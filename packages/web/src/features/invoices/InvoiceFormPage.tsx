@@ -2,8 +2,8 @@ import type { Bill } from '@billfold/contract/bills';
 import type { Entry } from '@billfold/contract/entries';
 import Alert from '@mui/material/Alert';
 import { useParams, useSearchParams } from 'react-router-dom';
-import { useBills } from '../../api/bills/list-bills.ts';
-import { useEntry } from '../../api/entries/get-entry.ts';
+import { useEntities } from '../../api/entities/list-entities.ts';
+import { useInvoice } from '../../api/invoices/get-invoice.ts';
 import { PageCard } from '../../components/PageCard.tsx';
 import { PageProgress } from '../../components/PageProgress.tsx';
 import { todayIso } from '../../lib/dates.ts';
@@ -30,8 +30,8 @@ export default function InvoiceFormPage() {
   const editing = params.id !== undefined;
   const entryId = editing ? parseRouteId(params.id) : null;
   // Active and archived: an archived name is not offered as a new entity, and a link to one says it is archived.
-  const bills = useBills();
-  const entry = useEntry(entryId);
+  const bills = useEntities();
+  const entry = useInvoice(entryId);
   const title = editing ? 'Edit Invoice' : 'New Invoice';
 
   if (bills.isPending || (editing && entry.isPending)) return <PageProgress />;

@@ -1,7 +1,7 @@
 import type { Stats } from '@billfold/contract/stats';
 import { useQuery } from '@tanstack/react-query';
 import { getOne } from '../client.ts';
-import { type EntryFilterParams, toEntryQuery } from './list-entries.ts';
+import { type EntryFilterParams, toEntryQuery } from '../invoices/list-invoices.ts';
 
 export const statsQueryKey = (filters: EntryFilterParams) => ['entries', 'stats', toEntryQuery(filters)] as const;
 

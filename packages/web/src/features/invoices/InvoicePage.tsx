@@ -13,8 +13,8 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { type ReactNode, useState } from 'react';
 import { Link as RouterLink, useNavigate, useParams } from 'react-router-dom';
-import { useEntry } from '../../api/entries/get-entry.ts';
-import { useUpdateEntry } from '../../api/entries/update-entry.ts';
+import { useInvoice } from '../../api/invoices/get-invoice.ts';
+import { useUpdateInvoice } from '../../api/invoices/update-invoice.ts';
 import { failureMessage } from '../../api/outcome.ts';
 import { usePayments } from '../../api/payments/list-payments.ts';
 import { useUpdatePayment } from '../../api/payments/update-payment.ts';
@@ -43,9 +43,9 @@ function Frame({ children }: { children: ReactNode }) {
 }
 
 /** `/entries/{id}` (spec §2): the invoice, its payments, and the actions on both. */
-export default function InvoiceDetailPage() {
+export default function InvoicePage() {
   const entryId = parseRouteId(useParams().id);
-  const entry = useEntry(entryId);
+  const entry = useInvoice(entryId);
   // Payments are asked for once the invoice is known to exist.
   const payments = usePayments(entry.data ? entryId : null);
 
@@ -73,7 +73,7 @@ function InvoiceDetail({ entry, payments }: { entry: Entry; payments: readonly P
   const [dialog, setDialog] = useState<Payment | 'add' | null>(null);
   const [deletingPayment, setDeletingPayment] = useState<Payment | null>(null);
   const [deletingInvoice, setDeletingInvoice] = useState(false);
-  const updateEntry = useUpdateEntry();
+  const updateInvoice = useUpdateInvoice();
   const updatePayment = useUpdatePayment();
   const notify = useNotice();
   const navigate = useNavigate();
@@ -94,7 +94,7 @@ function InvoiceDetail({ entry, payments }: { entry: Entry; payments: readonly P
   };
 
   const deleteInvoice = async () => {
-    const outcome = await updateEntry.mutateAsync({ entryId: entry.entryId, recycle: true });
+    const outcome = await updateInvoice.mutateAsync({ entryId: entry.entryId, recycle: true });
     setDeletingInvoice(false);
     if (!outcome.ok) {
       notify(failureMessage(outcome, { failed: 'Failed to delete invoice.', error: 'Error deleting invoice.' }), {
@@ -225,7 +225,7 @@ function InvoiceDetail({ entry, payments }: { entry: Entry; payments: readonly P
         title="Delete Invoice"
         confirmLabel="Delete"
         destructive
-        busy={updateEntry.isPending}
+        busy={updateInvoice.isPending}
         onConfirm={deleteInvoice}
         onCancel={() => setDeletingInvoice(false)}
       >

@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { ApiError, exchange, sendWithSession, serverMessage } from '../client.ts';
-import { type EntryFilterParams, type EntrySortParams, toEntryQuery } from './list-entries.ts';
+import { type EntryFilterParams, type EntrySortParams, toEntryQuery } from './list-invoices.ts';
 
 export type ExportParams = EntryFilterParams & EntrySortParams;
 
@@ -14,7 +14,7 @@ export function exportFileName(now = new Date()): string {
  * carry the bearer token, so the file is fetched here (with the client's one refresh on 401) and saved from a Blob.
  * Rejects with `ApiError` when the server refuses.
  */
-export async function exportEntries(params: ExportParams): Promise<string> {
+export async function exportInvoices(params: ExportParams): Promise<string> {
   const query = toEntryQuery(params);
   const result = await sendWithSession((token) => exchange('GET', '/entries/export', { query, token }));
   if (result.stage !== 'response') throw result.error;
@@ -40,10 +40,10 @@ export function saveTextFile(text: string, fileName: string, type = 'text/csv;ch
 }
 
 /** Export CSV: fetch, then download; `mutate(params)`. Errors are logged and surface as `isError`. */
-export function useExportEntries() {
+export function useExportInvoices() {
   return useMutation({
     mutationFn: async (params: ExportParams) => {
-      const text = await exportEntries(params);
+      const text = await exportInvoices(params);
       saveTextFile(text, exportFileName());
     },
     onError: (error) => console.error('[api] GET /entries/export failed', error),

@@ -13,8 +13,8 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { type FormEvent, useMemo, useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
-import { useCreateEntry } from '../../api/entries/create-entry.ts';
-import { useUpdateEntry } from '../../api/entries/update-entry.ts';
+import { useCreateInvoice } from '../../api/invoices/create-invoice.ts';
+import { useUpdateInvoice } from '../../api/invoices/update-invoice.ts';
 import { failureMessage } from '../../api/outcome.ts';
 import { AmountTextField } from '../../components/AmountTextField.tsx';
 import { ArchivedBanner } from '../../components/ArchivedBanner.tsx';
@@ -74,8 +74,8 @@ export function InvoiceForm({ mode, entry, entities, archivedEntities, initial, 
   const [archivedName, setArchivedName] = useState<string | null>(linkedArchivedName);
   const [newEntityName, setNewEntityName] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
-  const create = useCreateEntry();
-  const update = useUpdateEntry();
+  const create = useCreateInvoice();
+  const update = useUpdateInvoice();
   const notify = useNotice();
   const navigateSoon = useDelayedNavigate();
 

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { EntryFilterParams } from '../../api/entries/list-entries.ts';
+import type { EntryFilterParams } from '../../api/invoices/list-invoices.ts';
 import { FILTER_DEBOUNCE_MS } from '../../lib/timing.ts';
 import {
   defaultFilterState,

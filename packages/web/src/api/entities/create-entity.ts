@@ -4,14 +4,14 @@ import { invalidateDomain } from '../invalidate.ts';
 import { attempt, type Outcome } from '../outcome.ts';
 
 /** `POST /bills` → the created entity (409 when the name is taken). */
-export function createBill(body: CreateBillBody): Promise<Outcome<Bill>> {
+export function createEntity(body: CreateBillBody): Promise<Outcome<Bill>> {
   return attempt<Bill>('POST', '/bills', { body: { status: 1, ...body } });
 }
 
-export function useCreateBill() {
+export function useCreateEntity() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: createBill,
+    mutationFn: createEntity,
     onSuccess: (outcome) => {
       if (outcome.ok) void invalidateDomain(queryClient);
     },

@@ -10,14 +10,14 @@ import { InvoiceGrid } from '../../components/invoice-grid/InvoiceGrid.tsx';
 import { PageProgress } from '../../components/PageProgress.tsx';
 import { visuallyHidden } from '../../components/visually-hidden.ts';
 import { dueChoiceOf } from '../../lib/due-links.ts';
-import { DuePanel } from '../due/DuePanel.tsx';
-import { FilterPanel } from '../filters/FilterPanel.tsx';
-import { FilterSheet } from '../filters/FilterSheet.tsx';
-import { showDue } from '../filters/filter-model.ts';
-import { useHomeFilters } from '../filters/use-home-filters.ts';
+import { DuePanel } from './DuePanel.tsx';
+import { FilterPanel } from './FilterPanel.tsx';
+import { FilterSheet } from './FilterSheet.tsx';
+import { showDue } from './filter-model.ts';
+import { useHomeFilters } from './use-home-filters.ts';
 
 // The charts load with the Stats tab, not with the grid people see first.
-const StatsTab = lazy(() => import('../stats/StatsTab.tsx').then((m) => ({ default: m.StatsTab })));
+const StatsTab = lazy(() => import('./StatsTab.tsx').then((m) => ({ default: m.StatsTab })));
 
 type HomeTab = 'invoices' | 'stats';
 

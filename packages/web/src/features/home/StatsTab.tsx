@@ -1,4 +1,4 @@
-import type { EntryFilterParams } from '../../api/entries/list-entries.ts';
+import type { EntryFilterParams } from '../../api/invoices/list-invoices.ts';
 import { StatsPanel } from '../../components/stats/StatsPanel.tsx';
 
 /** The home page's Stats tab: both breakdowns, the income/expenses chart and Top Payment Insights, same filters. */

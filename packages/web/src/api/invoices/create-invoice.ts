@@ -4,14 +4,14 @@ import { invalidateDomain } from '../invalidate.ts';
 import { attempt, type Outcome } from '../outcome.ts';
 
 /** `POST /entries/new` → the created invoice (it carries `entryId`). */
-export function createEntry(body: CreateEntryBody): Promise<Outcome<Entry>> {
+export function createInvoice(body: CreateEntryBody): Promise<Outcome<Entry>> {
   return attempt<Entry>('POST', '/entries/new', { body });
 }
 
-export function useCreateEntry() {
+export function useCreateInvoice() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: createEntry,
+    mutationFn: createInvoice,
     onSuccess: (outcome) => {
       if (outcome.ok) void invalidateDomain(queryClient);
     },

@@ -9,7 +9,7 @@ import TextField from '@mui/material/TextField';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import { useMemo } from 'react';
-import { useBills } from '../../api/bills/list-bills.ts';
+import { useEntities } from '../../api/entities/list-entities.ts';
 import { IsoDateField } from '../../components/IsoDateField.tsx';
 import { AmountField } from './AmountField.tsx';
 import { ChipSelect } from './ChipSelect.tsx';
@@ -40,7 +40,7 @@ const CATEGORY_OPTIONS = CATEGORIES.map((category) => ({ value: category, label:
 export function FilterPanel({ filters }: { filters: HomeFilters }) {
   const { draft, errors, clearCount, update, search, clear, showMoreOptions, setShowMoreOptions } = filters;
   const { fields, dateRange, dateMode } = draft;
-  const bills = useBills();
+  const bills = useEntities();
   const entityOptions = useMemo(() => {
     const names = (bills.data ?? []).map((bill) => bill.name);
     // A saved choice stays visible even if that entity is gone.

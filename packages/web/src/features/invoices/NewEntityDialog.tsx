@@ -3,7 +3,7 @@ import { type Category, DEFAULT_CATEGORY } from '@billfold/contract/categories';
 import Checkbox from '@mui/material/Checkbox';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import { useState } from 'react';
-import { useCreateBill } from '../../api/bills/create-bill.ts';
+import { useCreateEntity } from '../../api/entities/create-entity.ts';
 import { failureMessage, serverReason } from '../../api/outcome.ts';
 import { CategorySelect } from '../../components/CategorySelect.tsx';
 import { EntityNameField } from '../../components/EntityNameField.tsx';
@@ -26,7 +26,7 @@ export function NewEntityDialog({ open, initialName, onCreated, onClose }: Props
   const [internal, setInternal] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [shownFor, setShownFor] = useState<string | null>(null);
-  const create = useCreateBill();
+  const create = useCreateEntity();
   const notify = useNotice();
 
   // Each opening starts from what the picker held.
