@@ -3,6 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon, { type RawRequest, type RequestSpec, type Result } from 'autocannon';
+import type { Entry } from '../packages/contract/src/entries.ts';
+import type { Payment } from '../packages/contract/src/payments.ts';
 import type { DatabaseConfig } from '../packages/server/src/config.ts';
 import { createDatabase } from '../packages/server/src/db/database.ts';
 import { findNginx, startNginx } from '../packages/server/test/helpers/nginx.ts';
@@ -153,7 +155,7 @@ function scenario(users: User[], acked: Acked, tally: Tally): RequestSpec[] {
       onResponse: (status, body, context) => {
         const ctx = context as Context;
         if (status !== 201) return;
-        const entry = JSON.parse(body) as { entryId: number };
+        const entry = JSON.parse(body) as Pick<Entry, 'entryId'>;
         ctx.entryId = entry.entryId;
         acked.entries.set(entry.entryId, ctx.cents ?? 0);
       },
@@ -177,7 +179,7 @@ function scenario(users: User[], acked: Acked, tally: Tally): RequestSpec[] {
       onResponse: (status, body, context) => {
         const ctx = context as Context;
         if (status !== 201) return;
-        const payment = JSON.parse(body) as { paymentId: number; entryId: number };
+        const payment = JSON.parse(body) as Pick<Payment, 'paymentId' | 'entryId'>;
         acked.payments.set(payment.paymentId, { entryId: payment.entryId, cents: ctx.cents ?? 0 });
       },
     }),

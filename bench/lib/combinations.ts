@@ -1,5 +1,5 @@
 import { CATEGORIES } from '../../packages/contract/src/categories.ts';
-import { SORT_FIELDS } from '../../packages/contract/src/entries.ts';
+import { type EntryList, SORT_FIELDS } from '../../packages/contract/src/entries.ts';
 import { Random } from './random.ts';
 import type { DataSample } from './sample.ts';
 
@@ -161,7 +161,7 @@ export async function runCombinations(
     const base = `/api/v1/entries?${c.filters}${c.filters ? '&' : ''}${c.sort}&pageSize=100`;
     const first = await timedGet(e, `${base}&pageNum=0`);
     out.first.push({ url: `${base}&pageNum=0`, ms: first.ms });
-    const total = (first.body as { total: number }).total;
+    const total = (first.body as Pick<EntryList, 'total'>).total;
     const pageNum = r.int(0, Math.max(0, Math.ceil(total / 100) - 1));
     out.page.push({ url: `${base}&pageNum=${pageNum}`, ms: (await timedGet(e, `${base}&pageNum=${pageNum}`)).ms });
     const stats = `/api/v1/entries/stats?${c.filters}`;

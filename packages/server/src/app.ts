@@ -71,6 +71,8 @@ declare module 'fastify' {
     ledgerIndexes: LedgerIndexes;
     /** The daily e-mail digest, run by the hourly jobs (`main.ts`). */
     reminders: RemindersService;
+    /** The recurring invoices' runner, run by the hourly jobs (`main.ts`) and after each schedule change. */
+    schedules: ScheduleRunner;
   }
 }
 
@@ -151,6 +153,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     now: config.now,
   });
   app.decorate('reminders', reminders);
+  const schedules = new SchedulesRepository(db);
+  const scheduleRunner = new ScheduleRunner(schedules);
+  app.decorate('schedules', scheduleRunner);
 
   await app.register(
     async (api) => {
@@ -173,8 +178,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       billsRoutes(api, bills);
       entriesRoutes(api, entries);
       paymentsRoutes(api, payments);
-      const schedules = new SchedulesRepository(db);
-      schedulesRoutes(api, new SchedulesService(schedules, new ScheduleRunner(schedules), config.now));
+      schedulesRoutes(api, new SchedulesService(schedules, scheduleRunner, config.now));
       recycleRoutes(api, new RecycleService(new RecycleRepository(db), { bills, entries, payments }, config.now));
       const versions = new DataVersionRepository(db);
       const cache = listCache((userId) => versions.version(userId));

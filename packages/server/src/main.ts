@@ -3,7 +3,6 @@ import { loadConfig } from './config.ts';
 import { purgeAccounts } from './jobs/purge.ts';
 import { purgeRecycleBin } from './jobs/recycle-purge.ts';
 import { scheduleHourly } from './jobs/scheduler.ts';
-import { runSchedules } from './jobs/schedules.ts';
 import { DataVersionRepository } from './modules/read-model/data-version.repository.ts';
 
 const config = loadConfig();
@@ -13,7 +12,7 @@ const stopJobs = scheduleHourly(
   [
     { name: 'purge-accounts', run: () => purgeAccounts(app.db, config.now()) },
     { name: 'purge-recycle-bin', run: () => purgeRecycleBin(app.db, config.now()) },
-    { name: 'recurring-invoices', run: () => runSchedules(app.db, config.now()) },
+    { name: 'recurring-invoices', run: () => app.schedules.run(config.now()) },
     { name: 'prune-entry-changes', run: () => new DataVersionRepository(app.db).pruneChanges() },
     { name: 'due-reminders', run: () => app.reminders.sendDigests(app.log) },
   ],

@@ -3,8 +3,8 @@ import type { RecycleItem } from '@billfold/contract/recycle';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CSV_ERRORS } from '../src/modules/imports/csv-file.ts';
+import { IMPORT_MESSAGES } from '../src/modules/imports/imports.messages.ts';
 import { TOO_LARGE } from '../src/modules/imports/imports.routes.ts';
-import { IMPORT_MESSAGES } from '../src/modules/imports/imports.service.ts';
 import { rollupDifferences } from '../src/modules/read-model/rollup-tables.ts';
 import { createTestApp, dialects, type TestApp } from './helpers/app.ts';
 import {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase } from '../src/db/database.ts';
-import { DEACTIVATED_ACCOUNT_RETENTION, purgeAccounts } from '../src/jobs/purge.ts';
+import { purgeAccounts } from '../src/jobs/purge.ts';
+import { DEACTIVATED_ACCOUNT_RETENTION } from '../src/lib/retention.ts';
 import { DAY } from '../src/lib/time.ts';
 import { createTestApp, dialects, type TestApp } from './helpers/app.ts';
 import { type Session, signUp } from './helpers/factories.ts';

@@ -2,7 +2,6 @@ import type { Schedule } from '@billfold/contract/schedules';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { purgeRecycleBin } from '../src/jobs/recycle-purge.ts';
-import { runSchedules } from '../src/jobs/schedules.ts';
 import { createTestApp, dialects, secondProcess, type TestApp } from './helpers/app.ts';
 import { type Api, createBill, createPayment, editEntry, listPayments, request, updateBill } from './helpers/domain.ts';
 import { signIn, signUp } from './helpers/factories.ts';
@@ -70,9 +69,9 @@ describe.each(dialects)('recurring invoices on %s', (dialect) => {
       const schedule = await createSchedule(api, bill.id, { firstDate: '2026-11-01', dayOfMonth: 31 });
       expect(schedule.createdCount).toBe(0);
       expect(schedule.nextDate).toBe('2026-11-30');
-      await runSchedules(t.app.db, noon('2026-11-29'));
+      await t.app.schedules.run(noon('2026-11-29'));
       expect(await storedInvoices(t.app.db, bill.id)).toHaveLength(0);
-      await runSchedules(t.app.db, Date.parse('2026-11-30T00:00:01Z'));
+      await t.app.schedules.run(Date.parse('2026-11-30T00:00:01Z'));
       expect((await storedInvoices(t.app.db, bill.id)).map((i) => i.date)).toEqual(['2026-11-30']);
     });
 
@@ -204,7 +203,7 @@ describe.each(dialects)('recurring invoices on %s', (dialect) => {
         createdCount: 2,
       });
       api = await on('2026-12-16', api);
-      await runSchedules(t.app.db, t.clock.now());
+      await t.app.schedules.run(t.clock.now());
       const invoices = await storedInvoices(t.app.db, bill.id);
       expect(invoices.map((i) => [i.date, i.services, i.amount_cents])).toEqual([
         ['2026-10-01', 'Rent October 2026', 125000],
@@ -220,12 +219,12 @@ describe.each(dialects)('recurring invoices on %s', (dialect) => {
       const paused = await request(api, 'POST', `/schedules/${schedule.id}/pause`);
       expect(paused.json<Schedule>()).toMatchObject({ paused: true, nextDate: null });
       api = await on('2026-12-08', api);
-      await runSchedules(t.app.db, t.clock.now());
+      await t.app.schedules.run(t.clock.now());
       expect(await storedInvoices(t.app.db, bill.id)).toHaveLength(0);
       const resumed = await request(api, 'POST', `/schedules/${schedule.id}/resume`);
       expect(resumed.json<Schedule>()).toMatchObject({ paused: false, nextDate: '2026-12-14', createdCount: 0 });
       api = await on('2026-12-14', api);
-      await runSchedules(t.app.db, t.clock.now());
+      await t.app.schedules.run(t.clock.now());
       expect((await storedInvoices(t.app.db, bill.id)).map((i) => i.date)).toEqual(['2026-12-14']);
     });
 
@@ -251,7 +250,7 @@ describe.each(dialects)('recurring invoices on %s', (dialect) => {
       expect((await request(api, 'GET', `/schedules/${schedule.id}`)).statusCode).toBe(404);
       expect((await request(api, 'DELETE', `/schedules/${schedule.id}`)).statusCode).toBe(404);
       expect(await storedInvoices(t.app.db, bill.id)).toHaveLength(1);
-      await runSchedules(t.app.db, noon('2027-03-01'));
+      await t.app.schedules.run(noon('2027-03-01'));
       expect(await storedInvoices(t.app.db, bill.id)).toHaveLength(1);
     });
   });
@@ -272,14 +271,14 @@ describe.each(dialects)('recurring invoices on %s', (dialect) => {
       }
       expect((await request(api, 'GET', `/bills/${bill.id}/schedules`)).statusCode).toBe(200);
       api = await on('2027-01-15', api);
-      await runSchedules(t.app.db, t.clock.now());
+      await t.app.schedules.run(t.clock.now());
       expect(await storedInvoices(t.app.db, bill.id)).toHaveLength(0);
       expect((await getSchedule(api, schedule.id)).nextDate).toBe('2027-02-01');
       await updateBill(api, { id: bill.id, status: 1 });
-      await runSchedules(t.app.db, t.clock.now());
+      await t.app.schedules.run(t.clock.now());
       expect(await storedInvoices(t.app.db, bill.id)).toHaveLength(0);
       api = await on('2027-02-01', api);
-      await runSchedules(t.app.db, t.clock.now());
+      await t.app.schedules.run(t.clock.now());
       expect((await storedInvoices(t.app.db, bill.id)).map((i) => i.date)).toEqual(['2027-02-01']);
     });
 
@@ -292,7 +291,7 @@ describe.each(dialects)('recurring invoices on %s', (dialect) => {
       expect((await request(api, 'GET', `/schedules/${schedule.id}`)).statusCode).toBe(404);
       expect((await request(api, 'POST', `/schedules/${schedule.id}/pause`)).statusCode).toBe(404);
       api = await on('2026-12-02', api);
-      await runSchedules(t.app.db, t.clock.now());
+      await t.app.schedules.run(t.clock.now());
       expect(await storedInvoices(t.app.db, bill.id)).toHaveLength(0);
       await updateBill(api, { id: bill.id, recycle: false });
       expect((await getSchedule(api, schedule.id)).nextDate).toBe('2027-01-01');
@@ -327,7 +326,7 @@ describe.each(dialects)('recurring invoices on %s', (dialect) => {
       ['2026-11-01', false],
     ]);
     // The purged occurrence is not created again.
-    await runSchedules(t.app.db, noon('2026-12-10'));
+    await t.app.schedules.run(noon('2026-12-10'));
     expect((await storedInvoices(t.app.db, kept.id)).map((i) => i.date)).toEqual(['2026-11-01', '2026-12-01']);
   });
 
@@ -337,16 +336,16 @@ describe.each(dialects)('recurring invoices on %s', (dialect) => {
       const bill = await createBill(api);
       await createSchedule(api, bill.id, { firstDate: '2026-12-01', dueDays: 10, autopay: 'bank|ach', amount: 80 });
       api = await on('2026-12-01', api);
-      await runSchedules(t.app.db, t.clock.now());
+      await t.app.schedules.run(t.clock.now());
       const [invoice] = await storedInvoices(t.app.db, bill.id);
       if (!invoice) throw new Error('no invoice');
       await createPayment(api, { entryId: invoice.id, amount: 30, date: '2026-12-03' });
       api = await on('2026-12-10', api);
-      await runSchedules(t.app.db, t.clock.now());
+      await t.app.schedules.run(t.clock.now());
       expect(await listPayments(api, invoice.id)).toHaveLength(1);
       api = await on('2026-12-11', api);
-      await runSchedules(t.app.db, t.clock.now());
-      await runSchedules(t.app.db, t.clock.now());
+      await t.app.schedules.run(t.clock.now());
+      await t.app.schedules.run(t.clock.now());
       const payments = await listPayments(api, invoice.id);
       expect(payments.map((p) => [p.date, p.amount, p.type, p.medium, p.autopay])).toEqual([
         ['2026-12-11', 50, 'bank', 'ach', true],
@@ -371,7 +370,7 @@ describe.each(dialects)('recurring invoices on %s', (dialect) => {
       await editEntry(api, { entryId: first.id, recycle: true });
       await createPayment(api, { entryId: second.id, amount: 1250 });
       api = await on('2026-12-16', api);
-      await runSchedules(t.app.db, t.clock.now());
+      await t.app.schedules.run(t.clock.now());
       expect(await listPayments(api, second.id)).toHaveLength(1);
       const third = invoices[2];
       expect(third && (await listPayments(api, third.id)).map((p) => [p.date, p.amount, p.autopay])).toEqual([
@@ -398,7 +397,7 @@ describe.each(dialects)('recurring invoices on %s', (dialect) => {
         description: '#{n} {date}',
       });
       expect(await storedInvoices(t.app.db, bill.id)).toHaveLength(0);
-      const result = await runSchedules(t.app.db, noon('2027-03-01'));
+      const result = await t.app.schedules.run(noon('2027-03-01'));
       expect(result).toEqual({ created: 7, skipped: 0, autopaid: 0 });
       const invoices = await storedInvoices(t.app.db, bill.id);
       expect(invoices.map((i) => i.services)).toEqual([
@@ -427,7 +426,7 @@ describe.each(dialects)('recurring invoices on %s', (dialect) => {
           });
         }
         const now = noon('2027-06-01');
-        const runs = await Promise.all([t.app, other, t.app, other].map((app) => runSchedules(app.db, now)));
+        const runs = await Promise.all([t.app, other, t.app, other].map((app) => app.schedules.run(now)));
         const total = (key: 'created' | 'autopaid') => runs.reduce((sum, r) => sum + r[key], 0);
         // 2026-12-01 .. 2027-06-01 weekly: 27 occurrences per schedule.
         expect(total('created')).toBe(81);

@@ -1,8 +1,5 @@
 import type { Db } from '../db/database.ts';
-import { DAY } from '../lib/time.ts';
-import { THROTTLE_WINDOW } from '../modules/auth/throttle.ts';
-
-export const DEACTIVATED_ACCOUNT_RETENTION = 30 * DAY;
+import { DEACTIVATED_ACCOUNT_RETENTION, THROTTLE_WINDOW } from '../lib/retention.ts';
 
 /**
  * Deletes accounts deactivated more than 30 days ago (their data goes by foreign-key cascade), spent

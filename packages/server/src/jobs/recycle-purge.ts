@@ -1,5 +1,5 @@
 import type { Db } from '../db/database.ts';
-import { RECYCLE_RETENTION } from '../modules/recycle/recycle.service.ts';
+import { RECYCLE_RETENTION } from '../lib/retention.ts';
 
 export interface RecyclePurgeResult {
   payments: number;

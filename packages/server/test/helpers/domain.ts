@@ -1,6 +1,6 @@
-import type { Bill } from '@billfold/contract/bills';
-import type { Entry } from '@billfold/contract/entries';
-import type { Payment } from '@billfold/contract/payments';
+import type { Bill, CreateBillBody } from '@billfold/contract/bills';
+import type { CreateEntryBody, Entry } from '@billfold/contract/entries';
+import type { CreatePaymentBody, Payment } from '@billfold/contract/payments';
 import type { RecycleItem } from '@billfold/contract/recycle';
 import type { FastifyInstance } from 'fastify';
 import type { Session } from './factories.ts';
@@ -17,24 +17,10 @@ export interface Api {
   session: Session;
 }
 
-export type BillInput = Partial<{ name: string; status: number | boolean; category: string; internal: boolean }>;
-export type EntryInput = Partial<{
-  billId: number;
-  date: string;
-  flow: string;
-  amount: number;
-  services: string;
-  dueDate: string | null;
-}>;
-export type PaymentInput = Partial<{
-  entryId: number;
-  date: string;
-  amount: number;
-  type: string;
-  medium: string;
-  notes: string;
-  autopay: boolean;
-}>;
+/** What a test sends to create one: the contract's request bodies, every field optional (a factory fills the rest). */
+export type BillInput = Partial<CreateBillBody>;
+export type EntryInput = Partial<CreateEntryBody>;
+export type PaymentInput = Partial<CreatePaymentBody>;
 
 async function call<T>(
   { app, session }: Api,

@@ -1,16 +1,15 @@
 import { tooManyRequests } from '../../lib/http-error.ts';
-import { MINUTE } from '../../lib/time.ts';
+import { THROTTLE_WINDOW } from '../../lib/retention.ts';
 import type { AuthRepository } from './auth.repository.ts';
 
 /**
  * Throttling kept in the database, so every server process sees the same counts. Each counted attempt is a
  * row under a key; a key that holds its limit of rows within the window is refused before any work is done,
  * and frees itself once the oldest counted row leaves the window: it slows guessing and flooding without
- * locking anyone out for good.
+ * locking anyone out for good. The window is `THROTTLE_WINDOW` (`lib/retention.ts`), which the purge job reads too.
+ *
+ * Attempts each key allows in any 15-minute window.
  */
-export const THROTTLE_WINDOW = 15 * MINUTE;
-
-/** Attempts each key allows in any 15-minute window. */
 export const LIMITS = {
   /** Failed sign-ins of one account, by username or email in any letter case. */
   account: 10,

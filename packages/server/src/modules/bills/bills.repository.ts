@@ -3,7 +3,7 @@ import { Repository } from '../../db/repository.ts';
 import type { BillsTable } from '../../db/schema.ts';
 import { EntriesRepository, recycledEntry } from '../entries/entries.repository.ts';
 import type { EntryBillColumns } from './bill.mapper.ts';
-import type { NameHolder } from './messages.ts';
+import type { NameHolder } from './bills.messages.ts';
 
 export interface BillSearch {
   status?: 'active' | 'inactive' | 'all' | undefined;

@@ -1,33 +1,12 @@
-import type { Bill } from '@billfold/contract/bills';
+import type { Bill, BillChange, BillQuery, NewBill } from '@billfold/contract/bills';
 import { DEFAULT_CATEGORY, normalizeCategory } from '@billfold/contract/categories';
 import { conflict, notFound } from '../../lib/http-error.ts';
+import { MESSAGES } from '../../lib/messages.ts';
 import { refreshTotals } from '../entries/entries.service.ts';
 import { billNameKey, entryColumnsOf, toBill } from './bill.mapper.ts';
+import { duplicateEntityName } from './bills.messages.ts';
 import type { BillsRepository } from './bills.repository.ts';
-import { duplicateEntityName, MESSAGES } from './messages.ts';
 import { isUniqueViolation } from './unique-violation.ts';
-
-export interface BillQuery {
-  status?: 'active' | 'inactive' | 'all' | undefined;
-  name?: string | undefined;
-  category?: string[] | undefined;
-}
-
-export interface NewBillInput {
-  name: string;
-  status?: 0 | 1 | undefined;
-  category?: string | null | undefined;
-  internal?: boolean | undefined;
-}
-
-export interface BillChange {
-  id: number;
-  name?: string | undefined;
-  status?: 0 | 1 | undefined;
-  category?: string | null | undefined;
-  internal?: boolean | undefined;
-  recycle?: boolean | undefined;
-}
 
 /** A known category in any spelling becomes its canonical form; an unknown one is kept, so it matches nothing. */
 function categoryFilter(values: readonly string[]): string[] {
@@ -61,7 +40,7 @@ export class BillsService {
     return toBill(row);
   }
 
-  async create(userId: number, input: NewBillInput): Promise<Bill> {
+  async create(userId: number, input: NewBill): Promise<Bill> {
     const nameKey = billNameKey(input.name);
     const holder = await this.repo.nameHolder(userId, nameKey, null);
     if (holder) throw conflict(duplicateEntityName(input.name, holder));

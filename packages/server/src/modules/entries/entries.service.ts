@@ -1,33 +1,14 @@
 import { addDays, daysBetween, MAX_DATE } from '@billfold/contract/dates';
-import type { Entry, Flow } from '@billfold/contract/entries';
+import type { Entry, EntryChange, Flow, NewEntry } from '@billfold/contract/entries';
 import { MESSAGES as RULES } from '@billfold/contract/validation';
 import type { BillRow, EntryRow, EntryUpdate } from '../../db/schema.ts';
 import { badRequest, conflict, notFound } from '../../lib/http-error.ts';
+import { MESSAGES } from '../../lib/messages.ts';
 import { entryColumnsOf } from '../bills/bill.mapper.ts';
-import { MESSAGES } from '../bills/messages.ts';
+import { ENTRY_MESSAGES } from './entries.messages.ts';
 import type { EntriesRepository, PaymentTotals } from './entries.repository.ts';
 import { derivePayment } from './entry.derived.ts';
 import { toEntry } from './entry.mapper.ts';
-
-export interface NewEntryInput {
-  billId: number;
-  date: string;
-  flow: Flow;
-  amount: number;
-  services: string;
-  dueDate?: string | null | undefined;
-}
-
-export interface EntryChange {
-  entryId: number;
-  billId?: number | undefined;
-  date?: string | undefined;
-  flow?: Flow | undefined;
-  amount?: number | undefined;
-  services?: string | null | undefined;
-  dueDate?: string | null | undefined;
-  recycle?: boolean | undefined;
-}
 
 type TotalsRow = Pick<EntryRow, 'id' | 'amount_cents' | 'paid_cents' | 'payment_count' | 'balance_cents' | 'pay_state'>;
 const TOTALS_CHUNK = 500;
@@ -109,7 +90,7 @@ export class EntriesService {
     return toEntry(row);
   }
 
-  create(userId: number, input: NewEntryInput): Promise<Entry> {
+  create(userId: number, input: NewEntry): Promise<Entry> {
     return this.repo.transaction(async (repo) => {
       const bill = await repo.lockBill(userId, input.billId);
       if (!bill) throw notFound(MESSAGES.entityNotFound);
@@ -152,7 +133,7 @@ export class EntriesService {
       if (!target) throw notFound(MESSAGES.entityNotFound);
       const entry = await repo.lockOwned(userId, change.entryId);
       if (!entry || !current) throw notFound(MESSAGES.invoiceNotFound);
-      if (entry.bill_id !== seen.bill_id) throw conflict(MESSAGES.concurrentChange);
+      if (entry.bill_id !== seen.bill_id) throw conflict(ENTRY_MESSAGES.concurrentChange);
 
       if (change.recycle === true) {
         if (entry.archived === 1) throw conflict(MESSAGES.entityArchived);
@@ -165,7 +146,7 @@ export class EntriesService {
 
       const restoring = entry.recycled_at !== null;
       if (restoring && change.recycle !== false) throw conflict(MESSAGES.invoiceRecycled);
-      if (restoring && current.recycled_at !== null) throw conflict(MESSAGES.invoiceEntityRecycled);
+      if (restoring && current.recycled_at !== null) throw conflict(ENTRY_MESSAGES.invoiceEntityRecycled);
       const changes = editedColumns(entry, target, change);
       // An archived entity's invoices are read only; one deleted before the archiving comes back as it was.
       if (entry.archived === 1 && (!restoring || Object.keys(changes).length > 0)) {

@@ -16,13 +16,8 @@ import { derivePayment } from '../entries/entry.derived.ts';
 import { readCsv } from './csv-file.ts';
 import { detectDateFormat, detectMapping, isOwnExport, mappingProblems } from './import-mapping.ts';
 import { type Candidate, duplicateKey, interpretRow } from './import-rows.ts';
+import { IMPORT_MESSAGES } from './imports.messages.ts';
 import type { ImportsRepository } from './imports.repository.ts';
-
-export const IMPORT_MESSAGES = {
-  notFound: 'Import not found.',
-  alreadyUndone: 'This import was already undone.',
-  nothingToImport: 'Nothing to import: every row is a duplicate that was not kept.',
-} as const;
 
 type ImportRowDb = Selectable<ImportsTable>;
 

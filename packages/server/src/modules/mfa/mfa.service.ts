@@ -2,6 +2,7 @@ import type { MfaChallenge } from '@billfold/contract/auth';
 import type { User } from '@billfold/contract/users';
 import type { UserRow } from '../../db/schema.ts';
 import { conflict, forbidden, unauthorized } from '../../lib/http-error.ts';
+import { MESSAGES } from '../../lib/messages.ts';
 import { newRecoveryCodes, normalizeRecoveryCode } from '../../lib/recovery-codes.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
 import { MINUTE } from '../../lib/time.ts';
@@ -13,7 +14,6 @@ import { assertCurrentPassword, toUser } from '../users/users.service.ts';
 import type { MfaRepository } from './mfa.repository.ts';
 
 export const CHALLENGE_TTL = 5 * MINUTE;
-export const INVALID_CODE = 'Invalid authentication code';
 export const CHALLENGE_INVALID = 'Unauthorized: sign-in expired or invalid, log in again';
 
 /**
@@ -53,7 +53,7 @@ export class MfaService {
     if (pending === null) throw conflict('Start the MFA set-up first');
     const secret = this.box.open(pending, userId);
     const step = await this.throttled(userId, ip, async () => matchTotp(secret, code, this.now()));
-    if (step === null) throw forbidden(INVALID_CODE);
+    if (step === null) throw forbidden(MESSAGES.invalidCode);
     const recoveryCodes = newRecoveryCodes();
     const enabled = await this.repo.transaction(async (repo) => {
       if (!(await repo.enable(userId, pending, step))) return false;
@@ -69,7 +69,7 @@ export class MfaService {
     const row = await this.user(userId);
     await assertCurrentPassword(row, password);
     if (row.mfa_enabled !== 1) throw conflict('MFA is not enabled');
-    if (!(await this.checkCode(row, code, ip))) throw forbidden(INVALID_CODE);
+    if (!(await this.checkCode(row, code, ip))) throw forbidden(MESSAGES.invalidCode);
     const recoveryCodes = newRecoveryCodes();
     await this.repo.transaction((repo) => repo.replaceRecoveryCodes(userId, this.hashCodes(recoveryCodes)));
     return { recoveryCodes };
@@ -120,7 +120,8 @@ export class MfaService {
     const stored = await this.repo.findChallenge(sha256(challenge));
     if (!stored || stored.used_at !== null || stored.expires_at <= this.now()) throw unauthorized(CHALLENGE_INVALID);
     const row = await this.user(stored.user_id);
-    if (!(await this.checkCode(row, code, ip))) throw unauthorized(`Unauthorized: ${INVALID_CODE.toLowerCase()}`);
+    if (!(await this.checkCode(row, code, ip)))
+      throw unauthorized(`Unauthorized: ${MESSAGES.invalidCode.toLowerCase()}`);
     if (!(await this.repo.useChallenge(stored.id, this.now()))) throw unauthorized(CHALLENGE_INVALID);
     return row;
   }

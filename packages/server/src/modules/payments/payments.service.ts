@@ -1,34 +1,12 @@
-import type { Payment } from '@billfold/contract/payments';
+import type { NewPayment, Payment, PaymentChange } from '@billfold/contract/payments';
 import type { Updateable } from 'kysely';
 import type { EntryRow, PaymentRow, PaymentsTable } from '../../db/schema.ts';
 import { badRequest, conflict, notFound } from '../../lib/http-error.ts';
-import { MESSAGES } from '../bills/messages.ts';
+import { MESSAGES } from '../../lib/messages.ts';
 import { refreshTotals } from '../entries/entries.service.ts';
 import { toPayment } from './payment.mapper.ts';
+import { PAYMENT_MESSAGES } from './payments.messages.ts';
 import type { PaymentsRepository } from './payments.repository.ts';
-
-export interface NewPaymentInput {
-  entryId: number;
-  date: string;
-  amount: number;
-  type: string;
-  medium: string;
-  notes?: string | null | undefined;
-  autopay: boolean;
-}
-
-export interface PaymentChange {
-  paymentId?: number | undefined;
-  id?: number | undefined;
-  entryId?: number | undefined;
-  date?: string | undefined;
-  amount?: number | undefined;
-  type?: string | undefined;
-  medium?: string | undefined;
-  notes?: string | null | undefined;
-  autopay?: boolean | undefined;
-  recycle?: boolean | undefined;
-}
 
 /** An invoice that takes payment changes: live and of an entity that is not archived. */
 function assertWritable(entry: EntryRow): void {
@@ -69,11 +47,11 @@ export class PaymentsService {
   /** Recycled payments included: the restore flow reads one before restoring it. */
   async get(userId: number, id: number): Promise<Payment> {
     const row = await this.repo.findOwned(userId, id);
-    if (!row) throw notFound(MESSAGES.paymentNotFound);
+    if (!row) throw notFound(PAYMENT_MESSAGES.paymentNotFound);
     return toPayment(row);
   }
 
-  create(userId: number, input: NewPaymentInput): Promise<Payment> {
+  create(userId: number, input: NewPayment): Promise<Payment> {
     return this.repo.transaction(async (repo) => {
       const entries = repo.entries();
       const entry = await entries.lockOwned(userId, input.entryId);
@@ -100,14 +78,15 @@ export class PaymentsService {
     const paymentId = change.paymentId ?? change.id;
     return this.repo.transaction(async (repo) => {
       const seen = paymentId === undefined ? undefined : await repo.findOwned(userId, paymentId);
-      if (!seen) throw notFound(MESSAGES.paymentNotFound);
-      if (change.entryId !== undefined && change.entryId !== seen.entry_id) throw badRequest(MESSAGES.paymentMove);
+      if (!seen) throw notFound(PAYMENT_MESSAGES.paymentNotFound);
+      if (change.entryId !== undefined && change.entryId !== seen.entry_id)
+        throw badRequest(PAYMENT_MESSAGES.paymentMove);
       const entries = repo.entries();
       const entry = await entries.lockOwned(userId, seen.entry_id);
-      if (!entry) throw notFound(MESSAGES.paymentNotFound);
+      if (!entry) throw notFound(PAYMENT_MESSAGES.paymentNotFound);
       // Read again under the invoice's lock: every payment change takes that lock first.
       const payment = await repo.findOwned(userId, seen.id);
-      if (!payment) throw notFound(MESSAGES.paymentNotFound);
+      if (!payment) throw notFound(PAYMENT_MESSAGES.paymentNotFound);
 
       if (change.recycle === true) {
         if (entry.archived === 1) throw conflict(MESSAGES.entityArchived);
@@ -117,8 +96,8 @@ export class PaymentsService {
         return toPayment(updated);
       }
       const restoring = payment.recycled_at !== null;
-      if (restoring && change.recycle !== false) throw conflict(MESSAGES.paymentRecycled);
-      if (restoring && entry.recycled_at !== null) throw conflict(MESSAGES.paymentInvoiceRecycled);
+      if (restoring && change.recycle !== false) throw conflict(PAYMENT_MESSAGES.paymentRecycled);
+      if (restoring && entry.recycled_at !== null) throw conflict(PAYMENT_MESSAGES.paymentInvoiceRecycled);
       const changes = editedColumns(payment, change);
       // An archived entity's payments are read only; one deleted before the archiving comes back as it was.
       if (entry.archived === 1 && (!restoring || Object.keys(changes).length > 0)) {

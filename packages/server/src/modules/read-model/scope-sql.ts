@@ -1,4 +1,4 @@
-import type { SortField } from '@billfold/contract/entries';
+import type { SortField, SortOrder } from '@billfold/contract/entries';
 import { type Expression, type Kysely, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { Database, EntriesTable } from '../../db/schema.ts';
 import { PAY_STATE } from '../entries/entry.derived.ts';
@@ -10,7 +10,6 @@ import { type EntryScope, PAID_FILTERS } from './scope.ts';
  * (docs/decisions/0003-denormalised-entries.md), so nothing joins or aggregates to filter or sort.
  */
 
-export type SortOrder = 'asc' | 'desc';
 export type EntriesSelect = SelectQueryBuilder<Database, 'entries', object>;
 
 /** Stored column per sort field; each has a partial index `entries_live_<x>` over (user_id, column, invoice_number). */

@@ -2,15 +2,12 @@ import { toApiTimestamp } from '@billfold/contract/dates';
 import { fromCents } from '@billfold/contract/money';
 import type { RecycleItem, RecycleType } from '@billfold/contract/recycle';
 import { notFound } from '../../lib/http-error.ts';
-import { DAY } from '../../lib/time.ts';
+import { RECYCLE_RETENTION } from '../../lib/retention.ts';
 import type { BillsService } from '../bills/bills.service.ts';
-import { MESSAGES } from '../bills/messages.ts';
 import type { EntriesService } from '../entries/entries.service.ts';
 import type { PaymentsService } from '../payments/payments.service.ts';
+import { RECYCLE_MESSAGES } from './recycle.messages.ts';
 import type { RecycleRepository } from './recycle.repository.ts';
-
-/** Deleted items stay restorable this long; then the purge job removes them for good. */
-export const RECYCLE_RETENTION = 14 * DAY;
 
 const TYPE_ORDER: Record<RecycleType, number> = { Entity: 0, Invoice: 1, Payment: 2 };
 
@@ -77,7 +74,7 @@ export class RecycleService {
 
   /** Same rules as the PUT with `recycle: false` of that resource. */
   async restore(userId: number, type: RecycleType, id: number): Promise<{ message: string }> {
-    if (!(await this.repo.isRecycled(userId, type, id))) throw notFound(MESSAGES.itemNotFound);
+    if (!(await this.repo.isRecycled(userId, type, id))) throw notFound(RECYCLE_MESSAGES.itemNotFound);
     if (type === 'Entity') await this.services.bills.update(userId, { id, recycle: false });
     else if (type === 'Invoice') await this.services.entries.edit(userId, { entryId: id, recycle: false });
     else await this.services.payments.update(userId, { paymentId: id, recycle: false });

@@ -3,16 +3,11 @@ import { firstOccurrenceOnOrAfter, occurrencesUpTo, type ScheduleRule } from '@b
 import { MAX_CATCH_UP, type Schedule, type ScheduleInput } from '@billfold/contract/schedules';
 import type { ScheduleRow } from '../../db/schema.ts';
 import { badRequest, conflict, notFound } from '../../lib/http-error.ts';
-import { MESSAGES } from '../bills/messages.ts';
+import { MESSAGES } from '../../lib/messages.ts';
 import { ruleOf, toSchedule } from './schedule.mapper.ts';
 import type { ScheduleRunner } from './schedule-runner.ts';
+import { SCHEDULE_MESSAGES } from './schedules.messages.ts';
 import type { SchedulesRepository } from './schedules.repository.ts';
-
-export const SCHEDULE_MESSAGES = {
-  notFound: 'Schedule not found.',
-  noOccurrence: 'This schedule has no occurrence between its first date and its end date.',
-  tooManyAtOnce: `This schedule would create more than ${MAX_CATCH_UP} invoices dated up to today at once. Pick a later first date.`,
-} as const;
 
 type Bill = { status: number; recycled_at: number | null } | undefined;
 

@@ -1,21 +1,12 @@
 import { toApiTimestamp } from '@billfold/contract/dates';
-import type { User } from '@billfold/contract/users';
+import type { User, UserChange } from '@billfold/contract/users';
 import type { Updateable } from 'kysely';
 import type { UserRow, UsersTable } from '../../db/schema.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/http-error.ts';
+import { MESSAGES } from '../../lib/messages.ts';
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import type { MfaService } from '../mfa/mfa.service.ts';
-import { INVALID_CODE } from '../mfa/mfa.service.ts';
 import type { UsersRepository } from './users.repository.ts';
-
-export interface UserChange {
-  password: string;
-  newEmail?: string | undefined;
-  newPassword?: string | undefined;
-  mfaEnabled?: boolean | undefined;
-  code?: string | undefined;
-  recycle?: boolean | undefined;
-}
 
 export function toUser(row: UserRow): User {
   return {
@@ -102,7 +93,7 @@ export class UsersService {
       throw conflict('MFA is switched on by its set-up: POST /api/v1/user/mfa/setup, then /api/v1/user/mfa/enable');
     }
     if (change.code === undefined) throw badRequest('code: a current authentication code is required to disable MFA');
-    if (!(await this.mfa.checkCode(current, change.code, ip))) throw forbidden(INVALID_CODE);
+    if (!(await this.mfa.checkCode(current, change.code, ip))) throw forbidden(MESSAGES.invalidCode);
     return true;
   }
 }
