@@ -1,7 +1,7 @@
 import { CATEGORIES, type Category } from '@billfold/contract/categories';
 import { addDays } from '@billfold/contract/dates';
 import { PAYMENT_METHOD_CODES, type PaymentMethodCode, splitMethod } from '@billfold/contract/payment-methods';
-import { derivePayment } from '../../packages/server/src/modules/entries/entry.derived.ts';
+import { derivePayment } from '../../packages/server/src/modules/ledger/ledger.ts';
 import { Random, WeightedPicker } from '../lib/random.ts';
 
 /**

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createDatabase, migrateToLatest } from '../src/db/database.ts';
 import * as partialPayState from '../src/db/migrations/2026-11-27T04-04_partial_pay_state.ts';
 import { migrations } from '../src/db/migrations/index.ts';
-import { PAY_STATE } from '../src/modules/entries/entry.derived.ts';
+import { PAY_STATE } from '../src/modules/ledger/ledger.ts';
 import { rollupDifferences } from '../src/modules/read-model/rollup-tables.ts';
 import { createTestApp, createTestDatabase, dialects, type TestDatabase } from './helpers/app.ts';
 import { signUp } from './helpers/factories.ts';

@@ -4,7 +4,7 @@ import { centsToDecimalString, toCents } from '@billfold/contract/money';
 import type { Cadence } from '@billfold/contract/schedule-dates';
 import { conflict } from '../../lib/http-error.ts';
 import { billNameKey, entryColumnsOf } from '../bills/bill.mapper.ts';
-import { derivePayment } from '../entries/entry.derived.ts';
+import { derivePayment } from '../ledger/ledger.ts';
 import type { AccountDataRepository } from './account-data.repository.ts';
 
 export const ACCOUNT_NOT_EMPTY =

@@ -1,7 +1,8 @@
 import { type Insertable, sql, type Updateable } from 'kysely';
 import { Repository } from '../../db/repository.ts';
 import type { BillsTable } from '../../db/schema.ts';
-import { EntriesRepository, recycledEntry } from '../entries/entries.repository.ts';
+import { LedgerRepository } from '../ledger/ledger.repository.ts';
+import { recycledEntry } from '../ledger/ledger.ts';
 import type { EntryBillColumns } from './bill.mapper.ts';
 import type { NameHolder } from './bills.messages.ts';
 
@@ -18,9 +19,9 @@ function containsPattern(text: string): string {
 }
 
 export class BillsRepository extends Repository {
-  /** The invoice queries, on the same connection (and transaction) as this repository. */
-  entries(): EntriesRepository {
-    return new EntriesRepository(this.db);
+  /** The ledger's locks and totals, on the same connection (and transaction) as this repository. */
+  ledger(): LedgerRepository {
+    return new LedgerRepository(this.db);
   }
 
   list(userId: number, search: BillSearch) {
@@ -43,7 +44,7 @@ export class BillsRepository extends Repository {
 
   /** Reads the entity with a no-op update that holds its row lock until the transaction ends. */
   lockOwned(userId: number, id: number) {
-    return this.entries().lockBill(userId, id);
+    return this.ledger().lockBill(userId, id);
   }
 
   /** Whether another live entity of this user holds the name, and whether that one is archived. */

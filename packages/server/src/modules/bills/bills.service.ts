@@ -2,7 +2,7 @@ import type { Bill, BillChange, BillQuery, NewBill } from '@billfold/contract/bi
 import { DEFAULT_CATEGORY, normalizeCategory } from '@billfold/contract/categories';
 import { conflict, notFound } from '../../lib/http-error.ts';
 import { MESSAGES } from '../../lib/messages.ts';
-import { refreshTotals } from '../entries/entries.service.ts';
+import { refreshTotals } from '../ledger/ledger.service.ts';
 import { billNameKey, entryColumnsOf, toBill } from './bill.mapper.ts';
 import { duplicateEntityName } from './bills.messages.ts';
 import type { BillsRepository } from './bills.repository.ts';
@@ -122,7 +122,7 @@ export class BillsService {
     if (restoring) {
       await repo.restorePaymentsOfCascadedEntries(bill.id);
       const entries = await repo.restoreCascadedEntries(bill.id);
-      await refreshTotals(repo.entries(), entries);
+      await refreshTotals(repo.ledger(), entries);
     }
     // The invoices take the entity's columns; their own stored flow never changes with `internal`.
     if (edited || status !== bill.status) await repo.copyToEntries(bill.id, entryColumnsOf(updated));

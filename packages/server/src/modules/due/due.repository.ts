@@ -2,8 +2,8 @@ import { addDays } from '@billfold/contract/dates';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { Repository } from '../../db/repository.ts';
-import { PAY_STATE } from '../entries/entry.derived.ts';
 import { ENTRY_VIEW_COLUMNS } from '../entries/entry.mapper.ts';
+import { PAY_STATE } from '../ledger/ledger.ts';
 import type { LedgerIndexes } from '../read-model/ledger-indexes.ts';
 
 /** Counts and owed sums of one window of due dates, in cents. */

@@ -5,34 +5,11 @@ import type { BillRow, EntryRow, EntryUpdate } from '../../db/schema.ts';
 import { badRequest, conflict, notFound } from '../../lib/http-error.ts';
 import { MESSAGES } from '../../lib/messages.ts';
 import { entryColumnsOf } from '../bills/bill.mapper.ts';
+import { refreshTotals } from '../ledger/ledger.service.ts';
+import { derivePayment } from '../ledger/ledger.ts';
 import { ENTRY_MESSAGES } from './entries.messages.ts';
-import type { EntriesRepository, PaymentTotals } from './entries.repository.ts';
-import { derivePayment } from './entry.derived.ts';
+import type { EntriesRepository } from './entries.repository.ts';
 import { toEntry } from './entry.mapper.ts';
-
-type TotalsRow = Pick<EntryRow, 'id' | 'amount_cents' | 'paid_cents' | 'payment_count' | 'balance_cents' | 'pay_state'>;
-const TOTALS_CHUNK = 500;
-
-/**
- * Recomputes the stored totals of the given invoices from the SUM of their live payments, inside the caller's
- * transaction (which holds the invoices' locks), and writes those that changed. Returns the rows with fresh totals.
- */
-export async function refreshTotals<R extends TotalsRow>(repo: EntriesRepository, rows: readonly R[]): Promise<R[]> {
-  const totals = new Map<number, PaymentTotals>();
-  for (let i = 0; i < rows.length; i += TOTALS_CHUNK) {
-    const ids = rows.slice(i, i + TOTALS_CHUNK).map((row) => row.id);
-    for (const total of await repo.livePaymentTotals(ids)) totals.set(total.entryId, total);
-  }
-  const fresh: R[] = [];
-  for (const row of rows) {
-    const total = totals.get(row.id);
-    const derived = derivePayment(row.amount_cents, total?.paidCents ?? 0, total?.count ?? 0);
-    const changed = (Object.keys(derived) as (keyof typeof derived)[]).some((key) => derived[key] !== row[key]);
-    if (changed) await repo.update(row.id, derived);
-    fresh.push({ ...row, ...derived });
-  }
-  return fresh;
-}
 
 /** An invoice created or edited while its entity is internal is stored as an expense. */
 function flowFor(bill: Pick<BillRow, 'internal'>, flow: string): Flow {
@@ -85,7 +62,7 @@ export class EntriesService {
 
   /** A recycled invoice only with `bypass` (the restore flow reads it first). */
   async get(userId: number, id: number, bypass: boolean): Promise<Entry> {
-    const row = await this.repo.findOwned(userId, id);
+    const row = await this.repo.findEntry(userId, id);
     if (!row || (row.recycled_at !== null && !bypass)) throw notFound(MESSAGES.invoiceNotFound);
     return toEntry(row);
   }
@@ -120,7 +97,7 @@ export class EntriesService {
    */
   edit(userId: number, change: EntryChange): Promise<Entry> {
     return this.repo.transaction(async (repo) => {
-      const seen = await repo.findOwned(userId, change.entryId);
+      const seen = await repo.findEntry(userId, change.entryId);
       if (!seen) throw notFound(MESSAGES.invoiceNotFound);
       const targetId = change.billId ?? seen.bill_id;
       const bills = new Map<number, BillRow>();
@@ -131,7 +108,7 @@ export class EntriesService {
       const current = bills.get(seen.bill_id);
       const target = bills.get(targetId);
       if (!target) throw notFound(MESSAGES.entityNotFound);
-      const entry = await repo.lockOwned(userId, change.entryId);
+      const entry = await repo.lockEntry(userId, change.entryId);
       if (!entry || !current) throw notFound(MESSAGES.invoiceNotFound);
       if (entry.bill_id !== seen.bill_id) throw conflict(ENTRY_MESSAGES.concurrentChange);
 

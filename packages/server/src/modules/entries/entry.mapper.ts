@@ -2,7 +2,7 @@ import { normalizeCategory } from '@billfold/contract/categories';
 import type { Entry } from '@billfold/contract/entries';
 import { fromCents } from '@billfold/contract/money';
 import type { EntryRow } from '../../db/schema.ts';
-import { PAY_STATE } from './entry.derived.ts';
+import { PAY_STATE } from '../ledger/ledger.ts';
 
 export type EntryView = Pick<
   EntryRow,

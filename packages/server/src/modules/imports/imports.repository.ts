@@ -4,7 +4,7 @@ import { Repository } from '../../db/repository.ts';
 import type { BillsTable, ImportsTable, NewEntry, PaymentsTable } from '../../db/schema.ts';
 import { AccountDataRepository } from '../account-data/account-data.repository.ts';
 import { BillsRepository } from '../bills/bills.repository.ts';
-import { recycledEntry } from '../entries/entries.repository.ts';
+import { recycledEntry } from '../ledger/ledger.ts';
 import { DataVersionRepository } from '../read-model/data-version.repository.ts';
 import { addToRollups } from '../read-model/rollup-tables.ts';
 

@@ -12,7 +12,7 @@ import type { ImportsTable, NewEntry } from '../../db/schema.ts';
 import { badRequest, conflict, notFound } from '../../lib/http-error.ts';
 import { entryColumnsOf } from '../bills/bill.mapper.ts';
 import { csvCellText } from '../entries/entries-export.ts';
-import { derivePayment } from '../entries/entry.derived.ts';
+import { derivePayment } from '../ledger/ledger.ts';
 import { readCsv } from './csv-file.ts';
 import { detectDateFormat, detectMapping, isOwnExport, mappingProblems } from './import-mapping.ts';
 import { type Candidate, duplicateKey, interpretRow } from './import-rows.ts';

@@ -3,7 +3,7 @@ import type { Updateable } from 'kysely';
 import type { EntryRow, PaymentRow, PaymentsTable } from '../../db/schema.ts';
 import { badRequest, conflict, notFound } from '../../lib/http-error.ts';
 import { MESSAGES } from '../../lib/messages.ts';
-import { refreshTotals } from '../entries/entries.service.ts';
+import { refreshTotals } from '../ledger/ledger.service.ts';
 import { toPayment } from './payment.mapper.ts';
 import { PAYMENT_MESSAGES } from './payments.messages.ts';
 import type { PaymentsRepository } from './payments.repository.ts';
@@ -39,7 +39,7 @@ export class PaymentsService {
   ) {}
 
   async list(userId: number, entryId: number): Promise<Payment[]> {
-    const entry = await this.repo.entries().findOwned(userId, entryId);
+    const entry = await this.repo.ledger().findEntry(userId, entryId);
     if (!entry) throw notFound(MESSAGES.invoiceNotFound);
     return (await this.repo.listLive(entryId)).map(toPayment);
   }
@@ -53,8 +53,8 @@ export class PaymentsService {
 
   create(userId: number, input: NewPayment): Promise<Payment> {
     return this.repo.transaction(async (repo) => {
-      const entries = repo.entries();
-      const entry = await entries.lockOwned(userId, input.entryId);
+      const ledger = repo.ledger();
+      const entry = await ledger.lockEntry(userId, input.entryId);
       if (!entry) throw notFound(MESSAGES.invoiceNotFound);
       assertWritable(entry);
       const row = await repo.insert({
@@ -68,7 +68,7 @@ export class PaymentsService {
         autopay: input.autopay ? 1 : 0,
         created_at: this.now(),
       });
-      await refreshTotals(entries, [entry]);
+      await refreshTotals(ledger, [entry]);
       return toPayment(row);
     });
   }
@@ -81,8 +81,8 @@ export class PaymentsService {
       if (!seen) throw notFound(PAYMENT_MESSAGES.paymentNotFound);
       if (change.entryId !== undefined && change.entryId !== seen.entry_id)
         throw badRequest(PAYMENT_MESSAGES.paymentMove);
-      const entries = repo.entries();
-      const entry = await entries.lockOwned(userId, seen.entry_id);
+      const ledger = repo.ledger();
+      const entry = await ledger.lockEntry(userId, seen.entry_id);
       if (!entry) throw notFound(PAYMENT_MESSAGES.paymentNotFound);
       // Read again under the invoice's lock: every payment change takes that lock first.
       const payment = await repo.findOwned(userId, seen.id);
@@ -92,7 +92,7 @@ export class PaymentsService {
         if (entry.archived === 1) throw conflict(MESSAGES.entityArchived);
         if (payment.recycled_at !== null) return toPayment(payment);
         const updated = await repo.update(payment.id, { recycled_at: this.now(), recycled_cascade: 0 });
-        await refreshTotals(entries, [entry]);
+        await refreshTotals(ledger, [entry]);
         return toPayment(updated);
       }
       const restoring = payment.recycled_at !== null;
@@ -106,7 +106,7 @@ export class PaymentsService {
       if (entry.recycled_at !== null) throw conflict(MESSAGES.invoiceRecycled);
       if (restoring) Object.assign(changes, { recycled_at: null, recycled_cascade: 0 });
       const updated = Object.keys(changes).length > 0 ? await repo.update(payment.id, changes) : payment;
-      await refreshTotals(entries, [entry]);
+      await refreshTotals(ledger, [entry]);
       return toPayment(updated);
     });
   }

@@ -2,7 +2,7 @@ import { addDays, daysBetween } from '@billfold/contract/dates';
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { ExportRow } from '../entries/entries-export.ts';
-import { PAY_STATE } from '../entries/entry.derived.ts';
+import { PAY_STATE } from '../ledger/ledger.ts';
 import type { EntryGroup, MethodGroup, Side } from './groups.ts';
 import { type EntryScope, PAID_FILTERS } from './scope.ts';
 import { SORT_COLUMNS, type SortColumn } from './scope-sql.ts';

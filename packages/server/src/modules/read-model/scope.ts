@@ -2,7 +2,7 @@ import { categoryLabel } from '@billfold/contract/categories';
 import { addDays, utcDate } from '@billfold/contract/dates';
 import type { EntryFilters } from '@billfold/contract/entries';
 import { billNameKey } from '../bills/bill.mapper.ts';
-import { PAY_STATE } from '../entries/entry.derived.ts';
+import { PAY_STATE } from '../ledger/ledger.ts';
 
 /**
  * Step 1 of the read model (scope → plan → SQL → rows): the filters of a list, count, page seek, stats or
