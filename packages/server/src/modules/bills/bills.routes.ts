@@ -9,6 +9,7 @@ import {
 import { idParams } from '@billfold/contract/primitives';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { runIntent } from '../../lib/intents.ts';
 import { errorResponses } from '../../plugins/openapi.ts';
 import type { BillsService } from './bills.service.ts';
 
@@ -71,6 +72,6 @@ export function billsRoutes(app: FastifyInstance, service: BillsService): void {
         response: { 200: bill, ...errorResponses(400, 401, 404, 409, 413) },
       },
     },
-    async (request) => service.update(request.userId, request.body),
+    async (request) => runIntent(service, request.userId, request.body),
   );
 }

@@ -1,6 +1,8 @@
 import type { Bill, BillChange, BillQuery, NewBill } from '@billfold/contract/bills';
 import { DEFAULT_CATEGORY, normalizeCategory } from '@billfold/contract/categories';
+import type { BillRow } from '../../db/schema.ts';
 import { conflict, notFound } from '../../lib/http-error.ts';
+import type { RecycleIntents } from '../../lib/intents.ts';
 import { MESSAGES } from '../../lib/messages.ts';
 import { refreshTotals } from '../ledger/ledger.service.ts';
 import { billNameKey, entryColumnsOf, toBill } from './bill.mapper.ts';
@@ -18,7 +20,7 @@ function categoryFilter(values: readonly string[]): string[] {
   });
 }
 
-export class BillsService {
+export class BillsService implements RecycleIntents<BillChange, Bill> {
   constructor(
     private readonly repo: BillsRepository,
     private readonly now: () => number,
@@ -63,37 +65,74 @@ export class BillsService {
   }
 
   /**
-   * Rename, recategorise, internal flag, archive/unarchive, delete (`recycle: true`) or restore (`recycle: false`).
-   * Every change reaches the invoices' copies of the entity's columns in the same transaction.
+   * Rename, recategorise, set the internal flag, archive (`status` 0) or unarchive (`status` 1): one request may
+   * unarchive and rename at once. Every change reaches the invoices' copies of the entity's columns in the same
+   * transaction. An entity in the recycle bin is restored first.
    */
-  async update(userId: number, change: BillChange): Promise<Bill> {
+  edit(userId: number, change: BillChange): Promise<Bill> {
+    return this.named(userId, change, false, async (repo) => {
+      const bill = await this.lock(repo, userId, change);
+      if (bill.recycled_at !== null) throw conflict(MESSAGES.entityRecycled);
+      return this.applyEdit(repo, userId, bill, change, false);
+    });
+  }
+
+  /** Delete: the entity goes to the recycle bin with its live invoices and their payments. Again changes nothing. */
+  recycle(userId: number, change: BillChange): Promise<Bill> {
+    return this.repo.transaction(async (repo) => {
+      const bill = await this.lock(repo, userId, change);
+      if (bill.recycled_at !== null) return toBill(bill);
+      const now = this.now();
+      const recycled = await repo.update(bill.id, { recycled_at: now });
+      await repo.recycleLiveEntries(bill.id, now);
+      await repo.recyclePaymentsOfCascadedEntries(bill.id, now);
+      return toBill(recycled);
+    });
+  }
+
+  /**
+   * Restore from the recycle bin with the invoices and payments deleted together with it, taking the change's edits
+   * on the way (its name may have been taken meanwhile); a live entity is simply edited.
+   */
+  restore(userId: number, change: BillChange): Promise<Bill> {
+    return this.named(userId, change, true, async (repo) => {
+      const bill = await this.lock(repo, userId, change);
+      return this.applyEdit(repo, userId, bill, change, bill.recycled_at !== null);
+    });
+  }
+
+  private async lock(repo: BillsRepository, userId: number, change: BillChange) {
+    const bill = await repo.lockOwned(userId, change.id);
+    if (!bill) throw notFound(MESSAGES.entityNotFound);
+    return bill;
+  }
+
+  /** Runs a change that may take a name in one transaction; a lost race for the name is answered as a duplicate. */
+  private async named(
+    userId: number,
+    change: BillChange,
+    restore: boolean,
+    work: (repo: BillsRepository) => Promise<Bill>,
+  ): Promise<Bill> {
     try {
-      return await this.repo.transaction((repo) => this.applyChange(repo, userId, change));
+      return await this.repo.transaction(work);
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
       // Lost a race for the name with a concurrent create, rename or restore.
       const bill = await this.repo.findOwned(userId, change.id);
       const name = change.name ?? bill?.name ?? '';
       const holder = (await this.repo.nameHolder(userId, billNameKey(name), change.id)) ?? 'active';
-      throw conflict(duplicateEntityName(name, holder, bill?.recycled_at != null && change.recycle === false));
+      throw conflict(duplicateEntityName(name, holder, bill?.recycled_at != null && restore));
     }
   }
 
-  private async applyChange(repo: BillsRepository, userId: number, change: BillChange): Promise<Bill> {
-    const bill = await repo.lockOwned(userId, change.id);
-    if (!bill) throw notFound(MESSAGES.entityNotFound);
-    const now = this.now();
-
-    if (change.recycle === true) {
-      if (bill.recycled_at !== null) return toBill(bill);
-      const recycled = await repo.update(bill.id, { recycled_at: now });
-      await repo.recycleLiveEntries(bill.id, now);
-      await repo.recyclePaymentsOfCascadedEntries(bill.id, now);
-      return toBill(recycled);
-    }
-
-    const restoring = bill.recycled_at !== null;
-    if (restoring && change.recycle !== false) throw conflict(MESSAGES.entityRecycled);
+  private async applyEdit(
+    repo: BillsRepository,
+    userId: number,
+    bill: BillRow,
+    change: BillChange,
+    restoring: boolean,
+  ): Promise<Bill> {
     const name = change.name ?? bill.name;
     const nameKey = billNameKey(name);
     const category = change.category == null ? normalizeCategory(bill.category) : normalizeCategory(change.category);

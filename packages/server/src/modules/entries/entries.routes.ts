@@ -2,6 +2,7 @@ import { createEntryBody, entry, entryGetQuery, updateEntryBody } from '@billfol
 import { idParams } from '@billfold/contract/primitives';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { runIntent } from '../../lib/intents.ts';
 import { compiledSerializer, errorResponses } from '../../plugins/openapi.ts';
 import type { EntriesService } from './entries.service.ts';
 
@@ -58,6 +59,6 @@ export function entriesRoutes(app: FastifyInstance, service: EntriesService): vo
         response: { 200: entry, ...errorResponses(400, 401, 404, 409, 413) },
       },
     },
-    async (request) => service.edit(request.userId, request.body),
+    async (request) => runIntent(service, request.userId, request.body),
   );
 }

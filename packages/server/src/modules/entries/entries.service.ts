@@ -3,6 +3,7 @@ import type { Entry, EntryChange, Flow, NewEntry } from '@billfold/contract/entr
 import { MESSAGES as RULES } from '@billfold/contract/validation';
 import type { BillRow, EntryRow, EntryUpdate } from '../../db/schema.ts';
 import { badRequest, conflict, notFound } from '../../lib/http-error.ts';
+import type { RecycleIntents } from '../../lib/intents.ts';
 import { MESSAGES } from '../../lib/messages.ts';
 import { entryColumnsOf } from '../bills/bill.mapper.ts';
 import { refreshTotals } from '../ledger/ledger.service.ts';
@@ -54,7 +55,7 @@ function editedColumns(entry: EntryRow, target: BillRow, change: EntryChange): E
   return changes;
 }
 
-export class EntriesService {
+export class EntriesService implements RecycleIntents<EntryChange, Entry> {
   constructor(
     private readonly repo: EntriesRepository,
     private readonly now: () => number,
@@ -91,55 +92,86 @@ export class EntriesService {
     });
   }
 
-  /**
-   * Edit, move to another entity, delete (`recycle: true`, with its live payments) or restore (`recycle: false`,
-   * with the payments deleted together with it). Locks entities before the invoice, as entity changes do.
-   */
+  /** Edit a live invoice, or move it to another entity; an invoice in the recycle bin is restored first. */
   edit(userId: number, change: EntryChange): Promise<Entry> {
     return this.repo.transaction(async (repo) => {
-      const seen = await repo.findEntry(userId, change.entryId);
-      if (!seen) throw notFound(MESSAGES.invoiceNotFound);
-      const targetId = change.billId ?? seen.bill_id;
-      const bills = new Map<number, BillRow>();
-      for (const billId of [...new Set([seen.bill_id, targetId])].sort((a, b) => a - b)) {
-        const bill = await repo.lockBill(userId, billId);
-        if (bill) bills.set(billId, bill);
-      }
-      const current = bills.get(seen.bill_id);
-      const target = bills.get(targetId);
-      if (!target) throw notFound(MESSAGES.entityNotFound);
-      const entry = await repo.lockEntry(userId, change.entryId);
-      if (!entry || !current) throw notFound(MESSAGES.invoiceNotFound);
-      if (entry.bill_id !== seen.bill_id) throw conflict(ENTRY_MESSAGES.concurrentChange);
+      const { entry, target } = await this.lockForChange(repo, userId, change);
+      if (entry.recycled_at !== null) throw conflict(MESSAGES.invoiceRecycled);
+      return this.applyEdit(repo, entry, target, change, false);
+    });
+  }
 
-      if (change.recycle === true) {
-        if (entry.archived === 1) throw conflict(MESSAGES.entityArchived);
-        if (entry.recycled_at !== null) return toEntry(entry);
-        await repo.recycleLivePayments(entry.id, this.now());
-        const recycled = await repo.update(entry.id, { recycled_at: this.now(), recycled_cascade: 0 });
-        const [fresh = recycled] = await refreshTotals(repo, [recycled]);
-        return toEntry(fresh);
-      }
-
-      const restoring = entry.recycled_at !== null;
-      if (restoring && change.recycle !== false) throw conflict(MESSAGES.invoiceRecycled);
-      if (restoring && current.recycled_at !== null) throw conflict(ENTRY_MESSAGES.invoiceEntityRecycled);
-      const changes = editedColumns(entry, target, change);
-      // An archived entity's invoices are read only; one deleted before the archiving comes back as it was.
-      if (entry.archived === 1 && (!restoring || Object.keys(changes).length > 0)) {
-        throw conflict(restoring ? MESSAGES.archivedRestoreOnly : MESSAGES.entityArchived);
-      }
-      if (target.id !== entry.bill_id) {
-        if (target.recycled_at !== null) throw conflict(MESSAGES.entityRecycled);
-        if (target.status === 0) throw conflict(MESSAGES.entityArchived);
-      }
-      if (restoring) {
-        await repo.restoreCascadedPayments(entry.id);
-        Object.assign(changes, { recycled_at: null, recycled_cascade: 0 });
-      }
-      const updated = Object.keys(changes).length > 0 ? await repo.update(entry.id, changes) : entry;
-      const [fresh = updated] = await refreshTotals(repo, [updated]);
+  /** Delete: the invoice goes to the recycle bin with its live payments. Deleting a deleted one changes nothing. */
+  recycle(userId: number, change: EntryChange): Promise<Entry> {
+    return this.repo.transaction(async (repo) => {
+      const { entry } = await this.lockForChange(repo, userId, change);
+      if (entry.archived === 1) throw conflict(MESSAGES.entityArchived);
+      if (entry.recycled_at !== null) return toEntry(entry);
+      await repo.recycleLivePayments(entry.id, this.now());
+      const recycled = await repo.update(entry.id, { recycled_at: this.now(), recycled_cascade: 0 });
+      const [fresh = recycled] = await refreshTotals(repo, [recycled]);
       return toEntry(fresh);
     });
+  }
+
+  /**
+   * Restore from the recycle bin with the payments deleted together with it, taking the change's edits on the way
+   * (the original client sends back the whole invoice it read with `bypass`). A live invoice is simply edited.
+   */
+  restore(userId: number, change: EntryChange): Promise<Entry> {
+    return this.repo.transaction(async (repo) => {
+      const { entry, current, target } = await this.lockForChange(repo, userId, change);
+      const restoring = entry.recycled_at !== null;
+      if (restoring && current.recycled_at !== null) throw conflict(ENTRY_MESSAGES.invoiceEntityRecycled);
+      return this.applyEdit(repo, entry, target, change, restoring);
+    });
+  }
+
+  /**
+   * Locks the invoice's entity and the entity it moves to (in id order), then the invoice: entities before the
+   * invoice, as entity changes lock them.
+   */
+  private async lockForChange(repo: EntriesRepository, userId: number, change: EntryChange) {
+    const seen = await repo.findEntry(userId, change.entryId);
+    if (!seen) throw notFound(MESSAGES.invoiceNotFound);
+    const targetId = change.billId ?? seen.bill_id;
+    const bills = new Map<number, BillRow>();
+    for (const billId of [...new Set([seen.bill_id, targetId])].sort((a, b) => a - b)) {
+      const bill = await repo.lockBill(userId, billId);
+      if (bill) bills.set(billId, bill);
+    }
+    const current = bills.get(seen.bill_id);
+    const target = bills.get(targetId);
+    if (!target) throw notFound(MESSAGES.entityNotFound);
+    const entry = await repo.lockEntry(userId, change.entryId);
+    if (!entry || !current) throw notFound(MESSAGES.invoiceNotFound);
+    if (entry.bill_id !== seen.bill_id) throw conflict(ENTRY_MESSAGES.concurrentChange);
+    return { entry, current, target };
+  }
+
+  /** Writes the edit's changed columns (and the way back from the bin, when `restoring`), then the totals. */
+  private async applyEdit(
+    repo: EntriesRepository,
+    entry: EntryRow,
+    target: BillRow,
+    change: EntryChange,
+    restoring: boolean,
+  ): Promise<Entry> {
+    const changes = editedColumns(entry, target, change);
+    // An archived entity's invoices are read only; one deleted before the archiving comes back as it was.
+    if (entry.archived === 1 && (!restoring || Object.keys(changes).length > 0)) {
+      throw conflict(restoring ? MESSAGES.archivedRestoreOnly : MESSAGES.entityArchived);
+    }
+    if (target.id !== entry.bill_id) {
+      if (target.recycled_at !== null) throw conflict(MESSAGES.entityRecycled);
+      if (target.status === 0) throw conflict(MESSAGES.entityArchived);
+    }
+    if (restoring) {
+      await repo.restoreCascadedPayments(entry.id);
+      Object.assign(changes, { recycled_at: null, recycled_cascade: 0 });
+    }
+    const updated = Object.keys(changes).length > 0 ? await repo.update(entry.id, changes) : entry;
+    const [fresh = updated] = await refreshTotals(repo, [updated]);
+    return toEntry(fresh);
   }
 }

@@ -9,6 +9,7 @@ import {
 import { idParams } from '@billfold/contract/primitives';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { runIntent } from '../../lib/intents.ts';
 import { compiledSerializer, errorResponses } from '../../plugins/openapi.ts';
 import type { PaymentsService } from './payments.service.ts';
 
@@ -73,6 +74,6 @@ export function paymentsRoutes(app: FastifyInstance, service: PaymentsService): 
         response: { 200: payment, ...errorResponses(400, 401, 404, 409, 413) },
       },
     },
-    async (request) => service.update(request.userId, request.body),
+    async (request) => runIntent(service, request.userId, request.body),
   );
 }

@@ -2,7 +2,9 @@ import type { NewPayment, Payment, PaymentChange } from '@billfold/contract/paym
 import type { Updateable } from 'kysely';
 import type { EntryRow, PaymentRow, PaymentsTable } from '../../db/schema.ts';
 import { badRequest, conflict, notFound } from '../../lib/http-error.ts';
+import type { RecycleIntents } from '../../lib/intents.ts';
 import { MESSAGES } from '../../lib/messages.ts';
+import type { LedgerRepository } from '../ledger/ledger.repository.ts';
 import { refreshTotals } from '../ledger/ledger.service.ts';
 import { toPayment } from './payment.mapper.ts';
 import { PAYMENT_MESSAGES } from './payments.messages.ts';
@@ -32,7 +34,7 @@ function editedColumns(payment: PaymentRow, change: PaymentChange): Updateable<P
  * Every payment change locks its invoice first, then recomputes the invoice's totals from the SUM of its live
  * payments in the same transaction, so concurrent changes of one invoice's payments never lose an update.
  */
-export class PaymentsService {
+export class PaymentsService implements RecycleIntents<PaymentChange, Payment> {
   constructor(
     private readonly repo: PaymentsRepository,
     private readonly now: () => number,
@@ -73,41 +75,70 @@ export class PaymentsService {
     });
   }
 
-  /** Edit, delete (`recycle: true`) or restore (`recycle: false`) one payment. */
-  update(userId: number, change: PaymentChange): Promise<Payment> {
-    const paymentId = change.paymentId ?? change.id;
+  /** Edit a live payment; a payment in the recycle bin is restored first. */
+  edit(userId: number, change: PaymentChange): Promise<Payment> {
     return this.repo.transaction(async (repo) => {
-      const seen = paymentId === undefined ? undefined : await repo.findOwned(userId, paymentId);
-      if (!seen) throw notFound(PAYMENT_MESSAGES.paymentNotFound);
-      if (change.entryId !== undefined && change.entryId !== seen.entry_id)
-        throw badRequest(PAYMENT_MESSAGES.paymentMove);
-      const ledger = repo.ledger();
-      const entry = await ledger.lockEntry(userId, seen.entry_id);
-      if (!entry) throw notFound(PAYMENT_MESSAGES.paymentNotFound);
-      // Read again under the invoice's lock: every payment change takes that lock first.
-      const payment = await repo.findOwned(userId, seen.id);
-      if (!payment) throw notFound(PAYMENT_MESSAGES.paymentNotFound);
+      const { ledger, entry, payment } = await this.lockForChange(repo, userId, change);
+      if (payment.recycled_at !== null) throw conflict(PAYMENT_MESSAGES.paymentRecycled);
+      return this.applyEdit(repo, ledger, entry, payment, change, false);
+    });
+  }
 
-      if (change.recycle === true) {
-        if (entry.archived === 1) throw conflict(MESSAGES.entityArchived);
-        if (payment.recycled_at !== null) return toPayment(payment);
-        const updated = await repo.update(payment.id, { recycled_at: this.now(), recycled_cascade: 0 });
-        await refreshTotals(ledger, [entry]);
-        return toPayment(updated);
-      }
-      const restoring = payment.recycled_at !== null;
-      if (restoring && change.recycle !== false) throw conflict(PAYMENT_MESSAGES.paymentRecycled);
-      if (restoring && entry.recycled_at !== null) throw conflict(PAYMENT_MESSAGES.paymentInvoiceRecycled);
-      const changes = editedColumns(payment, change);
-      // An archived entity's payments are read only; one deleted before the archiving comes back as it was.
-      if (entry.archived === 1 && (!restoring || Object.keys(changes).length > 0)) {
-        throw conflict(restoring ? MESSAGES.archivedRestoreOnly : MESSAGES.entityArchived);
-      }
-      if (entry.recycled_at !== null) throw conflict(MESSAGES.invoiceRecycled);
-      if (restoring) Object.assign(changes, { recycled_at: null, recycled_cascade: 0 });
-      const updated = Object.keys(changes).length > 0 ? await repo.update(payment.id, changes) : payment;
+  /** Delete: the payment goes to the recycle bin and leaves its invoice's totals. Deleting it again changes nothing. */
+  recycle(userId: number, change: PaymentChange): Promise<Payment> {
+    return this.repo.transaction(async (repo) => {
+      const { ledger, entry, payment } = await this.lockForChange(repo, userId, change);
+      if (entry.archived === 1) throw conflict(MESSAGES.entityArchived);
+      if (payment.recycled_at !== null) return toPayment(payment);
+      const updated = await repo.update(payment.id, { recycled_at: this.now(), recycled_cascade: 0 });
       await refreshTotals(ledger, [entry]);
       return toPayment(updated);
     });
+  }
+
+  /** Restore from the recycle bin, taking the change's edits on the way; a live payment is simply edited. */
+  restore(userId: number, change: PaymentChange): Promise<Payment> {
+    return this.repo.transaction(async (repo) => {
+      const { ledger, entry, payment } = await this.lockForChange(repo, userId, change);
+      const restoring = payment.recycled_at !== null;
+      if (restoring && entry.recycled_at !== null) throw conflict(PAYMENT_MESSAGES.paymentInvoiceRecycled);
+      return this.applyEdit(repo, ledger, entry, payment, change, restoring);
+    });
+  }
+
+  /** Locks the payment's invoice, then reads the payment again under that lock: every payment change takes it first. */
+  private async lockForChange(repo: PaymentsRepository, userId: number, change: PaymentChange) {
+    const paymentId = change.paymentId ?? change.id;
+    const seen = paymentId === undefined ? undefined : await repo.findOwned(userId, paymentId);
+    if (!seen) throw notFound(PAYMENT_MESSAGES.paymentNotFound);
+    if (change.entryId !== undefined && change.entryId !== seen.entry_id)
+      throw badRequest(PAYMENT_MESSAGES.paymentMove);
+    const ledger = repo.ledger();
+    const entry = await ledger.lockEntry(userId, seen.entry_id);
+    if (!entry) throw notFound(PAYMENT_MESSAGES.paymentNotFound);
+    const payment = await repo.findOwned(userId, seen.id);
+    if (!payment) throw notFound(PAYMENT_MESSAGES.paymentNotFound);
+    return { ledger, entry, payment };
+  }
+
+  /** Writes the edit's changed columns (and the way back from the bin, when `restoring`), then the invoice's totals. */
+  private async applyEdit(
+    repo: PaymentsRepository,
+    ledger: LedgerRepository,
+    entry: EntryRow,
+    payment: PaymentRow,
+    change: PaymentChange,
+    restoring: boolean,
+  ): Promise<Payment> {
+    const changes = editedColumns(payment, change);
+    // An archived entity's payments are read only; one deleted before the archiving comes back as it was.
+    if (entry.archived === 1 && (!restoring || Object.keys(changes).length > 0)) {
+      throw conflict(restoring ? MESSAGES.archivedRestoreOnly : MESSAGES.entityArchived);
+    }
+    if (entry.recycled_at !== null) throw conflict(MESSAGES.invoiceRecycled);
+    if (restoring) Object.assign(changes, { recycled_at: null, recycled_cascade: 0 });
+    const updated = Object.keys(changes).length > 0 ? await repo.update(payment.id, changes) : payment;
+    await refreshTotals(ledger, [entry]);
+    return toPayment(updated);
   }
 }

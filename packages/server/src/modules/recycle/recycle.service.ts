@@ -72,12 +72,12 @@ export class RecycleService {
     return listed.map((l) => l.item);
   }
 
-  /** Same rules as the PUT with `recycle: false` of that resource. */
+  /** The owning service's `restore`: the same rules as the PUT with `recycle: false` of that resource. */
   async restore(userId: number, type: RecycleType, id: number): Promise<{ message: string }> {
     if (!(await this.repo.isRecycled(userId, type, id))) throw notFound(RECYCLE_MESSAGES.itemNotFound);
-    if (type === 'Entity') await this.services.bills.update(userId, { id, recycle: false });
-    else if (type === 'Invoice') await this.services.entries.edit(userId, { entryId: id, recycle: false });
-    else await this.services.payments.update(userId, { paymentId: id, recycle: false });
+    if (type === 'Entity') await this.services.bills.restore(userId, { id });
+    else if (type === 'Invoice') await this.services.entries.restore(userId, { entryId: id });
+    else await this.services.payments.restore(userId, { paymentId: id });
     return { message: `${type} restored successfully.` };
   }
 }
