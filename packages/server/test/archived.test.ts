@@ -112,10 +112,10 @@ describe.each(dialects)('archived entity on %s', (dialect) => {
     expect(await w.snapshot()).toEqual(before);
   });
 
-  it('gives back an invoice or payment deleted before the archiving, read only (as the spec client restores)', async () => {
+  it('gives back an invoice or payment deleted before the archiving, read only (as the original client restores)', async () => {
     const w = await archivedWorld();
     const before = await w.snapshot();
-    // The spec's client: GET with bypass, then PUT the same JSON with recycle:false.
+    // The original client: GET with bypass, then PUT the same JSON with recycle:false.
     const entry = await request(w.api, 'PUT', '/entries/edit?filter=bypass', {
       ...before.deletedEntry,
       recycle: false,

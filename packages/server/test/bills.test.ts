@@ -72,7 +72,7 @@ describe.each(dialects)('entities (/bills) on %s', (dialect) => {
       expect(res.json()).toMatchObject({ status: 1, internal: true });
     });
 
-    it('rejects an empty or too long name with the spec message', async () => {
+    it('rejects an empty or too long name with the message of docs/product.md, Validation', async () => {
       const api = await newUser();
       const empty = await request(api, 'POST', '/bills', { name: '   ', status: 1 });
       expect(empty.statusCode).toBe(400);

@@ -121,7 +121,7 @@ describe.each(dialects)('GET /api/v1/entries on %s', (dialect) => {
       expect(numbers(body)).toEqual(sortedNumbers(live, 'date', 'desc').slice(0, 100));
     });
 
-    it('maps each row to the Entry JSON of API.md', async () => {
+    it('maps each row to the Entry JSON of docs/api/README.md, Invoices (/entries)', async () => {
       const overpaid = live.find((e) => e.payState === PAY_STATE.overpaid && e.bill === bills.bistro);
       if (!overpaid) throw new Error('fixture has no overpaid bistro entry');
       const body = await list(`invoiceNum=${overpaid.invoiceNumber}`);

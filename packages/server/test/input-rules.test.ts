@@ -49,7 +49,7 @@ describe.each(dialects)('input rules on %s', (dialect) => {
       expect(await storedRows()).toEqual(before);
     });
 
-    it('a request without a body needs no content type (refresh by query, as the spec client posts it)', async () => {
+    it('a request without a body needs no content type (refresh by query, as the original client posts it)', async () => {
       const s = await signUp(t.app);
       for (const headers of [{}, { 'content-type': 'text/plain' }, { 'content-type': 'application/json' }]) {
         const session = await signUp(t.app);

@@ -194,7 +194,7 @@ describe.each(dialects)('recycle bin on %s', (dialect) => {
     });
   });
 
-  describe('restore as the spec’s client does it: GET with bypass, then PUT with recycle:false', () => {
+  describe('restore as the original client does it: GET with bypass, then PUT with recycle:false', () => {
     it('restores an entity', async () => {
       const api = await newUser();
       const bill = await createBill(api, { category: 'Fuel' });

@@ -8,7 +8,7 @@ import { type Session, signIn, signUp, userData } from './helpers/factories.ts';
 import { enrolMfa } from './helpers/mfa.ts';
 
 /**
- * Sessions as real clients use them: the refresh-token reuse interval (the spec's client sends five identical
+ * Sessions as real clients use them: the refresh-token reuse interval (the original client sends five identical
  * refreshes at once; tabs sharing one session refresh together), on two server processes over one database;
  * access tokens cut off at once by a password change or deactivation; throttling per account (username and
  * email share one counter) and per client address, where TRUST_PROXY decides the address; sign-up and refresh
@@ -59,7 +59,7 @@ describe.each(dialects)('sessions (%s)', (dialect) => {
     await t.close();
   });
 
-  /** The spec's client: the token in the query string, an empty JSON body. */
+  /** The original client: the token in the query string, an empty JSON body. */
   const refreshByQuery = (app: FastifyInstance, token: string, ip = '127.0.0.1') =>
     app.inject({
       method: 'POST',

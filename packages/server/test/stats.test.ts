@@ -194,7 +194,7 @@ describe.each(dialects)('GET /api/v1/entries/stats on %s', (dialect) => {
   });
   afterAll(() => t.close());
 
-  it('computes every figure of API.md over live entries and live payments, internal left out', async () => {
+  it('computes every figure of docs/api/README.md, Stats over live entries and live payments, internal left out', async () => {
     expect(await stats()).toEqual({
       totalIncomeAmount: 410,
       totalReceivedPaymentAmount: 180.01,

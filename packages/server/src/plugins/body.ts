@@ -42,7 +42,7 @@ function mediaTypeOf(request: FastifyRequest): string {
 
 /**
  * Bodies are JSON (`application/json`, UTF-8). A body of any other type → 415; a request without a body needs no
- * content type, whatever type it names (the spec's client posts `/auth/refresh?refreshToken=…` with none).
+ * content type, whatever type it names (the original client posts `/auth/refresh?refreshToken=…` with none).
  */
 export function registerBodyParsing(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();

@@ -19,7 +19,7 @@ function fieldLabel(context: string | undefined, path: string): string {
 
 /**
  * One sentence per field that is wrong (its first problem only), at most five: `Query parameter pageNum must be
- * a whole number from 0 to 10000000.` A message that is a sentence of its own (the spec's texts) stands alone.
+ * a whole number from 0 to 10000000.` A message that is a sentence of its own (docs/product.md, Messages) stands alone.
  */
 function summarize(context: string | undefined, issues: ValidationIssue[]): string {
   const byField = new Map<string, string>();

@@ -229,7 +229,7 @@ export const nastyValue: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 1, arbitrary: fc.array(nastyString, { maxLength: 3 }) },
 );
 
-/** Fields the server owns (API.md: never taken from the client) and prototype keys. */
+/** Fields the server owns (docs/api/README.md, General: never taken from the client) and prototype keys. */
 export const EXTRA_KEYS = [
   'userId',
   'user_id',

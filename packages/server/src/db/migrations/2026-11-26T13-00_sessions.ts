@@ -8,7 +8,7 @@ type Db = Kysely<any>;
 /**
  * `users.token_version` is written into every access token the user is issued; a password change or a
  * deactivation increments it, so every access token issued before stops working at the next request
- * (docs/decisions/0703-instant-access-token-revocation.md).
+ * (docs/decisions/0703-refresh-reuse-and-instant-revocation.md).
  */
 export async function up(db: Db): Promise<void> {
   await db.schema

@@ -22,7 +22,7 @@ export const LIMITS = {
   loginAddress: 50,
   /** Accounts created from one client address (each costs a password hash). */
   signUpAddress: 50,
-  /** Refreshes from one client address (the spec's client sends five per expiry and tab). */
+  /** Refreshes from one client address (the original client sends five per expiry and tab). */
   refreshAddress: 600,
 } as const;
 

@@ -35,7 +35,7 @@ function editedDueDate(entry: EntryRow, change: EntryChange): string | null {
 
 /**
  * The columns an edit changes: only values that differ from the stored ones, so a client that sends back the whole
- * invoice it read (as the spec's client does to restore one) changes nothing it did not mean to. Its stored flow
+ * invoice it read (as the original client does to restore one) changes nothing it did not mean to. Its stored flow
  * stays as it is unless the edit changes something.
  */
 function editedColumns(entry: EntryRow, target: BillRow, change: EntryChange): EntryUpdate {

@@ -83,9 +83,10 @@ export class UsersService {
   }
 
   /**
-   * `mfaEnabled` keeps its meaning for clients written against the spec, within what MFA now requires
-   * (ADR 0720): the state it already has is a no-op; switching on goes through the set-up calls, which show
-   * the QR code (409 here); switching off needs a TOTP or recovery code besides the password.
+   * `mfaEnabled` keeps its meaning for clients written before two-factor sign-in, such as the original client
+   * (docs/api/README.md, User (/user)), within what MFA now requires (ADR 0720): the state it already has is a
+   * no-op; switching on goes through the set-up calls, which show the QR code (409 here); switching off needs a
+   * TOTP or recovery code besides the password.
    */
   private async mfaChange(current: UserRow, change: UserChange, ip: string): Promise<boolean> {
     if (change.mfaEnabled === undefined || change.mfaEnabled === (current.mfa_enabled === 1)) return false;
