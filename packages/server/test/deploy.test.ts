@@ -137,7 +137,7 @@ describe.skipIf(!nginxBin || !pgUrl)('deployment: two processes on one PostgreSQ
     }
   });
 
-  it("five identical refreshes at once (the original client) through nginx all get working pairs", async () => {
+  it('five identical refreshes at once (the original client) through nginx all get working pairs', async () => {
     const s = await signUpThroughProxy();
     const burst = await Promise.all(
       Array.from({ length: 5 }, () =>

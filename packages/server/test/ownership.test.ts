@@ -67,7 +67,9 @@ const TABLE: Record<string, Row> = {
   'POST /api/v1/auth/create': { skip: 'public sign-up; takes no ids' },
   'POST /api/v1/auth/login': { skip: 'public sign-in; takes no ids' },
   'POST /api/v1/auth/refresh': { skip: 'token exchange; a token is bound to its own user (auth tests cover theft)' },
-  'GET /api/v1/user': { skip: "own account only; another user's name is 403 by docs/api/README.md, User (/user) (users tests)" },
+  'GET /api/v1/user': {
+    skip: "own account only; another user's name is 403 by docs/api/README.md, User (/user) (users tests)",
+  },
   'PUT /api/v1/user': { skip: 'own account only, behind its current password; takes no ids' },
   'POST /api/v1/auth/login/mfa': { skip: "sign-in's code step; a challenge is bound to its own account (mfa tests)" },
   'GET /api/v1/user/mfa': { skip: 'own account only; takes no ids' },
