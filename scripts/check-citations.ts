@@ -21,12 +21,6 @@ import { dirname, join, normalize } from 'node:path';
  */
 const LEGACY_DIRS: readonly string[] = ['packages', 'e2e', 'bench'];
 
-/**
- * Doc paths cited under `LEGACY_DIRS` that do not exist, left to the owners of those files to correct. Remove an
- * entry once nothing cites it (the check says so).
- */
-const LEGACY_BROKEN_PATHS: readonly string[] = ['docs/decisions/0703-instant-access-token-revocation.md'];
-
 /** This file: it spells out the patterns of rule (a), so rule (a) skips it. */
 const SELF = 'scripts/check-citations.ts';
 
@@ -126,8 +120,6 @@ interface Report {
   files: number;
   /** Outside citations left in `LEGACY_DIRS`, not counted as problems. */
   legacy: number;
-  /** Entries of `LEGACY_BROKEN_PATHS` that nothing cites any more. */
-  stale: string[];
 }
 
 /** Checks `files` (paths relative to `root`). */
@@ -135,7 +127,6 @@ function checkFiles(root: string, files: readonly string[]): Report {
   const problems: Problem[] = [];
   let citations = 0;
   let legacy = 0;
-  const legacyBroken = new Set<string>();
   const citing = new Set<string>();
   const fileExists = (path: string) => existsSync(join(root, path));
   const adrNumbers = new Set(
@@ -146,13 +137,10 @@ function checkFiles(root: string, files: readonly string[]): Report {
 
   /** Checks that `path` exists and, when given, that `anchor` is one of its headings. */
   const checkTarget = (file: string, line: number, path: string, anchor: string | undefined, shown: string) => {
-    // The list of known broken paths names them on purpose.
-    if (file === SELF && LEGACY_BROKEN_PATHS.includes(path)) return;
     citations++;
     citing.add(file);
     if (!fileExists(path)) {
-      if (inLegacyDir(file) && LEGACY_BROKEN_PATHS.includes(path)) legacyBroken.add(path);
-      else problems.push({ file, line, message: `${shown}: no such file` });
+      problems.push({ file, line, message: `${shown}: no such file` });
       return;
     }
     if (anchor && path.endsWith('.md') && !headingsOf(root, path).some((h) => h.slug === anchor)) {
@@ -215,8 +203,7 @@ function checkFiles(root: string, files: readonly string[]): Report {
       }
     }
   }
-  const stale = LEGACY_BROKEN_PATHS.filter((path) => !legacyBroken.has(path));
-  return { problems, citations, filesWithCitations: citing.size, files: files.length, legacy, stale };
+  return { problems, citations, filesWithCitations: citing.size, files: files.length, legacy };
 }
 
 /** Tracked text files: .ts, .tsx, .md, .json (lock files aside) and `.ci/run`. */
@@ -241,9 +228,6 @@ function main(): void {
     console.log(
       `check-citations: ${report.legacy} lines in ${LEGACY_DIRS.join(', ')} still cite documents outside the repository (allowed while LEGACY_DIRS names them)`,
     );
-  }
-  for (const path of report.stale) {
-    console.log(`check-citations: nothing cites ${path} any more: remove it from LEGACY_BROKEN_PATHS`);
   }
   if (report.problems.length > 0) {
     console.error(`check-citations: ${report.problems.length} problem(s)`);
