@@ -202,3 +202,12 @@ export const accountFile = z
     }),
   )
   .transform((file): AccountFile => (file.version === 1 ? upgradeV1(file) : file));
+
+/** What `POST /account/import` answers: how many of each the file loaded. */
+export const accountImportSummary = z.object({
+  entities: z.number().int(),
+  invoices: z.number().int(),
+  payments: z.number().int(),
+  schedules: z.number().int(),
+});
+export type AccountImportSummary = z.infer<typeof accountImportSummary>;

@@ -1,7 +1,6 @@
-import { accountFile, accountFileV2 } from '@billfold/contract/account-file';
+import { accountFile, accountFileV2, accountImportSummary } from '@billfold/contract/account-file';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { compiledSerializer, errorResponses } from '../../plugins/openapi.ts';
 import type { AccountDataService } from './account-data.service.ts';
 
@@ -9,12 +8,6 @@ import type { AccountDataService } from './account-data.service.ts';
 export const ACCOUNT_FILE_LIMIT = 128 * 1024 * 1024;
 
 const security = [{ bearer: [] }];
-const importSummary = z.object({
-  entities: z.number().int(),
-  invoices: z.number().int(),
-  payments: z.number().int(),
-  schedules: z.number().int(),
-});
 
 /** `billfold-account-2026-11-23.json`, dated by the server's clock in UTC. */
 export function accountFileName(now: number): string {
@@ -50,7 +43,7 @@ export function accountDataRoutes(app: FastifyInstance, service: AccountDataServ
         summary: 'Load an account file (any version) into the caller’s empty account, all or nothing',
         security,
         body: accountFile,
-        response: { 200: importSummary, ...errorResponses(400, 401, 409, 413) },
+        response: { 200: accountImportSummary, ...errorResponses(400, 401, 409, 413) },
       },
     },
     async (request) => service.import(request.userId, request.body),

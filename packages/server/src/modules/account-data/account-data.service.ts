@@ -1,4 +1,9 @@
-import { ACCOUNT_FILE_FORMAT, ACCOUNT_FILE_VERSION, type AccountFile } from '@billfold/contract/account-file';
+import {
+  ACCOUNT_FILE_FORMAT,
+  ACCOUNT_FILE_VERSION,
+  type AccountFile,
+  type AccountImportSummary,
+} from '@billfold/contract/account-file';
 import { normalizeCategory } from '@billfold/contract/categories';
 import { centsToDecimalString, toCents } from '@billfold/contract/money';
 import type { Cadence } from '@billfold/contract/schedule-dates';
@@ -9,13 +14,6 @@ import type { AccountDataRepository } from './account-data.repository.ts';
 
 export const ACCOUNT_NOT_EMPTY =
   'Import needs an empty account: this account already has entities or invoices (including ones in the recycle bin).';
-
-export interface ImportSummary {
-  entities: number;
-  invoices: number;
-  payments: number;
-  schedules: number;
-}
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
 const ms = (text: string | null) => (text === null ? null : Date.parse(text));
@@ -118,7 +116,7 @@ export class AccountDataService {
    * hold no entity yet (an invoice always has one). Stored payment totals are derived from the live payments, as
    * every write path does; the rollup tables follow through their triggers.
    */
-  import(userId: number, file: AccountFile): Promise<ImportSummary> {
+  import(userId: number, file: AccountFile): Promise<AccountImportSummary> {
     return this.repo.transaction(async (repo) => {
       const user = await repo.lockUser(userId);
       if (await repo.hasData(userId)) throw conflict(ACCOUNT_NOT_EMPTY);
