@@ -1,9 +1,23 @@
-import { addDays, daysBetween } from '@billfold/contract/dates';
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { ExportRow } from '../entries/entries-export.ts';
 import { PAY_STATE } from '../ledger/ledger.ts';
 import type { EntryGroup, MethodGroup, Side } from './groups.ts';
+import {
+  ARCHIVED,
+  allocate,
+  BYTES_PER_SLOT,
+  type Columns,
+  day,
+  INCOMING,
+  INTERNAL,
+  isoDay,
+  LIVE,
+  MIXED,
+  NO_DUE,
+  NO_METHOD,
+  Shares,
+} from './ledger-index-columns.ts';
 import { type EntryScope, PAID_FILTERS } from './scope.ts';
 import { SORT_COLUMNS, type SortColumn } from './scope-sql.ts';
 import { ENTRY_SUMS } from './sums.ts';
@@ -19,62 +33,6 @@ import { ENTRY_SUMS } from './sums.ts';
  * `catchUp` re-reads the invoices logged in `entry_changes` above it. Recycled invoices keep their slot (a
  * restore flips a flag); purged ones lose their live flag.
  */
-
-/** Dates as whole days since 1970-01-01 (the contract's day arithmetic), and back, the latter remembered. */
-const EPOCH = '1970-01-01';
-const day = (iso: string) => daysBetween(EPOCH, iso);
-const isoDays = new Map<number, string>();
-const isoDay = (d: number) => {
-  let iso = isoDays.get(d);
-  if (iso === undefined) {
-    iso = addDays(EPOCH, d);
-    if (isoDays.size < 100_000) isoDays.set(d, iso);
-  }
-  return iso;
-};
-
-/** Bits of `flags`. */
-const LIVE = 1;
-const ARCHIVED = 2;
-const INTERNAL = 4;
-const INCOMING = 8;
-
-/** `due` of an invoice without a due date. */
-const NO_DUE = 0x7fffffff;
-
-/** `method`: no live payment, several methods (see `Shares`), else 1 + the method's slot. */
-const NO_METHOD = 0;
-const MIXED = 255;
-
-const COLUMN_TYPES = {
-  id: Int32Array,
-  invoice: Int32Array,
-  date: Int32Array,
-  amount: Float64Array,
-  paid: Float64Array,
-  bill: Int32Array,
-  flags: Uint8Array,
-  pay: Uint8Array,
-  category: Uint8Array,
-  method: Uint8Array,
-  payments: Int32Array,
-  maxPayment: Float64Array,
-  service: Int32Array,
-  shareHead: Int32Array,
-  due: Int32Array,
-} as const;
-type Columns = { [K in keyof typeof COLUMN_TYPES]: InstanceType<(typeof COLUMN_TYPES)[K]> };
-const BYTES_PER_SLOT = Object.values(COLUMN_TYPES).reduce((n, T) => n + T.BYTES_PER_ELEMENT, 0);
-
-function allocate(capacity: number, from?: Columns, n = 0): Columns {
-  const cols = {} as Record<string, ArrayLike<number>>;
-  for (const [name, T] of Object.entries(COLUMN_TYPES)) {
-    const column = new T(capacity);
-    if (from) column.set((from[name as keyof Columns] as InstanceType<typeof T>).subarray(0, n));
-    cols[name] = column;
-  }
-  return cols as Columns;
-}
 
 /**
  * The user's rows in id order: written `+user_id` so that SQLite walks the table by id instead of reading the
@@ -130,44 +88,6 @@ interface PaymentSum {
   n: number;
   total: number;
   max: number;
-}
-
-/**
- * The per-method shares of the slots whose payments use several methods, as linked lists in flat arrays: a
- * slot's `shareHead` is 1 + its first share, each share's `next` 1 + the following one (0 ends both).
- * Rewriting a slot starts a new list; the old shares stay unused until the index is read afresh.
- */
-class Shares {
-  length = 0;
-  method = new Uint8Array(1024);
-  total = new Float64Array(1024);
-  count = new Int32Array(1024);
-  next = new Int32Array(1024);
-
-  get bytes(): number {
-    return this.method.length * 17;
-  }
-
-  /** Adds a share before `head` (1-based, 0 for none) and returns the new head. */
-  add(head: number, method: number, total: number, count: number): number {
-    if (this.length === this.method.length) {
-      const grow = <A extends Uint8Array | Float64Array | Int32Array>(a: A): A => {
-        const bigger = new (a.constructor as new (n: number) => A)(a.length * 2);
-        bigger.set(a);
-        return bigger;
-      };
-      this.method = grow(this.method);
-      this.total = grow(this.total);
-      this.count = grow(this.count);
-      this.next = grow(this.next);
-    }
-    const k = this.length++;
-    this.method[k] = method;
-    this.total[k] = total;
-    this.count[k] = count;
-    this.next[k] = head;
-    return k + 1;
-  }
 }
 
 /** Thrown when the index cannot take a change in place (an invoice id older than the newest one appeared). */
