@@ -218,3 +218,25 @@ describe('home: invoice grid', () => {
     }
   });
 });
+
+describe('home: failed loads (docs/product.md, Calls and failures)', () => {
+  it('shows a list that could not be loaded as an empty one, says the stats could not be loaded, and logs both', async () => {
+    const ledger = await seedLedger();
+    const page = await browser.newPage();
+    const logged: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') logged.push(message.text());
+    });
+    await page.route(
+      (url) => url.pathname === '/api/v1/entries' || url.pathname === '/api/v1/entries/stats',
+      (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"statusCode":500}' }),
+    );
+    await loginAs(page, ledger.api.user);
+    const home = new HomePage(page);
+    await home.grid.getByText('No invoices found.').waitFor();
+    await home.statsTab.click();
+    await page.getByRole('status').filter({ hasText: 'Statistics could not be loaded.' }).waitFor();
+    expect(logged.some((text) => text.includes('[api] GET /entries failed'))).toBe(true);
+    expect(logged.some((text) => text.includes('[api] GET /entries/stats failed'))).toBe(true);
+  });
+});

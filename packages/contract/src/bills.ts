@@ -45,6 +45,7 @@ export const updateBillBody = z.object({
 });
 export const billListResponse = z.object({ billDTOList: z.array(bill) });
 export type Bill = z.infer<typeof bill>;
+export type BillList = z.infer<typeof billListResponse>;
 export type CreateBillBody = z.input<typeof createBillBody>;
 export type UpdateBillBody = z.input<typeof updateBillBody>;
 /** The entity list's filters as the server reads them. */

@@ -115,6 +115,7 @@ export const importSummary = z.object({
 });
 export type ImportSummary = z.infer<typeof importSummary>;
 export const importList = z.object({ imports: z.array(importSummary) });
+export type ImportList = z.infer<typeof importList>;
 
 /** Lines of the commit's streamed answer (NDJSON): progress while writing, then the result. */
 export type CommitEvent = { progress: number } | { result: ImportSummary } | { error: string };

@@ -16,6 +16,7 @@ export const payment = z.object({
   recycle: z.boolean(),
 });
 export type Payment = z.infer<typeof payment>;
+export type PaymentList = z.infer<typeof paymentListResponse>;
 
 const methodPart = z
   .string()

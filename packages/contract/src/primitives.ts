@@ -92,3 +92,4 @@ export const wholeNumberParam = (min: number, max: number) => {
 
 /** A reply that only says what happened. */
 export const messageResponse = z.object({ message: z.string() });
+export type MessageResponse = z.infer<typeof messageResponse>;

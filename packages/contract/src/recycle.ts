@@ -18,5 +18,6 @@ export const recycleItem = z.object({
 export const recycleListResponse = z.object({ recycleItems: z.array(recycleItem) });
 export const restoreBody = z.object({ entityType: z.enum(RECYCLE_TYPES), entityId: id });
 export type RecycleItem = z.infer<typeof recycleItem>;
+export type RecycleList = z.infer<typeof recycleListResponse>;
 /** A restore request as the server reads it. */
 export type RestoreTarget = z.output<typeof restoreBody>;

@@ -1,14 +1,9 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  ApiError,
-  apiRequest,
-  configureClient,
-  getList,
-  getOne,
-  refreshSession,
-  send,
-  toQueryString,
-} from '../src/api/client.ts';
+import { ApiError, apiRequest, configureClient, refreshSession, toQueryString } from '../src/api/client.ts';
+import { listEntities } from '../src/api/entities/list-entities.ts';
+import { updateEntity } from '../src/api/entities/update-entity.ts';
+import { dataOf } from '../src/api/outcome.ts';
+import { getStats } from '../src/api/stats/get-stats.ts';
 import { ALL_SESSION_KEYS, clearSession, readSession, saveSession, subscribeSession } from '../src/lib/session.ts';
 import { type FakeServer, json, startFakeServer } from './fake-server.ts';
 
@@ -45,7 +40,7 @@ function tokenServer(server: FakeServer) {
       return json(res, 401, { statusCode: 401, error: 'Unauthorized', message: 'Unauthorized: expired token' });
     }
     if (req.url?.startsWith('/api/v1/broken')) return json(res, 500, { statusCode: 500, message: 'Kaput' });
-    if (req.url?.startsWith('/api/v1/list')) return json(res, 200, { billDTOList: [{ id: 1 }] });
+    if (req.url?.startsWith('/api/v1/bills')) return json(res, 200, { billDTOList: [{ id: 1 }] });
     json(res, 200, { path: req.url });
   });
   return state;
@@ -143,18 +138,20 @@ describe('apiRequest with a session', () => {
     await expect(apiRequest('GET', '/broken')).rejects.toMatchObject({ status: 500, serverMessage: 'Kaput' });
   });
 
-  it('list, item and write helpers turn failures into [] and null and log them (spec §7)', async () => {
+  it('ends every call in a typed outcome: a failure is logged once and never passed off as data (docs/product.md, Calls and failures)', async () => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => {});
-    const pick = (body: unknown) => (body as { billDTOList?: { id: number }[] }).billDTOList;
-    expect(await getList('/list', pick)).toEqual([{ id: 1 }]);
-    expect(await getList('/broken', pick)).toEqual([]);
-    expect(await getOne('/broken')).toBeNull();
-    expect(await send('PUT', '/broken', { a: 1 })).toBeNull();
+    expect(await listEntities()).toEqual({ ok: true, data: { billDTOList: [{ id: 1 }] } });
+    server.handle((_req, res) => json(res, 500, { statusCode: 500, message: 'Kaput' }));
+    const refused = { ok: false, reason: 'failed', status: 500, message: 'Kaput' };
+    expect(await listEntities()).toEqual(refused);
+    expect(await getStats({})).toEqual(refused);
+    expect(await updateEntity({ id: 1, name: 'x' })).toEqual(refused);
     expect(log).toHaveBeenCalledTimes(3);
+    // A query sees the failure as its error, and the screen decides what that shows.
+    expect(() => dataOf(refused as never)).toThrow(ApiError);
     configureClient({ origin: 'http://127.0.0.1:1' });
     try {
-      expect(await getList('/list', pick)).toEqual([]);
-      expect(await getOne('/thing')).toBeNull();
+      expect(await listEntities()).toEqual({ ok: false, reason: 'error', status: null, message: null });
     } finally {
       configureClient({ origin: server.origin });
     }

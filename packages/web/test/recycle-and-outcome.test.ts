@@ -1,6 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { configureClient } from '../src/api/client.ts';
-import { attempt, failureMessage, readList, readOne } from '../src/api/outcome.ts';
+import { getInvoice } from '../src/api/invoices/get-invoice.ts';
+import { attempt, failureMessage, itemOf } from '../src/api/outcome.ts';
+import { listRecycle } from '../src/api/recycle/list-recycle.ts';
 import { canRestoreUnderAnotherName, restoreNotice, suggestedName } from '../src/features/recycle/restore-message.ts';
 import { type FakeServer, json, startFakeServer } from './fake-server.ts';
 
@@ -88,21 +90,21 @@ describe('write outcomes and single reads', () => {
   it('reads one item as the item, null when it does not exist, and throws when it could not be loaded', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     server.handle((_req, res) => json(res, 200, { entryId: 3 }));
-    await expect(readOne('/entries/3')).resolves.toEqual({ entryId: 3 });
+    expect(itemOf(await getInvoice(3))).toEqual({ entryId: 3 });
     server.handle((_req, res) =>
       json(res, 404, { statusCode: 404, error: 'Not Found', message: 'Invoice not found.' }),
     );
-    await expect(readOne('/entries/3')).resolves.toBeNull();
+    expect(itemOf(await getInvoice(3))).toBeNull();
     server.handle((_req, res) => json(res, 500, { statusCode: 500, error: 'Internal Server Error', message: 'x' }));
-    await expect(readOne('/entries/3')).rejects.toThrow();
+    const failed = await getInvoice(3);
+    expect(() => itemOf(failed)).toThrow();
   });
 
-  it('reads a list, and throws rather than passing a failure off as empty', async () => {
+  it('reads a list as the server sends it, and reports a failure rather than passing it off as empty', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
-    const pick = (body: unknown) => (body as { recycleItems?: number[] }).recycleItems;
-    server.handle((_req, res) => json(res, 200, { recycleItems: [1, 2] }));
-    await expect(readList('/recycle', pick)).resolves.toEqual([1, 2]);
+    server.handle((_req, res) => json(res, 200, { recycleItems: [] }));
+    await expect(listRecycle()).resolves.toEqual({ ok: true, data: { recycleItems: [] } });
     server.handle((_req, res) => json(res, 503, { statusCode: 503, error: 'Service Unavailable', message: 'db' }));
-    await expect(readList('/recycle', pick)).rejects.toThrow();
+    await expect(listRecycle()).resolves.toEqual({ ok: false, reason: 'failed', status: 503, message: 'db' });
   });
 });

@@ -1,8 +1,8 @@
 /**
  * The app's one way to talk to the server. Every call carries the bearer token when there is one; a 401
  * triggers one token refresh (shared by every call that hit the 401 at the same time) and one retry; a failed
- * refresh ends the session, and the route guard then shows `/` with a notice that says so. Feature code uses the per-call files in
- * `src/api/<resource>/`, which build on `apiRequest` or on the spec §7 failure helpers `getList`, `getOne`, `send`.
+ * refresh ends the session, and the route guard then shows `/` with a notice that says so. Feature code uses the
+ * per-call files in `src/api/<noun>/`, which all end in `attempt` (`outcome.ts`): a typed outcome, never a throw.
  */
 import type { AuthResponse } from '@billfold/contract/auth';
 import type { ErrorResponse } from '@billfold/contract/primitives';
@@ -186,11 +186,14 @@ export interface RequestOptions {
   /** Send the bearer token and refresh on 401 (default true; false for `/auth/*`). */
   auth?: boolean;
   signal?: AbortSignal;
+  /** Read the answer as text (a CSV download) rather than JSON. */
+  text?: boolean;
 }
 
 /**
  * One call with the session: bearer token, one refresh and one retry on 401. Resolves with the parsed JSON
- * body (undefined when empty); rejects with `ApiError` for a non-OK response, or the network error.
+ * body (undefined when empty), or the text when asked; rejects with `ApiError` for a non-OK response, or the
+ * network error. Fetchers do not call it directly: they go through `attempt` (`outcome.ts`).
  */
 export async function apiRequest<T>(method: Method, path: string, options: RequestOptions = {}): Promise<T> {
   const send = (token: string | null) =>
@@ -201,68 +204,20 @@ export async function apiRequest<T>(method: Method, path: string, options: Reque
       token,
     });
   const result = (options.auth ?? true) ? await sendWithSession(send) : await send(null);
-  return readResult<T>(method, path, result);
+  return readResult<T>(method, path, result, options.text ?? false);
 }
 
-function readResult<T>(method: Method, path: string, result: Observation): T {
+function readResult<T>(method: Method, path: string, result: Observation, text: boolean): T {
   if (result.stage !== 'response') throw result.error;
   if (!result.ok) {
     const message = serverMessage(result.text);
     throw new ApiError(result.status, message ?? `${method} ${path} failed with ${result.status}`, message);
   }
+  if (text) return result.text as T;
   if (result.text === '') return undefined as T;
   try {
     return JSON.parse(result.text) as T;
   } catch {
     throw new ApiError(result.status, `${method} ${path} returned a body that is not JSON`);
-  }
-}
-
-// ---------- spec §7 failure handling ----------
-
-function logFailure(method: Method, path: string, error: unknown): void {
-  console.error(`[api] ${method} ${path} failed`, error);
-}
-
-/**
- * A list call: on any failure the list is empty and the failure goes to the console. `pick` takes the list out of
- * the response body (e.g. `body.billDTOList`), and may accept a bare array too.
- */
-export async function getList<T>(
-  path: string,
-  pick: (body: unknown) => T[] | null | undefined,
-  query?: QueryParams,
-): Promise<T[]> {
-  try {
-    const body = await apiRequest<unknown>('GET', path, query ? { query } : {});
-    return pick(body) ?? [];
-  } catch (error) {
-    logFailure('GET', path, error);
-    return [];
-  }
-}
-
-/** A single-item call: `null` on any failure, logged to the console. */
-export async function getOne<T>(path: string, query?: QueryParams): Promise<T | null> {
-  try {
-    return (await apiRequest<T>('GET', path, query ? { query } : {})) ?? null;
-  } catch (error) {
-    logFailure('GET', path, error);
-    return null;
-  }
-}
-
-/** A create or update call: the response body, or `null` on any failure (logged to the console). */
-export async function send<T>(
-  method: 'POST' | 'PUT' | 'DELETE',
-  path: string,
-  body: unknown,
-  query?: QueryParams,
-): Promise<T | null> {
-  try {
-    return (await apiRequest<T>(method, path, { body, ...(query ? { query } : {}) })) ?? null;
-  } catch (error) {
-    logFailure(method, path, error);
-    return null;
   }
 }

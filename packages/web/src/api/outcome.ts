@@ -1,39 +1,65 @@
 /**
- * Writes whose failure the screen must name precisely. Spec §8 tells a refusal by the server ("Failed to update
- * invoice.") from a call that never got an answer ("Error updating invoice."), so these calls report which one
- * happened instead of collapsing both into `null` as `send` does. Failures still go to the console (spec §7).
+ * The web client's one failure path (docs/decisions/1111-web-one-failure-path.md). Every fetcher in
+ * `src/api/<noun>/` resolves to an `Outcome`: its data, or a failure that says whether the server refused the
+ * call (`failed`, with the status and the server's message) or no usable answer came (`error`). Fetchers never
+ * throw and never stand in an empty list or `null` for a failure; every failure goes to the console here, once.
+ * The screen decides what a failure shows (docs/product.md, Calls and failures): an empty list, a notice, or
+ * the message of docs/product.md, Messages, where a refusal reads `Failed to …` and no answer `Error …`.
  */
-import { ApiError, apiRequest, type Method, type QueryParams } from './client.ts';
+import { ApiError, apiRequest, type Method, type RequestOptions } from './client.ts';
 
-export type Outcome<T> =
-  | { ok: true; data: T }
-  | {
-      ok: false;
-      /** `failed`: the server answered with an error status; `error`: no usable answer (network, exception). */
-      reason: 'failed' | 'error';
-      status: number | null;
-      /** The server's own message, when it sent one. */
-      message: string | null;
-    };
+export interface Failure {
+  ok: false;
+  /** `failed`: the server answered with an error status; `error`: no usable answer (network, exception). */
+  reason: 'failed' | 'error';
+  status: number | null;
+  /** The server's own message, when it sent one. */
+  message: string | null;
+}
 
-export type Failure = Extract<Outcome<unknown>, { ok: false }>;
+export type Outcome<T> = { ok: true; data: T } | Failure;
 
-/** One call with the session (bearer, refresh-and-retry) that never throws. */
-export async function attempt<T>(
-  method: Method,
-  path: string,
-  options: { body?: unknown; query?: QueryParams } = {},
-): Promise<Outcome<T>> {
+/** A call that did not succeed, logged to the console, as a `Failure`. */
+export function failure(method: Method, path: string, error: unknown): Failure {
+  console.error(`[api] ${method} ${path} failed`, error);
+  if (error instanceof ApiError)
+    return { ok: false, reason: 'failed', status: error.status, message: error.serverMessage };
+  return { ok: false, reason: 'error', status: null, message: null };
+}
+
+/** Waits for `call` (one exchange with the server) and reports how it ended; never throws. */
+export async function settle<T>(method: Method, path: string, call: Promise<T>, signal?: AbortSignal) {
   try {
-    const data = await apiRequest<T>(method, path, options);
-    return { ok: true, data };
+    return { ok: true, data: await call } as Outcome<T>;
   } catch (error) {
-    console.error(`[api] ${method} ${path} failed`, error);
-    if (error instanceof ApiError) {
-      return { ok: false, reason: 'failed', status: error.status, message: error.serverMessage };
-    }
-    return { ok: false, reason: 'error', status: null, message: null };
+    // A call the screen cancelled (it moved on) is no failure to report.
+    if (signal?.aborted) return { ok: false, reason: 'error', status: null, message: null } as Outcome<T>;
+    return failure(method, path, error);
   }
+}
+
+/** One call with the session (bearer, refresh-and-retry): the path every fetcher takes. */
+export function attempt<T>(method: Method, path: string, options: RequestOptions = {}): Promise<Outcome<T>> {
+  return settle(method, path, apiRequest<T>(method, path, options), options.signal);
+}
+
+/**
+ * For a query function, whose failure TanStack Query must see as an error: the data, or a thrown `ApiError`
+ * carrying the failure. The screen then reads the query's `isError` and decides what to show.
+ */
+export function dataOf<T>(outcome: Outcome<T>): T {
+  if (outcome.ok) return outcome.data;
+  throw new ApiError(outcome.status ?? 0, outcome.message ?? 'The call failed', outcome.message);
+}
+
+/**
+ * For a read of one item: the item, `null` when the server says there is no such item (404, or 400 for an id
+ * that cannot exist), and a thrown error for every other failure, so the screen can tell "not found" from
+ * "failed to load" (docs/product.md, Messages).
+ */
+export function itemOf<T>(outcome: Outcome<T>): T | null {
+  if (!outcome.ok && (outcome.status === 404 || outcome.status === 400)) return null;
+  return dataOf(outcome) ?? null;
 }
 
 /** Why the server refused a request, in its own words: the message of a 4xx answer (a 5xx's says nothing useful). */
@@ -43,30 +69,11 @@ export function serverReason(failure: Failure): string | null {
 }
 
 /**
- * The spec's message for a failed write, `failed` when the server refused it and `error` otherwise, followed by
- * the server's reason when it gave one: `Failed to change password. Current password is incorrect.`
+ * The message for a failed write, `failed` when the server refused it and `error` otherwise, followed by the
+ * server's reason when it gave one: `Failed to change password. Current password is incorrect.`
  */
 export function failureMessage(failure: Failure, messages: { failed: string; error: string }): string {
   if (failure.reason === 'error') return messages.error;
   const reason = serverReason(failure);
   return reason ? `${messages.failed} ${reason}` : messages.failed;
-}
-
-/**
- * A read of one item: the item, `null` when the server says there is no such item (404, or 400 for an id that
- * cannot exist), and a thrown error for every other failure, so the screen can say "not found" or "failed to
- * load" (spec §8) instead of treating both alike.
- */
-export async function readOne<T>(path: string, query?: QueryParams): Promise<T | null> {
-  const outcome = await attempt<T>('GET', path, query ? { query } : {});
-  if (outcome.ok) return outcome.data ?? null;
-  if (outcome.status === 404 || outcome.status === 400) return null;
-  throw new Error(outcome.message ?? `GET ${path} failed`);
-}
-
-/** A read of a list that must not pass a failure off as an empty list: throws instead. */
-export async function readList<T>(path: string, pick: (body: unknown) => T[] | null | undefined, query?: QueryParams) {
-  const outcome = await attempt<unknown>('GET', path, query ? { query } : {});
-  if (!outcome.ok) throw new Error(outcome.message ?? `GET ${path} failed`);
-  return pick(outcome.data) ?? [];
 }

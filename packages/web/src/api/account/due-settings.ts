@@ -1,15 +1,13 @@
 /** The Account page's calendar feed and e-mail reminders (docs/decisions/1002-calendar-feed.md, 1003). */
 import type { CalendarFeed, ReminderSettings, ReminderSettingsBody } from '@billfold/contract/due';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { attempt } from '../outcome.ts';
+import { attempt, dataOf } from '../outcome.ts';
 
 const calendarKey = ['user', 'calendar-feed'] as const;
 const remindersKey = ['user', 'reminders'] as const;
 
 async function read<T>(path: string): Promise<T> {
-  const outcome = await attempt<T>('GET', path);
-  if (!outcome.ok) throw new Error(outcome.message ?? `GET ${path} failed`);
-  return outcome.data;
+  return dataOf(await attempt<T>('GET', path));
 }
 
 export function useCalendarFeed() {

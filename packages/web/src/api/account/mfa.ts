@@ -6,7 +6,7 @@
 import type { MfaEnableResponse, MfaSetupResponse, MfaStatus, RecoveryCodesResponse } from '@billfold/contract/mfa';
 import type { User } from '@billfold/contract/users';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { attempt } from '../outcome.ts';
+import { attempt, dataOf } from '../outcome.ts';
 import { userQueryKey } from './get-user.ts';
 
 export const mfaStatusQueryKey = (username: string) => [...userQueryKey(username), 'mfa'] as const;
@@ -15,11 +15,7 @@ export const mfaStatusQueryKey = (username: string) => [...userQueryKey(username
 export function useMfaStatus(username: string) {
   return useQuery({
     queryKey: mfaStatusQueryKey(username),
-    queryFn: async () => {
-      const outcome = await attempt<MfaStatus>('GET', '/user/mfa');
-      if (!outcome.ok) throw new Error(outcome.message ?? 'GET /user/mfa failed');
-      return outcome.data;
-    },
+    queryFn: async () => dataOf(await attempt<MfaStatus>('GET', '/user/mfa')),
     enabled: Boolean(username),
   });
 }

@@ -1,14 +1,25 @@
 import type { ColumnMapping, CommitEvent, ImportSummary } from '@billfold/contract/imports';
 import { readSession } from '../../lib/session.ts';
 import { API_PREFIX, ApiError, refreshSession, serverMessage, signOut } from '../client.ts';
+import { type Outcome, settle } from '../outcome.ts';
 import { importForm } from './preview-import.ts';
 
 /**
  * `POST /imports`: imports the file in one transaction. The server answers a refusal as JSON, and an accepted file
  * as NDJSON lines (`{progress}` while writing, then `{result}` or `{error}`), read here as they arrive so the page
- * can show a progress bar. One token refresh on 401, as every call.
+ * can show a progress bar. One token refresh on 401, as every call. The one call that reads its answer as a stream,
+ * so it sends with `fetch` itself; it ends like every other, in an `Outcome`.
  */
-export async function commitImport(
+export function commitImport(
+  file: File,
+  mapping: ColumnMapping | null,
+  keep: readonly number[],
+  onProgress: (share: number) => void,
+): Promise<Outcome<ImportSummary>> {
+  return settle('POST', '/imports', streamImport(file, mapping, keep, onProgress));
+}
+
+async function streamImport(
   file: File,
   mapping: ColumnMapping | null,
   keep: readonly number[],

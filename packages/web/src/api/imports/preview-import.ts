@@ -1,5 +1,5 @@
 import type { ColumnMapping, ImportPreview } from '@billfold/contract/imports';
-import { apiRequest } from '../client.ts';
+import { attempt, type Outcome } from '../outcome.ts';
 
 /** The multipart body of both import calls: the file, and the mapping and kept duplicate lines as JSON. */
 export function importForm(file: File, mapping: ColumnMapping | null, keep: readonly number[] = []): FormData {
@@ -10,7 +10,7 @@ export function importForm(file: File, mapping: ColumnMapping | null, keep: read
   return form;
 }
 
-/** `POST /imports/preview`: what every row of the file would become; writes nothing. Rejects with `ApiError`. */
-export function previewImport(file: File, mapping: ColumnMapping | null): Promise<ImportPreview> {
-  return apiRequest<ImportPreview>('POST', '/imports/preview', { body: importForm(file, mapping) });
+/** `POST /imports/preview`: what every row of the file would become; writes nothing. */
+export function previewImport(file: File, mapping: ColumnMapping | null): Promise<Outcome<ImportPreview>> {
+  return attempt<ImportPreview>('POST', '/imports/preview', { body: importForm(file, mapping) });
 }

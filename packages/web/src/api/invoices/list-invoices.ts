@@ -1,31 +1,26 @@
-import type { Entry, SortField } from '@billfold/contract/entries';
+import {
+  type EntriesQuery,
+  type EntryFilters,
+  type EntryList,
+  entryFilters,
+  type SortField,
+  type SortOrder,
+} from '@billfold/contract/entries';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { apiRequest, type QueryParams } from '../client.ts';
+import type { QueryParams } from '../client.ts';
+import { attempt, dataOf, type Outcome } from '../outcome.ts';
+
+/** A filter's value as the query string carries it: a number may travel as its digits, a list read-only. */
+type QueryValueOf<T> = T extends readonly (infer Item)[] ? readonly Item[] : T extends number ? number | string : T;
 
 /**
- * The list filters of `GET /entries`, `/entries/stats` and `/entries/export` (API.md), as the server reads them.
- * Absent keys are not sent; arrays repeat their key.
+ * The list filters of `GET /entries`, `/entries/stats` and `/entries/export` (docs/api/README.md, Invoices
+ * (/entries)): the contract's names and choices. Absent keys are not sent; arrays repeat their key.
  */
-export interface EntryFilterParams {
-  startDate?: string;
-  endDate?: string;
-  invoiceNum?: string;
-  partyList?: readonly string[];
-  categoryList?: readonly string[];
-  min?: number;
-  max?: number;
-  flow?: 'income' | 'expense' | 'internal';
-  paid?: 'true' | 'false' | 'overpaid' | 'partial';
-  /** `'false'` active entities only, `'true'` archived only, absent both. */
-  archives?: 'true' | 'false';
-  /** Unpaid and due before `today`, or due from `today` to `today` + `dueWithin` days. */
-  due?: 'overdue' | 'upcoming';
-  dueWithin?: number;
-  /** The user's own date, sent with `due`. */
-  today?: string;
-}
+export type EntryFilterParams = { [Name in keyof EntryFilters]?: QueryValueOf<NonNullable<EntryFilters[Name]>> };
 
-export type SortOrder = 'asc' | 'desc';
+/** The filters' names, in the contract's order. */
+export const ENTRY_FILTER_NAMES = Object.keys(entryFilters.shape) as (keyof EntryFilters)[];
 
 export interface EntrySortParams {
   sortField?: SortField;
@@ -41,34 +36,18 @@ export interface EntryPageParams extends EntrySortParams {
 
 export type EntryListParams = EntryFilterParams & EntryPageParams;
 
-export interface EntryPage {
-  entries: Entry[];
-  total: number;
-}
+/** Paging and sorting, after the filters. */
+const PAGE_AND_SORT_NAMES = [
+  'pageNum',
+  'pageSize',
+  'sortField',
+  'sortOrder',
+] as const satisfies readonly (keyof EntriesQuery & keyof EntryPageParams)[];
 
 /** The parameters as query values, keys in a fixed order (so equal queries share a cache entry). */
 export function toEntryQuery(params: EntryFilterParams & Partial<EntryPageParams>): QueryParams {
   const query: QueryParams = {};
-  const keys = [
-    'startDate',
-    'endDate',
-    'invoiceNum',
-    'partyList',
-    'categoryList',
-    'min',
-    'max',
-    'flow',
-    'paid',
-    'archives',
-    'due',
-    'dueWithin',
-    'today',
-    'pageNum',
-    'pageSize',
-    'sortField',
-    'sortOrder',
-  ] as const;
-  for (const key of keys) {
+  for (const key of [...ENTRY_FILTER_NAMES, ...PAGE_AND_SORT_NAMES]) {
     const value = params[key];
     if (value === undefined || value === null || value === '') continue;
     if (Array.isArray(value)) {
@@ -82,32 +61,19 @@ export function toEntryQuery(params: EntryFilterParams & Partial<EntryPageParams
 
 export const invoicesQueryKey = (params: EntryListParams) => ['entries', 'list', toEntryQuery(params)] as const;
 
-/**
- * `GET /entries`: one page of invoices and the number of all that match. `{entries, total}`, or a bare array
- * (spec §3); on any failure an empty page, logged to the console (spec §7).
- */
-export async function listInvoices(params: EntryListParams, signal?: AbortSignal): Promise<EntryPage> {
-  try {
-    const body = await apiRequest<unknown>('GET', '/entries', {
-      query: toEntryQuery(params),
-      ...(signal ? { signal } : {}),
-    });
-    if (Array.isArray(body)) return { entries: body as Entry[], total: body.length };
-    const page = body as Partial<EntryPage> | null;
-    const entries = Array.isArray(page?.entries) ? page.entries : [];
-    return { entries, total: typeof page?.total === 'number' ? page.total : entries.length };
-  } catch (error) {
-    if (signal?.aborted) throw error;
-    console.error('[api] GET /entries failed', error);
-    return { entries: [], total: 0 };
-  }
+/** `GET /entries`: one page of invoices and the number of all that match. */
+export function listInvoices(params: EntryListParams, signal?: AbortSignal): Promise<Outcome<EntryList>> {
+  return attempt<EntryList>('GET', '/entries', { query: toEntryQuery(params), ...(signal ? { signal } : {}) });
 }
 
-/** One page; the previous page stays on screen while the next one loads. Invalidate `['entries']` after writes. */
+/**
+ * One page; the previous page stays on screen while the next one loads. Invalidate `['entries']` after writes. A
+ * failed load is the query's error: the grid then shows no invoices (docs/product.md, Calls and failures).
+ */
 export function useInvoices(params: EntryListParams, options: { enabled?: boolean } = {}) {
   return useQuery({
     queryKey: invoicesQueryKey(params),
-    queryFn: ({ signal }) => listInvoices(params, signal),
+    queryFn: async ({ signal }) => dataOf(await listInvoices(params, signal)),
     placeholderData: keepPreviousData,
     enabled: options.enabled ?? true,
   });

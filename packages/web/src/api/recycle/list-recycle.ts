@@ -1,16 +1,19 @@
-import type { RecycleItem } from '@billfold/contract/recycle';
+import type { RecycleList } from '@billfold/contract/recycle';
 import { useQuery } from '@tanstack/react-query';
-import { readList } from '../outcome.ts';
+import { attempt, dataOf, type Outcome } from '../outcome.ts';
 
 export const recycleQueryKey = ['recycle', 'list'] as const;
 
-/** `GET /recycle`: items deleted in the last 14 days, newest first; throws when the bin could not be loaded. */
-export function listRecycle(): Promise<RecycleItem[]> {
-  return readList<RecycleItem>('/recycle', (body) =>
-    Array.isArray(body) ? (body as RecycleItem[]) : (body as { recycleItems?: RecycleItem[] } | null)?.recycleItems,
-  );
+/** `GET /recycle`: items deleted in the last 14 days, newest first. */
+export function listRecycle(): Promise<Outcome<RecycleList>> {
+  return attempt<RecycleList>('GET', '/recycle');
 }
 
+/** A failed load is the query's error: the bin says so rather than showing itself empty. */
 export function useRecycleBin() {
-  return useQuery({ queryKey: recycleQueryKey, queryFn: listRecycle, staleTime: 0 });
+  return useQuery({
+    queryKey: recycleQueryKey,
+    queryFn: async () => dataOf(await listRecycle()).recycleItems,
+    staleTime: 0,
+  });
 }

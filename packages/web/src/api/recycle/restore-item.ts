@@ -1,16 +1,12 @@
-import type { RecycleType } from '@billfold/contract/recycle';
+import type { MessageResponse } from '@billfold/contract/primitives';
+import type { RestoreTarget } from '@billfold/contract/recycle';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { invalidateDomain } from '../invalidate.ts';
 import { attempt, type Outcome } from '../outcome.ts';
 
-export interface RestoreTarget {
-  entityType: RecycleType;
-  entityId: number;
-}
-
 /** `POST /recycle/restore` → `{message}`; 404 when the item is no longer in the bin. */
-export function restoreItem(target: RestoreTarget): Promise<Outcome<{ message: string }>> {
-  return attempt<{ message: string }>('POST', '/recycle/restore', { body: target });
+export function restoreItem(target: RestoreTarget): Promise<Outcome<MessageResponse>> {
+  return attempt<MessageResponse>('POST', '/recycle/restore', { body: target });
 }
 
 export function useRestoreItem() {

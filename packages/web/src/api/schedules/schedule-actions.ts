@@ -1,3 +1,4 @@
+import type { MessageResponse } from '@billfold/contract/primitives';
 import type { Schedule } from '@billfold/contract/schedules';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { invalidateDomain } from '../invalidate.ts';
@@ -12,9 +13,9 @@ export function runScheduleAction({
 }: {
   scheduleId: number;
   action: ScheduleAction;
-}): Promise<Outcome<Schedule | { message: string }>> {
+}): Promise<Outcome<Schedule | MessageResponse>> {
   return action === 'delete'
-    ? attempt<{ message: string }>('DELETE', `/schedules/${scheduleId}`)
+    ? attempt<MessageResponse>('DELETE', `/schedules/${scheduleId}`)
     : attempt<Schedule>('POST', `/schedules/${scheduleId}/${action}`);
 }
 

@@ -1,4 +1,4 @@
-import type { Entry } from '@billfold/contract/entries';
+import type { Entry, EntryList } from '@billfold/contract/entries';
 import Box from '@mui/material/Box';
 import { useTheme } from '@mui/material/styles';
 import useMediaQuery from '@mui/material/useMediaQuery';
@@ -26,6 +26,8 @@ import {
 import { InvoiceGridFooter } from './InvoiceGridFooter.tsx';
 import { type InvoiceGridActions, InvoiceGridActionsContext, InvoiceGridToolbar } from './InvoiceGridToolbar.tsx';
 import { InvoiceList } from './InvoiceList.tsx';
+
+const NO_INVOICES: EntryList = { entries: [], total: 0 };
 
 export interface InvoiceGridProps {
   /** Server-side filters for the list and the CSV export: the home filter panel's, or one entity's `partyList`. */
@@ -88,7 +90,10 @@ export function InvoiceGrid({
   }, [view]);
 
   const sort = toSortParams(view.sortModel);
-  const { data, isFetching } = useInvoices({ ...filters, ...sort, pageNum: view.page, pageSize: view.pageSize });
+  const invoices = useInvoices({ ...filters, ...sort, pageNum: view.page, pageSize: view.pageSize });
+  // A page that could not be loaded shows as no invoices (docs/product.md, Calls and failures).
+  const data = invoices.isError ? NO_INVOICES : invoices.data;
+  const isFetching = invoices.isFetching;
 
   const { mutate: exportCsv, isPending: exporting } = useExportInvoices();
   const actions: InvoiceGridActions = {
@@ -98,7 +103,11 @@ export function InvoiceGrid({
     onExport: () =>
       exportCsv(
         { ...filters, ...sort },
-        { onError: () => notify('Export failed. Please try again.', { severity: 'error' }) },
+        {
+          onSuccess: (outcome) => {
+            if (!outcome.ok) notify('Export failed. Please try again.', { severity: 'error' });
+          },
+        },
       ),
   };
 

@@ -15,10 +15,10 @@ export interface StatsPanelProps {
 
 /** `GET /entries/stats` for `filters`, as the breakdown cards (plus insights and chart when asked). */
 export function StatsPanel({ filters, showInsights = false, showChart = false }: StatsPanelProps) {
-  const { data } = useStats(filters);
+  const { data, isError } = useStats(filters);
   return (
     <Box sx={{ display: 'grid', gap: 2 }}>
-      <StatsBreakdown stats={data} />
+      <StatsBreakdown stats={isError ? null : data} />
       {showChart && data && <IncomeExpenseChart stats={data} />}
       {showInsights && data && <TopPaymentInsights stats={data} />}
     </Box>

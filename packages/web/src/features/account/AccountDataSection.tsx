@@ -1,15 +1,15 @@
+import type { AccountImportSummary } from '@billfold/contract/account-file';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { type ChangeEvent, useRef, useState } from 'react';
 import { useExportAccount } from '../../api/account/export-account.ts';
-import { type ImportSummary, useImportAccount } from '../../api/account/import-account.ts';
-import { ApiError } from '../../api/client.ts';
+import { useImportAccount } from '../../api/account/import-account.ts';
 import { countOf } from '../../lib/format.ts';
 
 /** `Imported 2 entities, 3 invoices and 1 payment.`, and the schedules when the file had any. */
-export function importedMessage({ entities, invoices, payments, schedules }: ImportSummary): string {
+export function importedMessage({ entities, invoices, payments, schedules }: AccountImportSummary): string {
   const parts = [
     countOf(entities, 'entity', 'entities'),
     countOf(invoices, 'invoice', 'invoices'),
@@ -34,12 +34,12 @@ export function AccountDataSection() {
     event.target.value = '';
     if (!file) return;
     setResult(null);
-    try {
-      setResult({ severity: 'success', message: importedMessage(await importer.mutateAsync(file)) });
-    } catch (error) {
-      const message = error instanceof ApiError && error.serverMessage ? error.serverMessage : 'The import failed.';
-      setResult({ severity: 'error', message });
-    }
+    const outcome = await importer.mutateAsync(file);
+    setResult(
+      outcome.ok
+        ? { severity: 'success', message: importedMessage(outcome.data) }
+        : { severity: 'error', message: outcome.message || 'The import failed.' },
+    );
   };
 
   return (
@@ -67,7 +67,7 @@ export function AccountDataSection() {
           onChange={choose}
         />
       </Stack>
-      {exporter.isError && <Alert severity="error">The download failed. Please try again.</Alert>}
+      {exporter.data?.ok === false && <Alert severity="error">The download failed. Please try again.</Alert>}
       {result && (
         <Alert severity={result.severity} onClose={() => setResult(null)}>
           {result.message}

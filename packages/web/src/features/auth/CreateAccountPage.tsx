@@ -48,7 +48,7 @@ export default function CreateAccountPage() {
       navigate('/', { replace: true, state: loginState('accountCreated') });
       return;
     }
-    setError(result.serverMessage ?? MESSAGES.accountCreationFailed);
+    setError(result.message ?? MESSAGES.accountCreationFailed);
   };
 
   return (

@@ -9,19 +9,19 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useQueryClient } from '@tanstack/react-query';
 import { type ChangeEvent, useRef, useState } from 'react';
-import { ApiError } from '../../api/client.ts';
 import { commitImport } from '../../api/imports/commit-import.ts';
 import { useUndoImport } from '../../api/imports/imports.ts';
 import { previewImport } from '../../api/imports/preview-import.ts';
 import { invalidateDomain } from '../../api/invalidate.ts';
+import type { Failure } from '../../api/outcome.ts';
 import { countOf } from '../../lib/format.ts';
 import { ImportHistory } from './ImportHistory.tsx';
 import { ImportRowsTable } from './ImportRowsTable.tsx';
 import { MappingEditor } from './MappingEditor.tsx';
 import { recallMapping, rememberMapping } from './mapping-memory.ts';
 
-const messageOf = (error: unknown, fallback: string) =>
-  error instanceof ApiError && error.serverMessage ? error.serverMessage : fallback;
+/** The server's reason for a refusal, or `fallback` when it gave none (or no answer came). */
+const messageOf = (failure: Failure, fallback: string) => failure.message || fallback;
 
 export function importedMessage(r: ImportSummary): string {
   const parts = [countOf(r.invoices, 'invoice', 'invoices')];
@@ -51,18 +51,17 @@ export default function ImportPage() {
   const read = async (chosen: File, mapping: ColumnMapping | null) => {
     setBusy('reading');
     setError(null);
-    try {
-      let next = await previewImport(chosen, mapping);
-      const remembered = mapping === null && !next.ownExport ? recallMapping(next.headers) : null;
-      if (remembered) next = await previewImport(chosen, remembered);
-      setPreview(next);
+    let next = await previewImport(chosen, mapping);
+    const remembered = next.ok && mapping === null && !next.data.ownExport ? recallMapping(next.data.headers) : null;
+    if (remembered) next = await previewImport(chosen, remembered);
+    if (next.ok) {
+      setPreview(next.data);
       setKeep(new Set());
-    } catch (err) {
+    } else {
       setPreview(null);
-      setError(messageOf(err, 'The file could not be read.'));
-    } finally {
-      setBusy(null);
+      setError(messageOf(next, 'The file could not be read.'));
     }
+    setBusy(null);
   };
 
   const choose = (event: ChangeEvent<HTMLInputElement>) => {
@@ -79,27 +78,23 @@ export default function ImportPage() {
     setBusy('importing');
     setProgress(null);
     setError(null);
-    try {
-      const result = await commitImport(file, preview.mapping, [...keep], setProgress);
+    const result = await commitImport(file, preview.mapping, [...keep], setProgress);
+    if (result.ok) {
       if (!preview.ownExport) rememberMapping(preview.headers, preview.mapping);
-      setDone(result);
+      setDone(result.data);
       setPreview(null);
       setFile(null);
       await invalidateDomain(queryClient);
-    } catch (err) {
-      setError(messageOf(err, 'The import failed; nothing was imported.'));
-    } finally {
-      setBusy(null);
+    } else {
+      setError(messageOf(result, 'The import failed; nothing was imported.'));
     }
+    setBusy(null);
   };
 
   const undoImport = async (id: number) => {
-    try {
-      const result = await undo.mutateAsync(id);
-      if (done?.id === id) setDone(result);
-    } catch (err) {
-      setError(messageOf(err, 'The import could not be undone.'));
-    }
+    const result = await undo.mutateAsync(id);
+    if (!result.ok) setError(messageOf(result, 'The import could not be undone.'));
+    else if (done?.id === id) setDone(result.data);
   };
 
   const rowsWithErrors = preview?.errorCount ?? 0;
