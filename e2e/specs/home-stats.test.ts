@@ -1,3 +1,4 @@
+import type { Stats } from '@billfold/contract/stats';
 import type { Locator } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { HomePage, queryOf } from '../pages/home-page.ts';
@@ -12,10 +13,6 @@ let ledger: Ledger;
 beforeAll(async () => {
   ledger = await seedLedger();
 });
-
-interface Stats {
-  [key: string]: number | Record<string, number>;
-}
 
 const usd = (n: number) => new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(n);
 
@@ -61,7 +58,7 @@ describe('home: stats tab', () => {
 
     // Equal to the server's own answer for those filters …
     const server = await ledger.api.request<Stats>('GET', `/entries/stats?startDate=${daysAgo(30)}&archives=false`);
-    const n = (key: string) => server[key] as number;
+    const n = (key: keyof Stats) => server[key] as number;
     expect(await figures(income, INCOME)).toEqual({
       'Total Income': usd(n('totalIncomeAmount')),
       Received: `${usd(n('totalReceivedPaymentAmount'))} (${usd(n('totalIncomeOverpaid'))} overpaid)`,

@@ -1,3 +1,4 @@
+import type { CreateUserBody } from '@billfold/contract/auth';
 /**
  * Seeding through the real API with fetch, the way any client would: faster than clicking and independent of
  * the screens under test. Later specs add helpers here (entities, invoices, payments) on top of `ApiSession`.
@@ -8,11 +9,7 @@ let sequence = 0;
 
 export const STRONG_PASSWORD = 'Str0ng!Passw0rd';
 
-export interface UserData {
-  username: string;
-  email: string;
-  password: string;
-}
+export type UserData = CreateUserBody;
 
 /** Account data that passes every rule, unique per call; override what a test is about. */
 export function newUser(overrides: Partial<UserData> = {}): UserData {

@@ -1,4 +1,4 @@
-import type { Entry } from '@billfold/contract/entries';
+import type { Entry, SortOrder } from '@billfold/contract/entries';
 import { formatAmount } from '@billfold/contract/money';
 import AddIcon from '@mui/icons-material/Add';
 import ArrowDownwardIcon from '@mui/icons-material/ArrowDownward';
@@ -18,7 +18,7 @@ import { Link as RouterLink } from 'react-router-dom';
 import { isOverdue } from '../DueDate.tsx';
 import { visuallyHidden } from '../visually-hidden.ts';
 import { INVOICE_COLUMNS } from './columns.tsx';
-import type { InvoiceGridViewState, SortDirection } from './grid-state.ts';
+import type { InvoiceGridViewState } from './grid-state.ts';
 import { GoToPageBox } from './InvoiceGridFooter.tsx';
 import type { InvoiceGridActions } from './InvoiceGridToolbar.tsx';
 import { PAID_LABELS, PaidIcon, paidState } from './icons.tsx';
@@ -37,7 +37,7 @@ export interface InvoiceListProps {
   pageSizeOptions: readonly number[];
   actions: InvoiceGridActions;
   onPage: (page: number, pageSize: number) => void;
-  onSort: (field: string | null, sort: SortDirection) => void;
+  onSort: (field: string | null, sort: SortOrder) => void;
 }
 
 function InvoiceItem({ entry }: { entry: Entry }) {
@@ -120,7 +120,7 @@ export function InvoiceList({
   onSort,
 }: InvoiceListProps) {
   const sort = view.sortModel[0];
-  const direction: SortDirection = sort?.sort ?? 'asc';
+  const direction: SortOrder = sort?.sort ?? 'asc';
   return (
     <Paper variant="outlined" sx={{ overflow: 'hidden' }}>
       <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, p: 1.5, alignItems: 'center' }}>

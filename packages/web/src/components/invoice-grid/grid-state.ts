@@ -1,4 +1,4 @@
-import { SORT_ALIASES, SORT_FIELDS, type SortField } from '@billfold/contract/entries';
+import { SORT_ALIASES, SORT_FIELDS, type SortField, type SortOrder } from '@billfold/contract/entries';
 import type { EntrySortParams } from '../../api/invoices/list-invoices.ts';
 import { readSetting, VIEW_KEYS, writeSetting } from '../../lib/session.ts';
 import { HIDDEN_BY_DEFAULT } from './columns.tsx';
@@ -8,10 +8,9 @@ export const HOME_PAGE_SIZES = [5, 10, 25, 50, 100] as const;
 export const HOME_DEFAULT_PAGE_SIZE = 100;
 export const MAX_PAGE_SIZE = 100;
 
-export type SortDirection = 'asc' | 'desc';
 export interface SortItem {
   field: string;
-  sort: SortDirection;
+  sort: SortOrder;
 }
 
 /** What the grid remembers between visits: the page (0-based), rows a page, sort and hidden columns. */

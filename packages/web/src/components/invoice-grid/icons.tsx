@@ -1,4 +1,4 @@
-import type { Entry } from '@billfold/contract/entries';
+import type { Entry, EntryFilters } from '@billfold/contract/entries';
 import AddCircleIcon from '@mui/icons-material/AddCircle';
 import CheckCircleIcon from '@mui/icons-material/CheckCircle';
 import HighlightOffIcon from '@mui/icons-material/HighlightOff';
@@ -28,7 +28,8 @@ export function paidState(entry: Pick<Entry, 'status' | 'overpaid' | 'amount' | 
   return balance > 0 && balance < entry.amount ? 'inProgress' : 'unpaid';
 }
 
-export type FlowKind = 'income' | 'expense' | 'internal';
+/** How an invoice's money moves, in the words of the list filter (`flow=`). */
+export type FlowKind = NonNullable<EntryFilters['flow']>;
 
 export const FLOW_LABELS: Record<FlowKind, string> = { income: 'Income', expense: 'Expense', internal: 'Internal' };
 

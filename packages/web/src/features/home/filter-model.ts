@@ -5,7 +5,7 @@
  */
 import { isValidIsoDate, MAX_DATE, MIN_DATE } from '@billfold/contract/dates';
 import { effectiveAmountBound, MESSAGES, validateAmountRange, validateDateRange } from '@billfold/contract/validation';
-import type { EntryFilterParams } from '../../api/invoices/list-invoices.ts';
+import { ENTRY_FILTER_NAMES, type EntryFilterParams } from '../../api/invoices/list-invoices.ts';
 import { daysAgoIso, todayIso } from '../../lib/dates.ts';
 import type { DueChoice } from '../../lib/due-links.ts';
 
@@ -269,18 +269,12 @@ export function toFilterParams(state: FilterState, now = new Date()): EntryFilte
   return params;
 }
 
-/** The filters that narrow the list beyond the defaults, one per control (the dates count once). */
-const COUNTED_PARAMS = [
-  'invoiceNum',
-  'categoryList',
-  'partyList',
-  'min',
-  'max',
-  'flow',
-  'paid',
-  'archives',
-  'due',
-] as const;
+/**
+ * The filters that narrow the list beyond the defaults, one per control: every filter of the contract but the
+ * dates (which count once, below) and `dueWithin` and `today`, which only qualify `due`.
+ */
+const NOT_COUNTED = new Set<string>(['startDate', 'endDate', 'dueWithin', 'today']);
+const COUNTED_PARAMS = ENTRY_FILTER_NAMES.filter((name) => !NOT_COUNTED.has(name));
 
 /**
  * How many filters differ from a first visit's (no filters, the last 30 days, active entities): the count on the

@@ -1,10 +1,10 @@
 import { isValidIsoDate } from '@billfold/contract/dates';
-import type { CreateEntryBody, Entry } from '@billfold/contract/entries';
+import type { CreateEntryBody, Entry, EntryFilters } from '@billfold/contract/entries';
 import { MESSAGES } from '@billfold/contract/validation';
 import { amountInputText, parseAmountInput } from '../../lib/amount-input.ts';
 
 /** The flow choice of the form; `internal` is the only choice (and forced) for an internal entity. */
-export type FormFlow = 'income' | 'expense' | 'internal';
+export type FormFlow = NonNullable<EntryFilters['flow']>;
 
 export interface InvoiceFormValues {
   billId: number | null;
