@@ -71,7 +71,7 @@ describe('create account, then log in', () => {
     expect(browser.pageErrors).toEqual([]);
   });
 
-  it('shows the validation messages of spec §5 in order, then the server message', async () => {
+  it('shows the validation messages in order (docs/product.md, Sign-in and account), then the server message', async () => {
     const page = await browser.newPage();
     const create = await new CreateAccountPage(page).goto();
     const user = newUser();
@@ -171,7 +171,7 @@ describe('logout', () => {
   it('clears the session and every saved view setting, then shows the logout notice on /', async () => {
     const page = await browser.newPage();
     const user = await signUpAndLogin(page);
-    // What the home page saves (spec §4); logout must remove all of it.
+    // What the home page saves (docs/product.md, Saved view settings); logout must remove all of it.
     await page.evaluate(() => {
       const saved = {
         filters: '{"invoice":"7"}',

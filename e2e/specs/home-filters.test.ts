@@ -92,7 +92,7 @@ describe('home: filter panel', () => {
     expect(await home.invoiceNumbers()).toEqual([1, 2]);
   });
 
-  it('switches between Single Date and Date Range by the rules of spec §4', async () => {
+  it('switches between Single Date and Date Range (docs/product.md, Date mode)', async () => {
     const home = await openHome();
     // Single Date with a start date: that whole day.
     let query = await home.nextRequest(() => home.dateMode('Single Date').click());

@@ -65,7 +65,7 @@ describe('recycle bin', () => {
     await archives.dialog.getByRole('button', { name: 'Delete' }).click();
     await archives.notice.filter({ hasText: 'Entity recycled successfully.' }).waitFor();
 
-    // The bin, reached through the History menu: newest first, the spec's columns.
+    // The bin, reached through the History menu: newest first, the columns of docs/product.md, Recycle bin (/recycle).
     await (await new TopBar(page).openHistoryMenu()).getByRole('menuitem', { name: 'Recycle Bin' }).click();
     const recycle = new RecyclePage(page);
     await recycle.heading.waitFor();
@@ -152,7 +152,7 @@ describe('recycle bin', () => {
     await recycle.restore(recycle.item('Payment', 'Stale Co'));
     await recycle.notice.filter({ hasText: 'Item not found' }).waitFor();
     await recycle.restore(recycle.item('Payment', 'Orphan Co'));
-    // The server's reason follows the spec's words.
+    // The server's reason follows `Restore failed:` (docs/product.md, Messages).
     await recycle.notice.filter({ hasText: /^Restore failed: .*recycle bin/ }).waitFor();
     expect(await noticeAtBottom(recycle)).toBe(true);
   });

@@ -8,7 +8,7 @@ import { ALL_SESSION_KEYS, clearSession, readSession, saveSession, subscribeSess
 import { type FakeServer, json, startFakeServer } from './fake-server.ts';
 
 describe('toQueryString', () => {
-  it('repeats array values and skips null and undefined (spec §7)', () => {
+  it('repeats array values and skips null and undefined (docs/api/README.md, General)', () => {
     expect(toQueryString({ partyList: ['A & B', 'C'], min: 5, max: null, flow: undefined, paid: false })).toBe(
       '?partyList=A+%26+B&partyList=C&min=5&paid=false',
     );

@@ -4,7 +4,7 @@ import { entityNameProblem } from '../src/lib/entity-form.ts';
 import { readEntityOrigin } from '../src/lib/entity-origin.ts';
 import { parseRouteId } from '../src/lib/route-id.ts';
 
-describe('edit entity: where Save and Archive go (spec §4)', () => {
+describe('edit entity: where Save and Archive go (docs/product.md, Where a save leads)', () => {
   it('goes home once the entity is archived, wherever it came from', () => {
     expect(pathAfterEntitySave({ entityId: 4 }, { billId: 4, archived: true })).toBe('/home');
     expect(pathAfterEntitySave({ invoiceId: 9 }, { billId: 4, archived: true })).toBe('/home');

@@ -36,7 +36,7 @@ function state(overrides: Partial<FilterState> = {}, fields: Partial<FilterState
   };
 }
 
-describe('filter defaults (spec §9)', () => {
+describe('filter defaults (docs/product.md, Timings and limits)', () => {
   it('start at the last 30 days with no end, in range mode, active entities only, nothing else', () => {
     expect(defaultFilterState(NOW)).toEqual({
       fields: EMPTY_FIELDS,
@@ -49,7 +49,7 @@ describe('filter defaults (spec §9)', () => {
   });
 });
 
-describe('date mode (spec §4)', () => {
+describe('date mode (docs/product.md, Date mode)', () => {
   it('Single Date with a start date selects the whole of that day', () => {
     expect(switchDateMode({ start: '2026-02-10', end: '2026-02-20' }, 'single')).toEqual({
       start: '2026-02-10',
@@ -79,7 +79,7 @@ describe('date mode (spec §4)', () => {
   });
 });
 
-describe('single-choice groups and archives (spec §4)', () => {
+describe('single-choice groups and archives (docs/product.md, Filter panel)', () => {
   it('a second click on the selected option deselects it', () => {
     expect(toggleChoice(null, 'paid')).toBe('paid');
     expect(toggleChoice('paid', 'paid')).toBeNull();
@@ -95,7 +95,7 @@ describe('single-choice groups and archives (spec §4)', () => {
   });
 });
 
-describe('Invoice # (spec §5)', () => {
+describe('Invoice # (docs/product.md, Validation)', () => {
   it('accepts digits, Backspace, Delete, Tab and the left/right arrows only', () => {
     for (const key of ['0', '7', 'Backspace', 'Delete', 'Tab', 'ArrowLeft', 'ArrowRight', 'Enter']) {
       expect(isInvoiceKeyAllowed({ key }), key).toBe(true);
@@ -117,7 +117,7 @@ describe('Invoice # (spec §5)', () => {
   });
 });
 
-describe('validation (spec §5)', () => {
+describe('validation (docs/product.md, Validation)', () => {
   it('Min above Max is an error unless Max is empty or below 1', () => {
     expect(validateFilters(state({}, { amountMin: 500, amountMax: 100 })).amount).toBe(
       'Min must be less than or equal to Max.',
@@ -176,7 +176,7 @@ describe('validation (spec §5)', () => {
   });
 });
 
-describe('filters → GET /entries parameters (spec §7, API.md)', () => {
+describe('filters → GET /entries parameters (docs/api/README.md, Invoices (/entries))', () => {
   it('maps every field', () => {
     const params = toFilterParams(
       state(

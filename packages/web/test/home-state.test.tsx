@@ -27,7 +27,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe('saved filters (spec §4 persistence)', () => {
+describe('saved filters (docs/product.md, Saved view settings)', () => {
   it('round-trips through session storage under the view keys, and logout clears them', () => {
     const state = {
       ...defaultFilterState(),

@@ -12,7 +12,7 @@ const entry = (amount: number, balance: number, status: boolean, overpaid = fals
   balance: { totalBalance: balance, totalOverpaid: 0 },
 });
 
-describe('paid and flow icons (spec §4)', () => {
+describe('paid and flow icons (docs/product.md, Home (/home))', () => {
   it('paid, overpaid, in progress when the balance is partial, otherwise unpaid', () => {
     expect(paidState(entry(100, 0, true))).toBe('paid');
     expect(paidState(entry(100, 0, true, true))).toBe('overpaid');
@@ -49,7 +49,7 @@ const STATS: Stats = {
   top5ExpenseCategories: { home_services: 3 },
 };
 
-describe('stats cards (spec §2)', () => {
+describe('stats cards (docs/product.md, Stats)', () => {
   it('shows USD figures with the overpaid amount in brackets', () => {
     expect(incomeFigures(STATS)).toEqual([
       { label: 'Total Income', value: '$1,500.00' },

@@ -46,7 +46,7 @@ function entry(overrides: Partial<Entry> = {}): Entry {
   };
 }
 
-describe('amount input (spec §5: 9 digits + 2 decimals, length 12)', () => {
+describe('amount input (9 digits + 2 decimals, length 12; docs/product.md, Validation)', () => {
   it('takes what a user may be typing and refuses the rest', () => {
     for (const text of ['', '1', '12.', '.5', '123456789', '123456789.99', '0.1'])
       expect(acceptAmountInput(text)).toBe(true);
@@ -137,7 +137,7 @@ describe('invoice form', () => {
     expect(invoiceFormFromEntry(entry({ internal: true })).flow).toBe('internal');
   });
 
-  it('goes home after a create and to the invoice after an update (spec §4)', () => {
+  it('goes home after a create and to the invoice after an update (docs/product.md, Where a save leads)', () => {
     expect(pathAfterSave('create', 11)).toBe('/home');
     expect(pathAfterSave('update', 11)).toBe('/entries/11');
   });

@@ -8,7 +8,7 @@ import { type FakeServer, json, startFakeServer } from './fake-server.ts';
 const response = (status: number, text: string): Observation => ({ stage: 'response', status, ok: status < 300, text });
 const message = (observation: Observation, online = true) => loginErrorMessage({ observation, online });
 
-describe('login error messages (spec §8), from observations', () => {
+describe('login error messages (docs/product.md, Messages), from observations', () => {
   it('names a refused connection from its marker, in an exception or a gateway body', () => {
     const error = new TypeError('fetch failed', {
       cause: Object.assign(new Error('connect'), { code: 'ECONNREFUSED' }),

@@ -35,7 +35,7 @@ describe('the code step of sign-in: messages', () => {
 });
 
 describe('account MFA failures', () => {
-  it("add the server's reason to the spec's message, and keep it alone when there is none", () => {
+  it("add the server's reason to the message, and keep it alone when there is none", () => {
     const failed = { ok: false, reason: 'failed', status: 403, message: 'Invalid authentication code' } as const;
     expect(mfaFailureMessage('Failed to disable MFA.', failed)).toBe(
       'Failed to disable MFA. Invalid authentication code.',

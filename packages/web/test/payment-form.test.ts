@@ -87,7 +87,7 @@ describe('payment form', () => {
     expect(paymentFormFromPayment(payment({ type: 'cash', medium: 'web' })).method).toBe('');
   });
 
-  it('uses the messages of spec §8', () => {
+  it('uses the messages of docs/product.md, Messages', () => {
     expect(PAYMENT_MESSAGES.add).toEqual({
       success: 'Payment added successfully!',
       failed: 'Failed to add payment.',

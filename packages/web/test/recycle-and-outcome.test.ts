@@ -6,7 +6,7 @@ import { listRecycle } from '../src/api/recycle/list-recycle.ts';
 import { canRestoreUnderAnotherName, restoreNotice, suggestedName } from '../src/features/recycle/restore-message.ts';
 import { type FakeServer, json, startFakeServer } from './fake-server.ts';
 
-describe('recycle bin restore notice (spec §8)', () => {
+describe('recycle bin restore notice (docs/product.md, Messages)', () => {
   it('names the type on success, says Item not found on 404, Restore failed otherwise', () => {
     for (const type of ['Entity', 'Invoice', 'Payment'] as const) {
       expect(restoreNotice(type, { ok: true, data: { message: 'x' } })).toEqual({

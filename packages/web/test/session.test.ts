@@ -30,7 +30,7 @@ describe('session storage', () => {
     expect(readSession()).toBe(readSession());
   });
 
-  it('names every saved view setting of spec §4, showMoreOptions by its spec name', () => {
+  it("names every saved view setting (docs/product.md, Saved view settings), showMoreOptions by the original client's name", () => {
     expect(Object.keys(VIEW_KEYS).sort()).toEqual(
       [
         'columnVisibility',

@@ -21,7 +21,7 @@ type Scalar = string | number | boolean;
 export type QueryValue = Scalar | null | undefined | readonly (Scalar | null | undefined)[];
 export type QueryParams = Record<string, QueryValue>;
 
-/** `?a=1&list=x&list=y`: arrays repeat their key, null and undefined are left out (spec §7). */
+/** `?a=1&list=x&list=y`: arrays repeat their key, null and undefined are left out (docs/api/README.md, General). */
 export function toQueryString(params: QueryParams | undefined): string {
   if (!params) return '';
   const search = new URLSearchParams();

@@ -8,7 +8,7 @@ import { readSession, sessionEndReason } from '../lib/session.ts';
 import { useSession } from '../lib/use-session.ts';
 
 /**
- * Lets signed-in users through (spec §2, §6); everyone else goes to `/`. An expired access token with a refresh
+ * Lets signed-in users through (docs/product.md, Who may do what); everyone else goes to `/`. An expired access token with a refresh
  * token is renewed first (decision 0302). A session that ends while a guarded page is open sends the user to `/`
  * with the logout flag after a logout, or with the session-ended flag and the page to return to after a failed
  * refresh (decision 0705). A visitor without a session is also brought back to the page after signing in.

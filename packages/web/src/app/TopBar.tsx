@@ -27,7 +27,7 @@ interface MenuEntry {
   to: string;
 }
 
-// The admin entry of spec §2 stays hidden: no role-based screen exists (spec §6), so it is not rendered.
+// No admin entry: no role-based screen exists (docs/product.md, Who may do what), so none is rendered.
 const HISTORY_MENU: readonly MenuEntry[] = [
   { label: 'Archives', to: '/archives' },
   { label: 'Recycle Bin', to: '/recycle' },
@@ -150,7 +150,7 @@ function OverdueBadge() {
 
 /**
  * Banner linking to `/home`; when signed in, the overdue badge, the History menu and the menu named after the
- * user (spec §2).
+ * user (docs/product.md, Top bar).
  */
 export function TopBar() {
   const session = useSession();

@@ -1,12 +1,12 @@
 import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
 
 /**
- * Every screen of spec §2. Each page is its own chunk (loaded on first visit), so the initial download stays
+ * Every screen (docs/product.md, Screens). Each page is its own chunk (loaded on first visit), so the initial download stays
  * small. To add a screen: create `features/<name>/<Name>Page.tsx` with a default export and add a line here.
  */
 export interface AppRoute {
   path: string;
-  /** `public` routes are reachable signed out (spec §6: only `/` and `/user`). */
+  /** `public` routes are reachable signed out (only `/` and `/user`: docs/product.md, Who may do what). */
   access: 'public' | 'signed-in';
   Page: LazyExoticComponent<ComponentType>;
 }

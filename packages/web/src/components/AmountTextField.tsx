@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { readAmountInput } from '../lib/amount-input.ts';
 
 /**
- * What every `$` amount box shows and lets a phone type (spec §5: 9 digits + 2 decimals). No `maxLength`: a
+ * What every `$` amount box shows and lets a phone type (docs/product.md, Validation: 9 digits + 2 decimals). No `maxLength`: a
  * pasted `$1,234,567.89` is longer than the 12 characters it becomes.
  */
 const AMOUNT_SLOT_PROPS = {

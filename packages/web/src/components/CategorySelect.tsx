@@ -2,7 +2,7 @@ import { CATEGORIES, type Category } from '@billfold/contract/categories';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 
-/** The entity category, from the spec's list (Uncategorized first, then alphabetical). */
+/** The entity category, from the contract's list (Uncategorized first, then alphabetical; docs/product.md, Entity). */
 export function CategorySelect({
   value,
   onChange,

@@ -40,7 +40,7 @@ function toDay(value: string): Dayjs | null {
   return value && toIso(dayjs(value)) === value ? dayjs(value) : null;
 }
 
-/** 160px (range mode, spec §9) holds YYYY-MM-DD, the clear and the calendar buttons only when packed tight. */
+/** 160px (range mode; docs/product.md, Timings and limits) holds YYYY-MM-DD, the clear and the calendar buttons only when packed tight. */
 function widthSx(width: number) {
   return width < 200
     ? {
@@ -53,7 +53,7 @@ function widthSx(width: number) {
 }
 
 /**
- * The app's one date field: a picker bounded to 1900-01-01 … 2099-12-31 (spec §5) that speaks the API's
+ * The app's one date field: a picker bounded to 1900-01-01 … 2099-12-31 (docs/product.md, Validation) that speaks the API's
  * `YYYY-MM-DD`, shown in the same form. A half-typed, impossible or out-of-range date stays as typed, with its
  * problem under the field, and reaches the owner as that problem, never as some other date.
  */

@@ -6,7 +6,7 @@ import { NOTICE_MS } from '../lib/timing.ts';
 
 export interface NoticeOptions {
   severity?: AlertColor;
-  /** Milliseconds before it closes by itself (spec §9); default 2000. */
+  /** Milliseconds before it closes by itself (docs/product.md, Timings and limits); default 2000. */
   duration?: number;
   /** Top centre by default; the recycle bin shows its notices at the bottom. */
   placement?: 'top' | 'bottom';

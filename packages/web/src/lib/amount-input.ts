@@ -1,7 +1,7 @@
 import { centsToDecimalString, fromCents, parseAmountText, toCents } from '@billfold/contract/money';
 import { isValidAmountInput, MESSAGES } from '@billfold/contract/validation';
 
-/** Whether an amount box takes this text while the user types (spec §5: 9 digits + 2 decimals, length 12). */
+/** Whether an amount box takes this text while the user types (9 digits + 2 decimals, length 12; docs/product.md, Validation). */
 export const acceptAmountInput = isValidAmountInput;
 
 /** The typed amount as a JSON number, or null when it is not a whole amount yet (`''`, `'.'`); `'12.'` is 12. */

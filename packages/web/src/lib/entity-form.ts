@@ -1,6 +1,6 @@
 import { MESSAGES } from '@billfold/contract/validation';
 
-/** Spec §5: the name is required once trimmed. */
+/** The name is required once trimmed (docs/product.md, Entity). */
 export function entityNameProblem(name: string): string | null {
   return name.trim() === '' ? MESSAGES.entityNameEmpty : null;
 }

@@ -1,5 +1,5 @@
 /**
- * Router state of a link to `/bills/{id}` (spec §2): the entity or invoice page the user came from, so that Save
+ * Router state of a link to `/bills/{id}` (docs/product.md, Edit entity (/bills/:id)): the entity or invoice page the user came from, so that Save
  * and Archive can go back there. `invoiceId` is the invoice's `entryId`, the id of its `/entries/{id}` route.
  */
 export interface EntityOrigin {

@@ -1,4 +1,4 @@
-/** Router state carried to `/` so the login page can show the matching notice (spec §2) and return the user. */
+/** Router state carried to `/` so the login page can show the matching notice (docs/product.md, Sign-in page (/)) and return the user. */
 export type LoginFlag = 'loggedOut' | 'accountCreated' | 'sessionEnded';
 
 export interface LoginLocationState {

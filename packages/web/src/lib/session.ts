@@ -1,6 +1,6 @@
 /**
  * Everything the app keeps in session storage, under one list of key names. Signing out removes every key
- * listed here (spec §4), so a feature that saves a view setting must use a key from `VIEW_KEYS`.
+ * listed here (docs/product.md, Saved view settings), so a feature that saves a view setting must use a key from `VIEW_KEYS`.
  */
 export const SESSION_KEYS = {
   accessToken: 'accessToken',
@@ -10,7 +10,7 @@ export const SESSION_KEYS = {
   sessionId: 'sessionId',
 } as const;
 
-/** Saved view settings of the home page (spec §4 "Persistence"); cleared on logout. */
+/** Saved view settings of the home page (docs/product.md, Saved view settings); cleared on logout. */
 export const VIEW_KEYS = {
   /** Filter fields: invoice, category, biller, amountMin, amountMax, status, flow. */
   filters: 'filters',
@@ -24,7 +24,7 @@ export const VIEW_KEYS = {
   pageSize: 'pageSize',
   columnVisibility: 'columnVisibility',
   sortModel: 'sortModel',
-  /** The spec names this key. */
+  /** The original client's name for this key, kept so its saved settings carry over. */
   showMoreOptions: 'showMoreOptions',
 } as const;
 

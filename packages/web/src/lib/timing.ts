@@ -1,11 +1,11 @@
-/** Durations of spec §9, in milliseconds. */
+/** Durations (docs/product.md, Timings and limits), in milliseconds. */
 export const NOTICE_MS = {
   /** `You have been logged out` and `Account created! Please log in.` */
   signInFlag: 2000,
   /** `Your session has ended. Please log in again.`: unexpected, so it stays long enough to read. */
   sessionEnded: 5000,
   loginError: 3000,
-  /** Alerts and snackbars in general (spec §8: top centre for 2 s). */
+  /** Alerts and snackbars in general (top centre for 2 s; docs/product.md, Messages). */
   default: 2000,
   account: 3000,
   recycle: 4000,

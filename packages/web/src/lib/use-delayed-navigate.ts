@@ -3,7 +3,7 @@ import { type NavigateOptions, useNavigate } from 'react-router-dom';
 import { REDIRECT_DELAY_MS } from './timing.ts';
 
 /**
- * Navigation a moment after a successful save (spec §4: 1.2 s), so the success notice is seen first. Leaving the
+ * Navigation a moment after a successful save (1.2 s; docs/product.md, Where a save leads), so the success notice is seen first. Leaving the
  * page earlier cancels it.
  */
 export function useDelayedNavigate(delayMs = REDIRECT_DELAY_MS) {

@@ -39,7 +39,7 @@ function readAuth(text: string): AuthResponse | null {
 
 const isOnline = () => typeof navigator === 'undefined' || navigator.onLine !== false;
 
-/** `POST /auth/login`; reports the failure as observed so the page can name it (spec §8). */
+/** `POST /auth/login`; reports the failure as observed so the page can name it (docs/product.md, Messages). */
 export async function login(credentials: LoginBody): Promise<LoginResult> {
   const observation = await exchange('POST', '/auth/login', { body: credentials });
   if (observation.stage === 'response' && observation.ok) {

@@ -32,7 +32,7 @@ const NO_INVOICES: EntryList = { entries: [], total: 0 };
 export interface InvoiceGridProps {
   /** Server-side filters for the list and the CSV export: the home filter panel's, or one entity's `partyList`. */
   filters: EntryFilterParams;
-  /** Rows-a-page choices (spec §9: home 5/10/25/50/100, entity page 2/5/10/25/50/100); at most 100. */
+  /** Rows-a-page choices (docs/product.md, Timings and limits: home 5/10/25/50/100, entity page 2/5/10/25/50/100); at most 100. */
   pageSizeOptions?: readonly number[];
   /** Initial rows a page when nothing is saved (home 100, entity page 10). */
   defaultPageSize?: number;
@@ -55,7 +55,7 @@ export interface InvoiceGridProps {
 const GRID_HEIGHT = 600;
 
 /**
- * The invoice grid of spec §2: server-side paging and sorting, the 11 columns, New Invoice, column and density
+ * The invoice grid (docs/product.md, Home (/home)): server-side paging and sorting, the 11 columns, New Invoice, column and density
  * choosers, Export CSV and the Go-to-page box. Changing `filters` returns to the first page.
  */
 export function InvoiceGrid({

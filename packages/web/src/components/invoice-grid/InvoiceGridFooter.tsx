@@ -37,7 +37,7 @@ export interface GoToPageBoxProps {
   onPage: (page: number) => void;
 }
 
-/** Spec §2: the Go-to-page box — Page, Go, First and Last (the grid's footer and the phone list's). */
+/** The Go-to-page box (docs/product.md, Home (/home)) — Page, Go, First and Last (the grid's footer and the phone list's). */
 export function GoToPageBox({ page, pageCount, known, onPage }: GoToPageBoxProps) {
   const [text, setText] = useState('');
   const target = known ? parseGoToPage(text, pageCount) : null;

@@ -81,7 +81,7 @@ function DensityChooser() {
   );
 }
 
-/** New Invoice, the column chooser, the density chooser and Export CSV (spec §2 plus the export). */
+/** New Invoice, the column chooser, the density chooser and Export CSV (docs/product.md, Home (/home)). */
 export function InvoiceGridToolbar() {
   const actions = useContext(InvoiceGridActionsContext);
   return (

@@ -14,7 +14,7 @@ import { FlowIcon, PaidIcon } from './icons.tsx';
  */
 export const MONEY_COLUMN_WIDTH = 130;
 
-/** The 11 columns of spec §2 and the optional Due; every field is one the server sorts by (`sortField`). */
+/** The 11 columns (docs/product.md, Home (/home)) and the optional Due; every field is one the server sorts by (`sortField`). */
 export const INVOICE_COLUMNS: GridColDef<Entry>[] = [
   {
     field: 'invoiceId',

@@ -3,7 +3,7 @@ import type { EntrySortParams } from '../../api/invoices/list-invoices.ts';
 import { readSetting, VIEW_KEYS, writeSetting } from '../../lib/session.ts';
 import { HIDDEN_BY_DEFAULT } from './columns.tsx';
 
-/** Spec §9: the home grid offers 5, 10, 25, 50 and 100 rows a page, 100 by default; never more than 100. */
+/** The home grid (docs/product.md, Timings and limits) offers 5, 10, 25, 50 and 100 rows a page, 100 by default; never more than 100. */
 export const HOME_PAGE_SIZES = [5, 10, 25, 50, 100] as const;
 export const HOME_DEFAULT_PAGE_SIZE = 100;
 export const MAX_PAGE_SIZE = 100;
@@ -28,7 +28,7 @@ export interface InvoiceGridStore {
   save(state: InvoiceGridViewState): void;
 }
 
-/** The home page's saved grid settings (spec §4), under the `VIEW_KEYS` that logout clears. */
+/** The home page's saved grid settings (docs/product.md, Saved view settings), under the `VIEW_KEYS` that logout clears. */
 export const homeGridStore: InvoiceGridStore = {
   load: () => ({
     page: readSetting<unknown>(VIEW_KEYS.page, undefined) as number,

@@ -19,7 +19,7 @@ export const PAID_LABELS: Record<PaidState, string> = {
 };
 
 /**
- * Spec §4: paid, with an overpaid marker if overpaid; unpaid with an In Progress marker when the balance is partial
+ * Paid (docs/product.md, Invoice): with an overpaid marker if overpaid; unpaid with an In Progress marker when the balance is partial
  * (above 0 and below the amount); otherwise unpaid.
  */
 export function paidState(entry: Pick<Entry, 'status' | 'overpaid' | 'amount' | 'balance'>): PaidState {

@@ -27,7 +27,7 @@ export function chartData(stats: Stats): { measures: string[]; income: number[];
   };
 }
 
-/** Beyond the spec (issue 5): income and expenses side by side, because people would rather look than read. */
+/** Beyond the original product (issue 5): income and expenses side by side, because people would rather look than read. */
 export function IncomeExpenseChart({ stats }: { stats: Stats }) {
   const theme = useTheme();
   // On a phone the four measure names do not fit side by side (the chart would drop one): they slant.

@@ -47,7 +47,7 @@ function FigureCard({ title, figures, accent }: { title: string; figures: Figure
   );
 }
 
-/** Spec §2 Top Payment Insights: six lists of at most 5, `No data available` when a list is empty. */
+/** Top Payment Insights (docs/product.md, Stats): six lists of at most 5, `No data available` when a list is empty. */
 export function TopPaymentInsights({ stats }: { stats: Stats }) {
   const headingId = useId();
   return (

@@ -7,7 +7,7 @@ import { StatsBreakdown, TopPaymentInsights } from './StatsBreakdown.tsx';
 export interface StatsPanelProps {
   /** The same filters as the invoice grid (e.g. one entity's `partyList`). */
   filters: EntryFilterParams;
-  /** Top Payment Insights: the home page shows them, the entity page does not (spec §2). */
+  /** Top Payment Insights: the home page shows them, the entity page does not (docs/product.md, Stats). */
   showInsights?: boolean;
   /** The income/expenses bar chart. */
   showChart?: boolean;

@@ -8,12 +8,12 @@ export interface Figure {
   value: string;
 }
 
-/** `$1,000.00 ($50.00 overpaid)`: a paid total with the overpaid part in brackets (spec §2). */
+/** `$1,000.00 ($50.00 overpaid)`: a paid total with the overpaid part in brackets (docs/product.md, Stats). */
 export function withOverpaid(paid: number, overpaid: number): string {
   return `${formatUsd(paid)} (${formatUsd(overpaid)} overpaid)`;
 }
 
-/** Spec §2 Income Breakdown: Total Income, Received (overpaid in brackets), Outstanding, Avg and Max Payment Received. */
+/** Income Breakdown (docs/product.md, Stats): Total Income, Received (overpaid in brackets), Outstanding, Avg and Max Payment Received. */
 export function incomeFigures(stats: Stats): Figure[] {
   return [
     { label: 'Total Income', value: formatUsd(stats.totalIncomeAmount) },
@@ -24,7 +24,7 @@ export function incomeFigures(stats: Stats): Figure[] {
   ];
 }
 
-/** Spec §2 Expenses Breakdown: Total Expenses, Paid (overpaid in brackets), Balance, Avg and Max Payment Made. */
+/** Expenses Breakdown (docs/product.md, Stats): Total Expenses, Paid (overpaid in brackets), Balance, Avg and Max Payment Made. */
 export function expenseFigures(stats: Stats): Figure[] {
   return [
     { label: 'Total Expenses', value: formatUsd(stats.totalExpenseAmount) },
@@ -53,7 +53,7 @@ export function topItems(map: Record<string, number>, label: (key: string) => st
     .map(([key, amount]) => ({ label: label(key), value: formatUsd(amount) }));
 }
 
-/** Spec §2 Top Payment Insights: six top-5 lists; payment methods by label, categories in title case. */
+/** Top Payment Insights (docs/product.md, Stats): six top-5 lists; payment methods by label, categories in title case. */
 export function insightLists(stats: Stats): InsightList[] {
   return [
     { title: 'Top Income Sources', items: topItems(stats.topIncomeSources) },

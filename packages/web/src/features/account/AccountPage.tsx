@@ -34,7 +34,7 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-/** `/account` (spec §2): the user's details and the email, password, MFA and deactivation dialogs. */
+/** `/account` (docs/product.md, Account (/account)): the user's details and the email, password, MFA and deactivation dialogs. */
 export default function AccountPage() {
   const session = useSession();
   const username = session?.username ?? '';

@@ -2,7 +2,7 @@ import { useCallback } from 'react';
 import { useNotice } from '../../components/notices.tsx';
 import { NOTICE_MS } from '../../lib/timing.ts';
 
-/** Account-page notices stay 3 s (spec §8). */
+/** Account-page notices stay 3 s (docs/product.md, Messages). */
 export function useAccountNotice() {
   const notify = useNotice();
   return useCallback(

@@ -21,7 +21,7 @@ const PAGE_SIZES = [10, 25, 50, 100];
 const RESTORE_FAILED = { failed: 'Failed to restore entity.', error: 'Failed to restore entity.' };
 const DELETE_FAILED = { failed: 'Failed to delete entity.', error: 'Failed to delete entity.' };
 
-/** `/archives` (spec §2): archived entities with Restore and Delete. */
+/** `/archives` (docs/product.md, Archives (/archives)): archived entities with Restore and Delete. */
 export default function ArchivesPage() {
   const bills = useEntities('inactive');
   const update = useUpdateEntity();

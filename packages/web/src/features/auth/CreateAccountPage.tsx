@@ -12,7 +12,7 @@ import { loginState } from '../../lib/login-flags.ts';
 
 const EMPTY = { username: '', email: '', password: '', confirmPassword: '' };
 
-/** Spec §5 checks in their order, then the username rule the server would apply anyway. */
+/** The checks of docs/product.md, Sign-in and account, in their order, then the username rule the server would apply anyway. */
 function validate(form: typeof EMPTY): string | null {
   const input = { ...form, username: form.username.trim(), email: form.email.trim() };
   return validateNewAccount(input) ?? (USERNAME_PATTERN.test(input.username) ? null : MESSAGES.invalidUsername);

@@ -1,7 +1,7 @@
 import type { LoginFailure } from '../../api/auth/login.ts';
 import { type Observation, serverMessage } from '../../api/client.ts';
 
-/** The login messages of spec §8, verbatim. */
+/** The login messages, verbatim (docs/product.md, Messages). */
 export const LOGIN_ERRORS = {
   unavailable: 'Service Currently Unavailable. Please try again later.',
   connectionReset: 'Connection Reset. Please try again later.',

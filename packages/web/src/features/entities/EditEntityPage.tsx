@@ -26,7 +26,7 @@ function Frame({ children }: { children: ReactNode }) {
   return <PageCard title="Edit Entity">{children}</PageCard>;
 }
 
-/** `/bills/{id}` (spec §2): rename, recategorise, internal flag, archive. */
+/** `/bills/{id}` (docs/product.md, Edit entity (/bills/:id)): rename, recategorise, internal flag, archive. */
 export default function EditEntityPage() {
   const origin = readEntityOrigin(useLocation().state);
   return <RouteEntity frame={Frame}>{(bill) => <EntityForm key={bill.id} bill={bill} origin={origin} />}</RouteEntity>;

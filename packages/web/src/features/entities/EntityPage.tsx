@@ -16,7 +16,7 @@ import type { EntityOrigin } from '../../lib/entity-origin.ts';
 import { RouteEntity } from './RouteEntity.tsx';
 import { SchedulesSection } from './SchedulesSection.tsx';
 
-/** Spec §9: the entity page's grid offers 2, 5, 10, 25, 50 and 100 rows a page, 10 by default. */
+/** The entity page's grid (docs/product.md, Timings and limits) offers 2, 5, 10, 25, 50 and 100 rows a page, 10 by default. */
 export const ENTITY_PAGE_SIZES = [2, 5, 10, 25, 50, 100] as const;
 export const ENTITY_DEFAULT_PAGE_SIZE = 10;
 
@@ -28,7 +28,7 @@ function Frame({ children }: { children: ReactNode }) {
   );
 }
 
-/** `/entities/{id}` (spec §2): the entity's header, its invoices and its statistics (without the insights). */
+/** `/entities/{id}` (docs/product.md, Entity page (/entities/:id)): the entity's header, its invoices and its statistics (without the insights). */
 export default function EntityPage() {
   return <RouteEntity frame={Frame}>{(bill) => <EntityDetail bill={bill} />}</RouteEntity>;
 }

@@ -1,7 +1,7 @@
 import type { EntityOrigin } from '../../lib/entity-origin.ts';
 
 /**
- * Where the edit-entity page goes 1.2 s after Save or Archive (spec §4): `/home` once the entity is archived;
+ * Where the edit-entity page goes 1.2 s after Save or Archive (docs/product.md, Where a save leads): `/home` once the entity is archived;
  * otherwise the entity or invoice page it was opened from, else the entity's own page.
  */
 export function pathAfterEntitySave(origin: EntityOrigin, result: { billId: number; archived: boolean }): string {

@@ -17,7 +17,7 @@ export interface ChipSelectProps {
   disabled?: boolean;
 }
 
-/** A multi-select shown as chips (at most 150px wide, spec §9), each with a delete action. */
+/** A multi-select shown as chips (at most 150px wide; docs/product.md, Timings and limits), each with a delete action. */
 export function ChipSelect({ label, options, value, onChange, disabled }: ChipSelectProps) {
   const labelId = useId();
   const labelOf = (item: string) => options.find((option) => option.value === item)?.label ?? item;

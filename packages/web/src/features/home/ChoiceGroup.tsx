@@ -12,7 +12,7 @@ export interface ChoiceGroupProps<T extends string> {
   onChange: (value: T | null) => void;
 }
 
-/** A single-choice group in which a second click on the selected option deselects it (spec §4). */
+/** A single-choice group in which a second click on the selected option deselects it (docs/product.md, Filter panel). */
 export function ChoiceGroup<T extends string>({ label, options, value, onChange }: ChoiceGroupProps<T>) {
   const labelId = useId();
   return (

@@ -33,10 +33,10 @@ import {
 } from './filter-model.ts';
 import type { HomeFilters } from './use-home-filters.ts';
 
-/** Uncategorized first, then alphabetical, in title case (spec §3); `CATEGORIES` is already in that order. */
+/** Uncategorized first, then alphabetical, in title case (docs/product.md, Filters); `CATEGORIES` is already in that order. */
 const CATEGORY_OPTIONS = CATEGORIES.map((category) => ({ value: category, label: categoryLabel(category) }));
 
-/** The filter panel of spec §2 with the rules of §4 and §5 and the sizes of §9. */
+/** The filter panel (docs/product.md, Filter panel), with its date mode, validation and sizes. */
 export function FilterPanel({ filters }: { filters: HomeFilters }) {
   const { draft, errors, clearCount, update, search, clear, showMoreOptions, setShowMoreOptions } = filters;
   const { fields, dateRange, dateMode } = draft;

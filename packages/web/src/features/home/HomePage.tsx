@@ -22,8 +22,10 @@ const StatsTab = lazy(() => import('./StatsTab.tsx').then((m) => ({ default: m.S
 type HomeTab = 'invoices' | 'stats';
 
 /**
- * `/home` (spec §2): the upcoming-and-overdue panel and the filter panel above left vertical tabs Invoices and Stats. The page composes the filters and
- * stats features (ADR 0500); filters, paging, sort and columns are saved in session storage (spec §4).
+ * `/home` (docs/product.md, Home (/home)): the upcoming-and-overdue panel and the filter panel above left vertical tabs
+ * Invoices and Stats. The home feature owns its filter panel, due panel and Stats tab, and draws the shared
+ * invoice grid (docs/decisions/1110-web-folders-named-for-what-users-see.md); filters, paging, sort and columns
+ * are saved in session storage (docs/product.md, Saved view settings).
  */
 export default function HomePage() {
   const filters = useHomeFilters();
@@ -43,12 +45,12 @@ export default function HomePage() {
   }, [linkedDue, apply, setShowMoreOptions, setSearchParams]);
   const id = useId();
   const theme = useTheme();
-  // Vertical tabs on the left (spec §2); a phone has no width to spare, so there they sit on top.
+  // Vertical tabs on the left (docs/product.md, Home (/home)); a phone has no width to spare, so there they sit on top.
   const phone = useMediaQuery(theme.breakpoints.down('sm'));
   // Phones and small tablets fold the filter panel into a sheet (decision 0801).
   const narrow = useMediaQuery(theme.breakpoints.down('md'));
 
-  // Spec §4: a page restored from the back-forward cache is reloaded, so it shows the saved state and fresh data.
+  // docs/product.md, Saved view settings: a page restored from the back-forward cache is reloaded, so it shows the saved state and fresh data.
   useEffect(() => {
     const onPageShow = (event: PageTransitionEvent) => {
       if (event.persisted) window.location.reload();

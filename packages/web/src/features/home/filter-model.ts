@@ -1,5 +1,5 @@
 /**
- * The filter panel's state and rules (spec §3 "Filter model", §4 "Date mode", §5 "Filter panel"), as pure
+ * The filter panel's state and rules (docs/product.md, Filters; docs/product.md, Date mode; docs/product.md, Validation), as pure
  * functions: what the controls hold, how switching date mode changes the range, what is invalid, and which
  * `GET /entries` parameters it all means.
  */
@@ -38,7 +38,7 @@ export const ARCHIVE_OPTIONS: readonly { value: ArchiveOption; label: string }[]
   { value: 'only', label: 'Only' },
 ];
 
-/** The filter fields of spec §3 (saved under `filters`). */
+/** The filter fields (docs/product.md, Filters), saved under `filters`. */
 export interface FilterFields {
   /** Digits only; empty means any. */
   invoice: string;
@@ -89,7 +89,7 @@ export const EMPTY_FIELDS: FilterFields = {
   due: null,
 };
 
-/** Spec §9: the last 30 days with no end. */
+/** The last 30 days with no end (docs/product.md, Timings and limits). */
 export function defaultDateRange(now = new Date()): DateRange {
   return { start: daysAgoIso(30, now), end: null };
 }
@@ -105,7 +105,7 @@ export function defaultFilterState(now = new Date()): FilterState {
   };
 }
 
-// ---------- date mode (spec §4) ----------
+// ---------- date mode (docs/product.md, Date mode) ----------
 
 /**
  * Single Date with a start date: that whole day; with none: no dates. Date Range: the start stays, the end goes.
@@ -120,7 +120,7 @@ export function pickSingleDate(date: string | null): DateRange {
   return { start: date, end: date };
 }
 
-// ---------- archives (spec §4) ----------
+// ---------- archives (docs/product.md, Filter panel) ----------
 
 /** Include gives `true`, Only gives `'only'`, none gives `false`. */
 export function archivesFromChoice(choice: ArchiveOption | null): IncludeArchived {
@@ -140,14 +140,14 @@ export function toggleChoice<T>(current: T | null, clicked: T): T | null {
   return current === clicked ? null : clicked;
 }
 
-// ---------- Invoice # (spec §5) ----------
+// ---------- Invoice # (docs/product.md, Validation) ----------
 
 const INVOICE_KEYS = new Set(['Backspace', 'Delete', 'Tab', 'ArrowLeft', 'ArrowRight']);
 /** The server reads at most 16 digits. */
 export const INVOICE_MAX_LENGTH = 16;
 
 /**
- * Keys the Invoice # box accepts: digits, Backspace, Delete, Tab and the left/right arrows (spec §5). Enter
+ * Keys the Invoice # box accepts: digits, Backspace, Delete, Tab and the left/right arrows (docs/product.md, Validation). Enter
  * (search) and shortcuts with Ctrl or ⌘ (copy, paste, select all) pass too; pasted text is cleaned by
  * `cleanInvoiceInput`.
  */
@@ -171,7 +171,7 @@ export function validateInvoiceNumber(text: string): string | null {
   return text !== '' && invoiceParam(text) === undefined ? MESSAGES.invoiceNumberFromOne : null;
 }
 
-// ---------- validation (spec §5) ----------
+// ---------- validation (docs/product.md, Validation) ----------
 
 export interface FilterErrors {
   /** On Invoice #: `Invoice numbers start at 1.` */
@@ -213,7 +213,7 @@ export function setDateField(
   return { ...state, dateRange, dateProblems };
 }
 
-// ---------- the query (spec §7, API.md) ----------
+// ---------- the query (docs/api/README.md, Invoices (/entries)) ----------
 
 const FLOW_PARAM: Record<FlowOption, NonNullable<EntryFilterParams['flow']>> = {
   INCOMING: 'income',

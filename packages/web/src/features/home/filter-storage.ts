@@ -1,7 +1,7 @@
 import { readSetting, VIEW_KEYS, writeSetting } from '../../lib/session.ts';
 import { type FilterState, restoreFilterState } from './filter-model.ts';
 
-/** The home page's saved filters (spec §4), under the `VIEW_KEYS` that logout clears. */
+/** The home page's saved filters (docs/product.md, Saved view settings), under the `VIEW_KEYS` that logout clears. */
 export function loadFilterState(now = new Date()): FilterState {
   return restoreFilterState(
     {
@@ -21,7 +21,7 @@ export function saveFilterState(state: FilterState): void {
   writeSetting(VIEW_KEYS.includeArchived, state.includeArchived);
 }
 
-/** Spec §2: the Show more options choice, saved under `showMoreOptions`. */
+/** The Show more options choice (docs/product.md, Filter panel), saved under `showMoreOptions`. */
 export function loadShowMoreOptions(): boolean {
   return readSetting<unknown>(VIEW_KEYS.showMoreOptions, false) === true;
 }

@@ -42,7 +42,7 @@ function Frame({ children }: { children: ReactNode }) {
   return <Container sx={{ py: 4, maxWidth: { lg: 1000 } }}>{children}</Container>;
 }
 
-/** `/entries/{id}` (spec §2): the invoice, its payments, and the actions on both. */
+/** `/entries/{id}` (docs/product.md, Invoice page (/entries/:id)): the invoice, its payments, and the actions on both. */
 export default function InvoicePage() {
   const entryId = parseRouteId(useParams().id);
   const entry = useInvoice(entryId);

@@ -64,7 +64,7 @@ function FieldWithButton({
   );
 }
 
-/** Add Payment and Edit Payment (spec §5 "Payment form"). Rendered only while open, so every opening starts afresh. */
+/** Add Payment and Edit Payment (docs/product.md, Payment form). Rendered only while open, so every opening starts afresh. */
 export function PaymentDialog({ target, entry, onClose }: Props) {
   if (target === null) return null;
   return <PaymentDialogContent target={target} entry={entry} onClose={onClose} />;

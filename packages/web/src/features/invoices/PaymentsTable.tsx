@@ -21,7 +21,7 @@ interface Props {
   onDelete: (payment: Payment) => void;
 }
 
-/** The invoice's payments (spec §2): date, amount, method with an Auto badge, notes, edit and delete. */
+/** The invoice's payments (docs/product.md, Invoice page (/entries/:id)): date, amount, method with an Auto badge, notes, edit and delete. */
 export function PaymentsTable({ payments, readOnly, onEdit, onDelete }: Props) {
   return (
     <TableContainer>

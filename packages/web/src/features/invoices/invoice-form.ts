@@ -54,7 +54,7 @@ export function dueDateProblem(values: Pick<InvoiceFormValues, 'date' | 'dueDate
 }
 
 /**
- * Entity, Date, Flow and Amount are required (spec §5); Description and Due date are optional. A date field
+ * Entity, Date, Flow and Amount are required (docs/product.md, Invoice form); Description and Due date are optional. A date field
  * that shows a problem (half-typed, impossible, out of range, a due date before the date) says so itself: it
  * blocks the form without counting as missing.
  */
@@ -87,7 +87,7 @@ export function toEntryBody(values: InvoiceFormValues): CreateEntryBody {
   };
 }
 
-/** Where the app goes 1.2 s after a save (spec §4): the home page after a create, the invoice after an update. */
+/** Where the app goes 1.2 s after a save (docs/product.md, Where a save leads): the home page after a create, the invoice after an update. */
 export function pathAfterSave(mode: 'create' | 'update', entryId: number): string {
   return mode === 'create' ? '/home' : `/entries/${entryId}`;
 }

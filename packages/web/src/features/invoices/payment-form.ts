@@ -31,7 +31,7 @@ export function paymentFormFromPayment(payment: Payment): PaymentFormValues {
 }
 
 /**
- * Date, amount and method are required (spec §5); notes are optional. A date field with a problem says so itself
+ * Date, amount and method are required (docs/product.md, Payment form); notes are optional. A date field with a problem says so itself
  * and is not reported as missing here; the dialog does not send while it shows one.
  */
 export function checkPaymentForm(values: PaymentFormValues, dateProblem: string | null = null): string | null {
@@ -58,7 +58,7 @@ export function toPaymentBody(values: PaymentFormValues, entryId: number): Creat
   };
 }
 
-/** Spec §8: what the notice says after an add or an edit. */
+/** What the notice says (docs/product.md, Messages) after an add or an edit. */
 export const PAYMENT_MESSAGES = {
   add: { success: 'Payment added successfully!', failed: 'Failed to add payment.', error: 'Error saving payment.' },
   edit: {

@@ -31,7 +31,7 @@ function typeLabel(item: RecycleItem): string {
   return item.entityType === 'Payment' ? paymentMethodLabel(item.type) : item.type;
 }
 
-/** `/recycle` (spec §2): what was deleted in the last 14 days, each with Restore. */
+/** `/recycle` (docs/product.md, Recycle bin (/recycle)): what was deleted in the last 14 days, each with Restore. */
 export default function RecyclePage() {
   const bin = useRecycleBin();
   const restore = useRestoreItem();

@@ -2,7 +2,7 @@ import type { RecycleType } from '@billfold/contract/recycle';
 import { type Outcome, serverReason } from '../../api/outcome.ts';
 
 /**
- * Spec §8 "Recycle bin": what the notice says after a Restore; a refusal carries the server's reason
+ * What the notice says (docs/product.md, Messages) after a Restore; a refusal carries the server's reason
  * (`Restore failed: An entity named "Acme" already exists.`).
  */
 export function restoreNotice(
