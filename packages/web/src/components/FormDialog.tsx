@@ -5,7 +5,10 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
-import { type FormEvent, type ReactNode, useId } from 'react';
+import { type FormEvent, type ReactNode, useId, useState } from 'react';
+import type { Failure } from '../api/outcome.ts';
+import { failureMessage, serverReason } from '../api/outcome.ts';
+import { useNotice } from './notices.tsx';
 
 export interface FormDialogProps {
   open: boolean;
@@ -75,4 +78,49 @@ export function FormDialog({
       </form>
     </Dialog>
   );
+}
+
+/** The keys of a form whose values are text: the ones a date box can hold. */
+type TextKey<T> = { [K in keyof T]: T[K] extends string ? K : never }[keyof T];
+
+/**
+ * The state of a form in a `FormDialog`: its values, an error that any change clears, what each date box says
+ * about its text (`IsoDateField` reports a problem with every change, and shows it itself), and the failure
+ * report of a save: the notice of docs/product.md, Messages, and the server's reason above the fields.
+ */
+export function useFormDialogState<T extends object>(initial: () => T) {
+  const [values, setValues] = useState<T>(initial);
+  const [error, setError] = useState<string | null>(null);
+  const [dateProblems, setDateProblems] = useState<Partial<Record<keyof T, string | null>>>({});
+  const notify = useNotice();
+
+  const set = <K extends keyof T>(key: K, value: T[K]) => {
+    setValues((current) => ({ ...current, [key]: value }));
+    setError(null);
+  };
+  /** A date box's new text and its problem (null for a good date or an empty box). */
+  const setDate = <K extends TextKey<T>>(key: K, value: T[K], problem: string | null = null) => {
+    set(key, value);
+    setDateProblems((current) => ({ ...current, [key]: problem }));
+  };
+  return {
+    values,
+    set,
+    setDate,
+    error,
+    setError,
+    /** The props that bind an `IsoDateField` to `key`. */
+    dateField: <K extends TextKey<T>>(key: K) => ({
+      name: String(key),
+      value: values[key] as string,
+      onChange: (value: string, problem: string | null) => setDate(key, value as T[K], problem),
+    }),
+    /** The first problem of the named date boxes; nothing is sent while there is one. */
+    dateProblem: (...keys: TextKey<T>[]) => keys.map((key) => dateProblems[key] ?? null).find(Boolean) ?? null,
+    /** A save the server refused or that got no answer: the notice, and the server's reason above the fields. */
+    reportFailure: (failure: Failure, messages: { failed: string; error: string }) => {
+      notify(failureMessage(failure, messages), { severity: 'error' });
+      setError(serverReason(failure));
+    },
+  };
 }

@@ -12,11 +12,9 @@ import RadioGroup from '@mui/material/RadioGroup';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useState } from 'react';
-import { failureMessage, serverReason } from '../../api/outcome.ts';
 import { useSaveSchedule } from '../../api/schedules/save-schedule.ts';
 import { AmountTextField } from '../../components/AmountTextField.tsx';
-import { FormDialog } from '../../components/FormDialog.tsx';
+import { FormDialog, useFormDialogState } from '../../components/FormDialog.tsx';
 import { IsoDateField } from '../../components/IsoDateField.tsx';
 import { useNotice } from '../../components/notices.tsx';
 import { PaymentMethodField } from '../../components/PaymentMethodField.tsx';
@@ -66,21 +64,14 @@ function ScheduleDialogContent({
   onClose: () => void;
 }) {
   const today = todayIso();
-  const [values, setValues] = useState<ScheduleFormValues>(() =>
+  const form = useFormDialogState<ScheduleFormValues>(() =>
     target === 'new' ? emptyScheduleForm(today, bill.internal) : scheduleFormFromSchedule(target),
   );
-  const [error, setError] = useState<string | null>(null);
-  const [firstProblem, setFirstProblem] = useState<string | null>(null);
-  const [endProblem, setEndProblem] = useState<string | null>(null);
+  const { values, set, error, setError } = form;
   // A date field with a problem shows it itself; nothing is sent while one does.
-  const dateProblem = firstProblem ?? (values.ends === 'date' ? endProblem : null);
+  const dateProblem = values.ends === 'date' ? form.dateProblem('firstDate', 'endDate') : form.dateProblem('firstDate');
   const save = useSaveSchedule();
   const notify = useNotice();
-
-  const set = <K extends keyof ScheduleFormValues>(key: K, value: ScheduleFormValues[K]) => {
-    setValues((current) => ({ ...current, [key]: value }));
-    setError(null);
-  };
 
   const submit = async () => {
     const problem = dateProblem ? null : checkScheduleForm(values);
@@ -91,8 +82,7 @@ function ScheduleDialogContent({
       target === 'new' ? { billId: bill.id, scheduleId: null, body } : { scheduleId: target.id, body },
     );
     if (!outcome.ok) {
-      notify(failureMessage(outcome, SCHEDULE_MESSAGES), { severity: 'error' });
-      setError(serverReason(outcome));
+      form.reportFailure(outcome, SCHEDULE_MESSAGES);
       return;
     }
     const created = target === 'new' ? outcome.data.createdCount : 0;
@@ -172,16 +162,7 @@ function ScheduleDialogContent({
           sx={{ width: 128 }}
         />
       </Stack>
-      <IsoDateField
-        label="First invoice date"
-        name="firstDate"
-        value={values.firstDate}
-        onChange={(date, problem) => {
-          set('firstDate', date);
-          setFirstProblem(problem);
-        }}
-        required
-      />
+      <IsoDateField label="First invoice date" {...form.dateField('firstDate')} required />
       {!weekly && (
         <TextField
           select
@@ -211,18 +192,7 @@ function ScheduleDialogContent({
           <FormControlLabel value="count" control={<Radio />} label="After a number of invoices" />
         </RadioGroup>
       </FormControl>
-      {values.ends === 'date' && (
-        <IsoDateField
-          label="End date"
-          name="endDate"
-          value={values.endDate}
-          onChange={(date, problem) => {
-            set('endDate', date);
-            setEndProblem(problem);
-          }}
-          required
-        />
-      )}
+      {values.ends === 'date' && <IsoDateField label="End date" {...form.dateField('endDate')} required />}
       {values.ends === 'count' && (
         <TextField
           label="Number of invoices"

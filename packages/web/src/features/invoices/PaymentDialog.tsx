@@ -6,12 +6,11 @@ import Chip from '@mui/material/Chip';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import { type ReactNode, useState } from 'react';
-import { failureMessage, serverReason } from '../../api/outcome.ts';
+import type { ReactNode } from 'react';
 import { useCreatePayment } from '../../api/payments/create-payment.ts';
 import { useUpdatePayment } from '../../api/payments/update-payment.ts';
 import { AmountTextField } from '../../components/AmountTextField.tsx';
-import { FormDialog } from '../../components/FormDialog.tsx';
+import { FormDialog, useFormDialogState } from '../../components/FormDialog.tsx';
 import { IsoDateField } from '../../components/IsoDateField.tsx';
 import { useNotice } from '../../components/notices.tsx';
 import { PaymentMethodField } from '../../components/PaymentMethodField.tsx';
@@ -80,11 +79,10 @@ function PaymentDialogContent({
   onClose: () => void;
 }) {
   const mode = target === 'add' ? 'add' : 'edit';
-  const [values, setValues] = useState<PaymentFormValues>(() =>
+  const form = useFormDialogState<PaymentFormValues>(() =>
     target === 'add' ? emptyPaymentForm(todayIso()) : paymentFormFromPayment(target),
   );
-  const [error, setError] = useState<string | null>(null);
-  const [dateProblem, setDateProblem] = useState<string | null>(null);
+  const { values, set, error, setError } = form;
   const create = useCreatePayment();
   const update = useUpdatePayment();
   const notify = useNotice();
@@ -92,13 +90,9 @@ function PaymentDialogContent({
   const readOnly = entry.archived;
   const balance = entry.balance.totalBalance;
 
-  const set = <K extends keyof PaymentFormValues>(key: K, value: PaymentFormValues[K]) => {
-    setValues((current) => ({ ...current, [key]: value }));
-    setError(null);
-  };
-
   const submit = async () => {
     if (readOnly) return;
+    const dateProblem = form.dateProblem('date');
     const problem = checkPaymentForm(values, dateProblem);
     setError(problem);
     if (problem || dateProblem) return;
@@ -109,8 +103,7 @@ function PaymentDialogContent({
         ? await create.mutateAsync(body)
         : await update.mutateAsync({ ...body, paymentId: target.paymentId });
     if (!outcome.ok) {
-      notify(failureMessage(outcome, messages), { severity: 'error' });
-      setError(serverReason(outcome));
+      form.reportFailure(outcome, messages);
       return;
     }
     notify(messages.success, { severity: 'success' });
@@ -128,25 +121,8 @@ function PaymentDialogContent({
       onSubmit={submit}
       onClose={onClose}
     >
-      <FieldWithButton
-        button="Use Invoice Date"
-        onClick={() => {
-          set('date', entry.date);
-          setDateProblem(null);
-        }}
-        disabled={readOnly}
-      >
-        <IsoDateField
-          label="Payment Date"
-          name="date"
-          value={values.date}
-          onChange={(date, problem) => {
-            set('date', date);
-            setDateProblem(problem);
-          }}
-          required
-          disabled={readOnly}
-        />
+      <FieldWithButton button="Use Invoice Date" onClick={() => form.setDate('date', entry.date)} disabled={readOnly}>
+        <IsoDateField label="Payment Date" {...form.dateField('date')} required disabled={readOnly} />
       </FieldWithButton>
       <FieldWithButton
         button="Pay Remaining Balance"
