@@ -14,8 +14,8 @@ import { attempt, dataOf, type Outcome } from '../outcome.ts';
 type QueryValueOf<T> = T extends readonly (infer Item)[] ? readonly Item[] : T extends number ? number | string : T;
 
 /**
- * The list filters of `GET /entries`, `/entries/stats` and `/entries/export` (docs/api/README.md, Invoices
- * (/entries)): the contract's names and choices. Absent keys are not sent; arrays repeat their key.
+ * The list filters of `GET /entries`, `/entries/stats` and `/entries/export`
+ * (docs/api/README.md, Invoices (/entries)): the contract's names and choices. Absent keys are not sent; arrays repeat their key.
  */
 export type EntryFilterParams = { [Name in keyof EntryFilters]?: QueryValueOf<NonNullable<EntryFilters[Name]>> };
 
