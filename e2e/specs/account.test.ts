@@ -1,3 +1,4 @@
+import type { User } from '@billfold/contract/users';
 import { describe, expect, it } from 'vitest';
 import { AccountPage } from '../pages/account-page.ts';
 import { LoginPage } from '../pages/login-page.ts';
@@ -29,10 +30,7 @@ describe('account page', () => {
     await account.value('Username').waitFor();
     expect(pathOf(page)).toBe('/account');
 
-    const server = await (await apiLogin(user)).request<{ createdAt: string }>(
-      'GET',
-      `/user?userName=${user.username}`,
-    );
+    const server = await (await apiLogin(user)).request<User>('GET', `/user?userName=${user.username}`);
     const newYork = new Intl.DateTimeFormat('en-US', {
       dateStyle: 'medium',
       timeStyle: 'short',
@@ -79,7 +77,7 @@ describe('account page', () => {
     await screenshot(page, 'account-email-updated');
 
     // The server has it, and the page shows it after a reload too.
-    const server = await (await apiLogin(user)).request<{ email: string }>('GET', `/user?userName=${user.username}`);
+    const server = await (await apiLogin(user)).request<User>('GET', `/user?userName=${user.username}`);
     expect(server.email).toBe(`new.${user.email}`);
     await page.reload();
     await account

@@ -1,3 +1,5 @@
+import type { EntryList } from '@billfold/contract/entries';
+import type { RecycleList } from '@billfold/contract/recycle';
 import { describe, expect, it } from 'vitest';
 import { apiLogin } from '../support/api.ts';
 import { screenshot, useBrowser } from '../support/browser.ts';
@@ -54,14 +56,14 @@ describe('CSV import', () => {
     await page.getByRole('list', { name: 'Recent imports' }).getByText('bank.csv').waitFor();
     await page.getByText(/· 3 invoices · 1 duplicate skipped$/).waitFor();
     await screenshot(page, 'csv-import-done');
-    const listed = await api.request<{ total: number }>('GET', '/entries?startDate=2026-01-01&endDate=2026-01-31');
+    const listed = await api.request<EntryList>('GET', '/entries?startDate=2026-01-01&endDate=2026-01-31');
     expect(listed.total).toBe(3);
 
     await page.getByRole('button', { name: 'Undo Import' }).click();
     await page.getByText('Import undone: its invoices are in the recycle bin.').waitFor();
-    const after = await api.request<{ total: number }>('GET', '/entries?startDate=2026-01-01&endDate=2026-01-31');
+    const after = await api.request<EntryList>('GET', '/entries?startDate=2026-01-01&endDate=2026-01-31');
     expect(after.total).toBe(0);
-    const bin = await api.request<{ recycleItems: { entityType: string; partyName: string }[] }>('GET', '/recycle');
+    const bin = await api.request<RecycleList>('GET', '/recycle');
     expect(bin.recycleItems.map((i) => `${i.entityType} ${i.partyName}`).sort()).toEqual([
       'Entity ACME Payroll',
       'Entity Water Works',

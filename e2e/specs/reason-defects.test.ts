@@ -1,3 +1,4 @@
+import type { Entry } from '@billfold/contract/entries';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { AccountPage } from '../pages/account-page.ts';
@@ -56,7 +57,7 @@ describe('the server says why', () => {
     await dialog.waitFor({ state: 'hidden' });
     expect((await getEntity(account.api, entity.id)).name).toBe('Twin Co (2)');
     // Its invoice came back with it.
-    expect((await account.api.request<{ name: string }>('GET', `/entries/${entry.entryId}`)).name).toBe('Twin Co (2)');
+    expect((await account.api.request<Entry>('GET', `/entries/${entry.entryId}`)).name).toBe('Twin Co (2)');
   });
 
   it('a typed or linked archived entity is said to be archived, with the way to Archives', async () => {

@@ -1,3 +1,4 @@
+import type { Schedule } from '@billfold/contract/schedules';
 import { describe, expect, it } from 'vitest';
 import { EntityPage } from '../pages/entity-page.ts';
 import { notice } from '../pages/notice.ts';
@@ -106,7 +107,7 @@ describe('recurring invoices on the entity page', () => {
       dueDays: 0,
       autopay: 'credit|web',
     });
-    const weekly = await api.request<{ id: number }>('POST', `/bills/${entity.id}/schedules`, {
+    const weekly = await api.request<Schedule>('POST', `/bills/${entity.id}/schedules`, {
       cadence: 'weekly',
       interval: 2,
       firstDate: firstOfMonth(1),

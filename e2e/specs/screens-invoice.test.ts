@@ -1,3 +1,4 @@
+import type { EntryList } from '@billfold/contract/entries';
 import { describe, expect, it } from 'vitest';
 import { dateValue } from '../pages/date-field.ts';
 import { InvoiceFormPage } from '../pages/invoice-form-page.ts';
@@ -40,9 +41,7 @@ describe('invoice form', () => {
     await waitForPath(page, '/home');
     expect(Date.now() - saved).toBeGreaterThanOrEqual(1000);
 
-    const { entries } = await api.request<{
-      entries: { entryId: number; billId: number; amount: number; date: string; services: string; flow: string }[];
-    }>('GET', '/entries');
+    const { entries } = await api.request<EntryList>('GET', '/entries');
     expect(entries).toHaveLength(1);
     expect(entries[0]).toMatchObject({
       billId: entity.id,
@@ -122,10 +121,7 @@ describe('invoice form', () => {
     await form.submitButton.click();
     await form.notice.filter({ hasText: 'Invoice created successfully!' }).waitFor();
     await waitForPath(page, '/home');
-    const { entries } = await api.request<{ entries: { internal: boolean; flow: string; name: string }[] }>(
-      'GET',
-      '/entries',
-    );
+    const { entries } = await api.request<EntryList>('GET', '/entries');
     expect(entries).toEqual([expect.objectContaining({ name: 'Savings Transfer', internal: true, flow: 'OUTGOING' })]);
   });
 });

@@ -1,3 +1,4 @@
+import type { Bill } from '@billfold/contract/bills';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { AccountPage } from '../pages/account-page.ts';
@@ -107,7 +108,7 @@ describe('an ended session', () => {
     const page = await browser.newPage();
     await loginAs(page, user);
     const api = await apiLogin(user);
-    const bill = await api.request<{ id: number }>('POST', '/bills', { name: 'Return Works Ltd' });
+    const bill = await api.request<Bill>('POST', '/bills', { name: 'Return Works Ltd' });
     await page.goto(`/entities/${bill.id}`);
     await page.getByText('Return Works Ltd').first().waitFor();
 

@@ -1,4 +1,4 @@
-import type { CreateUserBody } from '@billfold/contract/auth';
+import type { AuthResponse, CreateUserBody } from '@billfold/contract/auth';
 /**
  * Seeding through the real API with fetch, the way any client would: faster than clicking and independent of
  * the screens under test. Later specs add helpers here (entities, invoices, payments) on top of `ApiSession`.
@@ -70,7 +70,7 @@ export async function createUser(overrides: Partial<UserData> = {}): Promise<Use
 export async function apiLogin(user: UserData): Promise<ApiSession> {
   const res = await post('/auth/login', { username: user.username, password: user.password });
   if (!res.ok) throw new Error(`login failed: ${res.status} ${await res.text()}`);
-  const body = (await res.json()) as { accessToken: string; refreshToken: string };
+  const body = (await res.json()) as AuthResponse;
   return new ApiSession(user, body.accessToken, body.refreshToken);
 }
 

@@ -4,10 +4,10 @@
  * page specs' data sets, dated relative to today so the default "last 30 days" view is predictable.
  */
 
-import type { Bill } from '@billfold/contract/bills';
-import type { Entry } from '@billfold/contract/entries';
-import type { Payment } from '@billfold/contract/payments';
-import type { RecycleItem } from '@billfold/contract/recycle';
+import type { Bill, CreateBillBody } from '@billfold/contract/bills';
+import type { CreateEntryBody, Entry } from '@billfold/contract/entries';
+import type { CreatePaymentBody, Payment, PaymentList } from '@billfold/contract/payments';
+import type { RecycleItem, RecycleList } from '@billfold/contract/recycle';
 import { type ApiSession, createSignedInUser } from './api.ts';
 
 let sequence = 0;
@@ -25,10 +25,7 @@ export function daysAgo(days: number, now = new Date()): string {
   return `${date.getFullYear()}-${month}-${day}`;
 }
 
-export function createEntity(
-  api: ApiSession,
-  overrides: Partial<{ name: string; category: string; internal: boolean }> = {},
-): Promise<Bill> {
+export function createEntity(api: ApiSession, overrides: Partial<CreateBillBody> = {}): Promise<Bill> {
   return api.request<Bill>('POST', '/bills', {
     name: unique('Entity'),
     category: 'Utilities',
@@ -41,7 +38,7 @@ export function createEntity(
 export function createInvoice(
   api: ApiSession,
   billId: number,
-  overrides: Partial<{ date: string; flow: string; amount: number; services: string }> = {},
+  overrides: Partial<Omit<CreateEntryBody, 'billId'>> = {},
 ): Promise<Entry> {
   return api.request<Entry>('POST', '/entries/new', {
     billId,
@@ -56,14 +53,7 @@ export function createInvoice(
 export function createPayment(
   api: ApiSession,
   entryId: number,
-  overrides: Partial<{
-    date: string;
-    amount: number;
-    type: string;
-    medium: string;
-    notes: string;
-    autopay: boolean;
-  }> = {},
+  overrides: Partial<Omit<CreatePaymentBody, 'entryId'>> = {},
 ): Promise<Payment> {
   return api.request<Payment>('POST', '/payments', {
     entryId,
@@ -86,11 +76,11 @@ export function getEntity(api: ApiSession, billId: number): Promise<Bill> {
 }
 
 export async function listPayments(api: ApiSession, entryId: number): Promise<Payment[]> {
-  return (await api.request<{ paymentDTOList: Payment[] }>('GET', `/payments?entryId=${entryId}`)).paymentDTOList;
+  return (await api.request<PaymentList>('GET', `/payments?entryId=${entryId}`)).paymentDTOList;
 }
 
 export async function listRecycleBin(api: ApiSession): Promise<RecycleItem[]> {
-  return (await api.request<{ recycleItems: RecycleItem[] }>('GET', '/recycle')).recycleItems;
+  return (await api.request<RecycleList>('GET', '/recycle')).recycleItems;
 }
 
 export function archiveEntity(api: ApiSession, billId: number): Promise<Bill> {
