@@ -42,27 +42,14 @@ const PLACEHOLDER_HELP = `Placeholders: ${Object.keys(TEMPLATE_PLACEHOLDERS)
 const DAYS = Array.from({ length: 31 }, (_, i) => String(i + 1));
 
 interface Props {
-  /** `null` closes the dialog; a schedule edits it; `'new'` adds one. */
-  target: Schedule | 'new' | null;
-  bill: Bill;
-  onClose: () => void;
-}
-
-/** New Schedule and Edit Schedule. Rendered only while open, so every opening starts afresh. */
-export function ScheduleDialog({ target, bill, onClose }: Props) {
-  if (target === null) return null;
-  return <ScheduleDialogContent target={target} bill={bill} onClose={onClose} />;
-}
-
-function ScheduleDialogContent({
-  target,
-  bill,
-  onClose,
-}: {
+  /** A schedule edits it; `'new'` adds one. */
   target: Schedule | 'new';
   bill: Bill;
   onClose: () => void;
-}) {
+}
+
+/** New Schedule and Edit Schedule. The section renders it only while open, so every opening starts afresh. */
+export function ScheduleDialog({ target, bill, onClose }: Props) {
   const today = todayIso();
   const form = useFormDialogState<ScheduleFormValues>(() =>
     target === 'new' ? emptyScheduleForm(today, bill.internal) : scheduleFormFromSchedule(target),

@@ -170,7 +170,7 @@ export function SchedulesSection({ bill }: { bill: Bill }) {
           ))}
         </Paper>
       )}
-      <ScheduleDialog target={editing} bill={bill} onClose={() => setEditing(null)} />
+      {editing !== null && <ScheduleDialog target={editing} bill={bill} onClose={() => setEditing(null)} />}
       <ConfirmDialog
         open={deleting !== null}
         title="Delete Schedule"

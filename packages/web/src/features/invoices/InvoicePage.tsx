@@ -206,7 +206,7 @@ function InvoiceDetail({ entry, payments }: { entry: Entry; payments: readonly P
         />
       </Paper>
 
-      <PaymentDialog target={dialog} entry={entry} onClose={() => setDialog(null)} />
+      {dialog !== null && <PaymentDialog target={dialog} entry={entry} onClose={() => setDialog(null)} />}
       <ConfirmDialog
         open={deletingPayment !== null}
         title="Delete Payment"

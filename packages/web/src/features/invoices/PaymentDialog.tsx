@@ -27,8 +27,8 @@ import {
 } from './payment-form.ts';
 
 interface Props {
-  /** `null` closes the dialog; a payment edits it; `'add'` adds one. */
-  target: Payment | 'add' | null;
+  /** A payment edits it; `'add'` adds one. */
+  target: Payment | 'add';
   entry: Entry;
   onClose: () => void;
 }
@@ -63,21 +63,11 @@ function FieldWithButton({
   );
 }
 
-/** Add Payment and Edit Payment (docs/product.md, Payment form). Rendered only while open, so every opening starts afresh. */
+/**
+ * Add Payment and Edit Payment (docs/product.md, Payment form). The page renders it only while open, so every
+ * opening starts afresh.
+ */
 export function PaymentDialog({ target, entry, onClose }: Props) {
-  if (target === null) return null;
-  return <PaymentDialogContent target={target} entry={entry} onClose={onClose} />;
-}
-
-function PaymentDialogContent({
-  target,
-  entry,
-  onClose,
-}: {
-  target: Payment | 'add';
-  entry: Entry;
-  onClose: () => void;
-}) {
   const mode = target === 'add' ? 'add' : 'edit';
   const form = useFormDialogState<PaymentFormValues>(() =>
     target === 'add' ? emptyPaymentForm(todayIso()) : paymentFormFromPayment(target),
