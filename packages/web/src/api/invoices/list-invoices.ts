@@ -1,11 +1,4 @@
-import {
-  type EntriesQuery,
-  type EntryFilters,
-  type EntryList,
-  entryFilters,
-  type SortField,
-  type SortOrder,
-} from '@billfold/contract/entries';
+import { type EntriesQuery, type EntryFilters, type EntryList, entryFilters } from '@billfold/contract/entries';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { QueryParams } from '../client.ts';
 import { attempt, dataOf, type Outcome } from '../outcome.ts';
@@ -22,17 +15,10 @@ export type EntryFilterParams = { [Name in keyof EntryFilters]?: QueryValueOf<No
 /** The filters' names, in the contract's order. */
 export const ENTRY_FILTER_NAMES = Object.keys(entryFilters.shape) as (keyof EntryFilters)[];
 
-export interface EntrySortParams {
-  sortField?: SortField;
-  sortOrder?: SortOrder;
-}
+export type EntrySortParams = Pick<EntriesQuery, 'sortField' | 'sortOrder'>;
 
-export interface EntryPageParams extends EntrySortParams {
-  /** 0-based. */
-  pageNum: number;
-  /** 1 to 100. */
-  pageSize: number;
-}
+/** A page: `pageNum` 0-based, `pageSize` 1 to 100. */
+export type EntryPageParams = EntrySortParams & Required<Pick<EntriesQuery, 'pageNum' | 'pageSize'>>;
 
 export type EntryListParams = EntryFilterParams & EntryPageParams;
 
