@@ -1,5 +1,5 @@
 import DialogContentText from '@mui/material/DialogContentText';
-import { useDisableMfa } from '../../api/account/mfa.ts';
+import { useDisableMfa } from '../../api/account/disable-mfa.ts';
 import { FormDialog } from '../../components/FormDialog.tsx';
 import { mfaFailureMessage } from './mfa-failure.ts';
 import { useAccountNotice } from './use-account-notice.ts';

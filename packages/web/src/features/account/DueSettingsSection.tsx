@@ -8,7 +8,10 @@ import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
-import { useCalendarFeed, useReminders, useSetCalendarFeed, useSetReminders } from '../../api/account/due-settings.ts';
+import { useCalendarFeed } from '../../api/account/get-calendar-feed.ts';
+import { useReminders } from '../../api/account/get-reminders.ts';
+import { useSetCalendarFeed } from '../../api/account/set-calendar-feed.ts';
+import { useSetReminders } from '../../api/account/set-reminders.ts';
 import { formatTimestamp } from '../../lib/dates.ts';
 
 const DAY_CHOICES = Array.from({ length: REMINDER_DAYS_MAX - REMINDER_DAYS_MIN + 1 }, (_, i) => REMINDER_DAYS_MIN + i);

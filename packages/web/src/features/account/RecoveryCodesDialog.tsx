@@ -1,6 +1,6 @@
 import DialogContentText from '@mui/material/DialogContentText';
 import { useState } from 'react';
-import { useRegenerateRecoveryCodes } from '../../api/account/mfa.ts';
+import { useRegenerateRecoveryCodes } from '../../api/account/regenerate-recovery-codes.ts';
 import { FormDialog } from '../../components/FormDialog.tsx';
 import { mfaFailureMessage } from './mfa-failure.ts';
 import { RecoveryCodeList } from './RecoveryCodeList.tsx';

@@ -3,7 +3,7 @@ import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import ListItemText from '@mui/material/ListItemText';
 import Typography from '@mui/material/Typography';
-import { useImports } from '../../api/imports/imports.ts';
+import { useImports } from '../../api/imports/list-imports.ts';
 import { formatTimestamp } from '../../lib/dates.ts';
 import { countOf } from '../../lib/format.ts';
 

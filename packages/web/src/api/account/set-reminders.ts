@@ -1,0 +1,19 @@
+import type { ReminderSettings, ReminderSettingsBody } from '@billfold/contract/due';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { attempt, type Outcome } from '../outcome.ts';
+import { remindersQueryKey } from './get-reminders.ts';
+
+/** `PUT /account/reminders`: the new settings. */
+export function setReminders(body: ReminderSettingsBody): Promise<Outcome<ReminderSettings>> {
+  return attempt<ReminderSettings>('PUT', '/account/reminders', { body });
+}
+
+export function useSetReminders() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: setReminders,
+    onSuccess: (outcome) => {
+      if (outcome.ok) queryClient.setQueryData(remindersQueryKey, outcome.data);
+    },
+  });
+}
