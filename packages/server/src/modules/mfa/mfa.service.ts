@@ -3,6 +3,7 @@ import type { User } from '@billfold/contract/users';
 import type { UserRow } from '../../db/schema.ts';
 import { conflict, forbidden, unauthorized } from '../../lib/http-error.ts';
 import { MESSAGES } from '../../lib/messages.ts';
+import { assertCurrentPassword } from '../../lib/passwords.ts';
 import { newRecoveryCodes, normalizeRecoveryCode } from '../../lib/recovery-codes.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
 import { MINUTE } from '../../lib/time.ts';
@@ -10,7 +11,7 @@ import { newOpaqueToken, sha256 } from '../../lib/tokens.ts';
 import { matchTotp, newTotpSecret, otpauthUri } from '../../lib/totp.ts';
 import type { AuthRepository } from '../auth/auth.repository.ts';
 import { codeKeys, reserveAttempt } from '../auth/throttle.ts';
-import { assertCurrentPassword, toUser } from '../users/users.service.ts';
+import { toUser } from '../users/user.mapper.ts';
 import type { MfaRepository } from './mfa.repository.ts';
 
 export const CHALLENGE_TTL = 5 * MINUTE;

@@ -9,7 +9,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { conflict } from '../../lib/http-error.ts';
 import type { Mailer } from '../../lib/mailer.ts';
 import type { DueRepository } from '../due/due.repository.ts';
-import { dueGroup } from '../due/due.service.ts';
+import { dueGroup } from '../due/due-group.ts';
 import { type DigestGroup, digestMail } from './reminder-mail.ts';
 import type { RemindersRepository } from './reminders.repository.ts';
 

@@ -1,28 +1,12 @@
-import { toApiTimestamp } from '@billfold/contract/dates';
 import type { User, UserChange } from '@billfold/contract/users';
 import type { Updateable } from 'kysely';
 import type { UserRow, UsersTable } from '../../db/schema.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/http-error.ts';
 import { MESSAGES } from '../../lib/messages.ts';
-import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
+import { assertCurrentPassword, hashPassword } from '../../lib/passwords.ts';
 import type { MfaService } from '../mfa/mfa.service.ts';
+import { toUser } from './user.mapper.ts';
 import type { UsersRepository } from './users.repository.ts';
-
-export function toUser(row: UserRow): User {
-  return {
-    username: row.username,
-    email: row.email,
-    roles: row.role === 'ROLE_ADMIN' ? 'ROLE_ADMIN' : 'ROLE_USER',
-    createdAt: toApiTimestamp(new Date(row.created_at)),
-    lastLogin: row.last_login === null ? null : toApiTimestamp(new Date(row.last_login)),
-    mfaEnabled: row.mfa_enabled === 1,
-  };
-}
-
-/** Every change to an account needs its current password: 403 (not 401, which tells a client to refresh). */
-export async function assertCurrentPassword(row: UserRow, password: string): Promise<void> {
-  if (!(await verifyPassword(row.password_hash, password))) throw forbidden('Current password is incorrect');
-}
 
 export class UsersService {
   constructor(
