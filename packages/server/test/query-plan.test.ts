@@ -3,7 +3,7 @@ import { type CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../src/db/database.ts';
 import { DueRepository } from '../src/modules/due/due.repository.ts';
-import { predecessors } from '../src/modules/read-model/ledger-index.ts';
+import { predecessors } from '../src/modules/read-model/ledger-index-store.ts';
 import { ReadModelRepository } from '../src/modules/read-model/read-model.repository.ts';
 import { toScope } from '../src/modules/read-model/scope.ts';
 import { type EntrySort, SORT_COLUMNS } from '../src/modules/read-model/scope-sql.ts';

@@ -1,7 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/database.ts';
 import type { DataVersionRepository } from './data-version.repository.ts';
-import { IndexRebuildNeeded, LedgerIndex } from './ledger-index.ts';
+import { LedgerIndex } from './ledger-index.ts';
+import { IndexRebuildNeeded } from './ledger-index-store.ts';
 
 /** How the ledger indexes are kept (docs/decisions/0405-ledger-index.md). Options, so tests reach every path. */
 export interface LedgerIndexOptions {

@@ -1,0 +1,471 @@
+import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import {
+  ARCHIVED,
+  allocate,
+  BYTES_PER_SLOT,
+  type Columns,
+  day,
+  INCOMING,
+  INTERNAL,
+  LIVE,
+  MIXED,
+  NO_DUE,
+  NO_METHOD,
+  Shares,
+} from './ledger-index-columns.ts';
+import { SORT_COLUMNS, type SortColumn } from './scope-sql.ts';
+
+/**
+ * The ledger index's storage (`LedgerIndex` in ledger-index.ts adds the reads): the columns read from the
+ * database in chunks, the entities, descriptions and payment methods they point at, the sort orders, and
+ * `catchUp`, which brings them to a newer data version (docs/decisions/0405-ledger-index.md).
+ */
+
+/**
+ * The user's rows in id order: written `+user_id` so that SQLite walks the table by id instead of reading the
+ * user's whole ledger through an index on the user and sorting it, once per chunk.
+ */
+const UNINDEXED_USER = sql<number>`+user_id`;
+
+/** Rows read per statement while loading: the event loop gets a turn between them. */
+const LOAD_CHUNK = 25_000;
+/** Invoices re-read per statement while catching up. */
+const DELTA_CHUNK = 500;
+
+export const ENTRY_INDEX_COLUMNS = [
+  'id',
+  'invoice_number',
+  'date',
+  'amount_cents',
+  'paid_cents',
+  'bill_id',
+  'flow',
+  'internal',
+  'archived',
+  'pay_state',
+  'category',
+  'payment_count',
+  'recycled_at',
+  'services',
+  'due_date',
+] as const;
+
+interface EntryIndexRow {
+  id: number;
+  invoice_number: number;
+  date: string;
+  amount_cents: number;
+  paid_cents: number;
+  bill_id: number;
+  flow: string;
+  internal: number;
+  archived: number;
+  pay_state: number;
+  category: string;
+  payment_count: number;
+  recycled_at: number | null;
+  services: string;
+  due_date: string | null;
+}
+
+interface PaymentSum {
+  entry_id: number;
+  type: string;
+  medium: string;
+  n: number;
+  total: number;
+  max: number;
+}
+
+/** Thrown when the index cannot take a change in place (an invoice id older than the newest one appeared). */
+export class IndexRebuildNeeded extends Error {}
+
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * For each live invoice of `ids`, the live invoice right before it in `ORDER BY column, invoice_number`: one
+ * seek of the sort's index `entries_live_<column>` each (test/query-plan.test.ts).
+ */
+export function predecessors(userId: number, column: SortColumn, ids: number[]) {
+  return sql<{ id: number; pred: number | null }>`
+    select e.id, (select p.id from entries p
+        where p.user_id = ${userId} and p.recycled_at is null
+          and (p.${sql.ref(column)}, p.invoice_number) < (e.${sql.ref(column)}, e.invoice_number)
+        order by p.${sql.ref(column)} desc, p.invoice_number desc limit 1) as pred
+    from entries e where e.id in (${sql.join(ids)}) and e.recycled_at is null`;
+}
+
+export abstract class LedgerIndexStore {
+  /** The user's data version the columns are exact at. */
+  version = 0;
+  protected n = 0;
+  protected cols: Columns = allocate(1024);
+  private readonly billSlots = new Map<number, number>();
+  protected bills: { name: string; nameKey: string; category: string }[] = [];
+  protected readonly categorySlots = new Map<string, number>();
+  protected readonly categories: string[] = [];
+  /** Descriptions, each kept once (ledgers repeat them: "Rent", "Electricity"), for the export. */
+  private readonly serviceSlots = new Map<string, number>();
+  protected readonly services: string[] = [];
+  private serviceBytes = 0;
+  private readonly methodSlots = new Map<string, number>();
+  protected readonly methods: { type: string; medium: string }[] = [];
+  /** Per-method shares of the slots whose live payments use several methods. */
+  protected readonly shares = new Shares();
+  /** The mask of the read in progress (`match`). */
+  protected scratch = new Uint8Array(0);
+  /** Per sort column: the live slots in the database's `ORDER BY column, invoice_number`. */
+  private readonly orders = new Map<SortColumn, Int32Array>();
+
+  protected constructor(
+    protected readonly db: Kysely<Database>,
+    readonly userId: number,
+  ) {}
+
+  get bytes(): number {
+    let bytes = this.cols.id.length * BYTES_PER_SLOT + this.serviceBytes + this.shares.bytes + this.scratch.length;
+    for (const order of this.orders.values()) bytes += order.byteLength;
+    return bytes;
+  }
+
+  /** Reads the user's invoices, payment sums and entities, in chunks; exact at `version` (read first). */
+  protected async fill(version: number): Promise<void> {
+    const { db, userId } = this;
+    this.version = version;
+    await this.loadBills();
+    let after = 0;
+    for (;;) {
+      const rows = (await db
+        .selectFrom('entries')
+        .select(ENTRY_INDEX_COLUMNS)
+        .where(UNINDEXED_USER, '=', userId)
+        .where('id', '>', after)
+        .orderBy('id')
+        .limit(LOAD_CHUNK)
+        .execute()) as EntryIndexRow[];
+      const last = rows[rows.length - 1];
+      if (!last) break;
+      await this.writeRows(rows, []);
+      after = Number(last.id);
+      await yieldToEventLoop();
+    }
+    await this.loadPayments();
+    for (const column of new Set(Object.values(SORT_COLUMNS))) await this.readOrder(column);
+  }
+
+  /**
+   * The live payments in id order, added to their invoices' slots: one method's payments add up to the paid
+   * total; a second method makes the slot mixed, with a share per method.
+   */
+  private async loadPayments(): Promise<void> {
+    const { maxPayment, method } = this.cols;
+    // The first method's running total and count per slot, until a second one appears.
+    const total = new Float64Array(this.n);
+    const count = new Int32Array(this.n);
+    let after = 0;
+    for (;;) {
+      const rows = await this.db
+        .selectFrom('payments')
+        .select(['id', 'entry_id', 'type', 'medium', 'amount_cents'])
+        .where(UNINDEXED_USER, '=', this.userId)
+        .where('id', '>', after)
+        .where('recycled_at', 'is', null)
+        .orderBy('id')
+        .limit(LOAD_CHUNK)
+        .execute();
+      const last = rows[rows.length - 1];
+      if (!last) break;
+      for (const p of rows) {
+        const slot = this.find(Number(p.entry_id));
+        if (slot < 0) continue; // an invoice written after the load began: `catchUp` reads it again
+        const m = this.methodSlot(p.type, p.medium);
+        const amount = Number(p.amount_cents);
+        if (amount > (maxPayment[slot] as number)) maxPayment[slot] = amount;
+        const current = method[slot] as number;
+        if (current === NO_METHOD || current === m + 1) {
+          method[slot] = m + 1;
+          total[slot] = (total[slot] as number) + amount;
+          count[slot] = (count[slot] as number) + 1;
+          continue;
+        }
+        const { shareHead } = this.cols;
+        if (current !== MIXED) {
+          method[slot] = MIXED;
+          shareHead[slot] = this.shares.add(0, current - 1, total[slot] as number, count[slot] as number);
+        }
+        let k = shareHead[slot] as number;
+        while (k !== 0 && this.shares.method[k - 1] !== m) k = this.shares.next[k - 1] as number;
+        if (k === 0) shareHead[slot] = this.shares.add(shareHead[slot] as number, m, amount, 1);
+        else {
+          this.shares.total[k - 1] = (this.shares.total[k - 1] as number) + amount;
+          this.shares.count[k - 1] = (this.shares.count[k - 1] as number) + 1;
+        }
+      }
+      after = Number(last.id);
+      await yieldToEventLoop();
+    }
+  }
+
+  private async loadBills(): Promise<void> {
+    const rows = await this.db
+      .selectFrom('bills')
+      .select(['id', 'name', 'name_key', 'category'])
+      .where('user_id', '=', this.userId)
+      .execute();
+    for (const b of rows) {
+      const entity = { name: b.name, nameKey: b.name_key, category: b.category };
+      const slot = this.billSlots.get(Number(b.id));
+      if (slot === undefined) {
+        this.billSlots.set(Number(b.id), this.bills.length);
+        this.bills.push(entity);
+      } else this.bills[slot] = entity;
+    }
+  }
+
+  private paymentSums(q: SelectQueryBuilder<Database, 'payments', object>): Promise<PaymentSum[]> {
+    return q
+      .where('recycled_at', 'is', null)
+      .select((eb) => [
+        'entry_id',
+        'type',
+        'medium',
+        eb.fn.countAll<number>().as('n'),
+        eb.fn.sum<number>('amount_cents').as('total'),
+        eb.fn.max<number>('amount_cents').as('max'),
+      ])
+      .groupBy(['entry_id', 'type', 'medium'])
+      .execute() as Promise<PaymentSum[]>;
+  }
+
+  private slotOf(map: Map<string, number>, list: unknown[], key: string, value: unknown): number {
+    let slot = map.get(key);
+    if (slot === undefined) {
+      slot = list.length;
+      map.set(key, slot);
+      list.push(value);
+    }
+    return slot;
+  }
+
+  private methodSlot(type: string, medium: string): number {
+    const slot = this.slotOf(this.methodSlots, this.methods, `${type}|${medium}`, { type, medium });
+    if (slot >= MIXED - 1) throw new IndexRebuildNeeded('too many payment methods');
+    return slot;
+  }
+
+  /** The slot holding invoice `id`, or -1. */
+  private find(id: number): number {
+    const ids = this.cols.id;
+    let lo = 0;
+    let hi = this.n - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const v = ids[mid] as number;
+      if (v === id) return mid;
+      if (v < id) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  }
+
+  /** `write`, after reading the entities again if a row names one the index does not know yet. */
+  private async writeRows(rows: EntryIndexRow[], sums: PaymentSum[]): Promise<number[]> {
+    if (rows.some((r) => !this.billSlots.has(Number(r.bill_id)))) await this.loadBills();
+    return this.write(rows, sums);
+  }
+
+  /** Writes rows (and their payment sums) into their slots; a new invoice must be newer than every other. */
+  private write(rows: EntryIndexRow[], sums: PaymentSum[]): number[] {
+    const byEntry = new Map<number, PaymentSum[]>();
+    for (const p of sums) {
+      const id = Number(p.entry_id);
+      const list = byEntry.get(id);
+      if (list) list.push(p);
+      else byEntry.set(id, [p]);
+    }
+    const slots: number[] = [];
+    for (const r of rows) {
+      const id = Number(r.id);
+      if (id > 0x7fffffff) throw new IndexRebuildNeeded('invoice id beyond the index');
+      let slot = this.find(id);
+      if (slot < 0) {
+        if (this.n > 0 && id < (this.cols.id[this.n - 1] as number)) throw new IndexRebuildNeeded('older invoice id');
+        if (this.n === this.cols.id.length) this.cols = allocate(this.n * 2, this.cols, this.n);
+        slot = this.n++;
+      }
+      const c = this.cols;
+      c.id[slot] = id;
+      c.invoice[slot] = Number(r.invoice_number);
+      c.date[slot] = day(r.date);
+      c.amount[slot] = Number(r.amount_cents);
+      c.paid[slot] = Number(r.paid_cents);
+      const bill = this.billSlots.get(Number(r.bill_id));
+      if (bill === undefined) throw new IndexRebuildNeeded('unknown entity');
+      c.bill[slot] = bill;
+      c.flags[slot] =
+        (r.recycled_at === null ? LIVE : 0) |
+        (Number(r.archived) === 1 ? ARCHIVED : 0) |
+        (Number(r.internal) === 1 ? INTERNAL : 0) |
+        (r.flow === 'INCOMING' ? INCOMING : 0);
+      c.pay[slot] = Number(r.pay_state);
+      c.due[slot] = r.due_date === null ? NO_DUE : day(r.due_date);
+      c.category[slot] = this.slotOf(this.categorySlots, this.categories, r.category, r.category);
+      const known = this.services.length;
+      c.service[slot] = this.slotOf(this.serviceSlots, this.services, r.services, r.services);
+      // A string and its map entry: about two bytes a character and a few dozen bytes around them.
+      if (this.services.length > known) this.serviceBytes += 2 * r.services.length + 64;
+      c.payments[slot] = Number(r.payment_count);
+      const shares = (byEntry.get(id) ?? []).map((p) => ({
+        method: this.methodSlot(p.type, p.medium),
+        total: Number(p.total),
+        count: Number(p.n),
+        max: Number(p.max),
+      }));
+      c.maxPayment[slot] = shares.reduce((m, s) => Math.max(m, s.max), 0);
+      c.shareHead[slot] = 0;
+      if (shares.length === 0) c.method[slot] = NO_METHOD;
+      else if (shares.length === 1) c.method[slot] = 1 + (shares[0]?.method ?? 0);
+      else {
+        c.method[slot] = MIXED;
+        for (const x of shares)
+          c.shareHead[slot] = this.shares.add(c.shareHead[slot] as number, x.method, x.total, x.count);
+      }
+      slots.push(slot);
+    }
+    return slots;
+  }
+
+  // ---------------------------------------------------------------- catching up
+
+  /**
+   * Brings the index to the user's data version `target`: the invoices logged above `version` are read again
+   * (with their payment sums and the entities), and moved in every sort order; more than `upTo` of them, and
+   * the index is read afresh instead.
+   */
+  async catchUp(target: number, upTo: number): Promise<void> {
+    if (target <= this.version) return;
+    const changes = await this.db
+      .selectFrom('entry_changes')
+      .select((eb) => ['entry_id', eb.fn.max('version').as('version')])
+      .where('user_id', '=', this.userId)
+      .where('version', '>', this.version)
+      .groupBy('entry_id')
+      .execute();
+    const ids = changes.map((c) => Number(c.entry_id));
+    // A bulk change (an import, an entity with thousands of invoices) is read afresh, not moved invoice by invoice.
+    if (ids.length > upTo) throw new IndexRebuildNeeded(`${ids.length} invoices changed at once`);
+    const reached = changes.reduce((v, c) => Math.max(v, Number(c.version)), target);
+    if (ids.length > 0) await this.reread(ids);
+    this.version = reached;
+  }
+
+  private async reread(ids: number[]): Promise<void> {
+    await this.loadBills();
+    const slots: number[] = [];
+    for (let i = 0; i < ids.length; i += DELTA_CHUNK) {
+      const part = ids.slice(i, i + DELTA_CHUNK);
+      const rows = (await this.db
+        .selectFrom('entries')
+        .select(ENTRY_INDEX_COLUMNS)
+        .where('user_id', '=', this.userId)
+        .where('id', 'in', part)
+        .orderBy('id')
+        .execute()) as EntryIndexRow[];
+      const sums = await this.paymentSums(this.db.selectFrom('payments').where('entry_id', 'in', part));
+      slots.push(...(await this.writeRows(rows, sums)));
+      // Invoices gone from the table (purged from the recycle bin) are no longer live.
+      const present = new Set(rows.map((r) => Number(r.id)));
+      for (const id of part) {
+        const slot = this.find(id);
+        if (!present.has(id) && slot >= 0) {
+          this.cols.flags[slot] = 0;
+          slots.push(slot);
+        }
+      }
+    }
+    for (const column of [...this.orders.keys()]) await this.reorder(column, slots);
+  }
+
+  // ---------------------------------------------------------------- sort orders
+
+  /** The live slots in `ORDER BY column, invoice_number` (built by `load` for every sort column). */
+  order(column: SortColumn): Int32Array {
+    const order = this.orders.get(column);
+    if (!order) throw new Error(`ledger index: no order for ${column}`);
+    return order;
+  }
+
+  /**
+   * Reads `ORDER BY column, invoice_number` from the database in keyset chunks. Invoices written meanwhile may
+   * be missing, doubled or out of place: they are in the change log above `version`, and `catchUp` moves them.
+   */
+  private async readOrder(column: SortColumn): Promise<void> {
+    let out = new Int32Array(this.n + 1024);
+    let length = 0;
+    let after: { value: unknown; invoice: number } | null = null;
+    for (;;) {
+      let q = this.db
+        .selectFrom('entries')
+        .select(['id', 'invoice_number', sql.ref<unknown>(column).as('key')])
+        .where('user_id', '=', this.userId)
+        .where('recycled_at', 'is', null);
+      if (after) {
+        const { value, invoice } = after;
+        q = q.where(({ eb, refTuple, tuple }) =>
+          eb(refTuple(column, 'invoice_number'), '>', tuple(value as never, invoice)),
+        );
+      }
+      const rows = await q.orderBy(column).orderBy('invoice_number').limit(LOAD_CHUNK).execute();
+      for (const r of rows) {
+        const slot = this.find(Number(r.id));
+        if (slot < 0) continue;
+        if (length === out.length) {
+          const bigger = new Int32Array(out.length * 2);
+          bigger.set(out);
+          out = bigger;
+        }
+        out[length++] = slot;
+      }
+      const last = rows[rows.length - 1];
+      if (!last || rows.length < LOAD_CHUNK) break;
+      after = { value: last.key, invoice: Number(last.invoice_number) };
+      await yieldToEventLoop();
+    }
+    this.orders.set(column, out.slice(0, length));
+  }
+
+  /**
+   * Moves `slots` to where the database now sorts them: each live one goes right after its predecessor in
+   * `ORDER BY column, invoice_number` (one indexed lookup per invoice), so changed invoices that follow each
+   * other chain up.
+   */
+  private async reorder(column: SortColumn, slots: number[]): Promise<void> {
+    const order = this.orders.get(column);
+    if (!order) return;
+    const moved = new Set(slots);
+    const ids = [...moved].filter((s) => (this.cols.flags[s] as number) & LIVE).map((s) => this.cols.id[s] as number);
+    const next = new Map<number, number>(); // predecessor slot (-1 = first) → slot
+    for (let i = 0; i < ids.length; i += DELTA_CHUNK) {
+      const { rows } = await predecessors(this.userId, column, ids.slice(i, i + DELTA_CHUNK)).execute(this.db);
+      for (const r of rows) {
+        const pred = r.pred === null ? -1 : this.find(Number(r.pred));
+        // A predecessor the index does not hold, or two invoices after one: written while catching up.
+        if ((r.pred !== null && pred < 0) || next.has(pred)) throw new IndexRebuildNeeded('moved while catching up');
+        next.set(pred, this.find(Number(r.id)));
+      }
+    }
+    const out = new Int32Array(order.length + next.size);
+    let length = 0;
+    const chain = (from: number) => {
+      for (let s = next.get(from); s !== undefined; s = next.get(s)) out[length++] = s;
+    };
+    chain(-1);
+    for (const slot of order) {
+      if (moved.has(slot)) continue;
+      out[length++] = slot;
+      chain(slot);
+    }
+    this.orders.set(column, out.slice(0, length));
+  }
+}
