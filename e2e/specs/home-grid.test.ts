@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { measureInitialJs } from '../../packages/web/scripts/size.ts';
+import { DataGridModel } from '../pages/data-grid.ts';
 import { HomePage, queryOf } from '../pages/home-page.ts';
 import { createSignedInUser } from '../support/api.ts';
 import { screenshot, useBrowser } from '../support/browser.ts';
@@ -234,8 +235,15 @@ describe('home: failed loads (docs/product.md, Calls and failures)', () => {
     await loginAs(page, ledger.api.user);
     const home = new HomePage(page);
     await home.grid.getByText('No invoices found.').waitFor();
+    // An empty page, not an unknown one: nothing to page through.
+    await new DataGridModel(page, 'Invoices')
+      .displayedRows()
+      .filter({ hasText: /^0–0 of 0$/ })
+      .waitFor();
+    await screenshot(page, 'home-failed-list');
     await home.statsTab.click();
     await page.getByRole('status').filter({ hasText: 'Statistics could not be loaded.' }).waitFor();
+    await screenshot(page, 'home-failed-stats');
     expect(logged.some((text) => text.includes('[api] GET /entries failed'))).toBe(true);
     expect(logged.some((text) => text.includes('[api] GET /entries/stats failed'))).toBe(true);
   });
