@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type AccountFile, accountFileV2 } from '@billfold/contract/account-file';
+import type { RecycleList } from '@billfold/contract/recycle';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_NOT_EMPTY } from '../src/modules/account-data/account-data.service.ts';
 import { rollupDifferences } from '../src/modules/read-model/rollup-tables.ts';
@@ -46,7 +47,7 @@ async function visible(api: Api) {
     total: number;
   }>();
   const stats = (await request(api, 'GET', '/entries/stats')).json<unknown>();
-  const bin = (await request(api, 'GET', '/recycle')).json<{ recycleItems: Record<string, unknown>[] }>();
+  const bin = (await request(api, 'GET', '/recycle')).json<RecycleList>();
   const strip = (row: Record<string, unknown>) => {
     const { entryId: _e, billId: _b, id: _i, entityId: _x, ...rest } = row;
     return rest;

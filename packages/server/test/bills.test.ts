@@ -1,3 +1,4 @@
+import type { BillList } from '@billfold/contract/bills';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, dialects, type TestApp } from './helpers/app.ts';
 import {
@@ -20,7 +21,7 @@ describe.each(dialects)('entities (/bills) on %s', (dialect) => {
   const list = async (api: Api, query = '') => {
     const res = await request(api, 'GET', `/bills${query}`);
     expect(res.statusCode).toBe(200);
-    return res.json<{ billDTOList: { id: number; name: string; status: number; recycle: boolean }[] }>().billDTOList;
+    return res.json<BillList>().billDTOList;
   };
 
   beforeAll(async () => {

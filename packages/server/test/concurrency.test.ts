@@ -1,5 +1,5 @@
 import type { Entry } from '@billfold/contract/entries';
-import type { Payment } from '@billfold/contract/payments';
+import type { Payment, PaymentList } from '@billfold/contract/payments';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, dialects, type TestApp } from './helpers/app.ts';
 import { createBill, createEntry } from './helpers/domain.ts';
@@ -54,7 +54,7 @@ describe.each(dialects)('concurrent writes on one entity (%s)', (dialect) => {
           url: `/api/v1/payments?entryId=${entry.entryId}`,
           headers: session.headers,
         })
-      ).json<{ paymentDTOList: Payment[] }>().paymentDTOList;
+      ).json<PaymentList>().paymentDTOList;
       const fresh = (
         await t.app.inject({ method: 'GET', url: `/api/v1/entries/${entry.entryId}`, headers: session.headers })
       ).json<Entry>();

@@ -1,5 +1,5 @@
 import type { Entry } from '@billfold/contract/entries';
-import type { Payment } from '@billfold/contract/payments';
+import type { Payment, PaymentList } from '@billfold/contract/payments';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, dialects, type TestApp } from './helpers/app.ts';
@@ -168,7 +168,7 @@ describe.each(dialects)('derived invoice fields (property) on %s', (dialect) => 
       const res = await request(api, 'GET', `/entries/${e.id}?filter=bypass`);
       expect(res.json<Entry>()).toMatchObject(expectedEntry(e));
       const list = await request(api, 'GET', `/payments?entryId=${e.id}`);
-      const live = list.json<{ paymentDTOList: Payment[] }>().paymentDTOList.map((p) => [p.paymentId, p.amount]);
+      const live = list.json<PaymentList>().paymentDTOList.map((p) => [p.paymentId, p.amount]);
       const expected = e.payments.filter((p) => !p.recycled).map((p) => [p.id, money(p.cents)]);
       expect(live.sort((a, b) => Number(a[0]) - Number(b[0]))).toEqual(expected);
     }

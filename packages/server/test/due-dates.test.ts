@@ -1,3 +1,4 @@
+import type { EntryList } from '@billfold/contract/entries';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, dialects, type TestApp } from './helpers/app.ts';
 import {
@@ -103,9 +104,7 @@ describe.each(dialects)('due dates of invoices on %s', (dialect) => {
   describe('filters and sort', () => {
     let user: Api;
     const numbers = async (query: string) =>
-      (await request(user, 'GET', `/entries?pageSize=100&${query}`))
-        .json<{ entries: { invoiceId: number }[] }>()
-        .entries.map((e) => e.invoiceId);
+      (await request(user, 'GET', `/entries?pageSize=100&${query}`)).json<EntryList>().entries.map((e) => e.invoiceId);
 
     beforeAll(async () => {
       user = { app: t.app, session: await signUp(t.app) };

@@ -1,4 +1,5 @@
-import type { ImportPreview, ImportSummary } from '@billfold/contract/imports';
+import type { BillList } from '@billfold/contract/bills';
+import type { ImportList, ImportPreview, ImportSummary } from '@billfold/contract/imports';
 import type { RecycleItem } from '@billfold/contract/recycle';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -183,7 +184,7 @@ describe.each(dialects)('CSV import on %s', (dialect) => {
     const refused = await upload(api, '/imports', BANK);
     expect(refused.statusCode).toBe(400);
     expect(refused.json().message).toBe(IMPORT_MESSAGES.nothingToImport);
-    const bills = (await request(api, 'GET', '/bills?status=all')).json<{ billDTOList: { name: string }[] }>();
+    const bills = (await request(api, 'GET', '/bills?status=all')).json<BillList>();
     expect(bills.billDTOList.map((b) => b.name).sort()).toEqual(['ACME Payroll', 'New Gym', 'Power Co']);
     await exact();
   });
@@ -340,7 +341,7 @@ describe.each(dialects)('CSV import on %s', (dialect) => {
       entityId: bin[0]?.entityId,
     });
     expect(restored.statusCode).toBe(200);
-    const imports = (await request(api, 'GET', '/imports')).json<{ imports: ImportSummary[] }>().imports;
+    const imports = (await request(api, 'GET', '/imports')).json<ImportList>().imports;
     expect(imports.map((i) => [i.fileName, i.invoices, i.undoneAt !== null])).toEqual([['bank.csv', 3, true]]);
     await exact();
   });

@@ -1,4 +1,4 @@
-import type { Schedule } from '@billfold/contract/schedules';
+import type { Schedule, ScheduleList } from '@billfold/contract/schedules';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { purgeRecycleBin } from '../src/jobs/recycle-purge.ts';
@@ -60,7 +60,7 @@ describe.each(dialects)('recurring invoices on %s', (dialect) => {
 
       const list = await request(api, 'GET', `/bills/${bill.id}/schedules`);
       expect(list.statusCode).toBe(200);
-      expect(list.json<{ schedules: Schedule[] }>().schedules).toEqual([schedule]);
+      expect(list.json<ScheduleList>().schedules).toEqual([schedule]);
     });
 
     it('wait: "on the 31st" of a schedule starting in November creates Nov 30 only once it is Nov 30', async () => {
