@@ -15,12 +15,6 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 
-/**
- * Folders where rule (a) does not run yet: their comments still cite the old documents until they are rewritten
- * to cite our docs. Empty this list once they are; rules (b) and (c) already apply there.
- */
-const LEGACY_DIRS: readonly string[] = ['packages', 'e2e', 'bench'];
-
 /** This file: it spells out the patterns of rule (a), so rule (a) skips it. */
 const SELF = 'scripts/check-citations.ts';
 
@@ -109,24 +103,17 @@ function lineOf(text: string, index: number): number {
   return line;
 }
 
-function inLegacyDir(file: string): boolean {
-  return LEGACY_DIRS.some((dir) => file === dir || file.startsWith(`${dir}/`));
-}
-
 interface Report {
   problems: Problem[];
   citations: number;
   filesWithCitations: number;
   files: number;
-  /** Outside citations left in `LEGACY_DIRS`, not counted as problems. */
-  legacy: number;
 }
 
 /** Checks `files` (paths relative to `root`). */
 function checkFiles(root: string, files: readonly string[]): Report {
   const problems: Problem[] = [];
   let citations = 0;
-  let legacy = 0;
   const citing = new Set<string>();
   const fileExists = (path: string) => existsSync(join(root, path));
   const adrNumbers = new Set(
@@ -157,8 +144,7 @@ function checkFiles(root: string, files: readonly string[]): Report {
       lines.forEach((content, i) => {
         const outside = OUTSIDE.find(({ pattern }) => pattern.test(content));
         if (!outside) return;
-        if (inLegacyDir(file)) legacy++;
-        else problems.push({ file, line: i + 1, message: `cites ${outside.what}, which a clone does not have` });
+        problems.push({ file, line: i + 1, message: `cites ${outside.what}, which a clone does not have` });
       });
     }
 
@@ -203,7 +189,7 @@ function checkFiles(root: string, files: readonly string[]): Report {
       }
     }
   }
-  return { problems, citations, filesWithCitations: citing.size, files: files.length, legacy };
+  return { problems, citations, filesWithCitations: citing.size, files: files.length };
 }
 
 /** Tracked text files: .ts, .tsx, .md, .json (lock files aside) and `.ci/run`. */
@@ -224,11 +210,6 @@ function main(): void {
   console.log(
     `check-citations: ${report.citations} citations in ${report.filesWithCitations} files checked (${report.files} text files scanned)`,
   );
-  if (report.legacy > 0) {
-    console.log(
-      `check-citations: ${report.legacy} lines in ${LEGACY_DIRS.join(', ')} still cite documents outside the repository (allowed while LEGACY_DIRS names them)`,
-    );
-  }
   if (report.problems.length > 0) {
     console.error(`check-citations: ${report.problems.length} problem(s)`);
     process.exit(1);
