@@ -109,6 +109,8 @@ export function useFormDialogState<T extends object>(initial: () => T) {
     setDate,
     error,
     setError,
+    /** The `FormDialog` props that show the error above the fields, dismissible. */
+    errorProps: { error, onDismissError: () => setError(null) },
     /** The props that bind an `IsoDateField` to `key`. */
     dateField: <K extends TextKey<T>>(key: K) => ({
       name: String(key),

@@ -21,8 +21,7 @@ export function useImportAccount() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: importAccount,
-    onSuccess: (outcome) => {
-      if (outcome.ok) void invalidateDomain(queryClient);
-    },
+    // The answer comes back once the lists it changed have been read again.
+    onSuccess: (outcome) => (outcome.ok ? invalidateDomain(queryClient) : undefined),
   });
 }

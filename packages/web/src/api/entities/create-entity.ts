@@ -1,6 +1,5 @@
 import type { Bill, CreateBillBody } from '@billfold/contract/bills';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { invalidateDomain } from '../invalidate.ts';
+import { useDomainWrite } from '../invalidate.ts';
 import { attempt, type Outcome } from '../outcome.ts';
 
 /** `POST /bills` → the created entity (409 when the name is taken). */
@@ -9,11 +8,5 @@ export function createEntity(body: CreateBillBody): Promise<Outcome<Bill>> {
 }
 
 export function useCreateEntity() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: createEntity,
-    onSuccess: (outcome) => {
-      if (outcome.ok) void invalidateDomain(queryClient);
-    },
-  });
+  return useDomainWrite(createEntity);
 }

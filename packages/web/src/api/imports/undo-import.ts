@@ -12,8 +12,7 @@ export function useUndoImport() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: undoImport,
-    onSuccess: (outcome) => {
-      if (outcome.ok) void invalidateDomain(queryClient);
-    },
+    // The answer comes back once the lists it changed have been read again.
+    onSuccess: (outcome) => (outcome.ok ? invalidateDomain(queryClient) : undefined),
   });
 }

@@ -1,6 +1,5 @@
 import type { CreateEntryBody, Entry } from '@billfold/contract/entries';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { invalidateDomain } from '../invalidate.ts';
+import { useDomainWrite } from '../invalidate.ts';
 import { attempt, type Outcome } from '../outcome.ts';
 
 /** `POST /entries/new` → the created invoice (it carries `entryId`). */
@@ -9,11 +8,5 @@ export function createInvoice(body: CreateEntryBody): Promise<Outcome<Entry>> {
 }
 
 export function useCreateInvoice() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: createInvoice,
-    onSuccess: (outcome) => {
-      if (outcome.ok) void invalidateDomain(queryClient);
-    },
-  });
+  return useDomainWrite(createInvoice);
 }

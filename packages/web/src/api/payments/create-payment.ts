@@ -1,6 +1,5 @@
 import type { CreatePaymentBody, Payment } from '@billfold/contract/payments';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { invalidateDomain } from '../invalidate.ts';
+import { useDomainWrite } from '../invalidate.ts';
 import { attempt, type Outcome } from '../outcome.ts';
 
 /** `POST /payments` → the created payment. */
@@ -10,11 +9,5 @@ export function createPayment(body: CreatePaymentBody): Promise<Outcome<Payment>
 
 /** Invalidates the invoice too: its status and balance follow its payments. */
 export function useCreatePayment() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: createPayment,
-    onSuccess: (outcome) => {
-      if (outcome.ok) void invalidateDomain(queryClient);
-    },
-  });
+  return useDomainWrite(createPayment);
 }

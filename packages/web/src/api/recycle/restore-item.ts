@@ -1,7 +1,6 @@
 import type { MessageResponse } from '@billfold/contract/primitives';
 import type { RestoreTarget } from '@billfold/contract/recycle';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { invalidateDomain } from '../invalidate.ts';
+import { useDomainWrite } from '../invalidate.ts';
 import { attempt, type Outcome } from '../outcome.ts';
 
 /** `POST /recycle/restore` → `{message}`; 404 when the item is no longer in the bin. */
@@ -10,11 +9,5 @@ export function restoreItem(target: RestoreTarget): Promise<Outcome<MessageRespo
 }
 
 export function useRestoreItem() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: restoreItem,
-    onSuccess: (outcome) => {
-      if (outcome.ok) void invalidateDomain(queryClient);
-    },
-  });
+  return useDomainWrite(restoreItem);
 }

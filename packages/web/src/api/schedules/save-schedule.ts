@@ -1,6 +1,5 @@
 import type { Schedule, ScheduleBody } from '@billfold/contract/schedules';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { invalidateDomain } from '../invalidate.ts';
+import { useDomainWrite } from '../invalidate.ts';
 import { attempt, type Outcome } from '../outcome.ts';
 
 export type SaveSchedule =
@@ -18,11 +17,5 @@ export function saveSchedule(save: SaveSchedule): Promise<Outcome<Schedule>> {
 }
 
 export function useSaveSchedule() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: saveSchedule,
-    onSuccess: (outcome) => {
-      if (outcome.ok) void invalidateDomain(queryClient);
-    },
-  });
+  return useDomainWrite(saveSchedule);
 }

@@ -1,7 +1,6 @@
 import type { MessageResponse } from '@billfold/contract/primitives';
 import type { Schedule } from '@billfold/contract/schedules';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { invalidateDomain } from '../invalidate.ts';
+import { useDomainWrite } from '../invalidate.ts';
 import { attempt, type Outcome } from '../outcome.ts';
 
 export type ScheduleAction = 'pause' | 'resume' | 'delete';
@@ -20,11 +19,5 @@ export function runScheduleAction({
 }
 
 export function useScheduleAction() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: runScheduleAction,
-    onSuccess: (outcome) => {
-      if (outcome.ok) void invalidateDomain(queryClient);
-    },
-  });
+  return useDomainWrite(runScheduleAction);
 }

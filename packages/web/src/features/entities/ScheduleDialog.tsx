@@ -54,7 +54,7 @@ export function ScheduleDialog({ target, bill, onClose }: Props) {
   const form = useFormDialogState<ScheduleFormValues>(() =>
     target === 'new' ? emptyScheduleForm(today, bill.internal) : scheduleFormFromSchedule(target),
   );
-  const { values, set, error, setError } = form;
+  const { values, set, setError } = form;
   // A date field with a problem shows it itself; nothing is sent while one does.
   const dateProblem = values.ends === 'date' ? form.dateProblem('firstDate', 'endDate') : form.dateProblem('firstDate');
   const save = useSaveSchedule();
@@ -92,8 +92,7 @@ export function ScheduleDialog({ target, bill, onClose }: Props) {
       open
       title={target === 'new' ? 'New Schedule' : 'Edit Schedule'}
       submitLabel={target === 'new' ? 'Create Schedule' : 'Save'}
-      error={error}
-      onDismissError={() => setError(null)}
+      {...form.errorProps}
       busy={save.isPending}
       onSubmit={submit}
       onClose={onClose}

@@ -72,7 +72,7 @@ export function PaymentDialog({ target, entry, onClose }: Props) {
   const form = useFormDialogState<PaymentFormValues>(() =>
     target === 'add' ? emptyPaymentForm(todayIso()) : paymentFormFromPayment(target),
   );
-  const { values, set, error, setError } = form;
+  const { values, set, setError } = form;
   const create = useCreatePayment();
   const update = useUpdatePayment();
   const notify = useNotice();
@@ -105,8 +105,7 @@ export function PaymentDialog({ target, entry, onClose }: Props) {
       open
       title={mode === 'add' ? 'Add Payment' : 'Edit Payment'}
       submitLabel={mode === 'add' ? 'Add Payment' : 'Save'}
-      error={error}
-      onDismissError={() => setError(null)}
+      {...form.errorProps}
       busy={busy || readOnly}
       onSubmit={submit}
       onClose={onClose}
