@@ -170,7 +170,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
           refreshReuseSeconds: config.refreshReuseSeconds,
         }),
       );
-      usersRoutes(api, new UsersService(new UsersRepository(db), mfa, config.now));
+      usersRoutes(api, new UsersService(new UsersRepository(db), mfa, authRepository, config.now));
       mfaRoutes(api, mfa);
       const bills = new BillsService(new BillsRepository(db), config.now);
       const entries = new EntriesService(new EntriesRepository(db), config.now);

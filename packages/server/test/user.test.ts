@@ -56,6 +56,78 @@ describe.each(dialects)('user account (%s)', (dialect) => {
       expect((await getUser(s)).json().email).toBe(s.email);
     });
 
+    it('wrong current passwords count with failed sign-ins: after 10, every password check of the account is 429 until the window passes', async () => {
+      const s = await signUp(t.app);
+      let ip = 0;
+      /** Each check from its own address, so only the account's counter can hold it back. */
+      const from = () => `10.77.${dialect === 'sqlite' ? 1 : 2}.${++ip}`;
+      const checks = {
+        putUser: (password: string) =>
+          t.app.inject({
+            method: 'PUT',
+            url: '/api/v1/user',
+            headers: s.headers,
+            payload: { password, newEmail: `${s.username}.new@example.com` },
+            remoteAddress: from(),
+          }),
+        setup: (password: string) =>
+          t.app.inject({
+            method: 'POST',
+            url: '/api/v1/user/mfa/setup',
+            headers: s.headers,
+            payload: { password },
+            remoteAddress: from(),
+          }),
+        recoveryCodes: (password: string) =>
+          t.app.inject({
+            method: 'POST',
+            url: '/api/v1/user/mfa/recovery-codes',
+            headers: s.headers,
+            payload: { password, code: '123456' },
+            remoteAddress: from(),
+          }),
+        login: (password: string) =>
+          t.app.inject({
+            method: 'POST',
+            url: '/api/v1/auth/login',
+            payload: { username: s.username, password },
+            remoteAddress: from(),
+          }),
+      };
+      const WRONG = 'Wrong!Passw0rd';
+
+      // Nine wrong, through every check that asks for the current password, sign-in included.
+      const wrong = [checks.putUser, checks.setup, checks.recoveryCodes, checks.login];
+      for (let i = 0; i < 9; i++) {
+        const res = await (wrong[i % wrong.length] as typeof checks.login)(WRONG);
+        expect(res.statusCode).toBe(i % wrong.length === 3 ? 401 : 403);
+      }
+      // A right one in between is let through, and wipes out none of them: the tenth wrong is the last checked.
+      expect((await checks.setup(s.password)).statusCode).toBe(200);
+      expect((await checks.putUser(WRONG)).statusCode).toBe(403);
+      // Now even the right password is refused everywhere, with when to try again.
+      for (const check of Object.values(checks)) {
+        const res = await check(s.password);
+        expect(res.statusCode).toBe(429);
+        expect(res.json().message).toMatch(
+          /^Too many (wrong passwords|failed sign-in attempts)\. Try again in \d+ minutes?\.$/,
+        );
+        expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+      }
+      expect((await getUser(s)).json().email).toBe(s.email);
+
+      t.clock.advance(15 * 60 * 1000 + 1000);
+      const again = await signIn(t.app, s);
+      const changed = await t.app.inject({
+        method: 'PUT',
+        url: '/api/v1/user',
+        headers: again.headers,
+        payload: { password: s.password, newEmail: `${s.username}.new@example.com` },
+        remoteAddress: from(),
+      });
+      expect(changed.statusCode).toBe(200);
+    });
+
     it('changes the email (ignoring the user object sent along) and refuses a taken one', async () => {
       const s = await signUp(t.app);
       const other = await signUp(t.app);

@@ -1,6 +1,5 @@
 import { availableParallelism } from 'node:os';
 import { type Algorithm, hash, verify } from '@node-rs/argon2';
-import { forbidden } from './http-error.ts';
 
 /** OWASP's argon2id baseline: 19 MiB, 2 passes, 1 lane. */
 export const ARGON2_OPTIONS = {
@@ -45,9 +44,4 @@ export async function verifyPassword(storedHash: string, password: string): Prom
 const dummyHash = hashPassword('not-a-real-password-Aa1!');
 export async function burnVerification(password: string): Promise<void> {
   await verifyPassword(await dummyHash, password);
-}
-
-/** Every change to an account needs its current password: 403 (not 401, which tells a client to refresh). */
-export async function assertCurrentPassword(row: { password_hash: string }, password: string): Promise<void> {
-  if (!(await verifyPassword(row.password_hash, password))) throw forbidden('Current password is incorrect');
 }

@@ -429,6 +429,9 @@ const CHANGES_ON_REFUSAL: Record<string, string[]> = {
   'POST /api/v1/auth/login/mfa': ['login_failures'],
   'POST /api/v1/user/mfa/enable': ['login_failures'],
   'POST /api/v1/user/mfa/recovery-codes': ['login_failures'],
+  // A wrong current password counts with failed sign-ins (ADR 1130).
+  'POST /api/v1/user/mfa/setup': ['login_failures'],
+  'PUT /api/v1/user': ['login_failures'],
 };
 
 // ---------- mutations ----------

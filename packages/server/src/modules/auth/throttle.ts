@@ -1,4 +1,5 @@
-import { tooManyRequests } from '../../lib/http-error.ts';
+import { forbidden, tooManyRequests } from '../../lib/http-error.ts';
+import { verifyPassword } from '../../lib/passwords.ts';
 import { THROTTLE_WINDOW } from '../../lib/retention.ts';
 import type { AuthRepository } from './auth.repository.ts';
 
@@ -103,4 +104,24 @@ export async function reserveAttempt(
     throw refuse(retry, now, reason);
   }
   return reservation;
+}
+
+/**
+ * Every change to an account needs its current password (`PUT /user`, MFA set-up, new recovery codes). A wrong
+ * one counts against the same keys as a failed sign-in: the same secret is being guessed, so the same limit holds
+ * (docs/security.md), and a stolen access token is no way around it. A right one withdraws only its own count:
+ * unlike a sign-in it proves nothing new (the caller already holds a session), so the failures stand until the
+ * window passes. 403 (not 401, which tells a client to refresh) when wrong; 429 once over the limit.
+ */
+export async function checkCurrentPassword(
+  repo: AuthRepository,
+  account: { id: number; password_hash: string },
+  password: string,
+  ip: string,
+  now: number,
+): Promise<void> {
+  const keys = loginKeys({ userId: account.id }, ip);
+  const reservation = await reserveAttempt(repo, [keys.account, keys.address], now, 'Too many wrong passwords.');
+  if (!(await verifyPassword(account.password_hash, password))) throw forbidden('Current password is incorrect');
+  await repo.deleteFailures(reservation);
 }

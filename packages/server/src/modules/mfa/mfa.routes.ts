@@ -40,10 +40,10 @@ export function mfaRoutes(app: FastifyInstance, service: MfaService): void {
         security,
         summary: 'Start MFA set-up: a new TOTP secret (text and otpauth URI), pending until confirmed',
         body: mfaSetupBody,
-        response: { 200: mfaSetupResponse, ...errorResponses(400, 401, 403, 409) },
+        response: { 200: mfaSetupResponse, ...errorResponses(400, 401, 403, 409, 429) },
       },
     },
-    async (request) => service.setup(request.userId, request.body.password),
+    async (request) => service.setup(request.userId, request.body.password, request.ip),
   );
   r.post(
     '/user/mfa/enable',

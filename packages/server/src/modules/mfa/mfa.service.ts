@@ -3,14 +3,13 @@ import type { User } from '@billfold/contract/users';
 import type { UserRow } from '../../db/schema.ts';
 import { conflict, forbidden, unauthorized } from '../../lib/http-error.ts';
 import { MESSAGES } from '../../lib/messages.ts';
-import { assertCurrentPassword } from '../../lib/passwords.ts';
 import { newRecoveryCodes, normalizeRecoveryCode } from '../../lib/recovery-codes.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
 import { MINUTE } from '../../lib/time.ts';
 import { newOpaqueToken, sha256 } from '../../lib/tokens.ts';
 import { matchTotp, newTotpSecret, otpauthUri } from '../../lib/totp.ts';
 import type { AuthRepository } from '../auth/auth.repository.ts';
-import { codeKeys, reserveAttempt } from '../auth/throttle.ts';
+import { checkCurrentPassword, codeKeys, reserveAttempt } from '../auth/throttle.ts';
 import { toUser } from '../users/user.mapper.ts';
 import type { MfaRepository } from './mfa.repository.ts';
 
@@ -37,9 +36,9 @@ export class MfaService {
   }
 
   /** Step 1 of enrolment: a new secret, kept pending (encrypted) until a code from it confirms it. */
-  async setup(userId: number, password: string): Promise<{ secret: string; otpauthUri: string }> {
+  async setup(userId: number, password: string, ip: string): Promise<{ secret: string; otpauthUri: string }> {
     const row = await this.user(userId);
-    await assertCurrentPassword(row, password);
+    await checkCurrentPassword(this.throttle, row, password, ip, this.now());
     if (row.mfa_enabled === 1) throw conflict('MFA is already enabled');
     const secret = newTotpSecret();
     await this.repo.setPendingSecret(userId, this.box.seal(secret, userId));
@@ -68,7 +67,7 @@ export class MfaService {
   /** New recovery codes for an account with MFA on, with the password and a code; the old ones stop working. */
   async regenerateRecoveryCodes(userId: number, password: string, code: string, ip: string) {
     const row = await this.user(userId);
-    await assertCurrentPassword(row, password);
+    await checkCurrentPassword(this.throttle, row, password, ip, this.now());
     if (row.mfa_enabled !== 1) throw conflict('MFA is not enabled');
     if (!(await this.checkCode(row, code, ip))) throw forbidden(MESSAGES.invalidCode);
     const recoveryCodes = newRecoveryCodes();

@@ -3,7 +3,9 @@ import type { Updateable } from 'kysely';
 import type { UserRow, UsersTable } from '../../db/schema.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/http-error.ts';
 import { MESSAGES } from '../../lib/messages.ts';
-import { assertCurrentPassword, hashPassword } from '../../lib/passwords.ts';
+import { hashPassword } from '../../lib/passwords.ts';
+import type { AuthRepository } from '../auth/auth.repository.ts';
+import { checkCurrentPassword } from '../auth/throttle.ts';
 import type { MfaService } from '../mfa/mfa.service.ts';
 import { toUser } from './user.mapper.ts';
 import type { UsersRepository } from './users.repository.ts';
@@ -12,6 +14,7 @@ export class UsersService {
   constructor(
     private readonly repo: UsersRepository,
     private readonly mfa: MfaService,
+    private readonly throttle: AuthRepository,
     private readonly now: () => number,
   ) {}
 
@@ -26,7 +29,7 @@ export class UsersService {
   async update(userId: number, change: UserChange, ip: string): Promise<User> {
     const current = await this.repo.findById(userId);
     if (!current) throw notFound('User not found');
-    await assertCurrentPassword(current, change.password);
+    await checkCurrentPassword(this.throttle, current, change.password, ip, this.now());
     const wantsChange =
       change.recycle === true ||
       change.newEmail !== undefined ||
