@@ -1,5 +1,6 @@
-import { CATEGORIES } from '../../packages/contract/src/categories.ts';
-import { type EntryList, SORT_FIELDS } from '../../packages/contract/src/entries.ts';
+import { CATEGORIES } from '@billfold/contract/categories';
+import { utcDate } from '@billfold/contract/dates';
+import { type EntryList, SORT_FIELDS } from '@billfold/contract/entries';
 import { Random } from './random.ts';
 import type { DataSample } from './sample.ts';
 
@@ -18,10 +19,6 @@ export interface Combination {
 
 const DAY = 86_400_000;
 
-function isoDay(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
-}
-
 /** Amounts in cents around the seeded figures: from a few dollars to tens of thousands. */
 function amount(r: Random): number {
   return Math.round(r.logNormal(8_000, 1.6));
@@ -38,9 +35,9 @@ export function drawCombination(r: Random, sample: DataSample): Combination {
     // Ranges from a day to the whole ledger, short ones as likely as long ones.
     const b = Math.min(last, a + Math.round(Math.exp(r.next() * Math.log(days))) * DAY);
     // A single date, a range, from a day on, up to a day.
-    if (kind !== 3) q.set('startDate', isoDay(a));
-    if (kind === 0) q.set('endDate', isoDay(a));
-    if (kind === 1 || kind === 3) q.set('endDate', isoDay(b));
+    if (kind !== 3) q.set('startDate', utcDate(a));
+    if (kind === 0) q.set('endDate', utcDate(a));
+    if (kind === 1 || kind === 3) q.set('endDate', utcDate(b));
   }
   if (r.chance(0.05) && sample.invoiceNumbers.length > 0) q.set('invoiceNum', String(r.pick(sample.invoiceNumbers)));
   if (r.chance(0.2) && sample.entityNames.length > 0) {
@@ -63,7 +60,7 @@ export function drawCombination(r: Random, sample: DataSample): Combination {
     const due = r.pick(['overdue', 'upcoming']);
     q.set('due', due);
     if (due === 'upcoming' && r.chance(0.8)) q.set('dueWithin', String(r.pick([0, 7, 30, 90, 366])));
-    if (r.chance(0.8)) q.set('today', isoDay(first + r.int(0, days + 30) * DAY));
+    if (r.chance(0.8)) q.set('today', utcDate(first + r.int(0, days + 30) * DAY));
   }
   const sort = `sortField=${r.pick(SORT_FIELDS)}&sortOrder=${r.pick(['asc', 'desc'])}`;
   return { filters: q.toString(), sort };

@@ -1,5 +1,6 @@
 import { CATEGORIES, type Category } from '@billfold/contract/categories';
 import { addDays } from '@billfold/contract/dates';
+import type { Flow } from '@billfold/contract/entries';
 import { PAYMENT_METHOD_CODES, type PaymentMethodCode, splitMethod } from '@billfold/contract/payment-methods';
 import { derivePayment } from '../../packages/server/src/modules/ledger/ledger.ts';
 import { Random, WeightedPicker } from '../lib/random.ts';
@@ -31,7 +32,7 @@ export interface GenEntry {
   invoiceNumber: number;
   bill: GenBill;
   date: string;
-  flow: 'INCOMING' | 'OUTGOING';
+  flow: Flow;
   amountCents: number;
   services: string;
   /** Most expenses are due 10–30 days after their date, half the income 14 or 30 days after; null without one. */
@@ -288,7 +289,7 @@ const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', '
 /** Per-entity behaviour the invoices follow. */
 interface BillModel {
   bill: GenBill;
-  flow: 'INCOMING' | 'OUTGOING';
+  flow: Flow;
   median: number;
   sigma: number;
   preferred: PaymentMethodCode;
@@ -507,12 +508,12 @@ function* makeBatches(
 }
 
 /** Bills come with terms: most expenses are due 10 to 30 days on, invoices one sends are net 14 or net 30. */
-function dueDateFor(random: Random, date: string, flow: 'INCOMING' | 'OUTGOING', internal: boolean): string | null {
+function dueDateFor(random: Random, date: string, flow: Flow, internal: boolean): string | null {
   if (internal) return null;
   if (flow === 'OUTGOING') return random.chance(0.85) ? addDays(date, random.int(10, 30)) : null;
   return random.chance(0.5) ? addDays(date, random.pick([14, 30])) : null;
 }
 
-function flip(flow: 'INCOMING' | 'OUTGOING'): 'INCOMING' | 'OUTGOING' {
+function flip(flow: Flow): Flow {
   return flow === 'INCOMING' ? 'OUTGOING' : 'INCOMING';
 }

@@ -1,3 +1,4 @@
+import type { RecycleType } from '@billfold/contract/recycle';
 import type { Locator, Page } from 'playwright-core';
 import { DataGridModel } from './data-grid.ts';
 import { notice } from './notice.ts';
@@ -21,7 +22,7 @@ export class RecyclePage extends DataGridModel {
   }
 
   /** The row of one item, by its Component (Entity, Invoice, Payment) and a text it shows. */
-  item(type: 'Entity' | 'Invoice' | 'Payment', text: string): Locator {
+  item(type: RecycleType, text: string): Locator {
     return this.rows.filter({ has: this.page.locator('[data-field="entityType"]', { hasText: type }) }).filter({
       hasText: text,
     });

@@ -1,4 +1,4 @@
-import type { SortField } from '@billfold/contract/entries';
+import type { SortField, SortOrder } from '@billfold/contract/entries';
 import type { SeededEntry } from './seed.ts';
 
 /** The reference key of each sort field, computed from what was seeded (the model the list is checked against). */
@@ -18,7 +18,7 @@ export const SORT_KEY: Record<SortField, (e: SeededEntry) => string | number> = 
 };
 
 /** Invoice numbers in the order of `field` then invoice number, both `order` (the API's total order). */
-export function sortedNumbers(entries: SeededEntry[], field: string, order: 'asc' | 'desc'): number[] {
+export function sortedNumbers(entries: SeededEntry[], field: string, order: SortOrder): number[] {
   const key = SORT_KEY[field as SortField];
   if (!key) throw new Error(`no key for ${field}`);
   const sign = order === 'asc' ? 1 : -1;

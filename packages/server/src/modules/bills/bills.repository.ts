@@ -1,3 +1,4 @@
+import type { BillQuery } from '@billfold/contract/bills';
 import { type Insertable, sql, type Updateable } from 'kysely';
 import { Repository } from '../../db/repository.ts';
 import type { BillsTable } from '../../db/schema.ts';
@@ -7,7 +8,7 @@ import type { EntryBillColumns } from './bill.mapper.ts';
 import type { NameHolder } from './bills.messages.ts';
 
 export interface BillSearch {
-  status?: 'active' | 'inactive' | 'all' | undefined;
+  status?: BillQuery['status'];
   /** Lower-case substring of the name. */
   nameKey?: string | undefined;
   categories?: readonly string[] | undefined;

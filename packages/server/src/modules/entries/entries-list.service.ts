@@ -1,5 +1,5 @@
 import { utcDate } from '@billfold/contract/dates';
-import type { EntriesQuery, EntryList, SortField } from '@billfold/contract/entries';
+import type { EntriesQuery, EntryList, SortField, SortOrder } from '@billfold/contract/entries';
 import type { ReadModelRepository } from '../read-model/read-model.repository.ts';
 import { toScope } from '../read-model/scope.ts';
 import { DEFAULT_SORT, type EntrySort } from '../read-model/scope-sql.ts';
@@ -17,7 +17,7 @@ export type ExportQuery = Omit<EntriesQuery, 'pageNum' | 'pageSize'>;
  * No field and no order → newest first. A named field without an order sorts ascending, as a column
  * header does on its first click.
  */
-export function resolveSort(field: SortField | undefined, order: 'asc' | 'desc' | undefined): EntrySort {
+export function resolveSort(field: SortField | undefined, order: SortOrder | undefined): EntrySort {
   if (field === undefined) return { field: DEFAULT_SORT.field, order: order ?? DEFAULT_SORT.order };
   return { field, order: order ?? 'asc' };
 }

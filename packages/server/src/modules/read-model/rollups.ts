@@ -1,3 +1,4 @@
+import type { SortOrder } from '@billfold/contract/entries';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { withRollups } from './rollup-tables.ts';
@@ -93,7 +94,7 @@ export async function rollupCount(db: Db, s: EntryScope): Promise<number> {
 export async function rollupDateSeek(
   db: Db,
   s: EntryScope,
-  order: 'asc' | 'desc',
+  order: SortOrder,
   offset: number,
 ): Promise<{ startDate?: string; endDate?: string; offset: number } | null> {
   const where = countTableWhere(s);

@@ -1,6 +1,6 @@
 import { categoryLabel } from '@billfold/contract/categories';
 import { addDays, utcDate } from '@billfold/contract/dates';
-import type { EntryFilters } from '@billfold/contract/entries';
+import type { EntryFilters, Flow } from '@billfold/contract/entries';
 import { billNameKey } from '../bills/bill.mapper.ts';
 import { PAY_STATE } from '../ledger/ledger.ts';
 
@@ -24,7 +24,7 @@ export interface EntryScope {
   /** Inclusive bounds on the amount, in cents. */
   minCents?: number;
   maxCents?: number;
-  flow?: 'INCOMING' | 'OUTGOING';
+  flow?: Flow;
   internal?: 0 | 1;
   paid?: PaidFilter;
   archived?: 0 | 1;
