@@ -57,6 +57,14 @@ describe('recurring invoices on the entity page', () => {
 
     const rent = schedules.item('Rent {month} {year}');
     await rent.getByText(`Next: ${firstOfMonth(1)}`).waitFor();
+    // The fourth invoice's description, its placeholders filled in.
+    const nextMonth = new Date(`${firstOfMonth(1)}T00:00:00Z`).toLocaleString('en-US', {
+      month: 'long',
+      timeZone: 'UTC',
+    });
+    expect(await rent.textContent()).toContain(
+      `Next: ${firstOfMonth(1)} “Rent ${nextMonth} ${firstOfMonth(1).slice(0, 4)}”`,
+    );
     expect(await rent.textContent()).toContain(
       'Monthly on the 1st · due 5 days after · autopay: Bank Transfer (ACH/EFT)',
     );

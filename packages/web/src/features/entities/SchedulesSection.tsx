@@ -1,7 +1,7 @@
 import type { Bill } from '@billfold/contract/bills';
 import { formatUsd } from '@billfold/contract/money';
 import { paymentMethodLabel } from '@billfold/contract/payment-methods';
-import { cadenceLabel } from '@billfold/contract/schedule-dates';
+import { cadenceLabel, expandTemplate } from '@billfold/contract/schedule-dates';
 import type { Schedule } from '@billfold/contract/schedules';
 import AddOutlined from '@mui/icons-material/AddOutlined';
 import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
@@ -63,12 +63,15 @@ function ActionButton({
   );
 }
 
+/** The next invoice's date and, when the description has placeholders, the description that invoice will carry. */
 function NextOccurrence({ schedule }: { schedule: Schedule }) {
   if (schedule.paused) return <Chip label="Paused" size="small" color="warning" variant="outlined" />;
   if (schedule.nextDate === null) return <Chip label="Ended" size="small" variant="outlined" />;
+  const description = expandTemplate(schedule.description, schedule.nextDate, schedule.createdCount + 1);
   return (
-    <Typography variant="body2" component="span">
+    <Typography variant="body2" component="span" sx={{ overflowWrap: 'anywhere' }}>
       Next: <strong>{schedule.nextDate}</strong>
+      {description !== schedule.description && ` “${description}”`}
     </Typography>
   );
 }
