@@ -2,6 +2,7 @@ import type { AuthResponse, CreateUserBody } from '@billfold/contract/auth';
 /**
  * Seeding through the real API with fetch, the way any client would: faster than clicking and independent of
  * the screens under test. Later specs add helpers here (entities, invoices, payments) on top of `ApiSession`.
+ * Every call goes to the suite's server unless given the `origin` of a spec's own (support/server.ts).
  */
 import { baseUrl } from './browser.ts';
 
@@ -23,11 +24,12 @@ export class ApiSession {
     readonly user: UserData,
     public accessToken: string,
     public refreshToken: string,
+    readonly origin: string = baseUrl(),
   ) {}
 
   /** An authenticated call; throws on a non-2xx answer so seeding problems surface where they happen. */
   async request<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const res = await fetch(`${baseUrl()}/api/v1${path}`, {
+    const res = await fetch(`${this.origin}/api/v1${path}`, {
       method,
       headers: {
         authorization: `Bearer ${this.accessToken}`,
@@ -52,29 +54,29 @@ function seededAddress(): string {
   return `10.${process.pid % 250}.${Math.floor(address / 250) % 250}.${(address % 250) + 1}`;
 }
 
-async function post(path: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(`${baseUrl()}/api/v1${path}`, {
+async function post(origin: string, path: string, body: unknown, headers: Record<string, string> = {}) {
+  return fetch(`${origin}/api/v1${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify(body),
   });
 }
 
-export async function createUser(overrides: Partial<UserData> = {}): Promise<UserData> {
+export async function createUser(overrides: Partial<UserData> = {}, origin = baseUrl()): Promise<UserData> {
   const user = newUser(overrides);
-  const res = await post('/auth/create', user, { 'x-forwarded-for': seededAddress() });
+  const res = await post(origin, '/auth/create', user, { 'x-forwarded-for': seededAddress() });
   if (res.status !== 201) throw new Error(`sign-up failed: ${res.status} ${await res.text()}`);
   return user;
 }
 
-export async function apiLogin(user: UserData): Promise<ApiSession> {
-  const res = await post('/auth/login', { username: user.username, password: user.password });
+export async function apiLogin(user: UserData, origin = baseUrl()): Promise<ApiSession> {
+  const res = await post(origin, '/auth/login', { username: user.username, password: user.password });
   if (!res.ok) throw new Error(`login failed: ${res.status} ${await res.text()}`);
   const body = (await res.json()) as AuthResponse;
-  return new ApiSession(user, body.accessToken, body.refreshToken);
+  return new ApiSession(user, body.accessToken, body.refreshToken, origin);
 }
 
 /** A new account, signed in through the API (for seeding data before the browser signs in). */
-export async function createSignedInUser(overrides: Partial<UserData> = {}): Promise<ApiSession> {
-  return apiLogin(await createUser(overrides));
+export async function createSignedInUser(overrides: Partial<UserData> = {}, origin = baseUrl()): Promise<ApiSession> {
+  return apiLogin(await createUser(overrides, origin), origin);
 }

@@ -16,6 +16,8 @@ export interface PageOptions {
   viewport?: { width: number; height: number };
   /** A phone: touch events and a coarse pointer (MUI X pickers then open as dialogs), the mobile viewport meta. */
   mobile?: boolean;
+  /** The server the page's relative addresses go to: the suite's unless a spec started its own (support/server.ts). */
+  baseUrl?: string;
 }
 
 export interface BrowserHarness {
@@ -37,7 +39,7 @@ export function useBrowser(): BrowserHarness {
     async newPage(options = {}) {
       if (!browser) throw new Error('the browser is not running (useBrowser must be called at the top of a file)');
       const contextOptions: BrowserContextOptions = {
-        baseURL: baseUrl(),
+        baseURL: options.baseUrl ?? baseUrl(),
         viewport: options.viewport ?? { width: 1280, height: 800 },
         locale: 'en-US',
         ...(options.timezoneId ? { timezoneId: options.timezoneId } : {}),

@@ -1,0 +1,140 @@
+/**
+ * Email reminders on a server that can send mail: a server of this spec's own (support/server.ts) with `SMTP_URL`
+ * pointing at a real SMTP server (support/mailbox.ts). The suite's shared server has no mail settings
+ * (specs/due-dates.test.ts checks the account page says so).
+ */
+import type { ReminderSettings } from '@billfold/contract/due';
+import type { Entry } from '@billfold/contract/entries';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ApiSession, createSignedInUser } from '../support/api.ts';
+import { screenshot, useBrowser } from '../support/browser.ts';
+import { createEntity, createInvoice, daysAgo } from '../support/domain.ts';
+import { type Mailbox, startMailbox } from '../support/mailbox.ts';
+import { startServer, type TestServer } from '../support/server.ts';
+import { loginAs } from '../support/session.ts';
+
+const browser = useBrowser();
+
+let mailbox: Mailbox;
+let server: TestServer;
+
+beforeAll(async () => {
+  mailbox = await startMailbox();
+  server = await startServer({
+    SMTP_URL: mailbox.url,
+    MAIL_FROM: 'Billfold <billfold@example.test>',
+    // The day's digest may go out at any hour the suite runs; the jobs run at every start (src/main.ts).
+    REMINDER_HOUR: '0',
+    // The jobs log their results at info.
+    LOG_LEVEL: 'info',
+  });
+});
+
+afterAll(async () => {
+  await server?.stop();
+  await mailbox?.close();
+});
+
+/** The results the reminder job logged so far, one per run. */
+function digestRuns(): { sent: number; nothingDue: number; failed: number }[] {
+  return server
+    .log()
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line))
+    .filter((entry) => entry.job === 'due-reminders' && entry.msg === 'job finished')
+    .map((entry) => entry.result);
+}
+
+/** Restarts the server and waits until its start-up run of the reminder job has finished; returns that run. */
+async function restartForDigest() {
+  const runs = digestRuns().length;
+  await server.restart();
+  await expect.poll(() => digestRuns().length, { timeout: 20_000 }).toBe(runs + 1);
+  return digestRuns()[runs];
+}
+
+describe('email reminders on a server with mail settings', () => {
+  it('the account page turns reminders on with days ahead, keeps them over a reload, and turns them off', async () => {
+    const api = await createSignedInUser({}, server.baseUrl);
+    const page = await browser.newPage({ baseUrl: server.baseUrl });
+    await loginAs(page, api.user);
+    await page.goto('/account');
+    const section = page.getByRole('region', { name: 'Due Dates' });
+    await section
+      .getByText(`Once a day, an email to ${api.user.email} listing what is overdue and what falls due soon.`, {
+        exact: false,
+      })
+      .waitFor();
+    expect(await section.getByText('Email reminders are not configured', { exact: false }).count()).toBe(0);
+    const toggle = section.getByRole('switch', { name: 'Send me reminders' });
+    const days = section.getByRole('combobox', { name: 'Days ahead' });
+    expect(await toggle.isChecked()).toBe(false);
+    expect(await days.getAttribute('aria-disabled')).toBe('true');
+
+    await toggle.click();
+    await expect.poll(() => days.getAttribute('aria-disabled')).toBeNull();
+    expect(await toggle.isChecked()).toBe(true);
+    expect(await days.textContent()).toBe('7 days');
+    await days.click();
+    await page.getByRole('option', { name: '14 days' }).click();
+    await expect.poll(() => days.textContent()).toBe('14 days');
+
+    await page.reload();
+    await days.waitFor();
+    await expect.poll(() => toggle.isChecked()).toBe(true);
+    expect(await days.textContent()).toBe('14 days');
+    expect(await api.request<ReminderSettings>('GET', '/account/reminders')).toEqual({
+      configured: true,
+      enabled: true,
+      daysAhead: 14,
+      email: api.user.email,
+    });
+    await page.mouse.move(0, 0);
+    await section.scrollIntoViewIfNeeded();
+    await screenshot(page, 'due-account-reminders');
+
+    await toggle.click();
+    await expect.poll(() => days.getAttribute('aria-disabled')).toBe('true');
+    expect(await toggle.isChecked()).toBe(false);
+    await page.reload();
+    await days.waitFor();
+    expect(await toggle.isChecked()).toBe(false);
+    expect(await days.getAttribute('aria-disabled')).toBe('true');
+    expect(await api.request<ReminderSettings>('GET', '/account/reminders')).toMatchObject({ enabled: false });
+  });
+
+  it('the server mails one digest a day to a user with reminders on, listing what is overdue and due soon', async () => {
+    const seed = async (api: ApiSession) => {
+      const entity = await createEntity(api, { name: `Power Co ${Date.now().toString(36)}` });
+      const overdue = await createInvoice(api, entity.id, { date: daysAgo(40), dueDate: daysAgo(10), amount: 120.5 });
+      // Within 14 days ahead, beyond the default 7.
+      const soon = await createInvoice(api, entity.id, { date: daysAgo(2), dueDate: daysAgo(-10), amount: 80 });
+      return { overdue, soon };
+    };
+    const reader = await createSignedInUser({}, server.baseUrl);
+    const { overdue, soon } = await seed(reader);
+    await reader.request('PUT', '/account/reminders', { enabled: true, daysAhead: 14 });
+    // Same invoices, reminders off: no mail.
+    const silent = await createSignedInUser({}, server.baseUrl);
+    await seed(silent);
+    const before = mailbox.received.length;
+
+    expect(await restartForDigest()).toMatchObject({ sent: 1, failed: 0 });
+    await expect.poll(() => mailbox.received.length).toBe(before + 1);
+    expect(mailbox.received[before]).toMatchObject({
+      to: [reader.user.email],
+      subject: 'Billfold: 1 invoice overdue, 1 invoice due within 14 days',
+    });
+    const text = mailbox.received[before]?.text;
+    const line = (entry: Entry, owed: string) =>
+      `#${entry.invoiceId} ${entry.name}: ${owed} to pay, due ${entry.dueDate}`;
+    expect(text).toContain(`Hello ${reader.user.username},`);
+    expect(text).toContain(line(overdue, '$120.50'));
+    expect(text).toContain(line(soon, '$80.00'));
+
+    // The day's digest went out: the next start sends nothing more.
+    expect(await restartForDigest()).toMatchObject({ sent: 0, failed: 0 });
+    expect(mailbox.received.length).toBe(before + 1);
+  });
+});
