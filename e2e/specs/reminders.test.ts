@@ -40,6 +40,7 @@ function digestRuns(): { sent: number; nothingDue: number; failed: number }[] {
   return server
     .log()
     .split('\n')
+    .slice(0, -1) // the last piece is a line still being written, if any
     .filter((line) => line.startsWith('{'))
     .map((line) => JSON.parse(line))
     .filter((entry) => entry.job === 'due-reminders' && entry.msg === 'job finished')
