@@ -36,8 +36,8 @@ const OUTSIDE: readonly { pattern: RegExp; what: string }[] = [
   { pattern: /\.\.\/shared\b/, what: 'the folder of documents outside the repository' },
 ];
 
-/** `docs/<path>.md`, then an optional `#anchor`, then an optional `, Heading…` up to the end of the line. */
-const DOC_PATH = /(?<![\w./-])(docs\/[A-Za-z0-9_./-]*[A-Za-z0-9_-]\.md)(#[A-Za-z0-9_-]+)?(, [^\n]*)?/g;
+/** `docs/<path>.md`, then an optional `#anchor`; a `, Heading…` after it is read from the rest of the line. */
+const DOC_PATH = /(?<![\w./-])(docs\/[A-Za-z0-9_./-]*[A-Za-z0-9_-]\.md)(#[A-Za-z0-9_-]+)?/g;
 /** A decision record cited by its number: `ADR 0403`, `ADRs 0400`, `decision 0705`. */
 const ADR_NUMBER = /\b(?:ADRs?|[Dd]ecisions?) (\d{4})\b/g;
 const DECISIONS_DIR = 'docs/decisions';
@@ -150,11 +150,15 @@ function checkFiles(root: string, files: readonly string[]): Report {
 
     // (b) and (c) docs/….md citations
     for (const match of text.matchAll(DOC_PATH)) {
-      const [whole, path = '', hash, comma] = match;
+      const [whole, path = '', hash] = match;
       const line = lineOf(text, match.index);
-      checkTarget(file, line, path, hash?.slice(1), whole.split(',')[0] ?? path);
-      if (comma && (HEADING_CITED as readonly string[]).includes(path) && fileExists(path)) {
-        const after = comma.slice(2);
+      checkTarget(file, line, path, hash?.slice(1), whole);
+      // The rest of the line, not consumed by the match, so that a citation later on the line is found too.
+      const end = match.index + whole.length;
+      const lineEnd = text.indexOf('\n', end);
+      const rest = text.slice(end, lineEnd === -1 ? undefined : lineEnd);
+      if (rest.startsWith(', ') && (HEADING_CITED as readonly string[]).includes(path) && fileExists(path)) {
+        const after = rest.slice(2);
         // Only a capitalised word starts a heading citation; `docs/product.md, which …` is prose.
         if (/^[A-Z]/.test(after) && citedHeading(headingsOf(root, path), after) === null) {
           problems.push({ file, line, message: `${path} has no heading that "${after.trim()}" names` });
