@@ -1,6 +1,6 @@
 import { CATEGORIES, type Category, normalizeCategory } from '@billfold/contract/categories';
 import { addDays, utcDate } from '@billfold/contract/dates';
-import { type EntryFilters, type EntryList, SORT_FIELDS, type SortField } from '@billfold/contract/entries';
+import type { EntryFilters, EntryList } from '@billfold/contract/entries';
 import { fromCents, meanCents } from '@billfold/contract/money';
 import type { Stats } from '@billfold/contract/stats';
 import type { FastifyInstance } from 'fastify';
@@ -14,8 +14,10 @@ import { ReadModelRepository } from '../src/modules/read-model/read-model.reposi
 import { toScope } from '../src/modules/read-model/scope.ts';
 import { ENTRY_SUM_NAMES, ENTRY_SUMS } from '../src/modules/read-model/sums.ts';
 import { createTestApp, dialects, type TestApp, testClock, testConfig } from './helpers/app.ts';
+import { type Combination, drawCombination, filterQuery } from './helpers/combinations.ts';
 import { sortedNumbers } from './helpers/entry-order.ts';
 import { type Session, signUp } from './helpers/factories.ts';
+import { random } from './helpers/random.ts';
 import { type SeededBill, type SeededEntry, seedBills, seedEntries, userIdOf } from './helpers/seed.ts';
 
 /**
@@ -30,101 +32,11 @@ const SEED = Number(process.env.READ_MODEL_SEED ?? 20261123);
 /** The ledger index off: every read runs the SQL plan. */
 const SQL_ONLY = { ...DEFAULT_LEDGER_INDEX_OPTIONS, maxBytes: 0 };
 const CASES = 40;
-
-/** A small deterministic generator (mulberry32), so a failing combination can be replayed from its seed. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (n: number) => Math.floor(next() * n);
-  const pick = <T>(items: readonly T[]): T => items[int(items.length)] as T;
-  return { next, int, pick, chance: (p: number) => next() < p };
-}
-type Random = ReturnType<typeof random>;
-
-/** One combination of the filter panel, as the model reads it and as a query string. */
-interface Combination {
-  startDate?: string;
-  endDate?: string;
-  invoiceNum?: number;
-  parties?: string[];
-  categories?: string[];
-  min?: number;
-  max?: number;
-  flow?: 'income' | 'expense' | 'internal';
-  paid?: 'true' | 'false' | 'overpaid' | 'partial';
-  archives?: 'true' | 'false';
-  due?: 'overdue' | 'upcoming';
-  dueWithin?: number;
-  /** Sent as `today`; without it the server's date (the test clock's) counts. */
-  today?: string;
-  sortField: SortField;
-  sortOrder: 'asc' | 'desc';
-}
-
-const day = (r: Random) => {
-  const d = new Date(Date.UTC(2023, 0, 1) + r.int(3 * 365) * 86_400_000);
-  return d.toISOString().slice(0, 10);
-};
-const spell = (r: Random, s: string) => r.pick([s, s.toUpperCase(), s.toLowerCase().replaceAll(' ', '_')]);
-
-function drawCombination(r: Random, bills: SeededBill[], live: SeededEntry[]): Combination {
-  const c: Combination = { sortField: r.pick(SORT_FIELDS), sortOrder: r.pick(['asc', 'desc'] as const) };
-  if (r.chance(0.35)) {
-    const kind = r.int(4);
-    const [a, b] = [day(r), day(r)].sort();
-    if (kind === 0) [c.startDate, c.endDate] = [a, a]; // single date
-    if (kind === 1) [c.startDate, c.endDate] = [a, b];
-    if (kind === 2) c.startDate = a;
-    if (kind === 3) c.endDate = b;
-  }
-  if (r.chance(0.05)) c.invoiceNum = r.chance(0.8) ? r.pick(live).invoiceNumber : 999_999;
-  if (r.chance(0.25)) {
-    c.parties = Array.from({ length: 1 + r.int(3) }, () => spell(r, r.pick(bills).name));
-    if (r.chance(0.1)) c.parties.push('Nobody Inc');
-  }
-  if (r.chance(0.3)) c.categories = Array.from({ length: 1 + r.int(3) }, () => spell(r, r.pick(bills).category));
-  if (r.chance(0.3)) {
-    const [lo, hi] = [r.int(60_000), r.int(60_000)].sort((x, y) => x - y);
-    if (r.chance(0.7)) c.min = lo;
-    if (r.chance(0.7)) c.max = hi;
-  }
-  if (r.chance(0.35)) c.flow = r.pick(['income', 'expense', 'internal'] as const);
-  if (r.chance(0.4)) c.paid = r.pick(['true', 'false', 'overpaid', 'partial'] as const);
-  if (r.chance(0.3)) c.archives = r.pick(['true', 'false'] as const);
-  if (r.chance(0.3)) {
-    c.due = r.pick(['overdue', 'upcoming'] as const);
-    if (c.due === 'upcoming' && r.chance(0.8)) c.dueWithin = r.pick([0, 7, 30, 90, 366]);
-    if (r.chance(0.85)) c.today = day(r);
-  }
-  return c;
-}
+/** The seeded ledger's dates: three years from here. */
+const FIRST_DAY = '2023-01-01';
 
 /** The server's date when a request sends no `today`: the test clock's start. */
 const SERVER_TODAY = utcDate(testClock().now());
-
-function filterQuery(c: Combination): string {
-  const q = new URLSearchParams();
-  if (c.startDate) q.set('startDate', c.startDate);
-  if (c.endDate) q.set('endDate', c.endDate);
-  if (c.invoiceNum !== undefined) q.set('invoiceNum', String(c.invoiceNum));
-  for (const p of c.parties ?? []) q.append('partyList', p);
-  for (const k of c.categories ?? []) q.append('categoryList', k);
-  if (c.min !== undefined) q.set('min', fromCents(c.min).toFixed(2));
-  if (c.max !== undefined) q.set('max', fromCents(c.max).toFixed(2));
-  if (c.flow) q.set('flow', c.flow);
-  if (c.paid) q.set('paid', c.paid);
-  if (c.archives) q.set('archives', c.archives);
-  if (c.due) q.set('due', c.due);
-  if (c.dueWithin !== undefined) q.set('dueWithin', String(c.dueWithin));
-  if (c.today) q.set('today', c.today);
-  return q.toString();
-}
 
 const canonicalCategory = (s: string) =>
   CATEGORIES.find((k) => k.toLowerCase() === s.toLowerCase().replaceAll('_', ' ')) ?? s;
@@ -287,7 +199,7 @@ describe.each(dialects)(`read model equals the in-memory model on %s (seed ${SEE
         [pay(amountCents, true), pay(1)],
         [pay(r.int(amountCents + 1)), pay(r.int(amountCents + 1))],
       ][r.int(7)];
-      const date = day(r);
+      const date = addDays(FIRST_DAY, r.int(3 * 365));
       return {
         bill: r.pick(bills),
         date,
@@ -330,7 +242,13 @@ describe.each(dialects)(`read model equals the in-memory model on %s (seed ${SEE
     try {
       const r = random(SEED + 1);
       for (let i = 0; i < CASES; i++) {
-        const c = drawCombination(r, bills, live);
+        const c = drawCombination(r, {
+          names: bills.map((b) => b.name),
+          categories: bills.map((b) => b.category),
+          invoiceNumbers: live.map((e) => e.invoiceNumber),
+          firstDay: FIRST_DAY,
+          days: 3 * 365,
+        });
         const filters = filterQuery(c);
         const expected = ordered(
           c,

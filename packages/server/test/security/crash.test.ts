@@ -7,6 +7,7 @@ import type { DatabaseConfig } from '../../src/config.ts';
 import { createDatabase } from '../../src/db/database.ts';
 import { createTestDatabase, dialects } from '../helpers/app.ts';
 import { STRONG_PASSWORD } from '../helpers/factories.ts';
+import { random as seededRandom } from '../helpers/random.ts';
 import { totalsMismatches } from './database-state.ts';
 import { call, login, type ServerProcess, startServer } from './server-process.ts';
 
@@ -29,17 +30,6 @@ const METHODS = [
   ['check', 'mail'],
   ['credit', 'web'],
 ] as const;
-
-/** mulberry32: a small seeded generator, so a failing run can be replayed with CRASH_SEED. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface AckedEntry {
   invoiceNumber: number;
@@ -64,7 +54,8 @@ describe.each(dialects)('crash durability on %s', (dialect) => {
   it(
     `keeps every acknowledged write and exact totals through ${KILLS} SIGKILLs at random moments`,
     async () => {
-      const random = seeded(SEED + (dialect === 'sqlite' ? 0 : 1));
+      // Seeded, so a failing run can be replayed with CRASH_SEED.
+      const random = seededRandom(SEED + (dialect === 'sqlite' ? 0 : 1)).next;
       const dataDir = mkdtempSync(join(tmpdir(), 'billfold-crash-'));
       const pgDatabase = dialect === 'postgres' ? await createTestDatabase('postgres') : null;
       const database: DatabaseConfig = pgDatabase?.config ?? { dialect: 'sqlite', file: join(dataDir, 'billfold.db') };
