@@ -1,10 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { freePort } from '../../packages/server/test/helpers/pg-cluster.ts';
+import { startServer as startServerProcess } from '../../packages/server/test/helpers/server-process.ts';
 
 export const REPO_ROOT = resolve(import.meta.dirname, '../..');
-const MAIN = resolve(REPO_ROOT, 'packages/server/src/main.ts');
 
 export interface ServerOptions {
   databaseUrl: string;
@@ -37,80 +35,36 @@ function readStatus(pid: number): { rssKb: number; hwmKb: number } {
 }
 
 /**
- * The real server as production runs it: `node --import tsx packages/server/src/main.ts`, configured only
- * through its environment, on 127.0.0.1 and a free port. Resolves once `/api/v1/health` answers 200.
+ * The real server as production runs it (packages/server/test/helpers/server-process.ts), with the data set's
+ * database and directory, and its memory sampled for the report.
  */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
-  const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', MAIN], {
-    cwd: REPO_ROOT,
-    env: {
-      ...process.env,
+  const server = await startServerProcess(
+    {
       NODE_ENV: 'production',
-      HOST: '127.0.0.1',
-      PORT: String(port),
       DATABASE_URL: options.databaseUrl,
       DATA_DIR: options.dataDir,
       LOG_LEVEL: options.logLevel ?? 'warn',
       ...options.env,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let tail = '';
-  const keep = (chunk: Buffer) => {
-    tail = (tail + chunk.toString()).slice(-8_000);
-  };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-  let exited = false;
-  child.once('exit', () => {
-    exited = true;
-  });
-
-  const pid = child.pid;
-  if (pid === undefined) throw new Error('server did not start');
+    { healthyWithinMs: 120_000 },
+  );
+  const { pid } = server;
   let peak = 0;
   const sampler = setInterval(() => {
     const { rssKb } = readStatus(pid);
     if (rssKb > peak) peak = rssKb;
   }, 200);
   sampler.unref();
-
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (exited) {
-      clearInterval(sampler);
-      throw new Error(`server exited during start-up:\n${tail}`);
-    }
-    try {
-      const res = await fetch(`${url}/api/v1/health`);
-      if (res.ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      clearInterval(sampler);
-      throw new Error(`server did not become healthy within 120 s:\n${tail}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-
   return {
-    url,
+    url: server.url,
     pid,
     memory: () => readStatus(pid),
     peakRssKb: () => Math.max(peak, readStatus(pid).rssKb || 0),
-    output: () => tail,
+    output: server.output,
     async stop() {
       clearInterval(sampler);
-      if (exited) return;
-      const done = new Promise<void>((r) => child.once('exit', () => r()));
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await done;
-      clearTimeout(timer);
+      await server.stop();
     },
   };
 }

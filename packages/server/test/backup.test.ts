@@ -9,8 +9,8 @@ import { listBackups } from '../src/backup/sqlite-backup.ts';
 import { createDatabase } from '../src/db/database.ts';
 import { rollupDifferences } from '../src/modules/read-model/rollup-tables.ts';
 import { STRONG_PASSWORD } from './helpers/factories.ts';
+import { call as api, login, type ServerProcess, startServer } from './helpers/server-process.ts';
 import { totalsMismatches } from './security/database-state.ts';
-import { call as api, login, type ServerProcess, startServer } from './security/server-process.ts';
 
 /**
  * `npm run backup` against the real server process under concurrent writes: each copy passes SQLite's integrity

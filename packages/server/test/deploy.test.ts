@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './helpers/app.ts';
 import { STRONG_PASSWORD, userData } from './helpers/factories.ts';
 import { findNginx, type RunningNginx, startNginx } from './helpers/nginx.ts';
-import { type ServerProcess, startServer } from './security/server-process.ts';
+import { type ServerProcess, startServer } from './helpers/server-process.ts';
 
 /**
  * The deployment of docs/deploy.md, for real: two server processes (`src/main.ts`, configured by their environment

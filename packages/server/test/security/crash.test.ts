@@ -8,8 +8,8 @@ import { createDatabase } from '../../src/db/database.ts';
 import { createTestDatabase, dialects } from '../helpers/app.ts';
 import { STRONG_PASSWORD } from '../helpers/factories.ts';
 import { random as seededRandom } from '../helpers/random.ts';
+import { call, login, type ServerProcess, startServer } from '../helpers/server-process.ts';
 import { totalsMismatches } from './database-state.ts';
-import { call, login, type ServerProcess, startServer } from './server-process.ts';
 
 /**
  * Crash durability: the real server process takes concurrent writes (invoices, payments, payment deletions) and is

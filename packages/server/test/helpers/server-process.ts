@@ -1,54 +1,55 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { resolve } from 'node:path';
+import { freePort } from './pg-cluster.ts';
 
 /**
- * The real server as production starts it (`node --import tsx src/main.ts`, configured by its environment), on
- * 127.0.0.1 and a free port, for the crash suite.
+ * The real server as production starts it (`node --import tsx src/main.ts`, configured only by its environment),
+ * on 127.0.0.1 and a free port: for the crash, backup and deployment tests and for the benchmarks
+ * (bench/lib/server-process.ts). Resolves once `/api/v1/health` answers 200.
  */
 
 const serverDir = resolve(import.meta.dirname, '../..');
 
-export function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const address = s.address();
-      s.close(() => (typeof address === 'object' && address ? done(address.port) : fail(new Error('no port'))));
-    });
-  });
-}
-
 export interface ServerProcess {
   url: string;
   child: ChildProcess;
+  pid: number;
   /** The last lines the process wrote, for failure messages. */
   output: () => string;
   /** SIGKILL: no shutdown code runs. Resolves once the process is gone. */
   kill: () => Promise<void>;
-  /** SIGTERM, the graceful stop. */
+  /** SIGTERM, the graceful stop; SIGKILL if it has not ended 10 s later. */
   stop: () => Promise<void>;
 }
 
-export async function startServer(env: Record<string, string>): Promise<ServerProcess> {
+export async function startServer(
+  env: Record<string, string>,
+  { healthyWithinMs = 60_000 } = {},
+): Promise<ServerProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: serverDir,
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  const pid = child.pid;
+  if (pid === undefined) throw new Error('server did not start');
   let tail = '';
   const keep = (chunk: Buffer) => {
-    tail = (tail + chunk.toString()).slice(-4_000);
+    tail = (tail + chunk.toString()).slice(-8_000);
   };
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   const end = async (signal: NodeJS.Signals) => {
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
     await exited;
+    clearTimeout(timer);
   };
   const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
+  const deadline = Date.now() + healthyWithinMs;
+  for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${tail}`);
     try {
       const res = await fetch(`${url}/api/v1/health`);
@@ -56,13 +57,13 @@ export async function startServer(env: Record<string, string>): Promise<ServerPr
     } catch {
       // not listening yet
     }
-    if (i > 600) {
+    if (Date.now() > deadline) {
       await end('SIGKILL');
-      throw new Error(`server did not become healthy:\n${tail}`);
+      throw new Error(`server did not become healthy within ${healthyWithinMs} ms:\n${tail}`);
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  return { url, child, output: () => tail, kill: () => end('SIGKILL'), stop: () => end('SIGTERM') };
+  return { url, child, pid, output: () => tail, kill: () => end('SIGKILL'), stop: () => end('SIGTERM') };
 }
 
 /** Signs in over HTTP; the access token. */
