@@ -1,6 +1,7 @@
 /** The building blocks every resource's schemas use: text, names, ids, dates, money, query values, errors. */
 import { z } from 'zod';
 import { isValidIsoDate, MAX_DATE, MIN_DATE } from './dates.ts';
+import { errorCodes } from './error-codes.ts';
 import { MAX_CENTS, toCents } from './money.ts';
 import { plainMessages } from './plain-messages.ts';
 import { nameProblem, textProblem } from './text-rules.ts';
@@ -72,6 +73,8 @@ export const timestamp = z.string().describe('UTC, YYYY-MM-DDTHH:mm:ss without o
 export const errorResponse = z.object({
   statusCode: z.number().int(),
   error: z.string(),
+  /** The machine code clients branch on (error-codes.ts); the message is for people. */
+  code: z.enum(errorCodes),
   message: z.string(),
 });
 export type ErrorResponse = z.infer<typeof errorResponse>;

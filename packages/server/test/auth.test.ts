@@ -117,6 +117,7 @@ describe.each(dialects)('auth (%s)', (dialect) => {
         expect(res.json()).toEqual({
           statusCode: 401,
           error: 'Unauthorized',
+          code: 'INVALID_CREDENTIALS',
           message: 'Unauthorized: invalid username or password',
         });
       }

@@ -293,7 +293,7 @@ describe.each(dialects)('input rules on %s', (dialect) => {
       ];
       for (const [payload, message] of cases) {
         const res = await request(api, 'POST', '/entries/new', payload);
-        expect(res.json()).toEqual({ statusCode: 400, error: 'Bad Request', message });
+        expect(res.json()).toEqual({ statusCode: 400, error: 'Bad Request', code: 'VALIDATION_FAILED', message });
       }
       const name = await request(api, 'POST', '/bills', { name: 'n'.repeat(101) });
       expect(name.json().message).toBe('Name must be at most 100 characters.');

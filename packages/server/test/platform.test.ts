@@ -34,7 +34,12 @@ describe.each(dialects)('platform (%s)', (dialect) => {
     const res = await t.app.inject({ method: 'GET', url: '/api/v1/nope?x=1' });
     expect(res.statusCode).toBe(404);
     expect(res.headers['content-type']).toContain('application/json');
-    expect(res.json()).toEqual({ statusCode: 404, error: 'Not Found', message: 'Route GET /api/v1/nope not found' });
+    expect(res.json()).toEqual({
+      statusCode: 404,
+      error: 'Not Found',
+      code: 'NOT_FOUND',
+      message: 'Route GET /api/v1/nope not found',
+    });
   });
 
   it('a body over 256 KiB is 413 JSON and writes nothing', async () => {
@@ -45,7 +50,7 @@ describe.each(dialects)('platform (%s)', (dialect) => {
       payload: JSON.stringify({ username: 'big', email: 'big@example.com', password: 'x'.repeat(300 * 1024) }),
     });
     expect(res.statusCode).toBe(413);
-    expect(res.json()).toMatchObject({ statusCode: 413, error: 'Payload Too Large' });
+    expect(res.json()).toMatchObject({ statusCode: 413, error: 'Payload Too Large', code: 'BODY_TOO_LARGE' });
     const row = await t.app.db.selectFrom('users').select('id').where('username_key', '=', 'big').executeTakeFirst();
     expect(row).toBeUndefined();
   });
@@ -126,6 +131,7 @@ describe.each(dialects)('platform (%s)', (dialect) => {
         expect(res.json(), label).toEqual({
           statusCode: status,
           error: expect.any(String),
+          code: expect.stringMatching(/^[A-Z][A-Z_]+$/),
           message: expect.any(String),
         });
       }
@@ -199,6 +205,7 @@ describe.each(dialects)('platform (%s)', (dialect) => {
       expect(res.json()).toEqual({
         statusCode: 500,
         error: 'Internal Server Error',
+        code: 'INTERNAL_ERROR',
         message: 'Something went wrong on our side. Please try again.',
       });
     } finally {

@@ -115,6 +115,7 @@ describe.each(dialects)('recycle bin on %s', (dialect) => {
         expect(res.json()).toEqual({
           statusCode: 409,
           error: 'Conflict',
+          code: 'CONFLICT',
           message: 'The entity of this invoice is in the recycle bin. Restore the entity first.',
         });
       }
@@ -167,9 +168,9 @@ describe.each(dialects)('recycle bin on %s', (dialect) => {
         ],
       ] as const) {
         const put = await request(api, 'PUT', '/bills', { id, recycle: false });
-        expect(put.json()).toEqual({ statusCode: 409, error: 'Conflict', message });
+        expect(put.json()).toEqual({ statusCode: 409, error: 'Conflict', code: 'CONFLICT', message });
         const bin = await request(api, 'POST', '/recycle/restore', { entityType: 'Entity', entityId: id });
-        expect(bin.json()).toEqual({ statusCode: 409, error: 'Conflict', message });
+        expect(bin.json()).toEqual({ statusCode: 409, error: 'Conflict', code: 'CONFLICT', message });
       }
       // Another name that is taken too is refused the same way; a free one restores, an archived one stays archived.
       expect((await request(api, 'PUT', '/bills', { id: entity.id, recycle: false, name: 'TAKEN' })).statusCode).toBe(

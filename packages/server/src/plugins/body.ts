@@ -6,8 +6,8 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 /** Keys that would reach an object's prototype if a merge ever copied them. */
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor']);
 
-function badBody(message: string): HttpError {
-  return new HttpError(400, message);
+function badBody(message: string, code: 'MALFORMED_JSON' | 'FORBIDDEN_KEY' = 'MALFORMED_JSON'): HttpError {
+  return new HttpError(400, message, {}, code);
 }
 
 /** The body's JSON value; empty or blank text is "no body". Throws a 400 that says what is wrong. */
@@ -25,7 +25,8 @@ function parseJsonBody(raw: Buffer): unknown {
       return value;
     });
   } catch (err) {
-    if (err instanceof ForbiddenKey) throw badBody(`The request body must not contain the key "${err.key}".`);
+    if (err instanceof ForbiddenKey)
+      throw badBody(`The request body must not contain the key "${err.key}".`, 'FORBIDDEN_KEY');
     throw badBody(`The request body is not valid JSON: ${(err as Error).message}`);
   }
 }

@@ -1,4 +1,5 @@
 import { STATUS_CODES } from 'node:http';
+import { defaultErrorCode, type ErrorCode } from '@billfold/contract/error-codes';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { HttpError } from '../lib/http-error.ts';
@@ -36,9 +37,18 @@ function summarize(context: string | undefined, issues: ValidationIssue[]): stri
     .join(' ');
 }
 
-export function send(statusCode: number, message: string) {
-  return { statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message };
+/** The one error body: `{statusCode, error, code, message}`; the code defaults to the status's general one. */
+export function send(statusCode: number, message: string, code: ErrorCode = defaultErrorCode(statusCode)) {
+  return { statusCode, error: STATUS_CODES[statusCode] ?? 'Error', code, message };
 }
+
+/** Fastify's own client errors by their Fastify code, so a client can branch without reading the message. */
+const FASTIFY_CODES: Record<string, ErrorCode> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'BODY_TOO_LARGE',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'MALFORMED_JSON',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'BAD_REQUEST',
+};
 
 const GENERIC_500 = 'Something went wrong on our side. Please try again.';
 
@@ -49,7 +59,7 @@ const GENERIC_500 = 'Something went wrong on our side. Please try again.';
 export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   setSecurityHeaders(request.raw, reply.raw);
   if (error.code === 'FST_ERR_BAD_URL' || error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
-    reply.code(400).send(send(400, 'Malformed URL: a path segment is badly encoded or too long'));
+    reply.code(400).send(send(400, 'Malformed URL: a path segment is badly encoded or too long', 'MALFORMED_URL'));
     return;
   }
   request.log.error({ err: error }, 'request failed');
@@ -63,16 +73,20 @@ export function registerErrorHandling(
 ): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err instanceof HttpError) {
-      return reply.code(err.statusCode).headers(err.headers).send(send(err.statusCode, err.message));
+      return reply
+        .code(err.statusCode)
+        .headers(err.headers)
+        .send(send(err.statusCode, err.message, err.code));
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
-      return reply.code(400).send(send(400, summarize(err.validationContext, err.validation)));
+      return reply.code(400).send(send(400, summarize(err.validationContext, err.validation), 'VALIDATION_FAILED'));
     }
     const status = err.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       // Fastify's own client errors: malformed JSON, body too large, wrong content type.
-      if (status === 429 && err.message) return reply.code(429).send(send(429, err.message));
-      return reply.code(status).send(send(status, err.message || (STATUS_CODES[status] ?? 'Error')));
+      const code = FASTIFY_CODES[err.code] ?? defaultErrorCode(status);
+      if (status === 429 && err.message) return reply.code(429).send(send(429, err.message, code));
+      return reply.code(status).send(send(status, err.message || (STATUS_CODES[status] ?? 'Error'), code));
     }
     request.log.error({ err }, 'request failed');
     return reply.code(500).send(send(500, GENERIC_500));

@@ -72,7 +72,7 @@ export class AuthService {
     let ok = false;
     if (user) ok = await verifyPassword(user.password_hash, body.password);
     else await burnVerification(body.password);
-    if (!user || !ok) throw unauthorized(LOGIN_FAILED);
+    if (!user || !ok) throw unauthorized(LOGIN_FAILED, 'INVALID_CREDENTIALS');
     await this.repo.deleteFailures(reservation);
     await this.repo.clearFailures(keys.account.key);
     // With MFA the sign-in is not complete yet: no tokens, no "last login", no reactivation before the code.

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import { send } from '../../plugins/errors.ts';
 import { errorResponses } from '../../plugins/openapi.ts';
 
 export function healthRoutes(app: FastifyInstance, db: Db): void {
@@ -21,7 +22,7 @@ export function healthRoutes(app: FastifyInstance, db: Db): void {
         return { status: 'ok', db: 'ok' };
       } catch (err) {
         request.log.warn({ err }, 'health check: database unreachable');
-        return reply.code(503).send({ statusCode: 503, error: 'Service Unavailable', message: 'Database unreachable' });
+        return reply.code(503).header('retry-after', '5').send(send(503, 'Database unreachable'));
       }
     },
   );

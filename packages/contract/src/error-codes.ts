@@ -1,0 +1,63 @@
+/**
+ * The machine codes every error body carries beside its message (`{statusCode, error, code, message}`).
+ * Clients branch on `code`, never on the message text; messages stay free to improve. A code is UPPER_SNAKE and,
+ * once published, never changes meaning. A failure without a more precise code carries its status's general
+ * code (`defaultErrorCode`).
+ */
+export const ERROR_CODES = {
+  // General codes, one per status, for failures that need no finer branching.
+  BAD_REQUEST: 'The request is malformed or names something that cannot be done.',
+  VALIDATION_FAILED: 'A field of the body, query or URL is missing or not valid; the message names each.',
+  UNAUTHORIZED: 'No valid access token: refresh it or sign in again.',
+  FORBIDDEN: 'Signed in, but not allowed to do this.',
+  NOT_FOUND: 'No such item among the caller’s own (never reveals that another user’s exists).',
+  CONFLICT: 'The item’s current state does not allow this change.',
+  BODY_TOO_LARGE: 'The request body is larger than the route’s limit.',
+  UNSUPPORTED_MEDIA_TYPE: 'The body is not of a type the route accepts.',
+  TOO_MANY_REQUESTS: 'Too many requests: wait for the time `Retry-After` gives.',
+  INTERNAL_ERROR: 'Something failed on the server; the request changed nothing it reports.',
+  SERVICE_UNAVAILABLE: 'The server cannot answer now: wait for the time `Retry-After` gives.',
+  // Precise codes.
+  MALFORMED_JSON: 'The body is not valid UTF-8 JSON.',
+  MALFORMED_URL: 'A path segment is badly encoded or too long.',
+  FORBIDDEN_KEY: 'A JSON key or value that could reach an object prototype (`__proto__`, `constructor`).',
+  INVALID_CREDENTIALS: 'Wrong username/email or password.',
+  WRONG_PASSWORD: 'The current password given with an account change is wrong.',
+  MFA_REQUIRED: 'The password was right; a two-factor code is needed to finish signing in.',
+  INVALID_MFA_CODE: 'The two-factor or recovery code is wrong or already used.',
+  SIGN_IN_THROTTLED: 'Too many failed sign-ins for this account or address.',
+  ACCOUNT_DEACTIVATED: 'The account is deactivated.',
+  SESSION_ENDED: 'The refresh token is expired, revoked or reused: sign in again.',
+  ITEM_READ_ONLY: 'The item is archived or recycled and cannot be changed.',
+  INVALID_FILE: 'An uploaded file (CSV, account file) cannot be read or fails its checks.',
+  TOO_MANY_COLUMNS: 'A CSV file has more columns than the limit.',
+  FIELD_TOO_LONG: 'A CSV field or text value is longer than the limit.',
+  TOO_MANY_ROWS: 'A file has more rows than the limit.',
+  BUSY: 'Too much heavy work (imports, exports, files, large stats) is already running for this user.',
+  RATE_LIMITED: 'Too many requests from this user in the current window.',
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export const errorCodes = Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]];
+
+const BY_STATUS: Record<number, ErrorCode> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  409: 'CONFLICT',
+  413: 'BODY_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'TOO_MANY_REQUESTS',
+  503: 'SERVICE_UNAVAILABLE',
+};
+
+/** The general code of a status: what an error carries when nothing more precise was given. */
+export function defaultErrorCode(statusCode: number): ErrorCode {
+  return BY_STATUS[statusCode] ?? (statusCode >= 500 ? 'INTERNAL_ERROR' : 'BAD_REQUEST');
+}
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.hasOwn(ERROR_CODES, value);
+}
