@@ -32,6 +32,7 @@ function expectThrottled(res: LightMyRequestResponse, reason: string) {
   expect(res.json()).toEqual({
     statusCode: 429,
     error: 'Too Many Requests',
+    code: 'TOO_MANY_REQUESTS',
     message: `${reason} Try again ${retryPhrase(retryAfter)}.`,
   });
 }

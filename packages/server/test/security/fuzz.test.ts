@@ -1,4 +1,5 @@
 import { SORT_FIELDS } from '@billfold/contract/entries';
+import { isErrorCode } from '@billfold/contract/error-codes';
 import fc from 'fast-check';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -900,8 +901,10 @@ describe.each(dialects)('fuzzing every route on %s', (dialect) => {
         expect(body, label).toEqual({
           statusCode: res.statusCode,
           error: expect.any(String),
+          code: expect.any(String),
           message: expect.any(String),
         });
+        expect(isErrorCode((body as { code: unknown }).code), label).toBe(true);
       }
     }
     for (const secret of ['$argon2', 'password_hash', ...w.victim.secrets]) {
