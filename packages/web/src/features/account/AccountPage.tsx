@@ -4,6 +4,7 @@ import CircularProgress from '@mui/material/CircularProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { type ReactNode, useState } from 'react';
+import { useEmailStatus } from '../../api/account/get-email-status.ts';
 import { useMfaStatus } from '../../api/account/get-mfa-status.ts';
 import { useUser } from '../../api/account/get-user.ts';
 import { PageCard } from '../../components/PageCard.tsx';
@@ -16,6 +17,7 @@ import { ChangePasswordDialog } from './ChangePasswordDialog.tsx';
 import { DeactivateDialog } from './DeactivateDialog.tsx';
 import { DisableMfaDialog } from './DisableMfaDialog.tsx';
 import { DueSettingsSection } from './DueSettingsSection.tsx';
+import { EmailStateChip, EmailVerificationHelp } from './EmailVerification.tsx';
 import { EnableMfaDialog } from './EnableMfaDialog.tsx';
 import { RecoveryCodesDialog } from './RecoveryCodesDialog.tsx';
 
@@ -40,6 +42,7 @@ export default function AccountPage() {
   const username = session?.username ?? '';
   const { data: user, isPending } = useUser(username);
   const { data: mfa } = useMfaStatus(user?.mfaEnabled ? username : '');
+  const { data: emailStatus } = useEmailStatus();
   const [dialog, setDialog] = useState<OpenDialog>(null);
   const close = () => setDialog(null);
 
@@ -56,8 +59,14 @@ export default function AccountPage() {
             <Typography sx={{ overflowWrap: 'anywhere' }}>{user.username}</Typography>
           </Row>
           <Row label="Email">
-            <Typography sx={{ overflowWrap: 'anywhere', flexGrow: 1 }}>{user.email}</Typography>
-            <Button size="small" onClick={() => setDialog('email')}>
+            <Stack spacing={1} sx={{ flexGrow: 1, minWidth: 0 }}>
+              <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 0.5 }}>
+                <Typography sx={{ overflowWrap: 'anywhere' }}>{user.email}</Typography>
+                {emailStatus && <EmailStateChip verified={emailStatus.verified} />}
+              </Stack>
+              {emailStatus && <EmailVerificationHelp status={emailStatus} />}
+            </Stack>
+            <Button size="small" onClick={() => setDialog('email')} sx={{ alignSelf: 'flex-start' }}>
               Change
             </Button>
           </Row>
