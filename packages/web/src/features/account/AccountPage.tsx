@@ -1,4 +1,5 @@
 import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import Stack from '@mui/material/Stack';
@@ -23,13 +24,25 @@ import { RecoveryCodesDialog } from './RecoveryCodesDialog.tsx';
 
 type OpenDialog = 'email' | 'password' | 'deactivate' | 'enableMfa' | 'disableMfa' | 'recoveryCodes' | null;
 
-function Row({ label, children }: { label: string; children: ReactNode }) {
+function Row({ label, wrap = false, children }: { label: string; wrap?: boolean; children: ReactNode }) {
   return (
-    <Stack direction={{ xs: 'column', sm: 'row' }} sx={{ py: 1.5, alignItems: { sm: 'center' } }}>
+    <Stack direction={{ xs: 'column', sm: 'row' }} sx={{ py: 1.5, alignItems: { sm: wrap ? 'flex-start' : 'center' } }}>
       <Typography component="dt" color="text.secondary" sx={{ width: { sm: 160 }, flexShrink: 0 }}>
         {label}
       </Typography>
-      <Stack component="dd" direction="row" spacing={2} sx={{ m: 0, alignItems: 'center', flexGrow: 1, minWidth: 0 }}>
+      <Stack
+        component="dd"
+        direction="row"
+        spacing={wrap ? undefined : 2}
+        useFlexGap={wrap}
+        sx={{
+          m: 0,
+          alignItems: 'center',
+          flexGrow: 1,
+          minWidth: 0,
+          ...(wrap ? { flexWrap: 'wrap', columnGap: 1, rowGap: 1 } : {}),
+        }}
+      >
         {children}
       </Stack>
     </Stack>
@@ -58,17 +71,18 @@ export default function AccountPage() {
           <Row label="Username">
             <Typography sx={{ overflowWrap: 'anywhere' }}>{user.username}</Typography>
           </Row>
-          <Row label="Email">
-            <Stack spacing={1} sx={{ flexGrow: 1, minWidth: 0 }}>
-              <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 0.5 }}>
-                <Typography sx={{ overflowWrap: 'anywhere' }}>{user.email}</Typography>
-                {emailStatus && <EmailStateChip verified={emailStatus.verified} />}
-              </Stack>
-              {emailStatus && <EmailVerificationHelp status={emailStatus} />}
-            </Stack>
-            <Button size="small" onClick={() => setDialog('email')} sx={{ alignSelf: 'flex-start' }}>
+          <Row label="Email" wrap>
+            {/* The address first: it is what the row's value is. */}
+            <Typography sx={{ overflowWrap: 'anywhere' }}>{user.email}</Typography>
+            {emailStatus && <EmailStateChip verified={emailStatus.verified} />}
+            <Button size="small" onClick={() => setDialog('email')} sx={{ ml: 'auto' }}>
               Change
             </Button>
+            {emailStatus && !emailStatus.verified && (
+              <Box sx={{ flexBasis: '100%' }}>
+                <EmailVerificationHelp status={emailStatus} />
+              </Box>
+            )}
           </Row>
           <Row label="User Role">
             <Typography>{roleLabel(user.roles)}</Typography>
