@@ -14,10 +14,12 @@ export function useUpdateUser() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: updateUser,
-    onSuccess: (outcome) => {
+    onSuccess: (outcome, body) => {
       if (!outcome.ok) return;
       queryClient.setQueryData(userQueryKey(outcome.data.username), outcome.data);
       // A new address is unverified: what the page shows of it (and of the reminders sent to it) is read again.
+      // Only then: after a password change or deactivation this session's tokens no longer work.
+      if (body.newEmail === undefined) return;
       void queryClient.invalidateQueries({ queryKey: emailStatusQueryKey });
       void queryClient.invalidateQueries({ queryKey: remindersQueryKey });
     },
