@@ -6,8 +6,8 @@ import { migrations } from '../src/db/migrations/index.ts';
 import { PAY_STATE } from '../src/modules/ledger/ledger.ts';
 import { rollupDifferences } from '../src/modules/read-model/rollup-tables.ts';
 import { createTestApp, createTestDatabase, dialects, type TestDatabase } from './helpers/app.ts';
-import { signUp } from './helpers/factories.ts';
 import { request } from './helpers/domain.ts';
+import { signUp } from './helpers/factories.ts';
 import { seedBill, seedEntries, userIdOf } from './helpers/seed.ts';
 
 describe.each(dialects)('migrations (%s)', (dialect) => {
@@ -88,7 +88,11 @@ describe.each(dialects)('migration 2026-11-30T00-00_verified_addresses (%s)', (d
       await verifiedAddresses.up(db);
       const user = await db.selectFrom('users').select('email_verified_at').where('id', '=', userId).executeTakeFirst();
       expect(user).toEqual({ email_verified_at: null });
-      const feed = await db.selectFrom('calendar_feeds').select('token_version').where('user_id', '=', userId).execute();
+      const feed = await db
+        .selectFrom('calendar_feeds')
+        .select('token_version')
+        .where('user_id', '=', userId)
+        .execute();
       expect(feed).toEqual([{ token_version: 2 }]);
       expect((await t.app.inject({ method: 'GET', url: feedPath })).statusCode).toBe(200);
     } finally {
