@@ -75,7 +75,9 @@ export default function VerifyEmailPage() {
         <Stack spacing={2}>
           <Alert severity="error">{result.reason}</Alert>
           <Typography color="text.secondary">
-            For a new link, log in and choose “Send Again” next to your email on the Account page.
+            {session
+              ? 'For a new link, choose “Send Again” next to your email on the Account page.'
+              : 'For a new link, log in and choose “Send Again” next to your email on the Account page.'}
           </Typography>
           {next}
         </Stack>
