@@ -154,7 +154,17 @@ describe('due dates in the browser', () => {
     await page.goto('/account');
     const section = page.getByRole('region', { name: 'Due Dates' });
     await section.getByText('Email reminders are not configured on this server.', { exact: false }).waitFor();
+    // Turning it on asks for the password; a wrong one is refused with the server's reason, in the dialog.
     await section.getByRole('button', { name: 'Turn On Feed' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Turn On Calendar Feed' });
+    await dialog.getByLabel('Password', { exact: true }).fill('Wrong!Passw0rd');
+    await dialog.getByRole('button', { name: 'Turn On' }).click();
+    await dialog.getByText('Current password is incorrect.', { exact: true }).waitFor();
+    await page.mouse.move(0, 0);
+    await screenshot(page, 'due-account-feed-password');
+    await dialog.getByLabel('Password', { exact: true }).fill(api.user.password);
+    await dialog.getByRole('button', { name: 'Turn On' }).click();
+    await dialog.waitFor({ state: 'hidden' });
     const address = section.getByRole('textbox', { name: 'Calendar feed address' });
     await address.waitFor();
     const url = await address.inputValue();
@@ -165,8 +175,17 @@ describe('due dates in the browser', () => {
     const feed = await fetch(url);
     expect(feed.headers.get('content-type')).toBe('text/calendar; charset=utf-8');
     expect(await feed.text()).toContain(`UID:billfold-invoice-${soon.entryId}`);
+    expect(feed.headers.get('cache-control')).toBe('private, max-age=300');
+    // A new address asks for the password too, and the old address stops.
+    await section.getByRole('button', { name: 'New Address' }).click();
+    const again = page.getByRole('dialog', { name: 'New Calendar Address' });
+    await again.getByLabel('Password', { exact: true }).fill(api.user.password);
+    await again.getByRole('button', { name: 'Make New Address' }).click();
+    await expect.poll(() => address.inputValue()).not.toBe(url);
+    const second = await address.inputValue();
+    expect((await fetch(url)).status).toBe(404);
     await section.getByRole('button', { name: 'Turn Off Feed' }).click();
     await section.getByRole('button', { name: 'Turn On Feed' }).waitFor();
-    expect((await fetch(url)).status).toBe(404);
+    expect((await fetch(second)).status).toBe(404);
   });
 });

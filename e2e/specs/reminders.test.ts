@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiSession, createSignedInUser } from '../support/api.ts';
 import { screenshot, useBrowser } from '../support/browser.ts';
 import { createEntity, createInvoice, daysAgo } from '../support/domain.ts';
-import { type Mailbox, startMailbox } from '../support/mailbox.ts';
+import { type Mailbox, startMailbox, VERIFICATION_SUBJECT, verificationLink, waitForMail } from '../support/mailbox.ts';
 import { startServer, type TestServer } from '../support/server.ts';
 import { loginAs } from '../support/session.ts';
 
@@ -90,7 +90,10 @@ describe('email reminders on a server with mail settings', () => {
       enabled: true,
       daysAhead: 14,
       email: api.user.email,
+      emailVerified: false,
     });
+    // Reminders wait for a verified address, and the section says so.
+    await section.getByText('Verify your address to keep getting reminders', { exact: false }).waitFor();
     await page.mouse.move(0, 0);
     await section.scrollIntoViewIfNeeded();
     await screenshot(page, 'due-account-reminders');
@@ -114,11 +117,21 @@ describe('email reminders on a server with mail settings', () => {
       return { overdue, soon };
     };
     const reader = await createSignedInUser({}, server.baseUrl);
+    // Digests go only to a verified address: follow the link sign-up mailed.
+    const [link] = await waitForMail(mailbox, reader.user.email, VERIFICATION_SUBJECT);
+    const token = verificationLink(link as (typeof mailbox.received)[number]).split('#')[1];
+    const verified = await fetch(`${server.baseUrl}/api/v1/account/email/verify`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token }),
+    });
+    expect(verified.status).toBe(200);
     const { overdue, soon } = await seed(reader);
     await reader.request('PUT', '/account/reminders', { enabled: true, daysAhead: 14 });
     // Same invoices, reminders off: no mail.
     const silent = await createSignedInUser({}, server.baseUrl);
     await seed(silent);
+    await waitForMail(mailbox, silent.user.email, VERIFICATION_SUBJECT);
     const before = mailbox.received.length;
 
     expect(await restartForDigest()).toMatchObject({ sent: 1, failed: 0 });

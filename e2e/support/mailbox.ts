@@ -42,3 +42,31 @@ export async function startMailbox(): Promise<Mailbox> {
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
+
+/** The mails to `address` (any letter case) with `subject`, waiting until there are at least `count`. */
+export async function waitForMail(
+  mailbox: Mailbox,
+  address: string,
+  subject: string,
+  count = 1,
+  timeoutMs = 10_000,
+): Promise<ReceivedMail[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = mailbox.received.filter(
+      (m) => m.subject === subject && m.to.some((to) => to.toLowerCase() === address.toLowerCase()),
+    );
+    if (found.length >= count) return found;
+    if (Date.now() > deadline) throw new Error(`no mail "${subject}" to ${address} within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+export const VERIFICATION_SUBJECT = 'Billfold: confirm your email address';
+
+/** The verification link (`…/verify-email#<token>`) of a mail. */
+export function verificationLink(mail: ReceivedMail): string {
+  const link = /https?:\/\/\S+\/verify-email#[A-Za-z0-9_-]+/.exec(mail.text)?.[0];
+  if (!link) throw new Error(`no verification link in "${mail.subject}"`);
+  return link;
+}

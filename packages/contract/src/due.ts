@@ -3,6 +3,7 @@
  * (docs/decisions/1001-upcoming-and-overdue.md, 1002-calendar-feed.md, 1003-email-reminders.md).
  */
 import { z } from 'zod';
+import { password } from './auth.ts';
 import { entry } from './entries.ts';
 import { isoDate, looseBoolean, moneyOut, timestamp } from './primitives.ts';
 
@@ -46,8 +47,13 @@ export const calendarFeed = z.object({
   url: z.string().optional(),
 });
 export type CalendarFeed = z.infer<typeof calendarFeed>;
-/** `enabled: true` makes a new address (the old one stops working); `false` turns the feed off. */
-export const calendarFeedBody = z.object({ enabled: looseBoolean });
+/**
+ * `enabled: true` makes a new address (the old one stops working) and needs the account's current `password`;
+ * `false` turns the feed off and needs none.
+ */
+export const calendarFeedBody = z.object({ enabled: looseBoolean, password: password.optional() });
+export type CalendarFeedBody = z.input<typeof calendarFeedBody>;
+export const CALENDAR_PASSWORD_REQUIRED = 'password: the current password is required to turn the feed on';
 export const calendarFileParams = z.object({ file: z.string().max(200) });
 
 // ---------- e-mail reminders ----------
@@ -65,6 +71,8 @@ export const reminderSettings = z.object({
   daysAhead: z.number().int(),
   /** Where the digest goes: the account's address. */
   email: z.string(),
+  /** Digests go only to a verified address: while false, none is sent (docs/decisions/1131-verified-addresses.md). */
+  emailVerified: z.boolean(),
 });
 export type ReminderSettings = z.infer<typeof reminderSettings>;
 const daysAheadMessage = `must be a whole number from ${REMINDER_DAYS_MIN} to ${REMINDER_DAYS_MAX}`;

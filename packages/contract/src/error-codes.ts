@@ -35,6 +35,9 @@ export const ERROR_CODES = {
   TOO_MANY_ROWS: 'A file has more rows than the limit.',
   BUSY: 'Too much heavy work (imports, exports, files, large stats) is already running for this user.',
   RATE_LIMITED: 'Too many requests from this user in the current window.',
+  EMAIL_LINK_INVALID:
+    'A verification link is unknown, expired, already used, or for an address the account no longer has.',
+  MAIL_NOT_CONFIGURED: 'The server has no mail settings (SMTP_URL, MAIL_FROM), so it cannot send this.',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -3,6 +3,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { Config, TrustProxy } from './config.ts';
 import { createDatabase, type Db, migrateToLatest } from './db/database.ts';
 import { createMailer } from './lib/mailer.ts';
+import { Outbox } from './lib/outbox.ts';
 import { SecretBox } from './lib/secret-box.ts';
 import { AccountDataRepository } from './modules/account-data/account-data.repository.ts';
 import { accountDataRoutes } from './modules/account-data/account-data.routes.ts';
@@ -19,6 +20,9 @@ import { CalendarService, maskCalendarToken } from './modules/calendar/calendar.
 import { DueRepository } from './modules/due/due.repository.ts';
 import { dueRoutes } from './modules/due/due.routes.ts';
 import { DueService } from './modules/due/due.service.ts';
+import { EmailVerificationRepository } from './modules/email-verification/email-verification.repository.ts';
+import { emailVerificationRoutes } from './modules/email-verification/email-verification.routes.ts';
+import { EmailVerificationService } from './modules/email-verification/email-verification.service.ts';
 import { EntriesRepository } from './modules/entries/entries.repository.ts';
 import { entriesRoutes } from './modules/entries/entries.routes.ts';
 import { EntriesService } from './modules/entries/entries.service.ts';
@@ -71,6 +75,8 @@ declare module 'fastify' {
     ledgerIndexes: LedgerIndexes;
     /** The daily e-mail digest, run by the hourly jobs (`main.ts`). */
     reminders: RemindersService;
+    /** Mail sent in the background (verification links, notices); `settled()` waits for it. */
+    outbox: Outbox;
     /** The recurring invoices' runner, run by the hourly jobs (`main.ts`) and after each schedule change. */
     schedules: ScheduleRunner;
   }
@@ -145,8 +151,25 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   const due = new DueRepository(db, readModel.indexes);
   const mailer = config.mail ? createMailer(config.mail) : null;
-  if (mailer) app.addHook('onClose', async () => mailer.close());
-  const reminders = new RemindersService(new RemindersRepository(db), due, {
+  const outbox = new Outbox(mailer, app.log);
+  app.decorate('outbox', outbox);
+  if (mailer) {
+    app.addHook('onClose', async () => {
+      await outbox.settled();
+      mailer.close();
+    });
+  }
+  const authRepository = new AuthRepository(db);
+  const addresses = new EmailVerificationService(
+    new EmailVerificationRepository(db),
+    authRepository,
+    outbox,
+    config.now,
+  );
+  /** The app's address for links in mail: `PUBLIC_URL`, else where the request came (honouring `TRUST_PROXY`). */
+  const appUrl = (request: { protocol: string; host: string }) =>
+    config.publicUrl ?? `${request.protocol}://${request.host}`;
+  const reminders = new RemindersService(new RemindersRepository(db), due, addresses, {
     mailer,
     hourUtc: config.reminderHourUtc ?? DEFAULT_REMINDER_HOUR,
     appUrl: config.publicUrl ?? null,
@@ -160,17 +183,23 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(
     async (api) => {
       healthRoutes(api, db);
-      const authRepository = new AuthRepository(db);
       const mfa = new MfaService(new MfaRepository(db), authRepository, new SecretBox(config.mfaKey), config.now);
       authRoutes(
         api,
-        new AuthService(authRepository, mfa, {
+        new AuthService(authRepository, mfa, addresses, {
           signAccessToken: app.signAccessToken,
           now: config.now,
           refreshReuseSeconds: config.refreshReuseSeconds,
         }),
+        appUrl,
       );
-      usersRoutes(api, new UsersService(new UsersRepository(db), mfa, authRepository, config.now));
+      const calendar = new CalendarService(new CalendarRepository(db), due, authRepository, config.now);
+      usersRoutes(
+        api,
+        new UsersService(new UsersRepository(db), mfa, authRepository, addresses, calendar, config.now),
+        appUrl,
+      );
+      emailVerificationRoutes(api, addresses, appUrl);
       mfaRoutes(api, mfa);
       const bills = new BillsService(new BillsRepository(db), config.now);
       const entries = new EntriesService(new EntriesRepository(db), config.now);
@@ -185,7 +214,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       entriesListRoutes(api, new EntriesListService(readModel, config.now), cache);
       statsRoutes(api, new StatsService(readModel, config.now));
       dueRoutes(api, new DueService(due, config.now));
-      calendarRoutes(api, new CalendarService(new CalendarRepository(db), due, config.now), config.publicUrl ?? null);
+      calendarRoutes(api, calendar, config.publicUrl ?? null);
       remindersRoutes(api, reminders);
       accountDataRoutes(api, new AccountDataService(new AccountDataRepository(db), config.now), config.now);
       await importsRoutes(api, new ImportsService(new ImportsRepository(db), config.now));

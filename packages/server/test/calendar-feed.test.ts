@@ -3,7 +3,7 @@ import nodeIcal, { type VEvent } from 'node-ical';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, dialects, type TestApp } from './helpers/app.ts';
 import { type Api, createBill, createEntry, createPayment, request, updateBill } from './helpers/domain.ts';
-import { signUp } from './helpers/factories.ts';
+import { signIn, signUp } from './helpers/factories.ts';
 
 const FEED_GONE = 'No calendar feed has this address. It may have been turned off or replaced.';
 
@@ -24,7 +24,7 @@ describe.each(dialects)('the private calendar feed on %s', (dialect) => {
 
   const newUser = async (): Promise<Api> => ({ app: t.app, session: await signUp(t.app) });
   const turnOn = async (api: Api) => {
-    const res = await request(api, 'PUT', '/account/calendar-feed', { enabled: true });
+    const res = await request(api, 'PUT', '/account/calendar-feed', { enabled: true, password: api.session.password });
     expect(res.statusCode).toBe(200);
     return res.json<{ enabled: boolean; createdAt: string; url: string }>();
   };
@@ -135,5 +135,90 @@ describe.each(dialects)('the private calendar feed on %s', (dialect) => {
     await fetchFeed(url);
     expect(logs.join('')).toContain('/api/v1/calendar/');
     expect(logs.join('')).not.toContain(token.replace('.ics', ''));
+  });
+  it('needs the current password to turn on or regenerate, checked with the sign-in throttle; off needs none', async () => {
+    const api = await newUser();
+    const missing = await request(api, 'PUT', '/account/calendar-feed', { enabled: true });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json()).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: 'password: the current password is required to turn the feed on',
+    });
+    const wrong = await request(api, 'PUT', '/account/calendar-feed', { enabled: true, password: 'Wrong!Passw0rd' });
+    expect(wrong.statusCode).toBe(403);
+    expect(wrong.json().message).toBe('Current password is incorrect');
+    expect((await request(api, 'GET', '/account/calendar-feed')).json().enabled).toBe(false);
+    const { url } = await turnOn(api);
+    const regenerate = await request(api, 'PUT', '/account/calendar-feed', { enabled: true, password: 'nope' });
+    expect(regenerate.statusCode).toBe(403);
+    expect((await fetchFeed(url)).statusCode).toBe(200); // a refused regeneration leaves the address working
+    // Ten wrong passwords in all (one above, nine here): the account's every password check is then throttled.
+    for (let i = 0; i < 8; i++) {
+      await request(api, 'PUT', '/account/calendar-feed', { enabled: true, password: 'Wrong!Passw0rd' });
+    }
+    const throttled = await request(api, 'PUT', '/account/calendar-feed', {
+      enabled: true,
+      password: api.session.password,
+    });
+    expect(throttled.statusCode).toBe(429);
+    expect(Number(throttled.headers['retry-after'])).toBeGreaterThan(0);
+    expect(throttled.json().message).toMatch(/^Too many wrong passwords\. Try again in \d+ minutes?\.$/);
+    const off = await request(api, 'PUT', '/account/calendar-feed', { enabled: false });
+    expect(off.statusCode).toBe(200);
+    expect((await fetchFeed(url)).statusCode).toBe(404);
+    t.clock.advance(15 * 60_000);
+  });
+
+  it('a password change ends the feed; a new one needs the new password', async () => {
+    const api = await newUser();
+    const { url } = await turnOn(api);
+    const newPassword = 'N3w!Passw0rd';
+    const changed = await request(api, 'PUT', '/user', { password: api.session.password, newPassword });
+    expect(changed.statusCode).toBe(200);
+    const gone = await fetchFeed(url);
+    expect(gone.statusCode).toBe(404);
+    expect(gone.json().message).toBe(FEED_GONE);
+    const fresh: Api = {
+      app: t.app,
+      session: await signIn(t.app, { ...api.session, password: newPassword }),
+    };
+    expect((await request(fresh, 'GET', '/account/calendar-feed')).json()).toEqual({ enabled: false, createdAt: null });
+    const again = await turnOn(fresh);
+    expect((await fetchFeed(again.url)).statusCode).toBe(200);
+  });
+
+  it('deactivation ends the feed, and signing in again (reactivation) does not bring it back', async () => {
+    const api = await newUser();
+    const { url } = await turnOn(api);
+    const off = await request(api, 'PUT', '/user', { password: api.session.password, recycle: true });
+    expect(off.statusCode).toBe(200);
+    expect((await fetchFeed(url)).statusCode).toBe(404);
+    const back: Api = { app: t.app, session: await signIn(t.app, api.session) };
+    expect((await fetchFeed(url)).statusCode).toBe(404);
+    expect((await request(back, 'GET', '/account/calendar-feed')).json().enabled).toBe(false);
+  });
+
+  it('a password change in the database ends the feed even without the service (the token version decides)', async () => {
+    const api = await newUser();
+    const { url } = await turnOn(api);
+    await t.app.db
+      .updateTable('users')
+      .set((eb) => ({ token_version: eb('token_version', '+', 1) }))
+      .where('username', '=', api.session.username)
+      .execute();
+    expect((await fetchFeed(url)).statusCode).toBe(404);
+    expect((await request(api, 'GET', '/account/calendar-feed')).statusCode).toBe(401);
+  });
+
+  it('answers with its own caching header, Cache-Control: private, max-age=300; its errors and other API answers are no-store', async () => {
+    const api = await newUser();
+    const { url } = await turnOn(api);
+    const ok = await fetchFeed(url);
+    expect(ok.statusCode).toBe(200);
+    expect(ok.headers['cache-control']).toBe('private, max-age=300');
+    const missing = await t.app.inject({ method: 'GET', url: '/api/v1/calendar/not-a-token.ics' });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.headers['cache-control']).toBe('no-store');
+    expect((await request(api, 'GET', '/account/calendar-feed')).headers['cache-control']).toBe('no-store');
   });
 });

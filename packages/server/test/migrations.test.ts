@@ -1,10 +1,12 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDatabase, migrateToLatest } from '../src/db/database.ts';
 import * as partialPayState from '../src/db/migrations/2026-11-27T04-04_partial_pay_state.ts';
+import * as verifiedAddresses from '../src/db/migrations/2026-11-30T00-00_verified_addresses.ts';
 import { migrations } from '../src/db/migrations/index.ts';
 import { PAY_STATE } from '../src/modules/ledger/ledger.ts';
 import { rollupDifferences } from '../src/modules/read-model/rollup-tables.ts';
 import { createTestApp, createTestDatabase, dialects, type TestDatabase } from './helpers/app.ts';
+import { request } from './helpers/domain.ts';
 import { signUp } from './helpers/factories.ts';
 import { seedBill, seedEntries, userIdOf } from './helpers/seed.ts';
 
@@ -65,6 +67,34 @@ describe.each(dialects)('migration 2026-11-27T04-04_partial_pay_state (%s)', (di
         { id: part.id, pay_state: PAY_STATE.partial },
       ]);
       expect(await rollupDifferences(db)).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe.each(dialects)('migration 2026-11-30T00-00_verified_addresses (%s)', (dialect) => {
+  it('leaves every existing address unverified and every existing calendar feed working', async () => {
+    const t = await createTestApp(dialect);
+    try {
+      const db = t.app.db;
+      const api = { app: t.app, session: await signUp(t.app) };
+      const userId = await userIdOf(db, api.session.username);
+      const on = await request(api, 'PUT', '/account/calendar-feed', { enabled: true, password: api.session.password });
+      const feedPath = new URL(on.json().url).pathname;
+      // The database as it was before: no verification columns, and an account whose sessions were ended twice.
+      await verifiedAddresses.down(db);
+      await db.updateTable('users').set({ token_version: 2 }).where('id', '=', userId).execute();
+      await verifiedAddresses.up(db);
+      const user = await db.selectFrom('users').select('email_verified_at').where('id', '=', userId).executeTakeFirst();
+      expect(user).toEqual({ email_verified_at: null });
+      const feed = await db
+        .selectFrom('calendar_feeds')
+        .select('token_version')
+        .where('user_id', '=', userId)
+        .execute();
+      expect(feed).toEqual([{ token_version: 2 }]);
+      expect((await t.app.inject({ method: 'GET', url: feedPath })).statusCode).toBe(200);
     } finally {
       await t.close();
     }

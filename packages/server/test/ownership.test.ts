@@ -224,6 +224,13 @@ const TABLE: Record<string, Row> = {
     skip: 'no session: the token in the address is the key, and it reads its own owner’s feed only (test/calendar-feed.test.ts)',
   },
   'GET /api/v1/account/reminders': { skip: "takes no ids: the caller's own choice (test/reminders.test.ts)" },
+  'GET /api/v1/account/email': { skip: "takes no ids: the caller's own address (test/email-verification.test.ts)" },
+  'POST /api/v1/account/email/verification': {
+    skip: "takes no ids: mails the caller's own address (test/email-verification.test.ts)",
+  },
+  'POST /api/v1/account/email/verify': {
+    skip: 'no session: the token is the key, and it verifies only the address it was sent to (test/email-verification.test.ts)',
+  },
   'PUT /api/v1/account/reminders': { skip: "takes no ids: the caller's own choice (test/reminders.test.ts)" },
   'GET /api/v1/imports': { skip: "lists only the caller's imports (test/imports.test.ts checks another user's list)" },
   'POST /api/v1/imports/preview': { skip: "takes no ids: reads an uploaded file against the caller's own data" },

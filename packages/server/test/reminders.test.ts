@@ -1,42 +1,11 @@
-import type { AddressInfo } from 'node:net';
-import { type ParsedMail, simpleParser } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, dialects, secondProcess, type TestApp } from './helpers/app.ts';
 import { type Api, createBill, createEntry, createPayment, request } from './helpers/domain.ts';
-import { signUp } from './helpers/factories.ts';
+import { type Session, signUp } from './helpers/factories.ts';
+import { type ParsedMail, type Smtp, startSmtp, verificationToken } from './helpers/smtp.ts';
 
 const NOT_CONFIGURED = 'Email reminders are not configured on this server.';
 const HOUR = 3_600_000;
-
-/** A real SMTP server on 127.0.0.1 that keeps every message it accepts (or refuses them while `refusing`). */
-async function startSmtp() {
-  const received: ParsedMail[] = [];
-  const state = { refusing: false };
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    onRcptTo(_address, _session, done) {
-      done(state.refusing ? Object.assign(new Error('mailbox unavailable'), { responseCode: 550 }) : undefined);
-    },
-    onData(stream, _session, done) {
-      simpleParser(stream)
-        .then((mail) => {
-          received.push(mail);
-          done();
-        })
-        .catch(done);
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.server.address() as AddressInfo;
-  return {
-    received,
-    state,
-    url: `smtp://127.0.0.1:${port}`,
-    close: () => new Promise<void>((r) => server.close(() => r())),
-  };
-}
 
 describe.each(dialects)('email reminders on %s', (dialect) => {
   describe('without mail settings', () => {
@@ -49,18 +18,30 @@ describe.each(dialects)('email reminders on %s', (dialect) => {
     it('say they are not configured, refuse to turn on, and may be turned off', async () => {
       const api: Api = { app: t.app, session: await signUp(t.app) };
       const settings = (await request(api, 'GET', '/account/reminders')).json();
-      expect(settings).toEqual({ configured: false, enabled: false, daysAhead: 7, email: expect.any(String) });
+      expect(settings).toEqual({
+        configured: false,
+        enabled: false,
+        daysAhead: 7,
+        email: expect.any(String),
+        emailVerified: false,
+      });
       const on = await request(api, 'PUT', '/account/reminders', { enabled: true });
       expect(on.statusCode).toBe(409);
       expect(on.json().message).toBe(NOT_CONFIGURED);
       expect((await request(api, 'PUT', '/account/reminders', { enabled: false })).statusCode).toBe(200);
-      expect(await t.app.reminders.sendDigests()).toEqual({ sent: 0, nothingDue: 0, claimedElsewhere: 0, failed: 0 });
+      expect(await t.app.reminders.sendDigests()).toEqual({
+        sent: 0,
+        nothingDue: 0,
+        claimedElsewhere: 0,
+        failed: 0,
+        askedToVerify: 0,
+      });
     });
   });
 
   describe('with an SMTP server', () => {
     let t: TestApp;
-    let smtp: Awaited<ReturnType<typeof startSmtp>>;
+    let smtp: Smtp;
 
     beforeAll(async () => {
       smtp = await startSmtp();
@@ -74,6 +55,20 @@ describe.each(dialects)('email reminders on %s', (dialect) => {
       await t.close();
       await smtp.close();
     });
+
+    /** Follows the latest verification link mailed to the session's address. */
+    const followLink = async (session: Session) => {
+      await t.app.outbox.settled();
+      const token = verificationToken(smtp.to(session.email));
+      const res = await t.app.inject({ method: 'POST', url: '/api/v1/account/email/verify', payload: { token } });
+      expect(res.statusCode).toBe(200);
+    };
+    /** A new account whose address is verified, as every account that gets digests has. */
+    const verifiedUser = async (): Promise<Api> => {
+      const session = await signUp(t.app);
+      await followLink(session);
+      return { app: t.app, session };
+    };
 
     const remindersOn = async (api: Api, daysAhead?: number) => {
       const res = await request(api, 'PUT', '/account/reminders', { enabled: true, daysAhead });
@@ -93,9 +88,9 @@ describe.each(dialects)('email reminders on %s', (dialect) => {
     });
 
     it('mails one digest a day per user, even from two processes at once, only with something due', async () => {
-      const alice: Api = { app: t.app, session: await signUp(t.app) };
-      const quiet: Api = { app: t.app, session: await signUp(t.app) };
-      const off: Api = { app: t.app, session: await signUp(t.app) };
+      const alice = await verifiedUser();
+      const quiet = await verifiedUser();
+      const off = await verifiedUser();
       const power = await createBill(alice, { name: 'Power <Co>' });
       const late = await createEntry(alice, {
         billId: power.id,
@@ -149,11 +144,11 @@ describe.each(dialects)('email reminders on %s', (dialect) => {
     });
 
     it('waits for the reminder hour, and a refused send is tried again by the next run', async () => {
-      const bob: Api = { app: t.app, session: await signUp(t.app) };
+      const bob = await verifiedUser();
       await createEntry(bob, { date: '2026-10-01', dueDate: '2026-11-01', amount: 5 });
       await remindersOn(bob);
       const to = (await request(bob, 'GET', '/account/reminders')).json().email;
-      const mailsTo = () => smtp.received.filter((m) => m.to && 'text' in m.to && m.to.text === to).length;
+      const mailsTo = () => smtp.to(to).filter((m) => m.subject?.includes('overdue')).length;
       const start = t.clock.now();
       try {
         t.clock.set(Date.UTC(2026, 10, 23, 6, 59));
@@ -171,6 +166,59 @@ describe.each(dialects)('email reminders on %s', (dialect) => {
       } finally {
         smtp.state.refusing = false;
         t.clock.set(start);
+      }
+    });
+
+    it('send no digest to an unverified address, and say so; once it is verified they go out', async () => {
+      const carol: Api = { app: t.app, session: await signUp(t.app) };
+      await createEntry(carol, { date: '2026-10-01', dueDate: '2026-11-01', amount: 5 });
+      expect(await remindersOn(carol)).toMatchObject({ enabled: true, emailVerified: false });
+      await t.app.outbox.settled();
+      const before = smtp.to(carol.session.email).length; // the sign-up's verification link
+      const run = await t.app.reminders.sendDigests();
+      expect(run.askedToVerify).toBe(0); // a link was sent at sign-up: not asked again
+      expect(smtp.to(carol.session.email)).toHaveLength(before);
+      await followLink(carol.session);
+      expect((await request(carol, 'GET', '/account/reminders')).json().emailVerified).toBe(true);
+      await t.app.reminders.sendDigests();
+      const digests = smtp.to(carol.session.email).filter((m) => m.subject?.includes('overdue'));
+      expect(digests).toHaveLength(1);
+    });
+
+    it('an account from before verification is sent one link saying its reminders are paused, then digests resume', async () => {
+      const dave: Api = { app: t.app, session: await signUp(t.app) };
+      await createEntry(dave, { date: '2026-10-01', dueDate: '2026-11-01', amount: 5 });
+      await remindersOn(dave);
+      await t.app.outbox.settled();
+      // As the migration leaves an account made before it: unverified, and never sent a link.
+      const row = await t.app.db
+        .selectFrom('users')
+        .select('id')
+        .where('username', '=', dave.session.username)
+        .executeTakeFirstOrThrow();
+      await t.app.db.deleteFrom('email_verifications').where('user_id', '=', row.id).execute();
+      const before = smtp.to(dave.session.email).length;
+
+      const first = await t.app.reminders.sendDigests();
+      expect(first.askedToVerify).toBeGreaterThanOrEqual(1);
+      await t.app.outbox.settled();
+      const asked = smtp.to(dave.session.email).slice(before);
+      expect(asked).toHaveLength(1);
+      expect(asked[0]?.subject).toBe('Billfold: confirm your email address');
+      expect(asked[0]?.text).toContain('your daily reminders are paused until you confirm this one');
+      expect(asked[0]?.text).toContain('https://bills.example.test/verify-email#');
+      // Asked once: the next run sends nothing more.
+      await t.app.reminders.sendDigests();
+      await t.app.outbox.settled();
+      expect(smtp.to(dave.session.email).slice(before)).toHaveLength(1);
+
+      await followLink(dave.session);
+      t.clock.advance(24 * HOUR);
+      try {
+        await t.app.reminders.sendDigests();
+        expect(smtp.to(dave.session.email).filter((m) => m.subject?.includes('overdue'))).toHaveLength(1);
+      } finally {
+        t.clock.advance(-24 * HOUR);
       }
     });
   });

@@ -26,6 +26,8 @@ export interface UsersTable {
   last_invoice_number: Generated<number>;
   /** Carried by every access token; incremented by a password change or deactivation to cut off older tokens. */
   token_version: Generated<number>;
+  /** When the current address was proven by a verification link; null until then (and after a change). */
+  email_verified_at: number | null;
 }
 
 export interface RefreshTokensTable {
@@ -203,6 +205,19 @@ export interface CalendarFeedsTable {
   user_id: number;
   token_hash: string;
   created_at: number;
+  /** The account's `token_version` when the feed was made: a password change or deactivation ends the feed. */
+  token_version: number;
+}
+
+/** A verification link sent to an address: its token stored hashed, single use, for `email_key` only. */
+export interface EmailVerificationsTable {
+  id: Generated<number>;
+  user_id: number;
+  token_hash: string;
+  email_key: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
 }
 
 /** Reminders are on for the user: a daily digest looking `days_ahead` days ahead. */
@@ -235,6 +250,7 @@ export interface Database {
   schedules: SchedulesTable;
   schedule_occurrences: ScheduleOccurrencesTable;
   calendar_feeds: CalendarFeedsTable;
+  email_verifications: EmailVerificationsTable;
   reminder_settings: ReminderSettingsTable;
   reminder_sends: ReminderSendsTable;
 }

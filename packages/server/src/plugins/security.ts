@@ -45,13 +45,17 @@ export function holdsNul(input: unknown): boolean {
 }
 
 /**
- * Security headers on every response; API responses are never cached. U+0000 is refused in any query or body:
+ * Security headers on every response; API responses are not cached unless their route says how (the calendar
+ * feed's `private, max-age=300`, docs/decisions/1002-calendar-feed.md): a route's own `Cache-Control` on a
+ * success stands. U+0000 is refused in any query or body:
  * PostgreSQL text cannot hold it (a query carrying one fails in the driver), so both databases refuse it alike.
  */
 export async function registerSecurity(app: FastifyInstance): Promise<void> {
   await app.register(helmet, helmetOptions);
   app.addHook('onSend', async (request, reply) => {
-    if (request.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
+    if (!request.url.startsWith('/api/')) return;
+    // An error is never cached, whatever its route had set before failing.
+    if (reply.statusCode >= 400 || !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
   });
   app.addHook('preValidation', async (request) => {
     if (holdsNul(request.query) || holdsNul(request.body)) throw badRequest('Input must not contain NUL characters');

@@ -260,6 +260,11 @@ const EXAMPLES: Record<string, (g: Gen, w: World) => Example> = {
     params: { file: `${draw(g, fc.stringMatching(/^[A-Za-z0-9_-]{1,43}$/))}.ics` },
   }),
   'GET /api/v1/account/reminders': () => ({}),
+  'GET /api/v1/account/email': () => ({}),
+  'POST /api/v1/account/email/verification': () => ({}),
+  'POST /api/v1/account/email/verify': (g) => ({
+    body: { token: draw(g, fc.stringMatching(/^[A-Za-z0-9_-]{1,43}$/)) },
+  }),
   'PUT /api/v1/account/reminders': (g) => ({
     body: {
       enabled: draw(g, looseBool),

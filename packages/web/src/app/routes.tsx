@@ -6,7 +6,10 @@ import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
  */
 export interface AppRoute {
   path: string;
-  /** `public` routes are reachable signed out (only `/` and `/user`: docs/product.md, Who may do what). */
+  /**
+   * `public` routes are reachable signed out: `/` and `/user` (docs/product.md, Who may do what), and
+   * `/verify-email`, the link of a verification email, which may be opened in any browser.
+   */
   access: 'public' | 'signed-in';
   Page: LazyExoticComponent<ComponentType>;
 }
@@ -14,6 +17,7 @@ export interface AppRoute {
 export const routes: readonly AppRoute[] = [
   { path: '/', access: 'public', Page: lazy(() => import('../features/auth/LoginPage.tsx')) },
   { path: '/user', access: 'public', Page: lazy(() => import('../features/auth/CreateAccountPage.tsx')) },
+  { path: '/verify-email', access: 'public', Page: lazy(() => import('../features/account/VerifyEmailPage.tsx')) },
   { path: '/logout', access: 'signed-in', Page: lazy(() => import('../features/auth/LogoutPage.tsx')) },
   { path: '/home', access: 'signed-in', Page: lazy(() => import('../features/home/HomePage.tsx')) },
   { path: '/account', access: 'signed-in', Page: lazy(() => import('../features/account/AccountPage.tsx')) },

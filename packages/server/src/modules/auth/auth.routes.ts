@@ -14,7 +14,11 @@ import { badRequest } from '../../lib/http-error.ts';
 import { errorResponses } from '../../plugins/openapi.ts';
 import type { AuthService } from './auth.service.ts';
 
-export function authRoutes(app: FastifyInstance, service: AuthService): void {
+export function authRoutes(
+  app: FastifyInstance,
+  service: AuthService,
+  appUrl: (request: { protocol: string; host: string }) => string,
+): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
   r.post(
     '/auth/create',
@@ -22,11 +26,13 @@ export function authRoutes(app: FastifyInstance, service: AuthService): void {
       schema: {
         tags: ['auth'],
         summary: 'Create an account',
+        description:
+          'A taken username is 409 `Username already exists`. A taken email address is answered exactly like a new account (201), so sign-up never reveals whether an address has an account; no account is made, and the address’s owner is told by mail. A new account’s address is sent a verification link.',
         body: createUserBody,
         response: { 201: createUserResponse, ...errorResponses(400, 409, 413, 429) },
       },
     },
-    async (request, reply) => reply.code(201).send(await service.create(request.body, request.ip)),
+    async (request, reply) => reply.code(201).send(await service.create(request.body, request.ip, appUrl(request))),
   );
   r.post(
     '/auth/login',

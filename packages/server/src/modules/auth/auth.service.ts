@@ -4,6 +4,7 @@ import { conflict, unauthorized } from '../../lib/http-error.ts';
 import { burnVerification, hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import { DAY } from '../../lib/time.ts';
 import { newOpaqueToken, sha256 } from '../../lib/tokens.ts';
+import type { EmailVerificationService } from '../email-verification/email-verification.service.ts';
 import type { MfaService } from '../mfa/mfa.service.ts';
 import type { AuthRepository } from './auth.repository.ts';
 import { loginKeys, refreshKey, reserveAttempt, signUpKey } from './throttle.ts';
@@ -22,6 +23,7 @@ export class AuthService {
   constructor(
     private readonly repo: AuthRepository,
     private readonly mfa: MfaService,
+    private readonly addresses: EmailVerificationService,
     private readonly options: AuthOptions,
   ) {}
 
@@ -29,14 +31,26 @@ export class AuthService {
     return this.options.now();
   }
 
-  async create(body: CreateUserBody, ip: string) {
+  /**
+   * A taken username is refused (409); a taken address is not: the answer, and the work before it, are those of
+   * a new account, so sign-up never tells whether an address has one. No account is made then; the address's
+   * owner is told by mail instead (docs/decisions/1131-verified-addresses.md). A new account's address is sent a
+   * verification link at `appUrl`.
+   */
+  async create(body: CreateUserBody, ip: string, appUrl: string) {
     await reserveAttempt(this.repo, [signUpKey(ip)], this.now(), 'Too many accounts created from this address.');
     const usernameKey = body.username.toLowerCase();
     const emailKey = body.email.toLowerCase();
+    const created = { username: body.username, email: body.email };
     const taken = await this.repo.usernameOrEmailTaken(usernameKey, emailKey);
     if (taken.username) throw conflict('Username already exists');
-    if (taken.email) throw conflict('Email already registered');
+    // Hashed whether or not the account is made, so the time taken tells nothing either.
     const passwordHash = await hashPassword(body.password);
+    if (taken.email) {
+      await this.addresses.tellOwnerOfTakenAddress(emailKey, appUrl);
+      return created;
+    }
+    let userId: number;
     try {
       const user = await this.repo.insertUser({
         username: body.username,
@@ -46,14 +60,19 @@ export class AuthService {
         password_hash: passwordHash,
         created_at: this.now(),
       });
-      return { username: user.username, email: user.email };
+      userId = user.id;
     } catch (err) {
       // Lost a race with a concurrent sign-up of the same name or email.
       const again = await this.repo.usernameOrEmailTaken(usernameKey, emailKey);
       if (again.username) throw conflict('Username already exists');
-      if (again.email) throw conflict('Email already registered');
+      if (again.email) {
+        await this.addresses.tellOwnerOfTakenAddress(emailKey, appUrl);
+        return created;
+      }
       throw err;
     }
+    await this.addresses.sendLink(userId, appUrl, 'new');
+    return created;
   }
 
   async login(body: LoginBody, ip: string): Promise<LoginResponse> {

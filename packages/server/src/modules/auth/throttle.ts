@@ -25,6 +25,13 @@ export const LIMITS = {
   signUpAddress: 50,
   /** Refreshes from one client address (the original client sends five per expiry and tab). */
   refreshAddress: 600,
+  /** Verification mails one account asks for again ("Send again" on the Account page). */
+  verificationMails: 3,
+  /**
+   * Address changes of one account: a taken address is refused (409), so each change could ask whether an
+   * address has an account; this keeps that as slow as signing up (docs/decisions/1131-verified-addresses.md).
+   */
+  emailChanges: 10,
 } as const;
 
 export interface ThrottleKey {
@@ -55,6 +62,14 @@ export function codeKeys(userId: number, ip: string) {
 
 export const signUpKey = (ip: string): ThrottleKey => ({ key: `signup:${ip}`, limit: LIMITS.signUpAddress });
 export const refreshKey = (ip: string): ThrottleKey => ({ key: `refresh:${ip}`, limit: LIMITS.refreshAddress });
+export const verificationMailKey = (userId: number): ThrottleKey => ({
+  key: `verify-mail:${userId}`,
+  limit: LIMITS.verificationMails,
+});
+export const emailChangeKey = (userId: number): ThrottleKey => ({
+  key: `email-change:${userId}`,
+  limit: LIMITS.emailChanges,
+});
 
 /** When the keys may next be tried: `limit` rows in the window hold a key until the oldest of them leaves it. */
 async function retryAt(repo: AuthRepository, keys: ThrottleKey[], now: number, extra: number) {

@@ -34,13 +34,18 @@ export function calendarRoutes(app: FastifyInstance, service: CalendarService, p
         tags: ['calendar'],
         summary: 'Turn the private calendar feed on with a new address (the old one stops working), or off',
         description:
-          'The answer to `enabled: true` carries `url`, the feed’s address. Only a hash of its token is stored, so it is shown this once.',
+          'Turning it on needs the current `password` (403 when wrong, 429 with `Retry-After` after too many wrong ones, counted with failed sign-ins). The answer to `enabled: true` carries `url`, the feed’s address. Only a hash of its token is stored, so it is shown this once. A password change or deactivation ends the feed.',
         security,
         body: calendarFeedBody,
-        response: { 200: calendarFeed, ...errorResponses(400, 401) },
+        response: { 200: calendarFeed, ...errorResponses(400, 401, 403, 429) },
       },
     },
-    async (request) => service.set(request.userId, request.body.enabled, origin(request)),
+    async (request) =>
+      service.set(
+        { userId: request.userId, password: request.body.password, ip: request.ip },
+        request.body.enabled,
+        origin(request),
+      ),
   );
   r.get(
     '/calendar/:file',

@@ -1,9 +1,11 @@
 import { addDays, toApiTimestamp, utcDate } from '@billfold/contract/dates';
-import type { CalendarFeed } from '@billfold/contract/due';
+import { CALENDAR_PASSWORD_REQUIRED, type CalendarFeed } from '@billfold/contract/due';
 import { formatUsd, fromCents } from '@billfold/contract/money';
 import ical, { ICalCalendarMethod } from 'ical-generator';
-import { notFound } from '../../lib/http-error.ts';
+import { badRequest, notFound } from '../../lib/http-error.ts';
 import { newOpaqueToken, sha256 } from '../../lib/tokens.ts';
+import type { AuthRepository } from '../auth/auth.repository.ts';
+import { checkCurrentPassword } from '../auth/throttle.ts';
 import type { DueRepository } from '../due/due.repository.ts';
 import type { CalendarRepository } from './calendar.repository.ts';
 
@@ -21,14 +23,24 @@ export const maskCalendarToken = (path: string) => path.replace(/(\/calendar\/)[
 /** `<token>.ics` (or the bare token) → its hash. */
 const tokenHashOf = (file: string) => sha256(file.replace(/\.ics$/i, ''));
 
+/** Who asks to turn the feed on: the account's current password, and where from (for the password throttle). */
+export interface FeedRequest {
+  userId: number;
+  password: string | undefined;
+  ip: string;
+}
+
 /**
  * A private iCalendar feed of unpaid invoices with due dates (docs/decisions/1002-calendar-feed.md): the address
- * carries a random token; only its hash is stored, so the address is shown once, when it is made.
+ * carries a random token; only its hash is stored, so the address is shown once, when it is made. Making one
+ * needs the current password (a stolen access token is not enough to get a lasting read of the ledger); a
+ * password change or deactivation ends it.
  */
 export class CalendarService {
   constructor(
     private readonly repo: CalendarRepository,
     private readonly due: DueRepository,
+    private readonly accounts: AuthRepository,
     private readonly now: () => number,
   ) {}
 
@@ -37,16 +49,31 @@ export class CalendarService {
     return { enabled: row !== undefined, createdAt: row ? toApiTimestamp(new Date(Number(row.created_at))) : null };
   }
 
-  /** Turns the feed on with a new address (the previous one stops working), or off. */
-  async set(userId: number, enabled: boolean, origin: string): Promise<CalendarFeed> {
+  /**
+   * Turns the feed on with a new address (the previous one stops working), checking the current password with
+   * the sign-in throttle (docs/decisions/1130-current-password-throttle.md); or off, which needs no password.
+   */
+  async set(who: FeedRequest, enabled: boolean, origin: string): Promise<CalendarFeed> {
     if (!enabled) {
-      await this.repo.remove(userId);
+      await this.revoke(who.userId);
       return { enabled: false, createdAt: null };
     }
+    if (who.password === undefined) throw badRequest(CALENDAR_PASSWORD_REQUIRED, 'VALIDATION_FAILED');
+    const account = await this.accounts.findUserById(who.userId);
+    if (!account) throw notFound('User not found');
+    await checkCurrentPassword(this.accounts, account, who.password, who.ip, this.now());
     const token = newOpaqueToken();
     const at = this.now();
-    await this.repo.replace(userId, sha256(token), at);
+    await this.repo.replace(who.userId, sha256(token), at, account.token_version);
     return { enabled: true, createdAt: toApiTimestamp(new Date(at)), url: `${origin}${FEED_PATH}/${token}.ics` };
+  }
+
+  /**
+   * Ends the user's feed at once: turning it off, and whatever else takes away what the feed would show (a
+   * password change and deactivation end it through the token version already; this also drops the row).
+   */
+  async revoke(userId: number): Promise<void> {
+    await this.repo.remove(userId);
   }
 
   /** The feed's iCalendar text; links point back to the app at `origin`. */

@@ -6,9 +6,13 @@ export class RemindersRepository extends Repository {
     return this.db.selectFrom('reminder_settings').selectAll().where('user_id', '=', userId).executeTakeFirst();
   }
 
-  async email(userId: number): Promise<string> {
-    const row = await this.db.selectFrom('users').select('email').where('id', '=', userId).executeTakeFirstOrThrow();
-    return row.email;
+  async email(userId: number): Promise<{ email: string; verified: boolean }> {
+    const row = await this.db
+      .selectFrom('users')
+      .select(['email', 'email_verified_at'])
+      .where('id', '=', userId)
+      .executeTakeFirstOrThrow();
+    return { email: row.email, verified: row.email_verified_at !== null };
   }
 
   async save(userId: number, daysAhead: number, at: number): Promise<void> {
@@ -23,7 +27,7 @@ export class RemindersRepository extends Repository {
     await this.db.deleteFrom('reminder_settings').where('user_id', '=', userId).execute();
   }
 
-  /** Active accounts with reminders on and no digest claimed for `day` yet. */
+  /** Active accounts with reminders on, a verified address, and no digest claimed for `day` yet. */
   dueForDigest(day: string) {
     return this.db
       .selectFrom('reminder_settings as s')
@@ -31,9 +35,36 @@ export class RemindersRepository extends Repository {
       .leftJoin('reminder_sends as r', (join) => join.onRef('r.user_id', '=', 's.user_id').on('r.day', '=', day))
       .select(['s.user_id', 's.days_ahead', 'u.email', 'u.username'])
       .where('u.deactivated_at', 'is', null)
+      .where('u.email_verified_at', 'is not', null)
       .where('r.user_id', 'is', null)
       .orderBy('s.user_id')
       .execute();
+  }
+
+  /**
+   * Active accounts with reminders on whose address is unverified and was never sent a link for: those made
+   * before addresses were verified, whose digests have stopped (docs/decisions/1131-verified-addresses.md).
+   */
+  async awaitingFirstLink(): Promise<number[]> {
+    const rows = await this.db
+      .selectFrom('reminder_settings as s')
+      .innerJoin('users as u', 'u.id', 's.user_id')
+      .select('u.id')
+      .where('u.email_verified_at', 'is', null)
+      .where('u.deactivated_at', 'is', null)
+      .where(({ exists, not, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('email_verifications as v')
+              .select('v.id')
+              .whereRef('v.user_id', '=', 'u.id')
+              .whereRef('v.email_key', '=', 'u.email_key'),
+          ),
+        ),
+      )
+      .orderBy('u.id')
+      .execute();
+    return rows.map((r) => Number(r.id));
   }
 
   /**

@@ -10,6 +10,7 @@ import { conflict } from '../../lib/http-error.ts';
 import type { Mailer } from '../../lib/mailer.ts';
 import type { DueRepository } from '../due/due.repository.ts';
 import { dueGroup } from '../due/due-group.ts';
+import type { EmailVerificationService } from '../email-verification/email-verification.service.ts';
 import { type DigestGroup, digestMail } from './reminder-mail.ts';
 import type { RemindersRepository } from './reminders.repository.ts';
 
@@ -35,6 +36,8 @@ export interface DigestRun {
   /** Claimed by another process first. */
   claimedElsewhere: number;
   failed: number;
+  /** Reminders on but the address unverified and never sent a link (accounts older than verification): sent one. */
+  askedToVerify: number;
 }
 
 /** E-mail reminders (docs/decisions/1003-email-reminders.md): the user's choice, and the daily digest. */
@@ -42,6 +45,7 @@ export class RemindersService {
   constructor(
     private readonly repo: RemindersRepository,
     private readonly due: DueRepository,
+    private readonly addresses: EmailVerificationService,
     private readonly options: RemindersOptions,
   ) {}
 
@@ -50,12 +54,13 @@ export class RemindersService {
   }
 
   async settings(userId: number): Promise<ReminderSettings> {
-    const [row, email] = await Promise.all([this.repo.settings(userId), this.repo.email(userId)]);
+    const [row, address] = await Promise.all([this.repo.settings(userId), this.repo.email(userId)]);
     return {
       configured: this.configured,
       enabled: row !== undefined,
       daysAhead: row?.days_ahead ?? REMINDER_DAYS_DEFAULT,
-      email,
+      email: address.email,
+      emailVerified: address.verified,
     };
   }
 
@@ -74,12 +79,18 @@ export class RemindersService {
   /**
    * One pass of the daily digest: for each user with reminders on and none claimed today (UTC), the invoices
    * overdue and due within their days ahead; a user with something due is claimed (exactly one process wins)
-   * and mailed. A failed send gives the claim back, so the next hourly run tries again.
+   * and mailed. A failed send gives the claim back, so the next hourly run tries again. Only verified addresses
+   * get digests; an account whose unverified address was never sent a link (one made before verification) is
+   * sent one, once, saying that its reminders are paused until it is followed.
    */
   async sendDigests(log?: FastifyBaseLogger): Promise<DigestRun> {
-    const run: DigestRun = { sent: 0, nothingDue: 0, claimedElsewhere: 0, failed: 0 };
+    const run: DigestRun = { sent: 0, nothingDue: 0, claimedElsewhere: 0, failed: 0, askedToVerify: 0 };
     const { mailer, now } = this.options;
     if (!mailer || new Date(now()).getUTCHours() < this.options.hourUtc) return run;
+    for (const userId of await this.repo.awaitingFirstLink()) {
+      await this.addresses.sendLink(userId, this.options.appUrl, 'reminders');
+      run.askedToVerify += 1;
+    }
     const today = utcDate(now());
     for (const user of await this.repo.dueForDigest(today)) {
       const userId = Number(user.user_id);

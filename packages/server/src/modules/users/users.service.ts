@@ -5,7 +5,9 @@ import { badRequest, conflict, forbidden, notFound } from '../../lib/http-error.
 import { MESSAGES } from '../../lib/messages.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import type { AuthRepository } from '../auth/auth.repository.ts';
-import { checkCurrentPassword } from '../auth/throttle.ts';
+import { checkCurrentPassword, emailChangeKey, reserveAttempt } from '../auth/throttle.ts';
+import type { CalendarService } from '../calendar/calendar.service.ts';
+import type { EmailVerificationService } from '../email-verification/email-verification.service.ts';
 import type { MfaService } from '../mfa/mfa.service.ts';
 import { toUser } from './user.mapper.ts';
 import type { UsersRepository } from './users.repository.ts';
@@ -15,6 +17,8 @@ export class UsersService {
     private readonly repo: UsersRepository,
     private readonly mfa: MfaService,
     private readonly throttle: AuthRepository,
+    private readonly addresses: EmailVerificationService,
+    private readonly calendar: CalendarService,
     private readonly now: () => number,
   ) {}
 
@@ -25,8 +29,12 @@ export class UsersService {
     return toUser(row);
   }
 
-  /** Every change needs the current password; all of one request's changes land together or not at all. */
-  async update(userId: number, change: UserChange, ip: string): Promise<User> {
+  /**
+   * Every change needs the current password; all of one request's changes land together or not at all. A new
+   * address starts unverified and is sent a link (at `appUrl`); a new password or deactivation ends every
+   * session and the calendar feed.
+   */
+  async update(userId: number, change: UserChange, ip: string, appUrl: string): Promise<User> {
     const current = await this.repo.findById(userId);
     if (!current) throw notFound('User not found');
     await checkCurrentPassword(this.throttle, current, change.password, ip, this.now());
@@ -39,14 +47,20 @@ export class UsersService {
     const turnMfaOff = await this.mfaChange(current, change, ip);
     const newHash = change.newPassword === undefined ? undefined : await hashPassword(change.newPassword);
     const now = this.now();
+    const newAddress = change.newEmail !== undefined && change.newEmail.toLowerCase() !== current.email_key;
+    // A taken address is refused, so each change asks whether an address has an account: as slowly as sign-up.
+    if (newAddress) await reserveAttempt(this.throttle, [emailChangeKey(userId)], now, 'Too many email changes.');
 
-    return this.repo.transaction(async (repo) => {
+    let revokeTokens = false;
+    const updated = await this.repo.transaction(async (repo) => {
       const changes: Updateable<UsersTable> = {};
-      let revokeTokens = false;
+      revokeTokens = false;
       if (change.newEmail !== undefined) {
         const emailKey = change.newEmail.toLowerCase();
         if (await repo.emailTakenByOther(emailKey, userId)) throw conflict('Email already registered');
         Object.assign(changes, { email: change.newEmail, email_key: emailKey });
+        // Another address (not merely other letter case) is unproven until its link is followed.
+        if (newAddress) changes.email_verified_at = null;
       }
       if (newHash !== undefined) {
         changes.password_hash = newHash;
@@ -63,10 +77,14 @@ export class UsersService {
         await repo.revokeRefreshTokens(userId, now);
       }
       if (Object.keys(changes).length > 0) await repo.update(userId, changes);
-      const updated = await repo.findById(userId);
-      if (!updated) throw notFound('User not found');
-      return toUser(updated);
+      const row = await repo.findById(userId);
+      if (!row) throw notFound('User not found');
+      return toUser(row);
     });
+    // After the commit: the token version raised above has already ended the feed; this drops its row.
+    if (revokeTokens) await this.calendar.revoke(userId);
+    if (newAddress) await this.addresses.sendLink(userId, appUrl, 'changed');
+    return updated;
   }
 
   /**

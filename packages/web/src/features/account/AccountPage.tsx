@@ -1,9 +1,11 @@
 import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { type ReactNode, useState } from 'react';
+import { useEmailStatus } from '../../api/account/get-email-status.ts';
 import { useMfaStatus } from '../../api/account/get-mfa-status.ts';
 import { useUser } from '../../api/account/get-user.ts';
 import { PageCard } from '../../components/PageCard.tsx';
@@ -16,18 +18,31 @@ import { ChangePasswordDialog } from './ChangePasswordDialog.tsx';
 import { DeactivateDialog } from './DeactivateDialog.tsx';
 import { DisableMfaDialog } from './DisableMfaDialog.tsx';
 import { DueSettingsSection } from './DueSettingsSection.tsx';
+import { EmailStateChip, EmailVerificationHelp } from './EmailVerification.tsx';
 import { EnableMfaDialog } from './EnableMfaDialog.tsx';
 import { RecoveryCodesDialog } from './RecoveryCodesDialog.tsx';
 
 type OpenDialog = 'email' | 'password' | 'deactivate' | 'enableMfa' | 'disableMfa' | 'recoveryCodes' | null;
 
-function Row({ label, children }: { label: string; children: ReactNode }) {
+function Row({ label, wrap = false, children }: { label: string; wrap?: boolean; children: ReactNode }) {
   return (
-    <Stack direction={{ xs: 'column', sm: 'row' }} sx={{ py: 1.5, alignItems: { sm: 'center' } }}>
+    <Stack direction={{ xs: 'column', sm: 'row' }} sx={{ py: 1.5, alignItems: { sm: wrap ? 'flex-start' : 'center' } }}>
       <Typography component="dt" color="text.secondary" sx={{ width: { sm: 160 }, flexShrink: 0 }}>
         {label}
       </Typography>
-      <Stack component="dd" direction="row" spacing={2} sx={{ m: 0, alignItems: 'center', flexGrow: 1, minWidth: 0 }}>
+      <Stack
+        component="dd"
+        direction="row"
+        spacing={wrap ? undefined : 2}
+        useFlexGap={wrap}
+        sx={{
+          m: 0,
+          alignItems: 'center',
+          flexGrow: 1,
+          minWidth: 0,
+          ...(wrap ? { flexWrap: 'wrap', columnGap: 1, rowGap: 1 } : {}),
+        }}
+      >
         {children}
       </Stack>
     </Stack>
@@ -40,6 +55,7 @@ export default function AccountPage() {
   const username = session?.username ?? '';
   const { data: user, isPending } = useUser(username);
   const { data: mfa } = useMfaStatus(user?.mfaEnabled ? username : '');
+  const { data: emailStatus } = useEmailStatus();
   const [dialog, setDialog] = useState<OpenDialog>(null);
   const close = () => setDialog(null);
 
@@ -55,11 +71,18 @@ export default function AccountPage() {
           <Row label="Username">
             <Typography sx={{ overflowWrap: 'anywhere' }}>{user.username}</Typography>
           </Row>
-          <Row label="Email">
-            <Typography sx={{ overflowWrap: 'anywhere', flexGrow: 1 }}>{user.email}</Typography>
-            <Button size="small" onClick={() => setDialog('email')}>
+          <Row label="Email" wrap>
+            {/* The address first: it is what the row's value is. */}
+            <Typography sx={{ overflowWrap: 'anywhere' }}>{user.email}</Typography>
+            {emailStatus && <EmailStateChip verified={emailStatus.verified} />}
+            <Button size="small" onClick={() => setDialog('email')} sx={{ ml: 'auto' }}>
               Change
             </Button>
+            {emailStatus && !emailStatus.verified && (
+              <Box sx={{ flexBasis: '100%' }}>
+                <EmailVerificationHelp status={emailStatus} />
+              </Box>
+            )}
           </Row>
           <Row label="User Role">
             <Typography>{roleLabel(user.roles)}</Typography>

@@ -9,30 +9,43 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useCalendarFeed } from '../../api/account/get-calendar-feed.ts';
+import { useEmailStatus } from '../../api/account/get-email-status.ts';
 import { useReminders } from '../../api/account/get-reminders.ts';
 import { useSetCalendarFeed } from '../../api/account/set-calendar-feed.ts';
 import { useSetReminders } from '../../api/account/set-reminders.ts';
+import { failureMessage } from '../../api/outcome.ts';
 import { formatTimestamp } from '../../lib/dates.ts';
+import { CalendarFeedDialog } from './CalendarFeedDialog.tsx';
 
 const DAY_CHOICES = Array.from({ length: REMINDER_DAYS_MAX - REMINDER_DAYS_MIN + 1 }, (_, i) => REMINDER_DAYS_MIN + i);
 
 /**
- * The private calendar feed: on, off, a new address. The address is shown once, right after it is made (the
- * server keeps only a hash of it).
+ * The private calendar feed: on, off, a new address. Turning it on or making a new address asks for the password
+ * in a dialog; the address is shown once, right after it is made (the server keeps only a hash of it).
  */
 function CalendarFeedPart() {
   const { data: feed, isError } = useCalendarFeed();
   const setFeed = useSetCalendarFeed();
   const [url, setUrl] = useState<string | null>(null);
-  const [failed, setFailed] = useState(false);
+  const [failed, setFailed] = useState<string | null>(null);
   const [copied, setCopied] = useState(false);
+  const [asking, setAsking] = useState(false);
 
-  const change = async (enabled: boolean) => {
-    setFailed(false);
+  const ask = () => {
+    setFailed(null);
     setCopied(false);
-    const outcome = await setFeed.mutateAsync(enabled);
-    if (!outcome.ok) return setFailed(true);
-    setUrl(outcome.data.url ?? null);
+    setAsking(true);
+  };
+  const turnOff = async () => {
+    setFailed(null);
+    setCopied(false);
+    const outcome = await setFeed.mutateAsync({ enabled: false });
+    if (!outcome.ok) {
+      const message = 'Failed to turn off the calendar feed.';
+      setFailed(failureMessage(outcome, { failed: message, error: message }));
+      return;
+    }
+    setUrl(null);
   };
   const copy = async () => {
     if (!url) return;
@@ -69,25 +82,31 @@ function CalendarFeedPart() {
           </Stack>
         </Alert>
       )}
-      {failed && <Alert severity="error">The calendar feed could not be changed. Please try again.</Alert>}
+      {failed && <Alert severity="error">{failed}</Alert>}
       {feed && (
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
           {feed.enabled ? (
             <>
-              <Button variant="outlined" loading={setFeed.isPending} onClick={() => change(true)}>
+              <Button variant="outlined" disabled={setFeed.isPending} onClick={ask}>
                 New Address
               </Button>
-              <Button variant="outlined" color="error" disabled={setFeed.isPending} onClick={() => change(false)}>
+              <Button variant="outlined" color="error" loading={setFeed.isPending} onClick={turnOff}>
                 Turn Off Feed
               </Button>
             </>
           ) : (
-            <Button variant="outlined" loading={setFeed.isPending} onClick={() => change(true)}>
+            <Button variant="outlined" disabled={setFeed.isPending} onClick={ask}>
               Turn On Feed
             </Button>
           )}
         </Stack>
       )}
+      <CalendarFeedDialog
+        open={asking}
+        regenerate={feed?.enabled ?? false}
+        onClose={() => setAsking(false)}
+        onMade={setUrl}
+      />
     </Stack>
   );
 }
@@ -95,6 +114,7 @@ function CalendarFeedPart() {
 /** The daily e-mail digest: on or off and how many days ahead, or why it cannot be turned on. */
 function RemindersPart() {
   const { data: settings, isError } = useReminders();
+  const { data: emailStatus } = useEmailStatus();
   const setReminders = useSetReminders();
   const [failed, setFailed] = useState<string | null>(null);
 
@@ -149,6 +169,14 @@ function RemindersPart() {
               ))}
             </TextField>
           </Stack>
+          {settings.enabled && !settings.emailVerified && (
+            <Alert severity="warning" sx={{ '& .MuiAlert-message': { minWidth: 0 } }}>
+              Verify your address to keep getting reminders: they go only to a verified address.{' '}
+              {emailStatus?.sentAt
+                ? `Open the link we emailed to ${settings.email}, or ask for a new one under Email above.`
+                : `Ask for a link to ${settings.email} under Email above.`}
+            </Alert>
+          )}
         </>
       )}
       {failed && <Alert severity="error">{failed}</Alert>}
