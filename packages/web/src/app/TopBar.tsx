@@ -164,6 +164,9 @@ export function TopBar() {
         {session && (
           <>
             <OverdueBadge />
+            <Button color="inherit" component={RouterLink} to="/entities" sx={{ minWidth: 0, px: { xs: 1, sm: 1.5 } }}>
+              Entities
+            </Button>
             <NavMenu label="History" entries={HISTORY_MENU} />
             <NavMenu
               label={session.username.toUpperCase()}
