@@ -91,12 +91,14 @@ describe.each(dialects)('entities (/bills) on %s', (dialect) => {
       expect(live.json()).toEqual({
         statusCode: 409,
         error: 'Conflict',
+        code: 'CONFLICT',
         message: 'An entity named "live one" already exists.',
       });
       const archived = await request(api, 'POST', '/bills', { name: 'SHELVED' });
       expect(archived.json()).toEqual({
         statusCode: 409,
         error: 'Conflict',
+        code: 'CONFLICT',
         message: 'An archived entity named "SHELVED" already exists: find it in Archives in the History menu.',
       });
       const other = await createBill(api, { name: 'Other' });
