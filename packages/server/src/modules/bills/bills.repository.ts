@@ -79,17 +79,31 @@ export class BillsRepository extends Repository {
     return (await this.overviewPageQuery(userId, search).execute(this.db)).rows;
   }
 
+  /**
+   * The page as one statement. The next due date is a correlated seek per entity; unless the page is sorted by it,
+   * it is read only for the page's rows (after the limit), not for every entity the search selects.
+   */
   overviewPageQuery(userId: number, search: BillOverviewSearch): RawBuilder<BillOverviewRow> {
     const dir = sql.raw(search.sortOrder === 'desc' ? 'desc' : 'asc');
-    const key: Record<BillSortField, RawBuilder<unknown>> = {
-      name: sql`o.name_key ${dir}`,
-      category: sql`o.category ${dir}, o.name_key asc`,
-      balance: sql`coalesce(t.to_pay_cents, 0) + coalesce(t.to_collect_cents, 0) ${dir}, o.name_key asc`,
-      // Entities without a due date come last in either order.
-      nextDue: sql`case when o.next_due is null then 1 else 0 end asc, o.next_due ${dir}, o.name_key asc`,
-      invoices: sql`coalesce(t.invoice_count, 0) ${dir}, o.name_key asc`,
+    const order = (x: string) => {
+      const c = (column: string) => sql.ref(`${x}.${column}`);
+      const key: Record<BillSortField, RawBuilder<unknown>> = {
+        name: sql`${c('name_key')} ${dir}`,
+        category: sql`${c('category')} ${dir}, ${c('name_key')} asc`,
+        balance: sql`${c('to_pay_cents')} + ${c('to_collect_cents')} ${dir}, ${c('name_key')} asc`,
+        // Entities without a due date come last in either order.
+        nextDue: sql`case when ${c('next_due')} is null then 1 else 0 end asc, ${c('next_due')} ${dir}, ${c('name_key')} asc`,
+        invoices: sql`${c('invoice_count')} ${dir}, ${c('name_key')} asc`,
+      };
+      return sql`${key[search.sortField]}, ${c('id')} asc`;
     };
     const paid = sql.lit(PAY_STATE.paid);
+    const nextDue = (x: string) => sql`case when ${sql.ref(`${x}.status`)} = 1 then (
+      select min(e.due_date) from entries e
+      where e.bill_id = ${sql.ref(`${x}.id`)} and e.recycled_at is null and e.due_date is not null
+        and e.pay_state < ${paid}
+    ) end`;
+    const early = search.sortField === 'nextDue';
     return sql<BillOverviewRow>`
       with t as (
         select bill_id,
@@ -99,17 +113,13 @@ export class BillsRepository extends Repository {
         from entry_bill_totals where user_id = ${userId} group by bill_id
       ),
       o as (
-        select b.*, case when b.status = 1 then (
-          select min(e.due_date) from entries e
-          where e.bill_id = b.id and e.recycled_at is null and e.due_date is not null and e.pay_state < ${paid}
-        ) end as next_due
-        from bills b where ${this.overviewWhere(userId, search)}
-      )
-      select o.*, coalesce(t.invoice_count, 0) as invoice_count, coalesce(t.to_pay_cents, 0) as to_pay_cents,
-        coalesce(t.to_collect_cents, 0) as to_collect_cents
-      from o left join t on t.bill_id = o.id
-      order by ${key[search.sortField]}, o.id asc
-      limit ${search.limit} offset ${search.offset}`;
+        select b.*, coalesce(t.invoice_count, 0) as invoice_count, coalesce(t.to_pay_cents, 0) as to_pay_cents,
+          coalesce(t.to_collect_cents, 0) as to_collect_cents${early ? sql`, ${nextDue('b')} as next_due` : sql``}
+        from bills b left join t on t.bill_id = b.id
+        where ${this.overviewWhere(userId, search)}
+      ),
+      p as (select * from o order by ${order('o')} limit ${search.limit} offset ${search.offset})
+      select p.*${early ? sql`` : sql`, ${nextDue('p')} as next_due`} from p order by ${order('p')}`;
   }
 
   /** The schedules of these entities, by entity then id. */
