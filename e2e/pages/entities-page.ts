@@ -38,7 +38,7 @@ export class EntitiesPage extends DataGridModel {
         .allInnerTexts();
     }
     await this.settled();
-    return this.grid.locator('.MuiDataGrid-row [data-field="name"]').allInnerTexts();
+    return this.grid.locator('.MuiDataGrid-row [data-field="name"] a').allInnerTexts();
   }
 
   button(action: 'Archive' | 'Restore' | 'Delete', name: string): Locator {

@@ -140,6 +140,8 @@ describe('Entities page', () => {
     // Archives: Only shows it, with Restore.
     await entities.filters.getByRole('button', { name: 'Only' }).click();
     await entities.displayedRows().filter({ hasText: '1–1 of 1' }).waitFor();
+    await entities.item('Oakwood Properties').getByText('Archived', { exact: true }).waitFor();
+    await screenshot(page, 'entities-archived-desktop');
     await entities.button('Restore', 'Oakwood Properties').click();
     await entities.notice.filter({ hasText: 'Entity restored successfully.' }).waitFor();
     await entities.overlay('No entities found.').waitFor();

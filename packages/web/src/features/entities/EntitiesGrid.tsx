@@ -1,6 +1,7 @@
 import { BILL_SORT_FIELDS, type BillOverview, type BillSortField } from '@billfold/contract/bills';
 import { categoryLabel } from '@billfold/contract/categories';
 import Box from '@mui/material/Box';
+import Chip from '@mui/material/Chip';
 import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import { DataGrid, type GridColDef, type GridSortModel } from '@mui/x-data-grid';
@@ -41,13 +42,12 @@ export function EntitiesGrid({
         flex: 1.2,
         minWidth: 180,
         renderCell: ({ row }) => (
-          <Link
-            component={RouterLink}
-            to={`/entities/${row.id}`}
-            sx={{ py: 1, display: 'block', overflowWrap: 'anywhere' }}
-          >
-            {row.name}
-          </Link>
+          <Box sx={{ py: 1, display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'center', minWidth: 0 }}>
+            <Link component={RouterLink} to={`/entities/${row.id}`} sx={{ overflowWrap: 'anywhere' }}>
+              {row.name}
+            </Link>
+            {row.status === 0 && <Chip label="Archived" size="small" color="warning" variant="outlined" />}
+          </Box>
         ),
       },
       {
