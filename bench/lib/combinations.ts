@@ -1,3 +1,4 @@
+import { BILL_PAGE_SIZES, BILL_SORT_FIELDS, type BillOverviewList } from '@billfold/contract/bills';
 import { CATEGORIES } from '@billfold/contract/categories';
 import { utcDate } from '@billfold/contract/dates';
 import { type EntryList, SORT_FIELDS } from '@billfold/contract/entries';
@@ -66,6 +67,29 @@ export function drawCombination(r: Random, sample: DataSample): Combination {
   return { filters: q.toString(), sort };
 }
 
+/**
+ * The Entities page's search (`GET /bills/overview`, docs/decisions/0406-entity-overview.md): the archived state,
+ * part of a name, one to three categories, each set or not, with any of its sorts in either order and any page size.
+ */
+export function drawEntityCombination(r: Random, sample: DataSample): string {
+  const q = new URLSearchParams();
+  if (r.chance(0.5)) q.set('status', r.pick(['active', 'inactive', 'all']));
+  if (r.chance(0.3) && sample.entityNames.length > 0) {
+    const name = r.pick(sample.entityNames);
+    const from = r.int(0, Math.max(0, name.length - 2));
+    q.set('name', name.slice(from, from + r.int(1, 6)));
+  }
+  if (r.chance(0.3)) {
+    for (let i = r.int(1, 3); i > 0; i--) q.append('category', r.pick(CATEGORIES));
+  }
+  if (r.chance(0.8)) {
+    q.set('sortField', r.pick(BILL_SORT_FIELDS));
+    q.set('sortOrder', r.pick(['asc', 'desc']));
+  }
+  q.set('pageSize', String(r.pick(BILL_PAGE_SIZES)));
+  return q.toString();
+}
+
 export function newGenerator(seed: number): Random {
   return new Random(seed);
 }
@@ -91,6 +115,8 @@ export interface CombinationResult {
   stats: Timed[];
   /** The Home panel's upcoming and overdue summary, as of a day drawn over the ledger (issue 16). */
   due: Timed[];
+  /** The Entities page: a drawn search's first page and a page drawn from its result (issue 25). */
+  entities: Timed[];
   exports: { url: string; rows: number; ms: number; rowsPerSecond: number; rssGrowthMb: number }[];
 }
 
@@ -149,7 +175,9 @@ export async function runCombinations(
   log: (line: string) => void,
 ): Promise<CombinationResult> {
   const r = newGenerator(seed);
-  const out: CombinationResult = { seed, first: [], page: [], stats: [], due: [], exports: [] };
+  // Its own generator, so that a seed still draws the invoice combinations it drew before the Entities page.
+  const er = newGenerator(seed ^ 0x25);
+  const out: CombinationResult = { seed, first: [], page: [], stats: [], due: [], entities: [], exports: [] };
   const ledgerStart = Date.parse(sample.firstDate);
   const days = Math.max(1, Math.round((Date.parse(sample.lastDate) - ledgerStart) / 86_400_000));
   const sizes: { filters: string; sort: string; total: number }[] = [];
@@ -166,6 +194,16 @@ export async function runCombinations(
     const due = `/api/v1/entries/due-summary?today=${new Date(ledgerStart + r.int(0, days + 30) * 86_400_000).toISOString().slice(0, 10)}`;
     out.due.push({ url: due, ms: (await timedGet(e, due)).ms });
     sizes.push({ ...c, total });
+    const search = `/api/v1/bills/overview?${drawEntityCombination(er, sample)}`;
+    const entities = await timedGet(e, `${search}&pageNum=0`);
+    out.entities.push({ url: `${search}&pageNum=0`, ms: entities.ms });
+    const overview = entities.body as BillOverviewList;
+    const pageSize = Number(new URLSearchParams(search.split('?')[1]).get('pageSize'));
+    const entityPage = er.int(0, Math.max(0, Math.ceil(overview.total / pageSize) - 1));
+    out.entities.push({
+      url: `${search}&pageNum=${entityPage}`,
+      ms: (await timedGet(e, `${search}&pageNum=${entityPage}`)).ms,
+    });
     if ((i + 1) % 25 === 0) log(`   ${i + 1}/${count} combinations`);
   }
   const largest = sizes.sort((a, b) => b.total - a.total).slice(0, 2);
@@ -182,6 +220,8 @@ export function combinationChecks(c: CombinationResult) {
     ['stats', c.stats, COMBINATION_BUDGETS.stats],
     // The panel is read with every Home visit: it has the first page's budget.
     ['due summary', c.due, COMBINATION_BUDGETS.first],
+    // A page of the Entities page is one list page: the first page's budget.
+    ['entities page', c.entities, COMBINATION_BUDGETS.first],
   ] as const;
   const rows = kinds.map(([name, timed, budget]) => {
     const times = timed.map((t) => t.ms);
@@ -202,6 +242,7 @@ export function slowest(c: CombinationResult, n = 5): string[] {
     ['any page', c.page],
     ['stats', c.stats],
     ['due summary', c.due],
+    ['entities page', c.entities],
   ] as const) {
     for (const t of [...timed].sort((a, b) => b.ms - a.ms).slice(0, n)) {
       lines.push(`${name.padEnd(10)} ${t.ms.toFixed(1).padStart(8)} ms  ${t.url}`);

@@ -4,6 +4,7 @@ import { AccountPage } from '../pages/account-page.ts';
 import { ArchivesPage } from '../pages/archives-page.ts';
 import { CreateAccountPage } from '../pages/create-account-page.ts';
 import { EditEntityPage } from '../pages/edit-entity-page.ts';
+import { EntitiesPage } from '../pages/entities-page.ts';
 import { HomePage } from '../pages/home-page.ts';
 import { InvoiceFormPage } from '../pages/invoice-form-page.ts';
 import { InvoicePage } from '../pages/invoice-page.ts';
@@ -112,6 +113,10 @@ describe.each(Object.keys(SIZES) as (keyof typeof SIZES)[])('every page at %s wi
       await check('entity');
       await new EditEntityPage(page).goto(bills.power.id);
       await check('entity-edit');
+
+      const entitiesPage = await new EntitiesPage(page).goto();
+      await entitiesPage.item('Acme Corp').first().waitFor();
+      await check('entities');
 
       await new ArchivesPage(page).goto();
       await check('archives');

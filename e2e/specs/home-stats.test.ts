@@ -120,7 +120,8 @@ describe('home: stats tab', () => {
     const expenses = page.getByRole('region', { name: 'Expenses Breakdown' });
     await expect.poll(() => figure(expenses, 'Total Expenses')).toBe('$300.00');
     expect(await figure(expenses, 'Balance')).toBe('$300.00');
-    expect(await figure(page.getByRole('region', { name: 'Income Breakdown' }), 'Total Income')).toBe('$0.00');
+    // Nothing but zeros on the income side: its card is left out while the expenses have figures.
+    expect(await page.getByRole('region', { name: 'Income Breakdown' }).count()).toBe(0);
     const lists = await insights(home);
     expect(Object.values(lists)).toEqual(Array.from({ length: 6 }, () => ['No data available']));
   });

@@ -1,7 +1,18 @@
 /** Entities (billers and payees; `bill` on the wire): `/bills`. */
 import { z } from 'zod';
 import { CATEGORIES } from './categories.ts';
-import { id, looseBoolean, nameText, oneOrMany, text } from './primitives.ts';
+import {
+  id,
+  isoDate,
+  looseBoolean,
+  moneyOut,
+  nameText,
+  oneOrMany,
+  optionalParam,
+  text,
+  wholeNumberParam,
+} from './primitives.ts';
+import { CADENCES } from './schedule-dates.ts';
 import { MESSAGES } from './validation.ts';
 
 export const category = z.string().max(100);
@@ -54,3 +65,63 @@ export type BillQuery = z.output<typeof billsQuery>;
 export type NewBill = z.output<typeof createBillBody>;
 /** An entity change as the server reads it. */
 export type BillChange = z.output<typeof updateBillBody>;
+
+// ---------- the Entities page: one page of entities with what is open on each (docs/decisions/0406-entity-overview.md)
+
+/** What the overview sorts by: name, category, open balance (to pay plus to collect), next due date, invoices. */
+export const BILL_SORT_FIELDS = ['name', 'category', 'balance', 'nextDue', 'invoices'] as const;
+export type BillSortField = (typeof BILL_SORT_FIELDS)[number];
+/** Rows a page of the overview: 10, 25 (the default), 50 or 100, as the Archives and Recycle Bin grids. */
+export const BILL_PAGE_SIZES = [10, 25, 50, 100] as const;
+export const BILL_DEFAULT_PAGE_SIZE = 25;
+
+export const billOverviewQuery = z.object({
+  /** `active` (the default, as Home's Archives filter unset), `inactive` (archived only) or `all`. */
+  status: optionalParam(z.enum(['active', 'inactive', 'all'])),
+  /** Part of the name, any case. */
+  name: optionalParam(text(100)),
+  category: oneOrMany(category),
+  sortField: optionalParam(z.enum(BILL_SORT_FIELDS)),
+  sortOrder: optionalParam(
+    z
+      .string()
+      .transform((v) => v.toLowerCase())
+      .pipe(z.enum(['asc', 'desc'])),
+  ),
+  pageNum: optionalParam(wholeNumberParam(0, 1_000_000)),
+  pageSize: optionalParam(wholeNumberParam(1, 100)),
+  /** The client's own date, for `overdue`; the server's UTC date when absent. */
+  today: optionalParam(isoDate),
+});
+export type BillOverviewQuery = z.output<typeof billOverviewQuery>;
+
+/** One schedule of the entity, in short: its rule, amount, flow and the date of the next invoice it creates. */
+export const billScheduleSummary = z.object({
+  id: z.number().int(),
+  cadence: z.enum(CADENCES),
+  interval: z.number().int(),
+  dayOfMonth: z.number().int().nullable(),
+  amount: moneyOut,
+  /** `INCOMING` or `OUTGOING` (entries.ts imports this file, so the list is written out here). */
+  flow: z.enum(['INCOMING', 'OUTGOING']),
+  paused: z.boolean(),
+  /** Null when paused or ended. */
+  nextDate: z.string().nullable(),
+  ended: z.boolean(),
+});
+export type BillScheduleSummary = z.infer<typeof billScheduleSummary>;
+
+export const billOverview = bill.extend({
+  /** Its invoices not in the recycle bin. */
+  invoiceCount: z.number().int(),
+  /** What is still owed on its invoices (not in the bin): on expenses (`toPay`) and on income (`toCollect`). */
+  balance: z.object({ toPay: moneyOut, toCollect: moneyOut }),
+  /** The earliest due date of its unpaid invoices; null when none has one, and for an archived entity. */
+  nextDueDate: z.string().nullable(),
+  /** `nextDueDate` is before `today`. */
+  overdue: z.boolean(),
+  schedules: z.array(billScheduleSummary),
+});
+export type BillOverview = z.infer<typeof billOverview>;
+export const billOverviewList = z.object({ bills: z.array(billOverview), total: z.number().int() });
+export type BillOverviewList = z.infer<typeof billOverviewList>;

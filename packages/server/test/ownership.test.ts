@@ -92,6 +92,22 @@ const TABLE: Record<string, Row> = {
         },
       })),
   },
+  'GET /api/v1/bills/overview': {
+    probes: (w) =>
+      ['?status=all', '?status=inactive', `?name=${encodeURIComponent(w.ownerName)}&sortField=balance`].map(
+        (query) => ({
+          method: 'GET',
+          url: `${API}/bills/overview${query}`,
+          status: 200,
+          check: (body) => {
+            expect(body).not.toContain(w.ownerName);
+            const ids = (JSON.parse(body) as { bills: { id: number }[] }).bills.map((b) => b.id);
+            expect(ids).not.toContain(w.bill);
+            expect(ids).not.toContain(w.recycledBill);
+          },
+        }),
+      ),
+  },
   'GET /api/v1/bills/:id': {
     probes: (w) => [
       notFound('GET', `${API}/bills/${w.bill}`),

@@ -36,6 +36,7 @@ describe('session storage', () => {
         'columnVisibility',
         'dateMode',
         'dateRange',
+        'entitiesView',
         'filters',
         'includeArchived',
         'page',

@@ -229,6 +229,18 @@ const EXAMPLES: Record<string, (g: Gen, w: World) => Example> = {
       category: maybe(g, () => draw(g, fc.array(validCategory, { minLength: 1, maxLength: 2 }))),
     },
   }),
+  'GET /api/v1/bills/overview': (g, w) => ({
+    query: {
+      status: maybe(g, () => draw(g, fc.constantFrom('active', 'inactive', 'all'))),
+      name: maybe(g, () => draw(g, fc.constantFrom('', ...w.pools.bills.names)).slice(0, 4)),
+      category: maybe(g, () => draw(g, fc.array(validCategory, { minLength: 1, maxLength: 2 }))),
+      sortField: maybe(g, () => draw(g, fc.constantFrom('name', 'category', 'balance', 'nextDue', 'invoices'))),
+      sortOrder: maybe(g, () => draw(g, fc.constantFrom('asc', 'desc', 'DESC'))),
+      pageNum: maybe(g, () => draw(g, fc.integer({ min: 0, max: 3 }))),
+      pageSize: maybe(g, () => draw(g, fc.integer({ min: 1, max: 100 }))),
+      today: maybe(g, () => draw(g, validDate)),
+    },
+  }),
   'GET /api/v1/bills/:id': (g, w) => ({ params: { id: idFrom(g, w, allBills(w)) }, query: { bypass: bypass(g) } }),
   'POST /api/v1/bills': (g, w) => {
     w.counter += 1;

@@ -1,6 +1,7 @@
 import ArrowDropDown from '@mui/icons-material/ArrowDropDown';
 import CheckIcon from '@mui/icons-material/Check';
 import EventBusyOutlined from '@mui/icons-material/EventBusyOutlined';
+import StorefrontOutlined from '@mui/icons-material/StorefrontOutlined';
 import AppBar from '@mui/material/AppBar';
 import Badge from '@mui/material/Badge';
 import Box from '@mui/material/Box';
@@ -164,6 +165,19 @@ export function TopBar() {
         {session && (
           <>
             <OverdueBadge />
+            {/* On a phone the icon alone (named Entities), so the user menu keeps its room. */}
+            <Button
+              color="inherit"
+              component={RouterLink}
+              to="/entities"
+              aria-label="Entities"
+              sx={{ minWidth: 0, px: { xs: 1, sm: 1.5 } }}
+            >
+              <StorefrontOutlined sx={{ display: { sm: 'none' } }} />
+              <Box component="span" sx={{ display: { xs: 'none', sm: 'inline' } }}>
+                Entities
+              </Box>
+            </Button>
             <NavMenu label="History" entries={HISTORY_MENU} />
             <NavMenu
               label={session.username.toUpperCase()}

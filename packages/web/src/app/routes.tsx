@@ -24,6 +24,7 @@ export const routes: readonly AppRoute[] = [
   { path: '/entries/:id', access: 'signed-in', Page: lazy(() => import('../features/invoices/InvoicePage.tsx')) },
   { path: '/invoice', access: 'signed-in', Page: lazy(() => import('../features/invoices/InvoiceFormPage.tsx')) },
   { path: '/invoice/:id', access: 'signed-in', Page: lazy(() => import('../features/invoices/InvoiceFormPage.tsx')) },
+  { path: '/entities', access: 'signed-in', Page: lazy(() => import('../features/entities/EntitiesPage.tsx')) },
   { path: '/entities/:id', access: 'signed-in', Page: lazy(() => import('../features/entities/EntityPage.tsx')) },
   { path: '/bills/:id', access: 'signed-in', Page: lazy(() => import('../features/entities/EditEntityPage.tsx')) },
   { path: '/archives', access: 'signed-in', Page: lazy(() => import('../features/archives/ArchivesPage.tsx')) },

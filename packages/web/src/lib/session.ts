@@ -26,6 +26,8 @@ export const VIEW_KEYS = {
   sortModel: 'sortModel',
   /** The original client's name for this key, kept so its saved settings carry over. */
   showMoreOptions: 'showMoreOptions',
+  /** The Entities page's search, archives choice, page, page size and sort (`features/entities/entities-view.ts`). */
+  entitiesView: 'entitiesView',
 } as const;
 
 export const ALL_SESSION_KEYS: readonly string[] = [...Object.values(SESSION_KEYS), ...Object.values(VIEW_KEYS)];

@@ -1,6 +1,9 @@
-import type { Bill } from '@billfold/contract/bills';
+import type { Bill, BillOverview, BillScheduleSummary } from '@billfold/contract/bills';
 import { normalizeCategory } from '@billfold/contract/categories';
-import type { BillRow, EntriesTable } from '../../db/schema.ts';
+import { fromCents } from '@billfold/contract/money';
+import type { Cadence } from '@billfold/contract/schedule-dates';
+import type { BillRow, EntriesTable, ScheduleRow } from '../../db/schema.ts';
+import type { BillOverviewRow } from './bills.repository.ts';
 
 /** The entity columns every invoice carries a copy of. */
 export type EntryBillColumns = Pick<EntriesTable, 'bill_name' | 'bill_name_key' | 'category' | 'internal' | 'archived'>;
@@ -31,5 +34,31 @@ export function entryColumnsOf(
     category: bill.category,
     internal: bill.internal,
     archived: bill.status === 0 ? 1 : 0,
+  };
+}
+
+export function toScheduleSummary(row: ScheduleRow): BillScheduleSummary {
+  return {
+    id: row.id,
+    cadence: row.cadence as Cadence,
+    interval: row.interval,
+    dayOfMonth: row.day_of_month,
+    amount: fromCents(row.amount_cents),
+    flow: row.flow === 'INCOMING' ? 'INCOMING' : 'OUTGOING',
+    paused: row.paused === 1,
+    nextDate: row.paused === 1 ? null : row.next_date,
+    ended: row.next_date === null,
+  };
+}
+
+/** An entity of the overview with its open balances, next due date (overdue before `today`) and schedules. */
+export function toBillOverview(row: BillOverviewRow, schedules: ScheduleRow[], today: string): BillOverview {
+  return {
+    ...toBill(row),
+    invoiceCount: Number(row.invoice_count),
+    balance: { toPay: fromCents(Number(row.to_pay_cents)), toCollect: fromCents(Number(row.to_collect_cents)) },
+    nextDueDate: row.next_due,
+    overdue: row.next_due !== null && row.next_due < today,
+    schedules: schedules.map(toScheduleSummary),
   };
 }

@@ -1,9 +1,10 @@
-import type { BillQuery } from '@billfold/contract/bills';
-import { type Insertable, sql, type Updateable } from 'kysely';
+import type { BillQuery, BillSortField } from '@billfold/contract/bills';
+import type { SortOrder } from '@billfold/contract/entries';
+import { type Insertable, type RawBuilder, type SqlBool, sql, type Updateable } from 'kysely';
 import { Repository } from '../../db/repository.ts';
-import type { BillsTable } from '../../db/schema.ts';
+import type { BillRow, BillsTable } from '../../db/schema.ts';
 import { LedgerRepository } from '../ledger/ledger.repository.ts';
-import { recycledEntry } from '../ledger/ledger.ts';
+import { PAY_STATE, recycledEntry } from '../ledger/ledger.ts';
 import type { EntryBillColumns } from './bill.mapper.ts';
 import type { NameHolder } from './bills.messages.ts';
 
@@ -12,6 +13,22 @@ export interface BillSearch {
   /** Lower-case substring of the name. */
   nameKey?: string | undefined;
   categories?: readonly string[] | undefined;
+}
+
+/** One page of the Entities page's overview: the search, its order and the page. */
+export interface BillOverviewSearch extends BillSearch {
+  sortField: BillSortField;
+  sortOrder: SortOrder;
+  offset: number;
+  limit: number;
+}
+
+/** An entity with what is open on it, as the overview reads it (cents; counts may come back as text). */
+export interface BillOverviewRow extends BillRow {
+  invoice_count: number | string;
+  to_pay_cents: number | string;
+  to_collect_cents: number | string;
+  next_due: string | null;
 }
 
 /** `%`, `_` and the escape character itself match literally. */
@@ -32,6 +49,89 @@ export class BillsRepository extends Repository {
     if (search.nameKey) query = query.where(sql<boolean>`name_key like ${containsPattern(search.nameKey)} escape '!'`);
     if (search.categories && search.categories.length > 0) query = query.where('category', 'in', search.categories);
     return query.orderBy('name_key').orderBy('id').execute();
+  }
+
+  /** The live entities `search` selects, as a condition on `b` (the same rules as `list`). */
+  private overviewWhere(userId: number, search: BillSearch): RawBuilder<SqlBool> {
+    const terms = [sql`b.user_id = ${userId}`, sql`b.recycled_at is null`];
+    if (search.status === 'active') terms.push(sql`b.status = 1`);
+    if (search.status === 'inactive') terms.push(sql`b.status = 0`);
+    if (search.nameKey) terms.push(sql`b.name_key like ${containsPattern(search.nameKey)} escape '!'`);
+    if (search.categories && search.categories.length > 0)
+      terms.push(sql`b.category in (${sql.join(search.categories)})`);
+    return sql<SqlBool>`${sql.join(terms, sql` and `)}`;
+  }
+
+  /** How many live entities `search` selects. */
+  async overviewCount(userId: number, search: BillSearch): Promise<number> {
+    const { rows } = await sql<{ n: number | string }>`select count(*) as n from bills b
+      where ${this.overviewWhere(userId, search)}`.execute(this.db);
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  /**
+   * One page of entities with their invoice count and open balances, summed from the per-entity rollup
+   * (`entry_bill_totals`, a few rows per entity: docs/decisions/0400-rollups.md), and the earliest due date of
+   * their unpaid invoices, one seek each in `entries_live_unpaid_bill_due` (written as that index's condition
+   * states it). An archived entity has no next due date, as the due summary leaves it out.
+   */
+  async overviewPage(userId: number, search: BillOverviewSearch): Promise<BillOverviewRow[]> {
+    return (await this.overviewPageQuery(userId, search).execute(this.db)).rows;
+  }
+
+  /**
+   * The page as one statement. The next due date is a correlated seek per entity; unless the page is sorted by it,
+   * it is read only for the page's rows (after the limit), not for every entity the search selects.
+   */
+  overviewPageQuery(userId: number, search: BillOverviewSearch): RawBuilder<BillOverviewRow> {
+    const dir = sql.raw(search.sortOrder === 'desc' ? 'desc' : 'asc');
+    const order = (x: string) => {
+      const c = (column: string) => sql.ref(`${x}.${column}`);
+      const key: Record<BillSortField, RawBuilder<unknown>> = {
+        name: sql`${c('name_key')} ${dir}`,
+        category: sql`${c('category')} ${dir}, ${c('name_key')} asc`,
+        balance: sql`${c('to_pay_cents')} + ${c('to_collect_cents')} ${dir}, ${c('name_key')} asc`,
+        // Entities without a due date come last in either order.
+        nextDue: sql`case when ${c('next_due')} is null then 1 else 0 end asc, ${c('next_due')} ${dir}, ${c('name_key')} asc`,
+        invoices: sql`${c('invoice_count')} ${dir}, ${c('name_key')} asc`,
+      };
+      return sql`${key[search.sortField]}, ${c('id')} asc`;
+    };
+    const paid = sql.lit(PAY_STATE.paid);
+    const nextDue = (x: string) => sql`case when ${sql.ref(`${x}.status`)} = 1 then (
+      select min(e.due_date) from entries e
+      where e.bill_id = ${sql.ref(`${x}.id`)} and e.recycled_at is null and e.due_date is not null
+        and e.pay_state < ${paid}
+    ) end`;
+    const early = search.sortField === 'nextDue';
+    return sql<BillOverviewRow>`
+      with t as (
+        select bill_id,
+          sum(entry_count) as invoice_count,
+          sum(case when flow = 'OUTGOING' then balance_cents else 0 end) as to_pay_cents,
+          sum(case when flow = 'INCOMING' then balance_cents else 0 end) as to_collect_cents
+        from entry_bill_totals where user_id = ${userId} group by bill_id
+      ),
+      o as (
+        select b.*, coalesce(t.invoice_count, 0) as invoice_count, coalesce(t.to_pay_cents, 0) as to_pay_cents,
+          coalesce(t.to_collect_cents, 0) as to_collect_cents${early ? sql`, ${nextDue('b')} as next_due` : sql``}
+        from bills b left join t on t.bill_id = b.id
+        where ${this.overviewWhere(userId, search)}
+      ),
+      p as (select * from o order by ${order('o')} limit ${search.limit} offset ${search.offset})
+      select p.*${early ? sql`` : sql`, ${nextDue('p')} as next_due`} from p order by ${order('p')}`;
+  }
+
+  /** The schedules of these entities, by entity then id. */
+  schedulesOf(billIds: readonly number[]) {
+    if (billIds.length === 0) return Promise.resolve([]);
+    return this.db
+      .selectFrom('schedules')
+      .selectAll()
+      .where('bill_id', 'in', billIds)
+      .orderBy('bill_id')
+      .orderBy('id')
+      .execute();
   }
 
   findOwned(userId: number, id: number) {

@@ -2,6 +2,8 @@ import {
   bill,
   billGetQuery,
   billListResponse,
+  billOverviewList,
+  billOverviewQuery,
   billsQuery,
   createBillBody,
   updateBillBody,
@@ -30,6 +32,21 @@ export function billsRoutes(app: FastifyInstance, service: BillsService): void {
       },
     },
     async (request) => ({ billDTOList: await service.list(request.userId, request.query) }),
+  );
+  r.get(
+    '/bills/overview',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['bills'],
+        summary:
+          'The Entities page: a page of entities with open balances, next due date and schedules; searched, sorted, paged',
+        security,
+        querystring: billOverviewQuery,
+        response: { 200: billOverviewList, ...errorResponses(400, 401) },
+      },
+    },
+    async (request) => service.overview(request.userId, request.query),
   );
   r.get(
     '/bills/:id',

@@ -1,11 +1,20 @@
-import type { Bill, BillChange, BillQuery, NewBill } from '@billfold/contract/bills';
+import {
+  BILL_DEFAULT_PAGE_SIZE,
+  type Bill,
+  type BillChange,
+  type BillOverviewList,
+  type BillOverviewQuery,
+  type BillQuery,
+  type NewBill,
+} from '@billfold/contract/bills';
 import { DEFAULT_CATEGORY, normalizeCategory } from '@billfold/contract/categories';
+import { utcDate } from '@billfold/contract/dates';
 import type { BillRow } from '../../db/schema.ts';
 import { conflict, notFound } from '../../lib/http-error.ts';
 import type { RecycleIntents } from '../../lib/intents.ts';
 import { MESSAGES } from '../../lib/messages.ts';
 import { refreshTotals } from '../ledger/ledger.service.ts';
-import { billNameKey, entryColumnsOf, toBill } from './bill.mapper.ts';
+import { billNameKey, entryColumnsOf, toBill, toBillOverview } from './bill.mapper.ts';
 import { duplicateEntityName } from './bills.messages.ts';
 import type { BillsRepository } from './bills.repository.ts';
 import { isUniqueViolation } from './unique-violation.ts';
@@ -33,6 +42,41 @@ export class BillsService implements RecycleIntents<BillChange, Bill> {
       categories: query.category ? categoryFilter(query.category) : undefined,
     });
     return rows.map(toBill);
+  }
+
+  /**
+   * The Entities page: one page of live entities with their open balances, next due date and schedules, sorted and
+   * searched on the server (docs/decisions/0406-entity-overview.md). Active ones unless `status` says otherwise.
+   */
+  async overview(userId: number, query: BillOverviewQuery): Promise<BillOverviewList> {
+    const search = {
+      status: query.status ?? 'active',
+      nameKey: query.name ? billNameKey(query.name) : undefined,
+      categories: query.category ? categoryFilter(query.category) : undefined,
+    };
+    const pageSize = query.pageSize ?? BILL_DEFAULT_PAGE_SIZE;
+    const [total, rows] = await Promise.all([
+      this.repo.overviewCount(userId, search),
+      this.repo.overviewPage(userId, {
+        ...search,
+        sortField: query.sortField ?? 'name',
+        sortOrder: query.sortOrder ?? 'asc',
+        offset: (query.pageNum ?? 0) * pageSize,
+        limit: pageSize,
+      }),
+    ]);
+    const schedules = await this.repo.schedulesOf(rows.map((row) => row.id));
+    const today = query.today ?? utcDate(this.now());
+    return {
+      total,
+      bills: rows.map((row) =>
+        toBillOverview(
+          row,
+          schedules.filter((s) => s.bill_id === row.id),
+          today,
+        ),
+      ),
+    };
   }
 
   /** A recycled entity only with `bypass` (the restore flow reads it first). */

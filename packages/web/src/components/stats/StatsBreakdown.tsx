@@ -5,7 +5,7 @@ import CardContent from '@mui/material/CardContent';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import { useId } from 'react';
-import { expenseFigures, type Figure, incomeFigures, insightLists } from './stats-view.ts';
+import { breakdownCards, expenseFigures, type Figure, incomeFigures, insightLists } from './stats-view.ts';
 
 function FigureCard({ title, figures, accent }: { title: string; figures: Figure[] | null; accent: string }) {
   const headingId = useId();
@@ -111,11 +111,17 @@ export function StatsBreakdown({ stats, showInsights = false }: StatsBreakdownPr
       </Typography>
     );
   }
+  // While loading both placeholders show; then a card of nothing but zeros is left out (see `breakdownCards`).
+  const shown = stats ? breakdownCards(stats) : { income: true, expense: true };
   return (
     <Box sx={{ display: 'grid', gap: 2 }}>
       <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' } }}>
-        <FigureCard title="Income Breakdown" figures={stats ? incomeFigures(stats) : null} accent="success.main" />
-        <FigureCard title="Expenses Breakdown" figures={stats ? expenseFigures(stats) : null} accent="error.main" />
+        {shown.income && (
+          <FigureCard title="Income Breakdown" figures={stats ? incomeFigures(stats) : null} accent="success.main" />
+        )}
+        {shown.expense && (
+          <FigureCard title="Expenses Breakdown" figures={stats ? expenseFigures(stats) : null} accent="error.main" />
+        )}
       </Box>
       {showInsights && stats && <TopPaymentInsights stats={stats} />}
     </Box>

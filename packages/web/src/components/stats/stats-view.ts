@@ -35,6 +35,34 @@ export function expenseFigures(stats: Stats): Figure[] {
   ];
 }
 
+/** Whether any figure of one side's card is not zero. */
+const anyNonZero = (values: number[]) => values.some((value) => value !== 0);
+
+/**
+ * The breakdown cards worth showing: a card whose every figure is zero (an expense-only entity's Income Breakdown,
+ * Home filtered to one flow) is left out while the other card has something; with nothing on either side both show.
+ */
+export function breakdownCards(stats: Stats): { income: boolean; expense: boolean } {
+  const income = anyNonZero([
+    stats.totalIncomeAmount,
+    stats.totalReceivedPaymentAmount,
+    stats.totalIncomeOverpaid,
+    stats.totalIncomeOutstanding,
+    stats.avgReceivedPaymentAmount,
+    stats.maxReceivedPaymentAmount,
+  ]);
+  const expense = anyNonZero([
+    stats.totalExpenseAmount,
+    stats.totalSentPaymentAmount,
+    stats.totalExpenseOverpaid,
+    stats.totalExpenseUnpaid,
+    stats.avgSentPaymentAmount,
+    stats.maxSentPaymentAmount,
+  ]);
+  if (!income && !expense) return { income: true, expense: true };
+  return { income, expense };
+}
+
 export interface InsightList {
   title: string;
   items: Figure[];

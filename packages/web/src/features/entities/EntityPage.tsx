@@ -1,5 +1,8 @@
 import type { Bill } from '@billfold/contract/bills';
+import { categoryLabel } from '@billfold/contract/categories';
 import EditOutlined from '@mui/icons-material/EditOutlined';
+import Unarchive from '@mui/icons-material/Unarchive';
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Container from '@mui/material/Container';
@@ -8,9 +11,12 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { type ReactNode, useMemo } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
+import { useUpdateEntity } from '../../api/entities/update-entity.ts';
 import type { EntryFilterParams } from '../../api/invoices/list-invoices.ts';
+import { failureMessage } from '../../api/outcome.ts';
 import { ArchivedBanner } from '../../components/ArchivedBanner.tsx';
 import { InvoiceGrid } from '../../components/invoice-grid/InvoiceGrid.tsx';
+import { useNotice } from '../../components/notices.tsx';
 import { StatsPanel } from '../../components/stats/StatsPanel.tsx';
 import type { EntityOrigin } from '../../lib/entity-origin.ts';
 import { RouteEntity } from './RouteEntity.tsx';
@@ -33,6 +39,24 @@ export default function EntityPage() {
   return <RouteEntity frame={Frame}>{(bill) => <EntityDetail bill={bill} />}</RouteEntity>;
 }
 
+const RESTORE_FAILED = { failed: 'Failed to restore entity.', error: 'Failed to restore entity.' };
+
+/** Back to active from the archived entity's own page, as Restore on Archives and Entities does. */
+function RestoreButton({ bill }: { bill: Bill }) {
+  const update = useUpdateEntity();
+  const notify = useNotice();
+  const restore = async () => {
+    const outcome = await update.mutateAsync({ id: bill.id, status: 1 });
+    if (outcome.ok) notify('Entity restored successfully.', { severity: 'success' });
+    else notify(failureMessage(outcome, RESTORE_FAILED), { severity: 'error' });
+  };
+  return (
+    <Button variant="contained" startIcon={<Unarchive />} onClick={restore} disabled={update.isPending}>
+      Restore
+    </Button>
+  );
+}
+
 function EntityDetail({ bill }: { bill: Bill }) {
   const archived = bill.status === 0;
   // The list filter names the entity exactly (names are unique per user).
@@ -48,12 +72,13 @@ function EntityDetail({ bill }: { bill: Bill }) {
           spacing={2}
           sx={{ justifyContent: 'space-between', alignItems: { sm: 'center' } }}
         >
-          <div>
+          {/* The name takes what the actions leave and wraps; the actions keep their one line. */}
+          <Box sx={{ minWidth: 0, flex: 1 }}>
             <Typography variant="h5" component="h1" sx={{ fontWeight: 500, overflowWrap: 'anywhere' }}>
               {bill.name}
             </Typography>
             <Stack direction="row" spacing={1} sx={{ mt: 1, flexWrap: 'wrap', rowGap: 1 }}>
-              <Chip label={bill.category} size="small" />
+              <Chip label={categoryLabel(bill.category)} size="small" />
               {bill.internal && <Chip label="Internal" size="small" color="info" variant="outlined" />}
               <Chip
                 label={archived ? 'Archived' : 'Active'}
@@ -62,17 +87,25 @@ function EntityDetail({ bill }: { bill: Bill }) {
                 variant="outlined"
               />
             </Stack>
-          </div>
-          <Button
-            variant="outlined"
-            startIcon={<EditOutlined />}
-            component={RouterLink}
-            to={`/bills/${bill.id}`}
-            state={origin}
-            disabled={archived}
+          </Box>
+          <Stack
+            direction="row"
+            spacing={1}
+            data-testid="entity-actions"
+            sx={{ flexShrink: 0, '& .MuiButton-root': { whiteSpace: 'nowrap' } }}
           >
-            Edit Entity
-          </Button>
+            {archived && <RestoreButton bill={bill} />}
+            <Button
+              variant="outlined"
+              startIcon={<EditOutlined />}
+              component={RouterLink}
+              to={`/bills/${bill.id}`}
+              state={origin}
+              disabled={archived}
+            >
+              Edit Entity
+            </Button>
+          </Stack>
         </Stack>
       </Paper>
 

@@ -10,10 +10,10 @@ import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import { useMemo } from 'react';
 import { useEntities } from '../../api/entities/list-entities.ts';
+import { ChipSelect } from '../../components/ChipSelect.tsx';
+import { ChoiceGroup } from '../../components/ChoiceGroup.tsx';
 import { IsoDateField } from '../../components/IsoDateField.tsx';
 import { AmountField } from './AmountField.tsx';
-import { ChipSelect } from './ChipSelect.tsx';
-import { ChoiceGroup } from './ChoiceGroup.tsx';
 import {
   ARCHIVE_OPTIONS,
   archivesFromChoice,

@@ -135,10 +135,8 @@ export function choiceFromArchives(value: IncludeArchived): ArchiveOption | null
   return null;
 }
 
-/** A second click on the selected option of a single-choice group deselects it. */
-export function toggleChoice<T>(current: T | null, clicked: T): T | null {
-  return current === clicked ? null : clicked;
-}
+/** A second click on the selected option deselects it: the rule lives with the shared group. */
+export { toggleChoice } from '../../components/ChoiceGroup.tsx';
 
 // ---------- Invoice # (docs/product.md, Validation) ----------
 

@@ -3,7 +3,11 @@ import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
 import { useId } from 'react';
-import { toggleChoice } from './filter-model.ts';
+
+/** A second click on the selected option of a single-choice group deselects it. */
+export function toggleChoice<T>(current: T | null, clicked: T): T | null {
+  return current === clicked ? null : clicked;
+}
 
 export interface ChoiceGroupProps<T extends string> {
   label: string;

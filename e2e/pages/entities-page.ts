@@ -1,0 +1,58 @@
+import type { Locator, Page } from 'playwright-core';
+import { DataGridModel } from './data-grid.ts';
+import { notice } from './notice.ts';
+
+/** `/entities`: the bills search filter panel and every entity, as a grid (desktop) or a list (phone). */
+export class EntitiesPage extends DataGridModel {
+  readonly heading: Locator;
+  readonly notice: Locator;
+  readonly dialog: Locator;
+  readonly filters: Locator;
+  readonly nameSearch: Locator;
+  /** The phone's list of entities. */
+  readonly list: Locator;
+
+  constructor(page: Page) {
+    super(page, 'Entities');
+    this.heading = page.getByRole('heading', { name: 'Entities', level: 1 });
+    this.notice = notice(page);
+    this.dialog = page.getByRole('dialog');
+    this.filters = page.getByRole('search', { name: 'Filters' });
+    this.nameSearch = this.filters.getByLabel('Entity Name');
+    this.list = page.getByRole('list', { name: 'Entities' });
+  }
+
+  async goto(): Promise<this> {
+    await this.page.goto('/entities');
+    await this.heading.waitFor();
+    return this;
+  }
+
+  /** The names shown, in order: the grid's rows on a desktop, the list's items on a phone. */
+  async names(): Promise<string[]> {
+    if (await this.list.isVisible()) {
+      return this.list
+        .getByRole('listitem')
+        .filter({ has: this.page.getByRole('link') })
+        .getByRole('link')
+        .allInnerTexts();
+    }
+    await this.settled();
+    return this.grid.locator('.MuiDataGrid-row [data-field="name"] a').allInnerTexts();
+  }
+
+  button(action: 'Archive' | 'Restore' | 'Delete', name: string): Locator {
+    return this.page.getByRole('button', { name: `${action} ${name}`, exact: true });
+  }
+
+  /** The item or row of one entity. */
+  item(name: string): Locator {
+    return this.page
+      .locator('.MuiDataGrid-row, [aria-label="Entities"] > li')
+      .filter({ has: this.page.getByRole('link', { name, exact: true }) });
+  }
+
+  pagination(): Locator {
+    return this.page.locator('.MuiTablePagination-root');
+  }
+}
