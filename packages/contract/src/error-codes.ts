@@ -35,6 +35,9 @@ export const ERROR_CODES = {
   TOO_MANY_ROWS: 'A file has more rows than the limit.',
   BUSY: 'Too much heavy work (imports, exports, files, large stats) is already running for this user.',
   RATE_LIMITED: 'Too many requests from this user in the current window.',
+  CATEGORY_NAME_TAKEN:
+    'A built-in category or another of the user’s own already has this name (case and spacing aside).',
+  TOO_MANY_CATEGORIES: 'The user already has the most categories of their own allowed (retired ones count).',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

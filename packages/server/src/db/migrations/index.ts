@@ -11,6 +11,7 @@ import * as dueDates from './2026-11-29T00-00_due_dates.ts';
 import * as schedules from './2026-11-29T01-00_schedules.ts';
 import * as entryChanges from './2026-11-29T02-00_entry_changes.ts';
 import * as calendarFeedsAndReminders from './2026-11-29T03-00_calendar_feeds_and_reminders.ts';
+import * as categories from './2026-11-30T00-00_categories.ts';
 
 /** Every migration, by name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29T01-00_schedules': schedules,
   '2026-11-29T02-00_entry_changes': entryChanges,
   '2026-11-29T03-00_calendar_feeds_and_reminders': calendarFeedsAndReminders,
+  '2026-11-30T00-00_categories': categories,
 };

@@ -1,5 +1,5 @@
 import type { Bill } from '@billfold/contract/bills';
-import { normalizeCategory } from '@billfold/contract/categories';
+import { categoryLabel } from '@billfold/contract/categories';
 import type { BillRow, EntriesTable } from '../../db/schema.ts';
 
 /** The entity columns every invoice carries a copy of. */
@@ -14,7 +14,7 @@ export function toBill(row: BillRow): Bill {
   return {
     id: row.id,
     name: row.name,
-    category: normalizeCategory(row.category),
+    category: categoryLabel(row.category),
     internal: row.internal === 1,
     status: row.status === 1 ? 1 : 0,
     recycle: row.recycled_at !== null,
