@@ -18,14 +18,7 @@ import { type Combination, drawCombination, filterQuery } from './helpers/combin
 import { sortedNumbers } from './helpers/entry-order.ts';
 import { type Session, signUp } from './helpers/factories.ts';
 import { random } from './helpers/random.ts';
-import {
-  type SeededBill,
-  type SeededEntry,
-  seedBills,
-  seedCategories,
-  seedEntries,
-  userIdOf,
-} from './helpers/seed.ts';
+import { type SeededBill, type SeededEntry, seedBills, seedCategories, seedEntries, userIdOf } from './helpers/seed.ts';
 
 /**
  * Equivalence of the read model with a plain in-memory model: filter combinations drawn at random from the
