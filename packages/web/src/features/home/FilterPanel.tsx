@@ -1,4 +1,3 @@
-import { CATEGORIES, categoryLabel } from '@billfold/contract/categories';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
@@ -10,6 +9,7 @@ import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import { useMemo } from 'react';
 import { useEntities } from '../../api/entities/list-entities.ts';
+import { useCategoryItems } from '../../components/CategorySelect.tsx';
 import { IsoDateField } from '../../components/IsoDateField.tsx';
 import { AmountField } from './AmountField.tsx';
 import { ChipSelect } from './ChipSelect.tsx';
@@ -33,14 +33,20 @@ import {
 } from './filter-model.ts';
 import type { HomeFilters } from './use-home-filters.ts';
 
-/** Uncategorized first, then alphabetical, in title case (docs/product.md, Filters); `CATEGORIES` is already in that order. */
-const CATEGORY_OPTIONS = CATEGORIES.map((category) => ({ value: category, label: categoryLabel(category) }));
-
 /** The filter panel (docs/product.md, Filter panel), with its date mode, validation and sizes. */
 export function FilterPanel({ filters }: { filters: HomeFilters }) {
   const { draft, errors, clearCount, update, search, clear, showMoreOptions, setShowMoreOptions } = filters;
   const { fields, dateRange, dateMode } = draft;
   const bills = useEntities();
+  const categories = useCategoryItems();
+  // Uncategorized first, then alphabetical (docs/product.md, Filters), the user's own among the built-in ones;
+  // retired ones too, since entities keep them. A saved choice stays visible even if that category is gone.
+  const categoryOptions = useMemo(() => {
+    const options = categories.map((c) => ({ value: c.name, label: c.retired ? `${c.name} (retired)` : c.name }));
+    for (const name of fields.category)
+      if (!options.some((o) => o.value === name)) options.push({ value: name, label: name });
+    return options;
+  }, [categories, fields.category]);
   const entityOptions = useMemo(() => {
     const names = (bills.data ?? []).map((bill) => bill.name);
     // A saved choice stays visible even if that entity is gone.
@@ -81,7 +87,7 @@ export function FilterPanel({ filters }: { filters: HomeFilters }) {
         />
         <ChipSelect
           label="Select Categories"
-          options={CATEGORY_OPTIONS}
+          options={categoryOptions}
           value={fields.category}
           onChange={(value) => setField('category', value)}
         />
