@@ -320,7 +320,7 @@ describe.each(dialects)(`read model equals the in-memory model on %s (seed ${SEE
       await ceiling.close();
       await indexed.close();
     }
-  });
+  }, 120_000); // 40 combinations on three servers: well over the default on a busy machine
 
   it('the thresholds pick the paths: deep date pages seek and the largest payment of a side is walked only when lowered', async () => {
     const { seen, recorded } = recording(t.app.db);

@@ -54,7 +54,8 @@ function OwnCategoryRow({
           {usage(category)}
         </Typography>
       </Box>
-      <Stack direction="row" spacing={1} sx={{ flexShrink: 0 }}>
+      {/* On a phone the buttons' text lines up with the name above them. */}
+      <Stack direction="row" spacing={1} sx={{ flexShrink: 0, ml: { xs: -1, sm: 0 } }}>
         <Button size="small" onClick={onEdit} disabled={busy} aria-label={`Edit ${category.name}`}>
           Edit
         </Button>
@@ -73,7 +74,7 @@ function OwnCategoryRow({
 }
 
 /**
- * `/categories` (docs/product.md, Categories): the user's own categories beside the 21 built-in ones: add, rename,
+ * `/categories` (docs/product.md, Categories (/categories)): the user's own categories beside the 21 built-in ones: add, rename,
  * change the flow, retire and restore (docs/decisions/0105-categories-of-your-own.md).
  */
 export default function CategoriesPage() {
@@ -116,7 +117,12 @@ export default function CategoriesPage() {
             <Typography variant="h6" component="h2">
               Your categories
             </Typography>
-            <Button variant="contained" startIcon={<Add />} onClick={() => setAdding(true)}>
+            <Button
+              variant="contained"
+              startIcon={<Add />}
+              onClick={() => setAdding(true)}
+              sx={{ flexShrink: 0, whiteSpace: 'nowrap' }}
+            >
               Add Category
             </Button>
           </Stack>
