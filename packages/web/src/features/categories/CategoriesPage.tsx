@@ -55,20 +55,22 @@ function OwnCategoryRow({
         </Typography>
       </Box>
       {/* On a phone the buttons' text lines up with the name above them. */}
-      <Stack direction="row" spacing={1} sx={{ flexShrink: 0, ml: { xs: -1, sm: 0 } }}>
-        <Button size="small" onClick={onEdit} disabled={busy} aria-label={`Edit ${category.name}`}>
-          Edit
-        </Button>
-        <Button
-          size="small"
-          color={category.retired ? 'primary' : 'inherit'}
-          onClick={() => onRetire(!category.retired)}
-          disabled={busy}
-          aria-label={`${category.retired ? 'Restore' : 'Retire'} ${category.name}`}
-        >
-          {category.retired ? 'Restore' : 'Retire'}
-        </Button>
-      </Stack>
+      <Box sx={{ flexShrink: 0 }}>
+        <Stack direction="row" spacing={1} sx={{ ml: { xs: -1, sm: 0 } }}>
+          <Button size="small" onClick={onEdit} disabled={busy} aria-label={`Edit ${category.name}`}>
+            Edit
+          </Button>
+          <Button
+            size="small"
+            color={category.retired ? 'primary' : 'inherit'}
+            onClick={() => onRetire(!category.retired)}
+            disabled={busy}
+            aria-label={`${category.retired ? 'Restore' : 'Retire'} ${category.name}`}
+          >
+            {category.retired ? 'Restore' : 'Retire'}
+          </Button>
+        </Stack>
+      </Box>
     </Stack>
   );
 }
@@ -113,8 +115,12 @@ export default function CategoriesPage() {
       {categories.isError && <Alert severity="error">Failed to load categories.</Alert>}
       {categories.data && (
         <>
-          <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', gap: 2, mb: 1 }}>
-            <Typography variant="h6" component="h2">
+          {/* On a narrow phone the button goes under the heading rather than squeezing it. */}
+          <Stack
+            direction="row"
+            sx={{ alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap', gap: 2, mb: 1 }}
+          >
+            <Typography variant="h6" component="h2" sx={{ whiteSpace: 'nowrap' }}>
               Your categories
             </Typography>
             <Button
