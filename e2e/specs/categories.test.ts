@@ -88,6 +88,8 @@ describe('categories of one’s own', () => {
     await home.statsTab.click();
     const incomeCategories = page.getByRole('region', { name: 'Income Categories' });
     await expect.poll(() => incomeCategories.getByRole('listitem').allTextContents()).toEqual(['Salary$2,500.00']);
+    await page.mouse.move(0, 0);
+    await bothThemes(page, 'categories-stats');
 
     // Rename: every invoice of the category follows.
     await categories.goto();
