@@ -7,6 +7,7 @@ import type { Stats } from '@billfold/contract/stats';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
+import { holdCategory, readCategoryBook } from '../src/modules/categories/category-book.ts';
 import { DEFAULT_LEDGER_INDEX_OPTIONS } from '../src/modules/read-model/ledger-indexes.ts';
 import { rollupDifferences } from '../src/modules/read-model/rollup-tables.ts';
 import { createTestApp, type Dialect, dialects, type TestApp, testConfig } from './helpers/app.ts';
@@ -408,4 +409,49 @@ describe.each(dialects)('the ledger index with categories of one’s own on %s',
       [`Name ${renames}`]: 100,
     });
   }, 180_000);
+});
+
+describe.skipIf(!dialects.includes('postgres'))('a rename and a write that names the category, at once', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp('postgres');
+  });
+  afterAll(() => t.close());
+
+  it('the rename waits for a transaction holding the category, and then renames what it wrote too', async () => {
+    const session = await signUp(t.app);
+    const api: Api = { app: t.app, session };
+    const salary = (await request(api, 'POST', '/categories', { name: 'Salary', flow: 'income' })).json<
+      CategoryItem & { id: number }
+    >();
+    const userId = await userIdOf(t.app.db, session.username);
+    let renamed: Promise<{ statusCode: number }> | undefined;
+    let renameDone = false;
+    await t.app.db.transaction().execute(async (trx) => {
+      // What `POST /bills` does inside its transaction: hold the category, then write its name.
+      const name = await holdCategory(trx, await readCategoryBook(trx, userId), 'salary');
+      expect(name).toBe('Salary');
+      renamed = request(api, 'PATCH', `/categories/${salary.id}`, { name: 'Wages' }).then((res) => {
+        renameDone = true;
+        return res;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(renameDone, 'the rename waits for the holder').toBe(false);
+      await trx
+        .insertInto('bills')
+        .values({
+          user_id: userId,
+          name: 'Employer',
+          name_key: 'employer',
+          category: name,
+          internal: 0,
+          status: 1,
+          created_at: Date.now(),
+        })
+        .execute();
+    });
+    expect((await renamed)?.statusCode).toBe(200);
+    const bills = (await request(api, 'GET', '/bills')).json<BillList>().billDTOList;
+    expect(bills.map((b) => b.category)).toEqual(['Wages']);
+  });
 });
