@@ -65,7 +65,11 @@ describe('create account, then log in', () => {
     await screenshot(page, 'home-history-menu');
     await page.keyboard.press('Escape');
     const userMenu = await topBar.openUserMenu(user.username);
-    await expect(userMenu.getByRole('menuitem').allTextContents()).resolves.toEqual(['Account', 'Logout']);
+    await expect(userMenu.getByRole('menuitem').allTextContents()).resolves.toEqual([
+      'Account',
+      'Categories',
+      'Logout',
+    ]);
     await page.keyboard.press('Escape');
     await screenshot(page, 'home');
     expect(browser.pageErrors).toEqual([]);

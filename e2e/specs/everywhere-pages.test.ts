@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { AccountPage } from '../pages/account-page.ts';
 import { ArchivesPage } from '../pages/archives-page.ts';
+import { CategoriesPage } from '../pages/categories-page.ts';
 import { CreateAccountPage } from '../pages/create-account-page.ts';
 import { EditEntityPage } from '../pages/edit-entity-page.ts';
 import { EntitiesPage } from '../pages/entities-page.ts';
@@ -127,6 +128,15 @@ describe.each(Object.keys(SIZES) as (keyof typeof SIZES)[])('every page at %s wi
 
       await new AccountPage(page).goto();
       await check('account');
+      await ledger.api.request('POST', '/categories', { name: 'Salary', flow: 'income' });
+      const categories = await new CategoriesPage(page).goto();
+      await categories.own.waitFor();
+      await check('categories');
+      await categories.addButton.click();
+      await categories.dialog.getByRole('textbox', { name: 'Name' }).waitFor();
+      await check('category-dialog');
+      await categories.dialog.getByRole('button', { name: 'Cancel' }).click();
+      await categories.dialog.waitFor({ state: 'hidden' });
       await page.goto('/no-such-page');
       await page.getByRole('heading', { name: 'Page not found' }).waitFor();
       await check('not-found');

@@ -7,7 +7,14 @@
  * (`accountFile`) upgrades an older version step by step to the current one (docs/decisions/0901-account-file.md).
  */
 import { z } from 'zod';
-import { CATEGORIES } from './categories.ts';
+import {
+  CATEGORIES,
+  CATEGORY_FLOWS,
+  categoryKey,
+  categoryName,
+  isBuiltInCategory,
+  MAX_OWN_CATEGORIES,
+} from './categories.ts';
 import { MAX_CENTS, toCents } from './money.ts';
 import { PAYMENT_METHOD_CODES } from './payment-methods.ts';
 import { isoDate, text } from './primitives.ts';
@@ -15,7 +22,7 @@ import { CADENCES } from './schedule-dates.ts';
 import { descriptionTemplate, MAX_COUNT, MAX_DUE_DAYS, MAX_INTERVAL } from './schedules.ts';
 
 export const ACCOUNT_FILE_FORMAT = 'billfold-account';
-export const ACCOUNT_FILE_VERSION = 2;
+export const ACCOUNT_FILE_VERSION = 3;
 
 const ref = z.number().int().positive();
 const instant = z.iso.datetime({ precision: 3 });
@@ -78,7 +85,10 @@ const fileV1 = {
 };
 
 type Problem = (path: (string | number)[], message: string) => void;
-type FileV1 = Omit<z.infer<z.ZodObject<typeof fileV1>>, 'version'>;
+/** A file's ledger, whatever its version: entity categories became free names in version 3. */
+type FileV1 = Omit<z.infer<z.ZodObject<typeof fileV1>>, 'version' | 'entities'> & {
+  entities: (Omit<z.infer<typeof entityV1>, 'category'> & { category: string })[];
+};
 
 /** The references and rules between entities, invoices and payments (version 1 on). */
 function checkLedger(file: FileV1, problem: Problem): void {
@@ -153,55 +163,107 @@ const scheduleV2 = z.object({
 });
 
 /** Version 2 adds the recurring invoices' schedules (docs/decisions/1011-account-file-v2.md). */
-export const accountFileV2 = z
+const fileV2 = {
+  ...fileV1,
+  version: z.literal(2),
+  schedules: z.array(scheduleV2).refine(uniqueRefs, 'refs must be unique'),
+};
+type FileV2 = FileV1 & Pick<z.infer<z.ZodObject<typeof fileV2>>, 'schedules'>;
+
+/** The schedules' references (version 2 on). */
+function checkSchedules(file: FileV2, problem: Problem): void {
+  const entities = new Set(file.entities.map((e) => e.ref));
+  const invoices = new Set(file.invoices.map((inv) => inv.ref));
+  const payments = new Set(file.payments.map((p) => p.ref));
+  file.schedules.forEach((s, i) => {
+    if (!entities.has(s.entity)) problem(['schedules', i, 'entity'], `no entity has ref ${s.entity}`);
+    if ((s.cadence === 'weekly') !== (s.dayOfMonth === null))
+      problem(['schedules', i, 'dayOfMonth'], 'is set for monthly, quarterly and yearly schedules only');
+    const dates = new Set<string>();
+    s.occurrences.forEach((o, j) => {
+      const at = ['schedules', i, 'occurrences', j];
+      if (dates.has(o.date)) problem([...at, 'date'], `occurrence ${o.date} appears twice`);
+      dates.add(o.date);
+      if (o.invoice !== null && !invoices.has(o.invoice))
+        problem([...at, 'invoice'], `no invoice has ref ${o.invoice}`);
+      if (o.payment !== null && !payments.has(o.payment))
+        problem([...at, 'payment'], `no payment has ref ${o.payment}`);
+    });
+  });
+}
+
+export const accountFileV2 = z.object(fileV2).superRefine((file, ctx) => {
+  const problem = problemsOf(ctx);
+  checkLedger(file, problem);
+  checkSchedules(file, problem);
+});
+
+/** A category of the user's own (version 3 on); entities name it by its name, as they name a built-in one. */
+const categoryV3 = z.object({
+  name: categoryName,
+  flow: z.enum(CATEGORY_FLOWS),
+  retired: z.boolean(),
+  createdAt: instant,
+});
+
+/**
+ * Version 3 adds the user's own categories; an entity's category is a built-in one or one of them
+ * (docs/decisions/0105-categories-of-your-own.md).
+ */
+export const accountFileV3 = z
   .object({
-    ...fileV1,
-    version: z.literal(2),
-    schedules: z.array(scheduleV2).refine(uniqueRefs, 'refs must be unique'),
+    ...fileV2,
+    version: z.literal(3),
+    categories: z.array(categoryV3).max(MAX_OWN_CATEGORIES),
+    entities: z.array(entityV1.extend({ category: z.string().max(100) })).refine(uniqueRefs, 'refs must be unique'),
   })
   .superRefine((file, ctx) => {
     const problem = problemsOf(ctx);
     checkLedger(file, problem);
-    const entities = new Set(file.entities.map((e) => e.ref));
-    const invoices = new Set(file.invoices.map((inv) => inv.ref));
-    const payments = new Set(file.payments.map((p) => p.ref));
-    file.schedules.forEach((s, i) => {
-      if (!entities.has(s.entity)) problem(['schedules', i, 'entity'], `no entity has ref ${s.entity}`);
-      if ((s.cadence === 'weekly') !== (s.dayOfMonth === null))
-        problem(['schedules', i, 'dayOfMonth'], 'is set for monthly, quarterly and yearly schedules only');
-      const dates = new Set<string>();
-      s.occurrences.forEach((o, j) => {
-        const at = ['schedules', i, 'occurrences', j];
-        if (dates.has(o.date)) problem([...at, 'date'], `occurrence ${o.date} appears twice`);
-        dates.add(o.date);
-        if (o.invoice !== null && !invoices.has(o.invoice))
-          problem([...at, 'invoice'], `no invoice has ref ${o.invoice}`);
-        if (o.payment !== null && !payments.has(o.payment))
-          problem([...at, 'payment'], `no payment has ref ${o.payment}`);
-      });
+    checkSchedules(file, problem);
+    const own = new Set<string>();
+    file.categories.forEach((c, i) => {
+      const key = categoryKey(c.name);
+      if (isBuiltInCategory(c.name)) problem(['categories', i, 'name'], `"${c.name}" is a built-in category`);
+      else if (own.has(key)) problem(['categories', i, 'name'], `another category is already named "${c.name}"`);
+      own.add(key);
+    });
+    file.entities.forEach((e, i) => {
+      if (!isBuiltInCategory(e.category) && !own.has(categoryKey(e.category)))
+        problem(['entities', i, 'category'], `"${e.category}" is neither a built-in category nor in categories`);
     });
   });
-export type AccountFile = z.infer<typeof accountFileV2>;
+export type AccountFile = z.infer<typeof accountFileV3>;
+export type AccountFileCategory = AccountFile['categories'][number];
 export type AccountFileEntity = AccountFile['entities'][number];
 export type AccountFileInvoice = AccountFile['invoices'][number];
 export type AccountFilePayment = AccountFile['payments'][number];
 export type AccountFileSchedule = AccountFile['schedules'][number];
 
 /** A version-1 file as version 2: it had no schedules. */
-const upgradeV1 = (file: z.infer<typeof accountFileV1>): AccountFile => ({ ...file, version: 2, schedules: [] });
+const upgradeV1 = (file: z.infer<typeof accountFileV1>): z.infer<typeof accountFileV2> => ({
+  ...file,
+  version: 2,
+  schedules: [],
+});
+/** A version-2 file as version 3: it had only the built-in categories. */
+const upgradeV2 = (file: z.infer<typeof accountFileV2>): AccountFile => ({ ...file, version: 3, categories: [] });
 
 /**
- * Any version this server has ever written, upgraded to the current one (2). A later version adds its schema here
+ * Any version this server has ever written, upgraded to the current one (3). A later version adds its schema here
  * and an upgrade from the one before, so old files keep importing.
  */
 export const accountFile = z
   .looseObject({ format: z.literal(ACCOUNT_FILE_FORMAT, 'is not a Billfold account file'), version: z.number() })
   .pipe(
-    z.discriminatedUnion('version', [accountFileV1, accountFileV2], {
-      error: `version must be 1 or 2 (this server reads account files up to version ${ACCOUNT_FILE_VERSION})`,
+    z.discriminatedUnion('version', [accountFileV1, accountFileV2, accountFileV3], {
+      error: `version must be 1, 2 or 3 (this server reads account files up to version ${ACCOUNT_FILE_VERSION})`,
     }),
   )
-  .transform((file): AccountFile => (file.version === 1 ? upgradeV1(file) : file));
+  .transform(
+    (file): AccountFile =>
+      file.version === 1 ? upgradeV2(upgradeV1(file)) : file.version === 2 ? upgradeV2(file) : file,
+  );
 
 /** What `POST /account/import` answers: how many of each the file loaded. */
 export const accountImportSummary = z.object({
@@ -209,5 +271,6 @@ export const accountImportSummary = z.object({
   invoices: z.number().int(),
   payments: z.number().int(),
   schedules: z.number().int(),
+  categories: z.number().int(),
 });
 export type AccountImportSummary = z.infer<typeof accountImportSummary>;

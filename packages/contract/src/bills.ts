@@ -1,6 +1,5 @@
 /** Entities (billers and payees; `bill` on the wire): `/bills`. */
 import { z } from 'zod';
-import { CATEGORIES } from './categories.ts';
 import {
   id,
   isoDate,
@@ -28,7 +27,8 @@ export const billStatus = z.preprocess(
 export const bill = z.object({
   id: z.number().int(),
   name: z.string(),
-  category: z.enum(CATEGORIES),
+  /** One of the 21 built-in categories or a name of the user's own (docs/decisions/0105-categories-of-your-own.md). */
+  category: z.string(),
   internal: z.boolean(),
   status: z.union([z.literal(0), z.literal(1)]),
   recycle: z.boolean(),

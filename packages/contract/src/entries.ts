@@ -1,7 +1,6 @@
 /** Invoices (`entry` on the wire): `/entries`, their filters, sorts and pages, and the CSV export's query. */
 import { z } from 'zod';
 import { category } from './bills.ts';
-import { CATEGORIES } from './categories.ts';
 import {
   id,
   isoDate,
@@ -30,7 +29,8 @@ export const entry = z.object({
   invoiceId: z.number().int(),
   billId: z.number().int(),
   name: z.string(),
-  category: z.enum(CATEGORIES),
+  /** The entity's category: built-in, or a name of the user's own. */
+  category: z.string(),
   date: z.string(),
   flow: z.enum(FLOWS),
   amount: moneyOut,

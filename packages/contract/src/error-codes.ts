@@ -38,6 +38,9 @@ export const ERROR_CODES = {
   EMAIL_LINK_INVALID:
     'A verification link is unknown, expired, already used, or for an address the account no longer has.',
   MAIL_NOT_CONFIGURED: 'The server has no mail settings (SMTP_URL, MAIL_FROM), so it cannot send this.',
+  CATEGORY_NAME_TAKEN:
+    'A built-in category or another of the user’s own already has this name (case and spacing aside).',
+  TOO_MANY_CATEGORIES: 'The user already has the most categories of their own allowed (retired ones count).',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

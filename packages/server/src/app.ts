@@ -17,6 +17,9 @@ import { BillsService } from './modules/bills/bills.service.ts';
 import { CalendarRepository } from './modules/calendar/calendar.repository.ts';
 import { calendarRoutes } from './modules/calendar/calendar.routes.ts';
 import { CalendarService, maskCalendarToken } from './modules/calendar/calendar.service.ts';
+import { CategoriesRepository } from './modules/categories/categories.repository.ts';
+import { categoriesRoutes } from './modules/categories/categories.routes.ts';
+import { CategoriesService } from './modules/categories/categories.service.ts';
 import { DueRepository } from './modules/due/due.repository.ts';
 import { dueRoutes } from './modules/due/due.routes.ts';
 import { DueService } from './modules/due/due.service.ts';
@@ -205,6 +208,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       const entries = new EntriesService(new EntriesRepository(db), config.now);
       const payments = new PaymentsService(new PaymentsRepository(db), config.now);
       billsRoutes(api, bills);
+      categoriesRoutes(api, new CategoriesService(new CategoriesRepository(db), config.now));
       entriesRoutes(api, entries);
       paymentsRoutes(api, payments);
       schedulesRoutes(api, new SchedulesService(schedules, scheduleRunner, config.now));

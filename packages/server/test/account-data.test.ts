@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { type AccountFile, accountFileV2 } from '@billfold/contract/account-file';
+import { type AccountFile, accountFileV3 } from '@billfold/contract/account-file';
 import type { RecycleList } from '@billfold/contract/recycle';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_NOT_EMPTY } from '../src/modules/account-data/account-data.service.ts';
@@ -36,7 +36,7 @@ const exportFile = async (api: Api) => {
   expect(res.headers['content-disposition']).toMatch(
     /^attachment; filename="billfold-account-\d{4}-\d{2}-\d{2}\.json"$/,
   );
-  return accountFileV2.parse(res.json());
+  return accountFileV3.parse(res.json());
 };
 const withoutTime = (file: AccountFile) => ({ ...file, exportedAt: null });
 
@@ -151,7 +151,7 @@ describe.each(dialects)('account file from %s', (dialect) => {
 
     const to = await userOf(target);
     const imported = await request(to, 'POST', '/account/import', first);
-    expect(imported.json()).toEqual({ entities: 5, invoices: 9, payments: 8, schedules: 3 });
+    expect(imported.json()).toEqual({ entities: 5, invoices: 9, payments: 8, schedules: 3, categories: 0 });
     expect(imported.statusCode).toBe(200);
 
     const second = await exportFile(to);
@@ -219,7 +219,7 @@ describe.each(dialects)('account file from %s', (dialect) => {
     );
     const future = await request(empty, 'POST', '/account/import', { ...file, version: 7 });
     expect(future.statusCode).toBe(400);
-    expect(future.json().message).toContain('version must be 1 or 2');
+    expect(future.json().message).toContain('version must be 1, 2 or 3');
     const notOurs = await request(empty, 'POST', '/account/import', { hello: 'world' });
     expect(notOurs.json().message).toContain('is not a Billfold account file');
     expect((await exportFile(empty)).entities).toEqual([]);
@@ -230,8 +230,13 @@ describe.each(dialects)('account file from %s', (dialect) => {
     const to = await userOf(target);
     const res = await request(to, 'POST', '/account/import', fixture);
     expect(res.statusCode).toBe(200);
-    // It comes back as the current version, which adds schedules (it had none).
-    expect(withoutTime(await exportFile(to))).toEqual({ ...withoutTime(fixture), version: 2, schedules: [] });
+    // It comes back as the current version, which adds schedules and own categories (it had none).
+    expect(withoutTime(await exportFile(to))).toEqual({
+      ...withoutTime(fixture),
+      version: 3,
+      schedules: [],
+      categories: [],
+    });
     expect(await totalsMismatches(target.app.db)).toEqual([]);
   });
 });

@@ -158,6 +158,19 @@ describe.each(CASES)('the ledger index after every kind of write on $dialect, $w
     expect(restored.statusCode).toBe(200);
     await expectSameAnswers('restored');
 
+    // Categories of one's own (docs/decisions/0105-categories-of-your-own.md): an entity moves into one, another
+    // process renames it (every invoice of the entity takes the new name), and it is retired.
+    const salary = await request(indexed, 'POST', '/categories', { name: 'Salary', flow: 'income' });
+    expect(salary.statusCode).toBe(201);
+    await updateBill(indexed, { ...b, status: 1, category: 'salary' });
+    await expectSameAnswers('an entity moved into a category of its own');
+    expect((await request(other, 'PATCH', `/categories/${salary.json().id}`, { name: 'Wages' })).statusCode).toBe(200);
+    await expectSameAnswers('the category renamed by another process');
+    expect((await request(indexed, 'PATCH', `/categories/${salary.json().id}`, { retired: true })).statusCode).toBe(
+      200,
+    );
+    await expectSameAnswers('the category retired');
+
     await editEntry(indexed, { ...e2, recycle: true });
     await updateBill(indexed, { ...b, recycle: true });
     t.clock.advance(15 * DAY);
@@ -170,7 +183,7 @@ describe.each(CASES)('the ledger index after every kind of write on $dialect, $w
     const c = await createBill(other, { name: 'Corner', category: 'Financial' });
     for (let i = 0; i < 5; i++) await createEntry(other, { billId: c.id, amount: 1 + i, date: '2026-03-03' });
     await expectSameAnswers('a new entity and invoices from another process');
-  });
+  }, 120_000); // twelve steps, each comparing hundreds of answers on a shared machine
 });
 
 describe.each(dialects)('loading and keeping ledger indexes on %s', (dialect) => {

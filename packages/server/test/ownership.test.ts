@@ -21,7 +21,7 @@ import { createSchedule, scheduleData } from './helpers/schedules.ts';
 
 const API = '/api/v1';
 
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 interface Probe {
   method: Method;
   url: string;
@@ -47,6 +47,9 @@ interface World {
   schedule: number;
   /** A schedule of the owner's entity in the recycle bin. */
   recycledSchedule: number;
+  /** A category of the owner's own, and its name. */
+  category: number;
+  categoryName: string;
 }
 
 type Row = { skip: string } | { probes: (w: World) => Probe[] };
@@ -118,6 +121,31 @@ const TABLE: Record<string, Row> = {
   'POST /api/v1/bills': {
     // No foreign id to send: names are per user, so the owner's name is free (a 409 would reveal it).
     probes: (w) => [{ method: 'POST', url: `${API}/bills`, payload: { name: w.ownerName, status: 1 }, status: 201 }],
+  },
+  'GET /api/v1/categories': {
+    probes: (w) => [
+      {
+        method: 'GET',
+        url: `${API}/categories`,
+        status: 200,
+        check: (body) => {
+          expect(body).not.toContain(w.categoryName);
+          const ids = (JSON.parse(body) as { categories: { id: number | null }[] }).categories.map((c) => c.id);
+          expect(ids).not.toContain(w.category);
+        },
+      },
+    ],
+  },
+  'POST /api/v1/categories': {
+    // Names are per user: the owner's name is free for the intruder (a 409 would reveal it).
+    probes: (w) => [{ method: 'POST', url: `${API}/categories`, payload: { name: w.categoryName }, status: 201 }],
+  },
+  'PATCH /api/v1/categories/:id': {
+    probes: (w) => [
+      notFound('PATCH', `${API}/categories/${w.category}`, { name: 'Hijacked' }),
+      notFound('PATCH', `${API}/categories/${w.category}`, { retired: true }),
+      notFound('PATCH', `${API}/categories/${w.category}`, { flow: 'income' }),
+    ],
   },
   'PUT /api/v1/bills': {
     probes: (w) => [
@@ -341,7 +369,14 @@ describe.each(dialects)('ownership on %s', (dialect) => {
     owner = { app: t.app, session: await signUp(t.app) };
     intruder = { app: t.app, session: await signUp(t.app) };
     const ownerName = `Owner Secret ${dialect}`;
-    const bill = await createBill(owner, { name: ownerName });
+    const categoryName = `Secret category ${dialect}`;
+    const category = await owner.app.inject({
+      method: 'POST',
+      url: `${API}/categories`,
+      headers: owner.session.headers,
+      payload: { name: categoryName, flow: 'income' },
+    });
+    const bill = await createBill(owner, { name: ownerName, category: categoryName });
     // Due long ago and not paid in full: overdue, so the owner's own summary lists it.
     const entry = await createEntry(owner, { billId: bill.id, amount: 100, date: '2026-01-01', dueDate: '2026-01-31' });
     const payment = await createPayment(owner, { entryId: entry.entryId, amount: 30 });
@@ -376,6 +411,8 @@ describe.each(dialects)('ownership on %s', (dialect) => {
       intruderEntry: intruderEntry.entryId,
       schedule: schedule.id,
       recycledSchedule: recycledSchedule.id,
+      category: category.json<{ id: number }>().id,
+      categoryName,
     };
     const row = await t.app.db
       .selectFrom('users')
@@ -396,6 +433,7 @@ describe.each(dialects)('ownership on %s', (dialect) => {
       payments: await db.selectFrom('payments').selectAll().where('user_id', '=', ownerId).orderBy('id').execute(),
       intruderEntry: await db.selectFrom('entries').selectAll().where('id', '=', world.intruderEntry).execute(),
       schedules: await db.selectFrom('schedules').selectAll().where('user_id', '=', ownerId).orderBy('id').execute(),
+      categories: await db.selectFrom('categories').selectAll().where('user_id', '=', ownerId).orderBy('id').execute(),
     };
   }
 

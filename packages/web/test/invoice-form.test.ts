@@ -112,6 +112,15 @@ describe('invoice form', () => {
     expect(flowFor('income', false)).toBe('income');
   });
 
+  it("starts an entity of an income or expense category of the user's own with that flow, until one is chosen", () => {
+    expect(flowFor('', false, 'income')).toBe('income');
+    expect(flowFor('', false, 'expense')).toBe('expense');
+    expect(flowFor('internal', false, 'income')).toBe('income');
+    expect(flowFor('expense', false, 'income')).toBe('expense');
+    expect(flowFor('', true, 'income')).toBe('internal');
+    expect(flowFor('', false, null)).toBe('');
+  });
+
   it('sends the amount as a number and the description trimmed', () => {
     expect(toEntryBody(filled())).toEqual({
       billId: 7,

@@ -68,6 +68,23 @@ export interface MfaChallengesTable {
   used_at: number | null;
 }
 
+/**
+ * A category of a user's own (the 21 built-in ones have no row): entities name it by `name`
+ * (docs/decisions/0105-categories-of-your-own.md).
+ */
+export interface CategoriesTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  /** `categoryKey(name)`: unique per owner. */
+  name_key: string;
+  /** `income` or `expense`. */
+  flow: string;
+  /** When it was retired (hidden from pickers, kept on its entities), or null. */
+  retired_at: number | null;
+  created_at: number;
+}
+
 export interface BillsTable {
   id: Generated<number>;
   user_id: number;
@@ -243,6 +260,7 @@ export interface Database {
   login_failures: LoginFailuresTable;
   mfa_recovery_codes: MfaRecoveryCodesTable;
   mfa_challenges: MfaChallengesTable;
+  categories: CategoriesTable;
   bills: BillsTable;
   entries: EntriesTable;
   payments: PaymentsTable;
@@ -257,6 +275,7 @@ export interface Database {
 
 export type UserRow = Selectable<UsersTable>;
 export type BillRow = Selectable<BillsTable>;
+export type CategoryRow = Selectable<CategoriesTable>;
 export type EntryRow = Selectable<EntriesTable>;
 export type NewEntry = Insertable<EntriesTable>;
 export type EntryUpdate = Updateable<EntriesTable>;

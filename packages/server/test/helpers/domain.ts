@@ -87,7 +87,7 @@ export const updatePayment = (api: Api, body: Record<string, unknown> & { paymen
 /** A raw request as the session's user, for asserting status codes. */
 export function request(
   { app, session }: Api,
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
   url: string,
   payload?: unknown,
 ) {

@@ -1,4 +1,4 @@
-import type { Category } from '@billfold/contract/categories';
+import { type CategoryFlow, categoryKey } from '@billfold/contract/categories';
 import type { Flow } from '@billfold/contract/entries';
 import type { Insertable } from 'kysely';
 import type { Db } from '../../src/db/database.ts';
@@ -19,7 +19,8 @@ const DEFAULT_AT = Date.UTC(2026, 10, 1);
 
 export interface BillSeed {
   name?: string;
-  category?: Category;
+  /** A built-in category, or one of the user's own seeded with `seedCategories`. */
+  category?: string;
   internal?: boolean;
   archived?: boolean;
   /** Recycle time; the entity's entries are then recycled with it (cascade). */
@@ -29,7 +30,7 @@ export interface BillSeed {
 export interface SeededBill {
   id: number;
   name: string;
-  category: Category;
+  category: string;
   internal: boolean;
   archived: boolean;
   recycledAt: number | null;
@@ -93,6 +94,27 @@ export async function userIdOf(db: Db, username: string): Promise<number> {
     .where('username_key', '=', username.toLowerCase())
     .executeTakeFirstOrThrow();
   return row.id;
+}
+
+/** Categories of the user's own (docs/decisions/0105-categories-of-your-own.md), for entities to name. */
+export async function seedCategories(
+  db: Db,
+  userId: number,
+  specs: { name: string; flow?: CategoryFlow; retired?: boolean }[],
+): Promise<void> {
+  await db
+    .insertInto('categories')
+    .values(
+      specs.map((c) => ({
+        user_id: userId,
+        name: c.name,
+        name_key: categoryKey(c.name),
+        flow: c.flow ?? 'expense',
+        retired_at: c.retired ? DEFAULT_AT : null,
+        created_at: DEFAULT_AT,
+      })),
+    )
+    .execute();
 }
 
 export async function seedBills(db: Db, userId: number, specs: BillSeed[]): Promise<SeededBill[]> {

@@ -16,7 +16,7 @@ export function configureClient(options: { origin: string }): void {
   origin = options.origin.replace(/\/$/, '');
 }
 
-export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 type Scalar = string | number | boolean;
 export type QueryValue = Scalar | null | undefined | readonly (Scalar | null | undefined)[];
 export type QueryParams = Record<string, QueryValue>;

@@ -36,6 +36,7 @@ const HISTORY_MENU: readonly MenuEntry[] = [
 ];
 const USER_MENU: readonly MenuEntry[] = [
   { label: 'Account', to: '/account' },
+  { label: 'Categories', to: '/categories' },
   { label: 'Logout', to: '/logout' },
 ];
 

@@ -30,6 +30,11 @@ export const routes: readonly AppRoute[] = [
   { path: '/archives', access: 'signed-in', Page: lazy(() => import('../features/archives/ArchivesPage.tsx')) },
   { path: '/recycle', access: 'signed-in', Page: lazy(() => import('../features/recycle/RecyclePage.tsx')) },
   { path: '/import', access: 'signed-in', Page: lazy(() => import('../features/imports/ImportPage.tsx')) },
+  {
+    path: '/categories',
+    access: 'signed-in',
+    Page: lazy(() => import('../features/categories/CategoriesPage.tsx')),
+  },
 ];
 
 export const NotFoundPage = lazy(() => import('./NotFoundPage.tsx'));

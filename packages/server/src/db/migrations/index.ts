@@ -11,6 +11,7 @@ import * as dueDates from './2026-11-29T00-00_due_dates.ts';
 import * as schedules from './2026-11-29T01-00_schedules.ts';
 import * as entryChanges from './2026-11-29T02-00_entry_changes.ts';
 import * as calendarFeedsAndReminders from './2026-11-29T03-00_calendar_feeds_and_reminders.ts';
+import * as categories from './2026-11-30T00-00_categories.ts';
 import * as verifiedAddresses from './2026-11-30T00-00_verified_addresses.ts';
 import * as billNextDue from './2026-11-30T01-00_bill_next_due.ts';
 
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29T03-00_calendar_feeds_and_reminders': calendarFeedsAndReminders,
   '2026-11-30T00-00_verified_addresses': verifiedAddresses,
   '2026-11-30T01-00_bill_next_due': billNextDue,
+  '2026-11-30T00-00_categories': categories,
 };

@@ -1,12 +1,32 @@
 import type { Insertable } from 'kysely';
 import { Repository } from '../../db/repository.ts';
-import type { BillsTable, NewEntry, PaymentsTable, ScheduleOccurrencesTable, SchedulesTable } from '../../db/schema.ts';
+import type {
+  BillsTable,
+  CategoriesTable,
+  NewEntry,
+  PaymentsTable,
+  ScheduleOccurrencesTable,
+  SchedulesTable,
+} from '../../db/schema.ts';
+import { type CategoryBook, readCategoryBook } from '../categories/category-book.ts';
 
 /** Rows per multi-row INSERT: well under SQLite's 32,766 and PostgreSQL's 65,535 bound parameters. */
 const CHUNK = 500;
 
 /** Whole-account reads and bulk inserts for the account file (export and import). */
 export class AccountDataRepository extends Repository {
+  categories(userId: number) {
+    return this.db.selectFrom('categories').selectAll().where('user_id', '=', userId).orderBy('id').execute();
+  }
+
+  categoryBook(userId: number): Promise<CategoryBook> {
+    return readCategoryBook(this.db, userId);
+  }
+
+  async insertCategories(rows: Insertable<CategoriesTable>[]): Promise<void> {
+    if (rows.length > 0) await this.db.insertInto('categories').values(rows).execute();
+  }
+
   bills(userId: number) {
     return this.db.selectFrom('bills').selectAll().where('user_id', '=', userId).orderBy('id').execute();
   }

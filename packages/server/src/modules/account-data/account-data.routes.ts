@@ -1,4 +1,4 @@
-import { accountFile, accountFileV2, accountImportSummary } from '@billfold/contract/account-file';
+import { accountFile, accountFileV3, accountImportSummary } from '@billfold/contract/account-file';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { compiledSerializer, errorResponses } from '../../plugins/openapi.ts';
@@ -25,7 +25,7 @@ export function accountDataRoutes(app: FastifyInstance, service: AccountDataServ
         tags: ['user'],
         summary: "Download everything of the caller's account as one versioned JSON file",
         security,
-        response: { 200: accountFileV2, ...errorResponses(401) },
+        response: { 200: accountFileV3, ...errorResponses(401) },
       },
     },
     async (request, reply) => {

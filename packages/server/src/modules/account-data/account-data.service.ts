@@ -4,7 +4,13 @@ import {
   type AccountFile,
   type AccountImportSummary,
 } from '@billfold/contract/account-file';
-import { normalizeCategory } from '@billfold/contract/categories';
+import {
+  categoryKey,
+  categoryLabel,
+  isBuiltInCategory,
+  MAX_OWN_CATEGORIES,
+  normalizeCategory,
+} from '@billfold/contract/categories';
 import { centsToDecimalString, toCents } from '@billfold/contract/money';
 import type { Cadence } from '@billfold/contract/schedule-dates';
 import { conflict } from '../../lib/http-error.ts';
@@ -31,7 +37,8 @@ export class AccountDataService {
   export(userId: number): Promise<AccountFile> {
     return this.repo.transaction(async (repo) => {
       const user = await repo.lockUser(userId);
-      const [bills, entries, payments, schedules, occurrences] = [
+      const [categories, bills, entries, payments, schedules, occurrences] = [
+        await repo.categories(userId),
         await repo.bills(userId),
         await repo.entries(userId),
         await repo.payments(userId),
@@ -46,10 +53,16 @@ export class AccountDataService {
         version: ACCOUNT_FILE_VERSION,
         exportedAt: new Date(this.now()).toISOString(),
         lastInvoiceNumber: Number(user.last_invoice_number),
+        categories: categories.map((c) => ({
+          name: c.name,
+          flow: c.flow === 'income' ? ('income' as const) : ('expense' as const),
+          retired: c.retired_at !== null,
+          createdAt: iso(c.created_at) as string,
+        })),
         entities: bills.map((b, i) => ({
           ref: i + 1,
           name: b.name,
-          category: normalizeCategory(b.category),
+          category: categoryLabel(b.category),
           internal: b.internal === 1,
           archived: b.status === 0,
           createdAt: iso(b.created_at) as string,
@@ -121,11 +134,38 @@ export class AccountDataService {
       const user = await repo.lockUser(userId);
       if (await repo.hasData(userId)) throw conflict(ACCOUNT_NOT_EMPTY);
 
+      // The file's own categories join the account's: one the account already has (same name, case and spacing
+      // aside) is kept as it is, and the file's entities take its name.
+      const book = await repo.categoryBook(userId);
+      const added = file.categories.filter((c) => !book.find(c.name));
+      if (book.own.length + added.length > MAX_OWN_CATEGORIES)
+        throw conflict(
+          `The file has ${added.length} categories this account does not have; with its ${book.own.length} that is more than ${MAX_OWN_CATEGORIES}.`,
+          'TOO_MANY_CATEGORIES',
+        );
+      await repo.insertCategories(
+        added.map((c) => ({
+          user_id: userId,
+          name: c.name,
+          name_key: categoryKey(c.name),
+          flow: c.flow,
+          retired_at: c.retired ? ms(c.createdAt) : null,
+          created_at: ms(c.createdAt) as number,
+        })),
+      );
+      const categoryNames = new Map(
+        file.categories.map((c) => [categoryKey(c.name), book.find(c.name)?.name ?? c.name]),
+      );
+      const categoryOf = (name: string) =>
+        isBuiltInCategory(name)
+          ? normalizeCategory(name)
+          : (categoryNames.get(categoryKey(name)) ?? normalizeCategory(name));
+
       const bills = file.entities.map((e) => ({
         user_id: userId,
         name: e.name,
         name_key: billNameKey(e.name),
-        category: e.category,
+        category: categoryOf(e.category),
         internal: e.internal ? 1 : 0,
         status: e.archived ? 0 : 1,
         recycled_at: ms(e.deletedAt),
@@ -219,6 +259,7 @@ export class AccountDataService {
         invoices: file.invoices.length,
         payments: file.payments.length,
         schedules: file.schedules.length,
+        categories: added.length,
       };
     });
   }

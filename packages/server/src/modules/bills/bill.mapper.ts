@@ -1,5 +1,5 @@
 import type { Bill, BillOverview, BillScheduleSummary } from '@billfold/contract/bills';
-import { normalizeCategory } from '@billfold/contract/categories';
+import { categoryLabel } from '@billfold/contract/categories';
 import { fromCents } from '@billfold/contract/money';
 import type { Cadence } from '@billfold/contract/schedule-dates';
 import type { BillRow, EntriesTable, ScheduleRow } from '../../db/schema.ts';
@@ -17,7 +17,7 @@ export function toBill(row: BillRow): Bill {
   return {
     id: row.id,
     name: row.name,
-    category: normalizeCategory(row.category),
+    category: categoryLabel(row.category),
     internal: row.internal === 1,
     status: row.status === 1 ? 1 : 0,
     recycle: row.recycled_at !== null,

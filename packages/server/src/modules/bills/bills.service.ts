@@ -7,7 +7,6 @@ import {
   type BillQuery,
   type NewBill,
 } from '@billfold/contract/bills';
-import { DEFAULT_CATEGORY, normalizeCategory } from '@billfold/contract/categories';
 import { utcDate } from '@billfold/contract/dates';
 import type { BillRow } from '../../db/schema.ts';
 import { conflict, notFound } from '../../lib/http-error.ts';
@@ -19,16 +18,6 @@ import { duplicateEntityName } from './bills.messages.ts';
 import type { BillsRepository } from './bills.repository.ts';
 import { isUniqueViolation } from './unique-violation.ts';
 
-/** A known category in any spelling becomes its canonical form; an unknown one is kept, so it matches nothing. */
-function categoryFilter(values: readonly string[]): string[] {
-  return values.map((value) => {
-    const category = normalizeCategory(value);
-    return category !== DEFAULT_CATEGORY || value.trim().toLowerCase() === DEFAULT_CATEGORY.toLowerCase()
-      ? category
-      : value;
-  });
-}
-
 export class BillsService implements RecycleIntents<BillChange, Bill> {
   constructor(
     private readonly repo: BillsRepository,
@@ -39,7 +28,8 @@ export class BillsService implements RecycleIntents<BillChange, Bill> {
     const rows = await this.repo.list(userId, {
       status: query.status,
       nameKey: query.name ? billNameKey(query.name) : undefined,
-      categories: query.category ? categoryFilter(query.category) : undefined,
+      // A known category in any spelling becomes its stored name; an unknown one is kept, so it matches nothing.
+      categories: query.category ? await this.repo.categoryFilter(userId, query.category) : undefined,
     });
     return rows.map(toBill);
   }
@@ -52,7 +42,7 @@ export class BillsService implements RecycleIntents<BillChange, Bill> {
     const search = {
       status: query.status ?? 'active',
       nameKey: query.name ? billNameKey(query.name) : undefined,
-      categories: query.category ? categoryFilter(query.category) : undefined,
+      categories: query.category ? await this.repo.categoryFilter(userId, query.category) : undefined,
     };
     const pageSize = query.pageSize ?? BILL_DEFAULT_PAGE_SIZE;
     const [total, rows] = await Promise.all([
@@ -91,16 +81,18 @@ export class BillsService implements RecycleIntents<BillChange, Bill> {
     const holder = await this.repo.nameHolder(userId, nameKey, null);
     if (holder) throw conflict(duplicateEntityName(input.name, holder));
     try {
-      const row = await this.repo.insert({
-        user_id: userId,
-        name: input.name,
-        name_key: nameKey,
-        category: normalizeCategory(input.category),
-        internal: input.internal ? 1 : 0,
-        status: input.status ?? 1,
-        created_at: this.now(),
+      return await this.repo.transaction(async (repo) => {
+        const row = await repo.insert({
+          user_id: userId,
+          name: input.name,
+          name_key: nameKey,
+          category: await repo.entityCategory(userId, input.category),
+          internal: input.internal ? 1 : 0,
+          status: input.status ?? 1,
+          created_at: this.now(),
+        });
+        return toBill(row);
       });
-      return toBill(row);
     } catch (err) {
       // Lost a race with a concurrent create of the same name: the partial unique index decided.
       if (!isUniqueViolation(err)) throw err;
@@ -179,7 +171,7 @@ export class BillsService implements RecycleIntents<BillChange, Bill> {
   ): Promise<Bill> {
     const name = change.name ?? bill.name;
     const nameKey = billNameKey(name);
-    const category = change.category == null ? normalizeCategory(bill.category) : normalizeCategory(change.category);
+    const category = change.category == null ? bill.category : await repo.entityCategory(userId, change.category);
     const internal = change.internal === undefined ? bill.internal : change.internal ? 1 : 0;
     const status = change.status ?? bill.status;
     const renamed = name !== bill.name;

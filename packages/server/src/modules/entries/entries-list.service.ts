@@ -32,7 +32,8 @@ export class EntriesListService {
   async list(userId: number, query: EntriesQuery): Promise<EntryList> {
     const { pageNum = 0, pageSize = DEFAULT_PAGE_SIZE, sortField, sortOrder, ...filters } = query;
     const sort = resolveSort(sortField, sortOrder);
-    const scope = toScope(userId, filters, { today: utcDate(this.now()) });
+    const categories = await this.repo.categoryBook(userId, filters.categoryList);
+    const scope = toScope(userId, filters, { today: utcDate(this.now()), categories });
     const [total, rows] = await this.repo.countAndPage(scope, sort, pageNum * pageSize, pageSize);
     return { entries: rows.map(toEntry), total };
   }
@@ -44,9 +45,10 @@ export class EntriesListService {
   /** CSV lines of every matching entry in list order, read in chunks so memory stays flat. */
   async *exportCsv(userId: number, query: ExportQuery): AsyncGenerator<string> {
     const { sortField, sortOrder, ...filters } = query;
+    const categories = await this.repo.categoryBook(userId, filters.categoryList);
     yield csvHeader();
     for await (const rows of this.repo.exportRows(
-      toScope(userId, filters, { today: utcDate(this.now()) }),
+      toScope(userId, filters, { today: utcDate(this.now()), categories }),
       resolveSort(sortField, sortOrder),
       this.exportChunk,
     )) {

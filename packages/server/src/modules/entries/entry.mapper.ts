@@ -1,4 +1,4 @@
-import { normalizeCategory } from '@billfold/contract/categories';
+import { categoryLabel } from '@billfold/contract/categories';
 import type { Entry } from '@billfold/contract/entries';
 import { fromCents } from '@billfold/contract/money';
 import type { EntryRow } from '../../db/schema.ts';
@@ -52,7 +52,7 @@ export function toEntry(row: EntryView): Entry {
     invoiceId: row.invoice_number,
     billId: row.bill_id,
     name: row.bill_name,
-    category: normalizeCategory(row.category),
+    category: categoryLabel(row.category),
     date: row.date,
     flow: row.flow === 'INCOMING' ? 'INCOMING' : 'OUTGOING',
     amount: fromCents(row.amount_cents),

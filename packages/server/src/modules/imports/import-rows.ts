@@ -75,6 +75,8 @@ export function interpretRow(
   cells: readonly string[],
   mapping: ColumnMapping,
   dateFormat: DateFormat,
+  /** The stored category a cell names: a built-in one, or one of the user's own (`CategoryBook.resolve`). */
+  categoryOf: (text: string) => string = normalizeCategory,
 ): { row: ImportRow; candidate: Candidate | null } {
   const cell = (column: number | null) => (column === null ? '' : (cells[column] ?? '').trim());
   const errors: string[] = [];
@@ -153,7 +155,7 @@ export function interpretRow(
     if (known) method = known;
     else errors.push(`Payment method "${methodText}" is not one of the payment methods.`);
   }
-  const category = normalizeCategory(cell(mapping.category));
+  const category = categoryOf(cell(mapping.category));
 
   const row: ImportRow = {
     line,

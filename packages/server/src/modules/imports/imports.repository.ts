@@ -4,6 +4,7 @@ import { Repository } from '../../db/repository.ts';
 import type { BillsTable, ImportsTable, NewEntry, PaymentsTable } from '../../db/schema.ts';
 import { AccountDataRepository } from '../account-data/account-data.repository.ts';
 import { BillsRepository } from '../bills/bills.repository.ts';
+import { type CategoryBook, holdCategory, readCategoryBook } from '../categories/category-book.ts';
 import { recycledEntry } from '../ledger/ledger.ts';
 import { DataVersionRepository } from '../read-model/data-version.repository.ts';
 import { addToRollups } from '../read-model/rollup-tables.ts';
@@ -27,6 +28,15 @@ export class ImportsRepository extends Repository {
   /** The bulk inserts, on the same connection (and transaction). */
   private bulk(): AccountDataRepository {
     return new AccountDataRepository(this.db);
+  }
+
+  categoryBook(userId: number): Promise<CategoryBook> {
+    return readCategoryBook(this.db, userId);
+  }
+
+  /** See `holdCategory`: the import's new entities keep the names they were given. */
+  holdCategory(book: CategoryBook, name: string): Promise<string> {
+    return holdCategory(this.db, book, name);
   }
 
   liveBills(userId: number) {

@@ -11,6 +11,7 @@ import type { Selectable } from 'kysely';
 import type { ImportsTable, NewEntry } from '../../db/schema.ts';
 import { badRequest, conflict, notFound } from '../../lib/http-error.ts';
 import { entryColumnsOf } from '../bills/bill.mapper.ts';
+import type { CategoryBook } from '../categories/category-book.ts';
 import { csvCellText } from '../entries/entries-export.ts';
 import { derivePayment } from '../ledger/ledger.ts';
 import { readCsv } from './csv-file.ts';
@@ -38,6 +39,8 @@ interface Analysis {
   /** Rows without errors, with their duplicate flag (`rows[i]` and `candidates` share line numbers). */
   candidates: { candidate: Candidate; row: ImportRow }[];
   bills: Map<string, Bill>;
+  /** The user's own categories, which a row's category may name (docs/decisions/0105-categories-of-your-own.md). */
+  categories: CategoryBook;
 }
 
 function toSummary(r: ImportRowDb): ImportSummary {
@@ -75,6 +78,7 @@ export class ImportsService {
   ): Promise<Analysis> {
     const file = readCsv(bytes);
     const bills = new Map((await repo.liveBills(userId)).map((b) => [b.name_key, b]));
+    const categories = await repo.categoryBook(userId);
     const a: Analysis = {
       headers: file.headers,
       recordCount: file.records.length,
@@ -84,6 +88,7 @@ export class ImportsService {
       rows: [],
       candidates: [],
       bills,
+      categories,
     };
     a.problems.push(...mappingProblems(a.mapping, file.headers.length));
     if (a.problems.length > 0) return a;
@@ -102,7 +107,9 @@ export class ImportsService {
 
     for (const record of file.records) {
       const cells = a.ownExport ? record.cells.map(csvCellText) : record.cells;
-      const { row, candidate } = interpretRow(record.line, cells, a.mapping, dateFormat);
+      const { row, candidate } = interpretRow(record.line, cells, a.mapping, dateFormat, (text) =>
+        categories.resolve(text),
+      );
       if (candidate) {
         const bill = bills.get(candidate.entityKey);
         if (bill?.status === 0)
@@ -217,11 +224,14 @@ export class ImportsService {
         undone_at: null,
       };
       const importId = await repo.insertImport(record);
+      const held = new Map<string, string>();
+      for (const c of fresh.values())
+        if (!held.has(c.category)) held.set(c.category, await repo.holdCategory(a.categories, c.category));
       const newBills = [...fresh.values()].map((c) => ({
         user_id: userId,
         name: c.entity,
         name_key: c.entityKey,
-        category: c.category,
+        category: held.get(c.category) ?? c.category,
         internal: c.flow === 'internal' ? 1 : 0,
         status: 1,
         recycled_at: null,

@@ -310,7 +310,11 @@ export abstract class LedgerIndexStore {
         (r.flow === 'INCOMING' ? INCOMING : 0);
       c.pay[slot] = Number(r.pay_state);
       c.due[slot] = r.due_date === null ? NO_DUE : day(r.due_date);
-      c.category[slot] = this.slotOf(this.categorySlots, this.categories, r.category, r.category);
+      const category = this.slotOf(this.categorySlots, this.categories, r.category, r.category);
+      // One byte a slot: names a rename left behind free their slots only when the index is read afresh, which
+      // holds the 21 built-in names and at most MAX_OWN_CATEGORIES of the user's own.
+      if (category > 0xff) throw new IndexRebuildNeeded('too many category names');
+      c.category[slot] = category;
       const known = this.services.length;
       c.service[slot] = this.slotOf(this.serviceSlots, this.services, r.services, r.services);
       // A string and its map entry: about two bytes a character and a few dozen bytes around them.

@@ -2,6 +2,7 @@ import { categoryLabel } from '@billfold/contract/categories';
 import { addDays, utcDate } from '@billfold/contract/dates';
 import type { EntryFilters, Flow } from '@billfold/contract/entries';
 import { billNameKey } from '../bills/bill.mapper.ts';
+import type { CategoryBook } from '../categories/category-book.ts';
 import { PAY_STATE } from '../ledger/ledger.ts';
 
 /**
@@ -10,7 +11,8 @@ import { PAY_STATE } from '../ledger/ledger.ts';
  * a filter cannot mean one thing in the grid and another in the stats, the rollups or the download.
  *
  * Normalisation: entity names become the stored case-insensitive keys (names are unique per user that way);
- * categories their canonical labels (`AUTO_LOAN`, `auto loan` name one; an unknown one matches nothing);
+ * categories their stored names (`AUTO_LOAN`, `auto loan` name one built-in category, `salary` the user's own
+ * "Salary"; an unknown one matches nothing);
  * the flow filter becomes the stored flow and internal flag; duplicates go; an empty list means "any".
  */
 export interface EntryScope {
@@ -74,6 +76,8 @@ export interface ScopeOptions {
    * between one's own accounts).
    */
   internalOnlyWhenAsked?: boolean;
+  /** The user's own categories, when the category filter names one (`ReadModelRepository.categoryBook`). */
+  categories?: CategoryBook | undefined;
 }
 
 const distinct = <T>(values: readonly T[] | undefined): T[] | undefined => {
@@ -89,7 +93,8 @@ export function toScope(userId: number, f: EntryFilters, options: ScopeOptions =
   if (f.invoiceNum !== undefined) scope.invoiceNumber = f.invoiceNum;
   const nameKeys = distinct(f.partyList?.map((name) => billNameKey(name.trim())));
   if (nameKeys) scope.nameKeys = nameKeys;
-  const categories = distinct(f.categoryList?.map(categoryLabel));
+  const book = options.categories;
+  const categories = distinct(f.categoryList?.map((value) => (book ? book.filterName(value) : categoryLabel(value))));
   if (categories) scope.categories = categories;
   if (f.min !== undefined) scope.minCents = f.min;
   if (f.max !== undefined) scope.maxCents = f.max;

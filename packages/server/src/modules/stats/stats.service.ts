@@ -1,4 +1,4 @@
-import { normalizeCategory } from '@billfold/contract/categories';
+import { categoryLabel } from '@billfold/contract/categories';
 import { utcDate } from '@billfold/contract/dates';
 import type { EntryFilters } from '@billfold/contract/entries';
 import { fromCents, meanCents } from '@billfold/contract/money';
@@ -37,7 +37,7 @@ function sideFigures(side: Side, entries: EntryGroup[], methods: MethodGroup[]) 
     figures.overpaid += row.overpaid;
     figures.outstanding += row.outstanding;
     add(byEntity, row.name, row.paid);
-    add(byCategory, normalizeCategory(row.category), row.paid);
+    add(byCategory, categoryLabel(row.category), row.paid);
   }
   for (const row of methods) {
     if (row.side !== side) continue;
@@ -62,7 +62,8 @@ export class StatsService {
 
   async stats(userId: number, filters: EntryFilters): Promise<Stats> {
     // Internal entries move money between one's own accounts: out of the figures unless asked for.
-    const scope = toScope(userId, filters, { internalOnlyWhenAsked: true, today: utcDate(this.now()) });
+    const categories = await this.repo.categoryBook(userId, filters.categoryList);
+    const scope = toScope(userId, filters, { internalOnlyWhenAsked: true, today: utcDate(this.now()), categories });
     const { entries, methods } = await this.repo.stats(scope);
     const income = sideFigures('income', entries, methods);
     const expense = sideFigures('expense', entries, methods);

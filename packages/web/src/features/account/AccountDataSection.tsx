@@ -8,13 +8,17 @@ import { useExportAccount } from '../../api/account/export-account.ts';
 import { useImportAccount } from '../../api/account/import-account.ts';
 import { countOf } from '../../lib/format.ts';
 
-/** `Imported 2 entities, 3 invoices and 1 payment.`, and the schedules when the file had any. */
-export function importedMessage({ entities, invoices, payments, schedules }: AccountImportSummary): string {
+/**
+ * `Imported 2 entities, 3 invoices and 1 payment.`, and the schedules and new categories of one's own when the file
+ * had any.
+ */
+export function importedMessage({ entities, invoices, payments, schedules, categories }: AccountImportSummary): string {
   const parts = [
     countOf(entities, 'entity', 'entities'),
     countOf(invoices, 'invoice', 'invoices'),
     countOf(payments, 'payment', 'payments'),
     ...(schedules > 0 ? [countOf(schedules, 'schedule', 'schedules')] : []),
+    ...(categories > 0 ? [countOf(categories, 'category', 'categories')] : []),
   ];
   return `Imported ${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}.`;
 }

@@ -1,5 +1,4 @@
 import type { Bill } from '@billfold/contract/bills';
-import { type Category, normalizeCategory } from '@billfold/contract/categories';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
 import FormControlLabel from '@mui/material/FormControlLabel';
@@ -34,7 +33,7 @@ export default function EditEntityPage() {
 
 function EntityForm({ bill, origin }: { bill: Bill; origin: EntityOrigin }) {
   const [name, setName] = useState(bill.name);
-  const [category, setCategory] = useState<Category>(normalizeCategory(bill.category));
+  const [category, setCategory] = useState<string>(bill.category);
   const [internal, setInternal] = useState(bill.internal);
   const [nameError, setNameError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);

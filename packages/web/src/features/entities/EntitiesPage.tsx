@@ -1,5 +1,4 @@
 import { BILL_PAGE_SIZES } from '@billfold/contract/bills';
-import { CATEGORIES, categoryLabel } from '@billfold/contract/categories';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Container from '@mui/material/Container';
@@ -10,6 +9,7 @@ import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useEntityOverview } from '../../api/entities/entity-overview.ts';
+import { useCategoryFilterOptions } from '../../components/CategorySelect.tsx';
 import { ChipSelect } from '../../components/ChipSelect.tsx';
 import { ChoiceGroup } from '../../components/ChoiceGroup.tsx';
 import { todayIso } from '../../lib/dates.ts';
@@ -30,7 +30,6 @@ import {
 import { EntityActionDialogs, useEntityActions } from './entity-actions.tsx';
 
 /** Uncategorized first, then alphabetical, in title case (docs/product.md, Filters), through the label helper. */
-const CATEGORY_OPTIONS = CATEGORIES.map((category) => ({ value: category, label: categoryLabel(category) }));
 
 /**
  * The bills search filter panel (docs/product.md, Entities (/entities)): the parts of the filter panel that describe an
@@ -47,6 +46,7 @@ function EntityFilterPanel({
   onSearch: () => void;
   onClear: () => void;
 }) {
+  const categoryOptions = useCategoryFilterOptions(draft.categories);
   return (
     <Paper
       component="form"
@@ -71,7 +71,7 @@ function EntityFilterPanel({
         />
         <ChipSelect
           label="Select Categories"
-          options={CATEGORY_OPTIONS}
+          options={categoryOptions}
           value={draft.categories}
           onChange={(categories) => onChange({ ...draft, categories })}
         />

@@ -1,4 +1,3 @@
-import { CATEGORIES, categoryLabel } from '@billfold/contract/categories';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
@@ -10,6 +9,7 @@ import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import { useMemo } from 'react';
 import { useEntities } from '../../api/entities/list-entities.ts';
+import { useCategoryFilterOptions } from '../../components/CategorySelect.tsx';
 import { ChipSelect } from '../../components/ChipSelect.tsx';
 import { ChoiceGroup } from '../../components/ChoiceGroup.tsx';
 import { IsoDateField } from '../../components/IsoDateField.tsx';
@@ -33,14 +33,12 @@ import {
 } from './filter-model.ts';
 import type { HomeFilters } from './use-home-filters.ts';
 
-/** Uncategorized first, then alphabetical, in title case (docs/product.md, Filters); `CATEGORIES` is already in that order. */
-const CATEGORY_OPTIONS = CATEGORIES.map((category) => ({ value: category, label: categoryLabel(category) }));
-
 /** The filter panel (docs/product.md, Filter panel), with its date mode, validation and sizes. */
 export function FilterPanel({ filters }: { filters: HomeFilters }) {
   const { draft, errors, clearCount, update, search, clear, showMoreOptions, setShowMoreOptions } = filters;
   const { fields, dateRange, dateMode } = draft;
   const bills = useEntities();
+  const categoryOptions = useCategoryFilterOptions(fields.category);
   const entityOptions = useMemo(() => {
     const names = (bills.data ?? []).map((bill) => bill.name);
     // A saved choice stays visible even if that entity is gone.
@@ -81,7 +79,7 @@ export function FilterPanel({ filters }: { filters: HomeFilters }) {
         />
         <ChipSelect
           label="Select Categories"
-          options={CATEGORY_OPTIONS}
+          options={categoryOptions}
           value={fields.category}
           onChange={(value) => setField('category', value)}
         />

@@ -18,6 +18,7 @@ import { useUpdateInvoice } from '../../api/invoices/update-invoice.ts';
 import { failureMessage } from '../../api/outcome.ts';
 import { AmountTextField } from '../../components/AmountTextField.tsx';
 import { ArchivedBanner } from '../../components/ArchivedBanner.tsx';
+import { useCategoryFlow } from '../../components/CategorySelect.tsx';
 import { IsoDateField } from '../../components/IsoDateField.tsx';
 import { useNotice } from '../../components/notices.tsx';
 import { useDelayedNavigate } from '../../lib/use-delayed-navigate.ts';
@@ -78,6 +79,7 @@ export function InvoiceForm({ mode, entry, entities, archivedEntities, initial, 
   const update = useUpdateInvoice();
   const notify = useNotice();
   const navigateSoon = useDelayedNavigate();
+  const categoryFlow = useCategoryFlow();
 
   const readOnly = entry?.archived ?? false;
   const busy = create.isPending || update.isPending || saved;
@@ -104,7 +106,11 @@ export function InvoiceForm({ mode, entry, entities, archivedEntities, initial, 
     setValues((current) => ({
       ...current,
       billId: bill?.id ?? null,
-      flow: bill ? flowFor(current.flow, bill.internal) : current.flow === 'internal' ? '' : current.flow,
+      flow: bill
+        ? flowFor(current.flow, bill.internal, categoryFlow(bill.category))
+        : current.flow === 'internal'
+          ? ''
+          : current.flow,
     }));
     setMissing((current) => current.filter((field) => field !== 'billId' && (!bill?.internal || field !== 'flow')));
   };

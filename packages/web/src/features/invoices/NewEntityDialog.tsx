@@ -1,5 +1,5 @@
 import type { Bill } from '@billfold/contract/bills';
-import { type Category, DEFAULT_CATEGORY } from '@billfold/contract/categories';
+import { DEFAULT_CATEGORY } from '@billfold/contract/categories';
 import Checkbox from '@mui/material/Checkbox';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import { useState } from 'react';
@@ -22,7 +22,7 @@ interface Props {
 /** Creates an entity without leaving the invoice form; the new entity is then picked. */
 export function NewEntityDialog({ open, initialName, onCreated, onClose }: Props) {
   const [name, setName] = useState(initialName);
-  const [category, setCategory] = useState<Category>(DEFAULT_CATEGORY);
+  const [category, setCategory] = useState<string>(DEFAULT_CATEGORY);
   const [internal, setInternal] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [shownFor, setShownFor] = useState<string | null>(null);

@@ -42,10 +42,19 @@ export function invoiceFormFromEntry(entry: Entry): InvoiceFormValues {
   };
 }
 
-/** An internal entity's invoices are always internal (stored as expenses); other entities cannot choose internal. */
-export function flowFor(current: InvoiceFormValues['flow'], entityInternal: boolean): InvoiceFormValues['flow'] {
+/**
+ * An internal entity's invoices are always internal (stored as expenses); other entities cannot choose internal.
+ * While no flow is chosen, an entity whose category is one of the user's own starts with that category's flow
+ * (docs/decisions/0105-categories-of-your-own.md).
+ */
+export function flowFor(
+  current: InvoiceFormValues['flow'],
+  entityInternal: boolean,
+  categoryFlow: 'income' | 'expense' | null = null,
+): InvoiceFormValues['flow'] {
   if (entityInternal) return 'internal';
-  return current === 'internal' ? '' : current;
+  const kept = current === 'internal' ? '' : current;
+  return kept === '' && categoryFlow ? categoryFlow : kept;
 }
 
 /** What the Due date field says about its value next to the invoice date; null when it may be sent. */
