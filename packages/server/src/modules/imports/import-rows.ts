@@ -2,6 +2,7 @@ import { normalizeCategory } from '@billfold/contract/categories';
 import { isValidIsoDate, MAX_DATE, MIN_DATE } from '@billfold/contract/dates';
 import type { ColumnMapping, DateFormat, ImportRow } from '@billfold/contract/imports';
 import { centsToDecimalString, formatAmount, MAX_CENTS, parseSignedAmountText } from '@billfold/contract/money';
+import { ownValue } from '@billfold/contract/own-keys';
 import { PAYMENT_METHOD_CODES, type PaymentMethodCode, paymentMethodLabel } from '@billfold/contract/payment-methods';
 import { MESSAGES } from '@billfold/contract/validation';
 import { billNameKey } from '../bills/bill.mapper.ts';
@@ -101,7 +102,7 @@ export function interpretRow(
   let flow: Candidate['flow'] | null = null;
   const flowText = cell(mapping.flow);
   if (flowText !== '') {
-    flow = FLOW_WORDS[flowText.toLowerCase()] ?? null;
+    flow = ownValue(FLOW_WORDS, flowText.toLowerCase()) ?? null;
     if (!flow) errors.push(`Flow "${flowText}" is not income, expense or internal.`);
   }
 
@@ -149,7 +150,7 @@ export function interpretRow(
   let method: PaymentMethodCode = 'other|other';
   const methodText = cell(mapping.method);
   if (methodText !== '') {
-    const known = METHOD_WORDS[methodText.toLowerCase().replace(/\s+/g, ' ')];
+    const known = ownValue(METHOD_WORDS, methodText.toLowerCase().replace(/\s+/g, ' '));
     if (known) method = known;
     else errors.push(`Payment method "${methodText}" is not one of the payment methods.`);
   }
