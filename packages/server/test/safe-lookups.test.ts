@@ -148,7 +148,7 @@ describe.each(dialects)('safe lookups on %s', (dialect) => {
       'invoiceNum',
       'min',
     ];
-    const urls = ['/entries', '/entries/stats', '/entries/export', '/bills', '/recycle', '/due'];
+    const urls = ['/entries', '/entries/stats', '/entries/export', '/bills', '/recycle', '/entries/due-summary'];
     for (const key of KEYS) {
       for (const url of urls) {
         for (const param of params) {
