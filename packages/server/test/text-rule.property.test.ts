@@ -194,9 +194,9 @@ function ruleBreaches(file: AccountFile): string[] {
     check(`entities.${i}.name`, e.name, nameProblem);
     if (e.name !== e.name.normalize('NFC')) out.push(`entities.${i}.name is not in composed form`);
   });
-  file.invoices.forEach((inv, i) => check(`invoices.${i}.description`, inv.description, textProblem));
-  file.payments.forEach((p, i) => check(`payments.${i}.notes`, p.notes, textProblem));
-  file.schedules.forEach((s, i) => check(`schedules.${i}.description`, s.description, textProblem));
+  for (const [i, inv] of file.invoices.entries()) check(`invoices.${i}.description`, inv.description, textProblem);
+  for (const [i, p] of file.payments.entries()) check(`payments.${i}.notes`, p.notes, textProblem);
+  for (const [i, s] of file.schedules.entries()) check(`schedules.${i}.description`, s.description, textProblem);
   return out;
 }
 
