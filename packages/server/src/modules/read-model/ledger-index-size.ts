@@ -29,8 +29,8 @@ export function capacityFor(invoices: number): number {
   return capacity;
 }
 
-/** Invoices per estimating statement: each reads a bounded slice, and the event loop gets a turn between them. */
-const ESTIMATE_CHUNK = 25_000;
+/** Invoices per estimating statement: each reads a bounded slice (a few milliseconds), and the event loop gets a turn between them. */
+const ESTIMATE_CHUNK = 10_000;
 
 export interface LedgerEstimate {
   invoices: number;
@@ -39,7 +39,7 @@ export interface LedgerEstimate {
 
 /**
  * The memory the user's index would take, from SQL and without loading it: invoice count and description text
- * from slices of 25,000 invoices in id order (a description repeated in several slices is counted in each, so the
+ * from slices of 10,000 invoices in id order (a description repeated in several slices is counted in each, so the
  * text is never under-counted), entity count and name lengths from `bills`.
  */
 export async function estimateLedgerBytes(db: Kysely<Database>, userId: number): Promise<LedgerEstimate> {
