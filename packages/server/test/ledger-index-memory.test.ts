@@ -121,6 +121,24 @@ describe.each(dialects)('the ledger index memory cap on %s', (dialect) => {
     expect(fits.reads('payments')).toBe(true);
   });
 
+  it('drops an index that the changes it caught up with took past the memory, and SQL answers', async () => {
+    const grower = await ledger(false);
+    const { bytes } = await estimateLedgerBytes(t.app.db, grower.id);
+    const indexes = new LedgerIndexes(t.app.db, new DataVersionRepository(t.app.db), async () => 0, {
+      ...DEFAULT_LEDGER_INDEX_OPTIONS,
+      maxBytes: bytes + 4_000,
+    });
+    expect((await indexes.read(grower.id, (index) => index.bytes))?.value).toBeLessThanOrEqual(bytes);
+    const [bill] = await seedBills(t.app.db, grower.id, [{ name: 'Grower' }]);
+    await seedEntries(
+      t.app.db,
+      grower.id,
+      Array.from({ length: 10 }, (_, i) => ({ bill: bill as SeededBill, services: `${i}`.padEnd(LONG, 'g') })),
+    );
+    expect(await indexes.read(grower.id, (index) => index.bytes)).toBeNull();
+    expect(indexes.answered(grower.id)).toBe('sql');
+  });
+
   it('stops a load that outgrows the memory, whatever was estimated', async () => {
     const version = await new DataVersionRepository(t.app.db).version(long.id);
     await expect(LedgerIndex.load(t.app.db, long.id, version, 100_000)).rejects.toThrow(IndexTooLarge);
