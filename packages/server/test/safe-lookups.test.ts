@@ -214,6 +214,13 @@ describe.each(dialects)('safe lookups on %s', (dialect) => {
       const keep = await upload(api, '/imports', csv, { keep: JSON.parse(`{${JSON.stringify(key)}: [2]}`) });
       expect(keep.statusCode, keep.body).toBe(400);
     }
+    // Column names that are inherited keys map to nothing: the preview asks for the columns in words.
+    const headers = await upload(api, '/imports/preview', `${KEYS.join(',')}\n${KEYS.map(() => 'x').join(',')}\n`);
+    expect(headers.statusCode, headers.body).toBe(200);
+    const seen = headers.json<{ headers: string[]; problems: string[]; mapping: Record<string, unknown> }>();
+    expect(seen.headers).toEqual([...KEYS]);
+    expect(seen.problems).toContain('Choose the column that holds the date.');
+    expect(Object.values(seen.mapping).every((v) => v === null)).toBe(true);
   });
 
   it('account-file values that are inherited keys are refused naming the field; names spelled so round-trip', async () => {
