@@ -39,8 +39,8 @@ export interface LedgerEstimate {
 
 /**
  * The memory the user's index would take, from SQL and without loading it: invoice count and description text
- * from slices of 10,000 invoices in id order (a description repeated in several slices is counted in each, so the
- * text is never under-counted), entity count and name lengths from `bills`.
+ * from slices of 10,000 invoices in invoice-number order (an index walk of `entries_user_number`, no other
+ * user's rows; a description repeated in several slices is counted in each, so the text is never under-counted), entity count and name lengths from `bills`.
  */
 export async function estimateLedgerBytes(db: Kysely<Database>, userId: number): Promise<LedgerEstimate> {
   let invoices = 0;
@@ -54,9 +54,9 @@ export async function estimateLedgerBytes(db: Kysely<Database>, userId: number):
       last: number | null;
     }>`
       select sum(g.n) as n_rows, count(*) as kinds, sum(length(g.services)) as chars, max(g.last) as last
-      from (select c.services, count(*) as n, max(c.id) as last
-            from (select id, services from entries where +user_id = ${userId} and id > ${after}
-                  order by id limit ${ESTIMATE_CHUNK}) c
+      from (select c.services, count(*) as n, max(c.invoice_number) as last
+            from (select invoice_number, services from entries where user_id = ${userId} and invoice_number > ${after}
+                  order by invoice_number limit ${ESTIMATE_CHUNK}) c
             group by c.services) g`.execute(db);
     const slice = rows[0];
     const n = Number(slice?.n_rows ?? 0);
