@@ -17,7 +17,7 @@ import {
 } from './categories.ts';
 import { MAX_CENTS, toCents } from './money.ts';
 import { PAYMENT_METHOD_CODES } from './payment-methods.ts';
-import { isoDate, text } from './primitives.ts';
+import { isoDate, nameText, text } from './primitives.ts';
 import { CADENCES } from './schedule-dates.ts';
 import { descriptionTemplate, MAX_COUNT, MAX_DUE_DAYS, MAX_INTERVAL } from './schedules.ts';
 
@@ -33,7 +33,8 @@ const deleted = instant.nullable();
 
 const entityV1 = z.object({
   ref,
-  name: text(100).pipe(z.string().min(1, 'must not be empty')),
+  // The API's rule for names (docs/decisions/0102-text-characters.md): one line, nothing invisible, composed form.
+  name: nameText(100).pipe(z.string().min(1, 'must not be empty')),
   category: z.enum(CATEGORIES),
   internal: z.boolean(),
   archived: z.boolean(),

@@ -1,6 +1,7 @@
 /** Invoices (`entry` on the wire): `/entries`, their filters, sorts and pages, and the CSV export's query. */
 import { z } from 'zod';
 import { category } from './bills.ts';
+import { ownValue } from './own-keys.ts';
 import {
   id,
   isoDate,
@@ -119,7 +120,7 @@ const sortParams = {
   sortField: optionalParam(
     z
       .string()
-      .transform((v) => SORT_ALIASES[v] ?? v)
+      .transform((v) => ownValue(SORT_ALIASES, v) ?? v)
       .pipe(z.enum(SORT_FIELDS)),
   ),
   sortOrder: optionalParam(

@@ -1,4 +1,6 @@
 /** Payment methods are `type|medium` pairs (docs/product.md, Payment methods). */
+import { ownValue } from './own-keys.ts';
+
 export const PAYMENT_METHOD_GROUPS = [
   {
     group: 'Electronic',
@@ -80,9 +82,9 @@ export function methodCode(type: string, medium: string): PaymentMethodCode | nu
 /** Human label of a method code: the table in docs/product.md, Payment methods, else `<type label> - <medium label>`. */
 export function paymentMethodLabel(code: string): string {
   const [type, medium] = splitMethod(code);
-  const pair = PAIR_LABELS[`${type}|${medium}`];
+  const pair = ownValue(PAIR_LABELS, `${type}|${medium}`);
   if (pair) return pair;
-  const typeOnly = TYPE_ONLY_LABELS[type];
+  const typeOnly = ownValue(TYPE_ONLY_LABELS, type);
   if (typeOnly) return typeOnly;
-  return `${TYPE_LABELS[type] ?? 'Other'} - ${MEDIUM_LABELS[medium] ?? 'Other'}`;
+  return `${ownValue(TYPE_LABELS, type) ?? 'Other'} - ${ownValue(MEDIUM_LABELS, medium) ?? 'Other'}`;
 }

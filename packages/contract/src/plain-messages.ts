@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { ownValue } from './own-keys.ts';
 
 /** What a value of each JSON type is called in a message. */
 const KIND: Record<string, string> = {
@@ -24,7 +25,7 @@ export const plainMessages: z.core.$ZodErrorMap = (issue) => {
   switch (issue.code) {
     case 'invalid_type':
       if (issue.input === undefined || issue.input === null) return 'is required';
-      return `must be ${KIND[issue.expected] ?? issue.expected}`;
+      return `must be ${ownValue(KIND, String(issue.expected)) ?? issue.expected}`;
     case 'too_big':
       return `must be at most ${limit(issue.origin, issue.maximum)}`;
     case 'too_small':

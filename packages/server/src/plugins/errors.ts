@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import { defaultErrorCode, type ErrorCode } from '@billfold/contract/error-codes';
+import { ownValue } from '@billfold/contract/own-keys';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { HttpError } from '../lib/http-error.ts';
@@ -84,7 +85,7 @@ export function registerErrorHandling(
     const status = err.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       // Fastify's own client errors: malformed JSON, body too large, wrong content type.
-      const code = FASTIFY_CODES[err.code] ?? defaultErrorCode(status);
+      const code = ownValue(FASTIFY_CODES, String(err.code)) ?? defaultErrorCode(status);
       if (status === 429 && err.message) return reply.code(429).send(send(429, err.message, code));
       return reply.code(status).send(send(status, err.message || (STATUS_CODES[status] ?? 'Error'), code));
     }

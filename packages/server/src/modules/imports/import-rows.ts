@@ -2,7 +2,9 @@ import { normalizeCategory } from '@billfold/contract/categories';
 import { isValidIsoDate, MAX_DATE, MIN_DATE } from '@billfold/contract/dates';
 import type { ColumnMapping, DateFormat, ImportRow } from '@billfold/contract/imports';
 import { centsToDecimalString, formatAmount, MAX_CENTS, parseSignedAmountText } from '@billfold/contract/money';
+import { ownValue } from '@billfold/contract/own-keys';
 import { PAYMENT_METHOD_CODES, type PaymentMethodCode, paymentMethodLabel } from '@billfold/contract/payment-methods';
+import { nameProblem, textProblem } from '@billfold/contract/text-rules';
 import { MESSAGES } from '@billfold/contract/validation';
 import { billNameKey } from '../bills/bill.mapper.ts';
 import { parseDate } from './import-mapping.ts';
@@ -60,15 +62,32 @@ const METHOD_WORDS: Record<string, PaymentMethodCode> = {
   other: 'other|other',
 };
 
-const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F]/;
 const MOST = formatAmount(MAX_CENTS / 100);
 
-function textField(label: string, value: string, max: number, errors: string[]): string {
-  const text = value.trim();
+/**
+ * A text cell by the rules every stored text follows (docs/decisions/0102-text-characters.md): trimmed, at most
+ * `max` characters, and refused, as a row error naming the field, when `problem` finds a character it may not hold.
+ */
+function checkedText(
+  label: string,
+  text: string,
+  max: number,
+  problem: (value: string) => string | null,
+  errors: string[],
+): string {
   if (text.length > max) errors.push(`${label} is longer than ${max} characters.`);
-  if (CONTROL.test(text)) errors.push(`${label} contains control characters.`);
+  const reason = problem(text);
+  if (reason) errors.push(`${label} ${reason}.`);
   return text;
 }
+
+/** An entity name: in Unicode's composed form, as the API stores names, and by the name rules. */
+export const entityCell = (value: string, errors: string[]) =>
+  checkedText('Entity', value.trim().normalize('NFC'), 100, nameProblem, errors);
+
+/** A description: free text. */
+export const descriptionCell = (value: string, errors: string[]) =>
+  checkedText('Description', value.trim(), 500, textProblem, errors);
 
 export function interpretRow(
   line: number,
@@ -96,14 +115,14 @@ export function interpretRow(
   const dueDate = dueText === '' ? null : readDate('Due date', dueText);
   if (date !== null && dueDate !== null && dueDate < date) errors.push(MESSAGES.dueBeforeDate);
 
-  const entity = textField('Entity', cell(mapping.entity), 100, errors);
+  const entity = entityCell(cell(mapping.entity), errors);
   if (entity === '') errors.push('Entity is empty.');
-  const description = textField('Description', cell(mapping.description), 500, errors);
+  const description = descriptionCell(cell(mapping.description), errors);
 
   let flow: Candidate['flow'] | null = null;
   const flowText = cell(mapping.flow);
   if (flowText !== '') {
-    flow = FLOW_WORDS[flowText.toLowerCase()] ?? null;
+    flow = ownValue(FLOW_WORDS, flowText.toLowerCase()) ?? null;
     if (!flow) errors.push(`Flow "${flowText}" is not income, expense or internal.`);
   }
 
@@ -151,7 +170,7 @@ export function interpretRow(
   let method: PaymentMethodCode = 'other|other';
   const methodText = cell(mapping.method);
   if (methodText !== '') {
-    const known = METHOD_WORDS[methodText.toLowerCase().replace(/\s+/g, ' ')];
+    const known = ownValue(METHOD_WORDS, methodText.toLowerCase().replace(/\s+/g, ' '));
     if (known) method = known;
     else errors.push(`Payment method "${methodText}" is not one of the payment methods.`);
   }

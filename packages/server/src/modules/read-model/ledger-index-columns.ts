@@ -49,6 +49,9 @@ export const COLUMN_TYPES = {
   due: Int32Array,
 } as const;
 export type Columns = { [K in keyof typeof COLUMN_TYPES]: InstanceType<(typeof COLUMN_TYPES)[K]> };
+/** Slots the columns start with; they double as the ledger grows. */
+export const INITIAL_SLOTS = 1024;
+
 export const BYTES_PER_SLOT = Object.values(COLUMN_TYPES).reduce((n, T) => n + T.BYTES_PER_ELEMENT, 0);
 
 export function allocate(capacity: number, from?: Columns, n = 0): Columns {

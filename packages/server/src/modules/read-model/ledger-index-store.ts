@@ -7,6 +7,7 @@ import {
   type Columns,
   day,
   INCOMING,
+  INITIAL_SLOTS,
   INTERNAL,
   LIVE,
   MIXED,
@@ -14,6 +15,7 @@ import {
   NO_METHOD,
   Shares,
 } from './ledger-index-columns.ts';
+import { descriptionBytes, entityBytes } from './ledger-index-size.ts';
 import { SORT_COLUMNS, type SortColumn } from './scope-sql.ts';
 
 /**
@@ -81,6 +83,9 @@ interface PaymentSum {
 /** Thrown when the index cannot take a change in place (an invoice id older than the newest one appeared). */
 export class IndexRebuildNeeded extends Error {}
 
+/** Thrown while loading when the columns read so far already take more than the memory allowed. */
+export class IndexTooLarge extends Error {}
+
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
@@ -100,9 +105,11 @@ export abstract class LedgerIndexStore {
   /** The user's data version the columns are exact at. */
   version = 0;
   protected n = 0;
-  protected cols: Columns = allocate(1024);
+  protected cols: Columns = allocate(INITIAL_SLOTS);
   private readonly billSlots = new Map<number, number>();
   protected bills: { name: string; nameKey: string; category: string }[] = [];
+  /** The entities' names, name keys and categories (`entityBytes`). */
+  private billBytes = 0;
   protected readonly categorySlots = new Map<string, number>();
   protected readonly categories: string[] = [];
   /** Descriptions, each kept once (ledgers repeat them: "Rent", "Electricity"), for the export. */
@@ -123,14 +130,26 @@ export abstract class LedgerIndexStore {
     readonly userId: number,
   ) {}
 
+  /** Memory held, counted as `estimateLedgerBytes` counts it before a load: names and descriptions included. */
   get bytes(): number {
-    let bytes = this.cols.id.length * BYTES_PER_SLOT + this.serviceBytes + this.shares.bytes + this.scratch.length;
+    let bytes =
+      this.cols.id.length * BYTES_PER_SLOT +
+      this.serviceBytes +
+      this.billBytes +
+      this.shares.bytes +
+      Math.max(this.scratch.length, this.cols.id.length); // the read mask, allocated at the first read
     for (const order of this.orders.values()) bytes += order.byteLength;
     return bytes;
   }
 
-  /** Reads the user's invoices, payment sums and entities, in chunks; exact at `version` (read first). */
-  protected async fill(version: number): Promise<void> {
+  /**
+   * Reads the user's invoices, payment sums and entities, in chunks; exact at `version` (read first). Stops with
+   * `IndexTooLarge` as soon as what it holds passes `maxBytes`, whatever the estimate said.
+   */
+  protected async fill(version: number, maxBytes = Number.POSITIVE_INFINITY): Promise<void> {
+    const within = () => {
+      if (this.bytes > maxBytes) throw new IndexTooLarge(`over ${maxBytes} bytes after ${this.n} invoices`);
+    };
     const { db, userId } = this;
     this.version = version;
     await this.loadBills();
@@ -147,11 +166,16 @@ export abstract class LedgerIndexStore {
       const last = rows[rows.length - 1];
       if (!last) break;
       await this.writeRows(rows, []);
+      within();
       after = Number(last.id);
       await yieldToEventLoop();
     }
     await this.loadPayments();
-    for (const column of new Set(Object.values(SORT_COLUMNS))) await this.readOrder(column);
+    within();
+    for (const column of new Set(Object.values(SORT_COLUMNS))) {
+      await this.readOrder(column);
+      within();
+    }
   }
 
   /**
@@ -213,13 +237,17 @@ export abstract class LedgerIndexStore {
       .select(['id', 'name', 'name_key', 'category'])
       .where('user_id', '=', this.userId)
       .execute();
+    const sizeOf = (e: { name: string; nameKey: string; category: string }) =>
+      entityBytes(e.name.length, e.nameKey.length, e.category.length);
     for (const b of rows) {
       const entity = { name: b.name, nameKey: b.name_key, category: b.category };
       const slot = this.billSlots.get(Number(b.id));
+      const before = slot === undefined ? undefined : this.bills[slot];
       if (slot === undefined) {
         this.billSlots.set(Number(b.id), this.bills.length);
         this.bills.push(entity);
       } else this.bills[slot] = entity;
+      this.billBytes += sizeOf(entity) - (before ? sizeOf(before) : 0);
     }
   }
 
@@ -317,8 +345,7 @@ export abstract class LedgerIndexStore {
       c.category[slot] = category;
       const known = this.services.length;
       c.service[slot] = this.slotOf(this.serviceSlots, this.services, r.services, r.services);
-      // A string and its map entry: about two bytes a character and a few dozen bytes around them.
-      if (this.services.length > known) this.serviceBytes += 2 * r.services.length + 64;
+      if (this.services.length > known) this.serviceBytes += descriptionBytes(r.services.length);
       c.payments[slot] = Number(r.payment_count);
       const shares = (byEntry.get(id) ?? []).map((p) => ({
         method: this.methodSlot(p.type, p.medium),

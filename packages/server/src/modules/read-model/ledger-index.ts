@@ -21,10 +21,18 @@ import { ENTRY_SUMS } from './sums.ts';
  * restore flips a flag); purged ones lose their live flag.
  */
 export class LedgerIndex extends LedgerIndexStore {
-  /** Reads the user's invoices, payment sums and entities, in chunks; exact at `version` (read first). */
-  static async load(db: Kysely<Database>, userId: number, version: number): Promise<LedgerIndex> {
+  /**
+   * Reads the user's invoices, payment sums and entities, in chunks; exact at `version` (read first). Throws
+   * `IndexTooLarge` (and drops what it read) once it holds more than `maxBytes`.
+   */
+  static async load(
+    db: Kysely<Database>,
+    userId: number,
+    version: number,
+    maxBytes = Number.POSITIVE_INFINITY,
+  ): Promise<LedgerIndex> {
     const index = new LedgerIndex(db, userId);
-    await index.fill(version);
+    await index.fill(version, maxBytes);
     return index;
   }
 

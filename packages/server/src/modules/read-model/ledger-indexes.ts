@@ -2,7 +2,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/database.ts';
 import type { DataVersionRepository } from './data-version.repository.ts';
 import { LedgerIndex } from './ledger-index.ts';
-import { IndexRebuildNeeded } from './ledger-index-store.ts';
+import { estimateLedgerBytes } from './ledger-index-size.ts';
+import { IndexRebuildNeeded, IndexTooLarge } from './ledger-index-store.ts';
 
 /** How the ledger indexes are kept (docs/decisions/0405-ledger-index.md). Options, so tests reach every path. */
 export interface LedgerIndexOptions {
@@ -16,6 +17,8 @@ export interface LedgerIndexOptions {
   retryAfterMs: number;
   /** More invoices changed than this since the last read, and the index is read afresh instead of caught up. */
   catchUpUpTo: number;
+  /** A ledger whose index would not fit in `maxBytes` is estimated again after this long (it may have shrunk). */
+  tooLargeRecheckMs: number;
 }
 
 export const DEFAULT_LEDGER_INDEX_OPTIONS: LedgerIndexOptions = {
@@ -25,6 +28,7 @@ export const DEFAULT_LEDGER_INDEX_OPTIONS: LedgerIndexOptions = {
   retryAfterMs: 60_000,
   // Each changed invoice costs one index seek per sort order (eleven) to move.
   catchUpUpTo: 2_000,
+  tooLargeRecheckMs: 30 * 60_000,
 };
 
 interface UserIndex {
@@ -78,8 +82,15 @@ export class LedgerIndexes {
           const version = await this.versions.version(userId);
           if (version < index.version) throw new IndexRebuildNeeded('the data version went back');
           await index.catchUp(version, this.options.catchUpUpTo);
+          // Grown past the memory by the changes it took in: dropped, and SQL answers.
+          if (index.bytes > this.options.maxBytes) throw new IndexTooLarge('grown past the memory');
           return { value: await work(index) };
         } catch (err) {
+          if (err instanceof IndexTooLarge) {
+            if (user.index === index) user.index = null;
+            user.retryAt = this.now() + this.options.tooLargeRecheckMs;
+            return null;
+          }
           if (!(err instanceof IndexRebuildNeeded)) throw err;
           this.log?.info({ userId, reason: err.message }, 'ledger index read afresh');
           if (user.index === index) user.index = null;
@@ -128,18 +139,22 @@ export class LedgerIndexes {
     if (user.loading) return;
     user.loading = true;
     const started = this.now();
+    const { maxBytes } = this.options;
+    const tooLarge = (bytes: number | undefined) => {
+      user.retryAt = this.now() + this.options.tooLargeRecheckMs;
+      this.log?.warn({ userId, bytes, maxBytes }, 'ledger index larger than its memory: SQL answers');
+    };
     try {
+      // Sized from SQL first: a ledger that would not fit is never read into memory.
+      const estimate = await estimateLedgerBytes(this.db, userId);
+      if (estimate.bytes > maxBytes) return tooLarge(estimate.bytes);
       const version = await this.versions.version(userId);
-      const index = await LedgerIndex.load(this.db, userId, version);
-      if (index.bytes > this.options.maxBytes) {
-        user.retryAt = this.now() + this.options.retryAfterMs;
-        this.log?.warn({ userId, bytes: index.bytes }, 'ledger index larger than its memory: SQL answers');
-        return;
-      }
+      const index = await LedgerIndex.load(this.db, userId, version, maxBytes);
       user.index = index;
       this.evict(userId);
       this.log?.info({ userId, bytes: index.bytes, ms: this.now() - started }, 'ledger index loaded');
     } catch (err) {
+      if (err instanceof IndexTooLarge) return tooLarge(undefined);
       user.retryAt = this.now() + this.options.retryAfterMs;
       this.log?.error({ err, userId }, 'ledger index failed to load');
     } finally {

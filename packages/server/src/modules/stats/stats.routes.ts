@@ -2,7 +2,7 @@ import { statsQuery } from '@billfold/contract/entries';
 import { stats } from '@billfold/contract/stats';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { errorResponses } from '../../plugins/openapi.ts';
+import { compiledSerializer, errorResponses } from '../../plugins/openapi.ts';
 import type { StatsService } from './stats.service.ts';
 
 export function statsRoutes(app: FastifyInstance, service: StatsService): void {
@@ -10,6 +10,8 @@ export function statsRoutes(app: FastifyInstance, service: StatsService): void {
     '/entries/stats',
     {
       onRequest: app.authenticate,
+      // Writes the top maps' own keys as they are: zod's record parse would drop an entity named `__proto__`.
+      serializerCompiler: compiledSerializer,
       schema: {
         tags: ['stats'],
         summary: 'Income and expense statistics over the invoices matching the list filters',

@@ -1,4 +1,5 @@
 import { SORT_ALIASES, SORT_FIELDS, type SortField, type SortOrder } from '@billfold/contract/entries';
+import { INHERITED_KEYS, ownValue } from '@billfold/contract/own-keys';
 import type { EntrySortParams } from '../../api/invoices/list-invoices.ts';
 import { readSetting, VIEW_KEYS, writeSetting } from '../../lib/session.ts';
 import { HIDDEN_BY_DEFAULT } from './columns.tsx';
@@ -61,7 +62,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 /** The server's sort field for a grid column, or null when the column cannot be sorted on the server. */
 export function toSortField(field: string): SortField | null {
-  const name = SORT_ALIASES[field] ?? field;
+  const name = ownValue(SORT_ALIASES, field) ?? field;
   return (SORT_FIELDS as readonly string[]).includes(name) ? (name as SortField) : null;
 }
 
@@ -102,7 +103,8 @@ export function sanitizeViewState(
   const columnVisibility: Record<string, boolean> = { ...HIDDEN_BY_DEFAULT };
   if (isRecord(saved.columnVisibility)) {
     for (const [field, visible] of Object.entries(saved.columnVisibility)) {
-      if (typeof visible === 'boolean') columnVisibility[field] = visible;
+      // A stored `__proto__` key would set the object's prototype, not hide a column (docs/security.md, Safe lookups).
+      if (typeof visible === 'boolean' && !INHERITED_KEYS.includes(field)) columnVisibility[field] = visible;
     }
   }
   return { page, pageSize, sortModel, columnVisibility };
