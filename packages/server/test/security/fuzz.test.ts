@@ -97,6 +97,7 @@ interface Pools {
   payments: { live: number[]; recycled: number[] };
   /** Schedules of active entities: `kept` for reads and changes, `disposable` for deletes (there is no restore). */
   schedules: { kept: number[]; disposable: number[] };
+  categories: number[];
 }
 
 interface World {
@@ -242,6 +243,24 @@ const EXAMPLES: Record<string, (g: Gen, w: World) => Example> = {
     },
   }),
   'GET /api/v1/bills/:id': (g, w) => ({ params: { id: idFrom(g, w, allBills(w)) }, query: { bypass: bypass(g) } }),
+  'GET /api/v1/categories': () => ({}),
+  'POST /api/v1/categories': (g, w) => {
+    w.counter += 1;
+    return {
+      body: {
+        name: `Own ${w.counter} ${draw(g, shortText)}`.slice(0, 50),
+        flow: maybe(g, () => draw(g, fc.constantFrom('income', 'expense'))),
+      },
+    };
+  },
+  'PATCH /api/v1/categories/:id': (g, w) => ({
+    params: { id: idFrom(g, w, w.pools.categories) },
+    body: {
+      name: maybe(g, () => `Own renamed ${w.counter++}`),
+      flow: maybe(g, () => draw(g, fc.constantFrom('income', 'expense'))),
+      retired: maybe(g, () => draw(g, fc.boolean())),
+    },
+  }),
   'POST /api/v1/bills': (g, w) => {
     w.counter += 1;
     return {
@@ -759,13 +778,14 @@ function poolsOf(state: Snapshot, userId: number): Pools {
       kept: usable(false),
       disposable: usable(true),
     },
+    categories: mine('categories').map((row) => num(row, 'id')),
   };
 }
 
 /** The other user's rows, as text: they must never change. */
 function victimRows(state: Snapshot, victimId: number): string {
   return JSON.stringify(
-    ['bills', 'entries', 'payments', 'schedules', 'users'].map((table) =>
+    ['bills', 'entries', 'payments', 'schedules', 'categories', 'users'].map((table) =>
       (state[table] ?? []).filter((row) => num(row, table === 'users' ? 'id' : 'user_id') === victimId),
     ),
   );
