@@ -1,9 +1,13 @@
 import { formatAmount } from '@billfold/contract/money';
 import { paymentMethodLabel } from '@billfold/contract/payment-methods';
 import type { RecycleItem } from '@billfold/contract/recycle';
+import DeleteForever from '@mui/icons-material/DeleteForever';
 import RestoreFromTrash from '@mui/icons-material/RestoreFromTrash';
 import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import IconButton from '@mui/material/IconButton';
+import Tooltip from '@mui/material/Tooltip';
 import Container from '@mui/material/Container';
 import Paper from '@mui/material/Paper';
 import { useTheme } from '@mui/material/styles';
@@ -12,15 +16,23 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import { DataGrid, type GridColDef } from '@mui/x-data-grid';
 import { useMemo, useState } from 'react';
 import { serverReason } from '../../api/outcome.ts';
+import { useDeleteForever } from '../../api/recycle/delete-forever.ts';
 import { useRecycleBin } from '../../api/recycle/list-recycle.ts';
 import { useRestoreItem } from '../../api/recycle/restore-item.ts';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { MONEY_COLUMN_WIDTH } from '../../components/invoice-grid/columns.tsx';
 import { useNotice } from '../../components/notices.tsx';
 import { PageProgress } from '../../components/PageProgress.tsx';
 import { formatTimestamp } from '../../lib/dates.ts';
 import { NOTICE_MS } from '../../lib/timing.ts';
 import { RestoreAsDialog, type RestoreAsTarget } from './RestoreAsDialog.tsx';
-import { canRestoreUnderAnotherName, restoreNotice } from './restore-message.ts';
+import {
+  canRestoreUnderAnotherName,
+  daysLeft,
+  deleteForeverNotice,
+  deleteForeverQuestion,
+  restoreNotice,
+} from './restore-message.ts';
 
 const PAGE_SIZES = [10, 25, 50, 100];
 const rowId = (item: RecycleItem) => `${item.entityType}-${item.entityId}`;
@@ -31,7 +43,11 @@ function typeLabel(item: RecycleItem): string {
   return item.entityType === 'Payment' ? paymentMethodLabel(item.type) : item.type;
 }
 
-/** `/recycle` (docs/product.md, Recycle bin (/recycle)): what was deleted in the last 14 days, each with Restore. */
+/**
+ * `/recycle` (docs/product.md, Recycle bin (/recycle)): what was deleted in the last 14 days, each with the days left
+ * before it is purged, Restore, and Delete Forever after a confirmation
+ * (docs/decisions/0105-recycle-bin-purge-date-and-delete-forever.md).
+ */
 export default function RecyclePage() {
   const bin = useRecycleBin();
   const restore = useRestoreItem();
@@ -40,6 +56,18 @@ export default function RecyclePage() {
   const theme = useTheme();
   const narrow = useMediaQuery(theme.breakpoints.down('md'));
   const [restoreAs, setRestoreAs] = useState<RestoreAsTarget | null>(null);
+  const remove = useDeleteForever();
+  const [toDelete, setToDelete] = useState<RecycleItem | null>(null);
+  // The moment the list was read: the days left count from it (the list refetches on every visit).
+  const now = bin.dataUpdatedAt || Date.now();
+
+  const confirmDelete = async () => {
+    if (!toDelete) return;
+    const outcome = await remove.mutateAsync({ entityType: toDelete.entityType, entityId: toDelete.entityId });
+    setToDelete(null);
+    const { message, severity } = deleteForeverNotice(outcome);
+    notify(message, { severity, placement: 'bottom', duration: NOTICE_MS.recycle });
+  };
 
   const columns = useMemo<GridColDef<RecycleItem>[]>(() => {
     const run = async (item: RecycleItem) => {
@@ -56,19 +84,32 @@ export default function RecyclePage() {
     const actions: GridColDef<RecycleItem> = {
       field: 'actions',
       headerName: 'Actions',
-      width: 120,
+      width: 150,
       sortable: false,
       filterable: false,
       renderCell: ({ row }) => (
-        <Button
-          size="small"
-          startIcon={<RestoreFromTrash />}
-          onClick={() => run(row)}
-          disabled={working === rowId(row)}
-          aria-label={`Restore ${row.entityType} ${row.partyName ?? ''}`.trim()}
-        >
-          Restore
-        </Button>
+        <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5, height: '100%' }}>
+          <Button
+            size="small"
+            startIcon={<RestoreFromTrash />}
+            onClick={() => run(row)}
+            disabled={working === rowId(row)}
+            aria-label={`Restore ${row.entityType} ${row.partyName ?? ''}`.trim()}
+          >
+            Restore
+          </Button>
+          <Tooltip title="Delete forever">
+            <IconButton
+              size="small"
+              color="error"
+              onClick={() => setToDelete(row)}
+              disabled={working === rowId(row)}
+              aria-label={`Delete forever ${row.entityType} ${row.partyName ?? ''}`.trim()}
+            >
+              <DeleteForever fontSize="small" />
+            </IconButton>
+          </Tooltip>
+        </Box>
       ),
     };
     const details: GridColDef<RecycleItem>[] = [
@@ -78,6 +119,22 @@ export default function RecyclePage() {
         headerName: 'Deletion Date',
         width: 170,
         valueFormatter: (value: string) => formatTimestamp(value),
+      },
+      {
+        field: 'purgeDate',
+        headerName: 'Days Left',
+        width: 100,
+        description: 'Days until the item is deleted permanently',
+        renderCell: ({ row }) => {
+          const left = daysLeft(row.purgeDate, now);
+          return (
+            <Box component="span" title={`Deleted permanently from ${formatTimestamp(row.purgeDate)}`}>
+              <Box component="span" sx={{ color: left.days <= 2 ? 'error.main' : undefined }}>
+                {left.label}
+              </Box>
+            </Box>
+          );
+        },
       },
       { field: 'partyName', headerName: 'Entity Name', flex: 1, minWidth: 120 },
       {
@@ -101,7 +158,7 @@ export default function RecyclePage() {
     ];
     // On a phone or small tablet the grid scrolls sideways: Restore comes first, where it can be seen and reached.
     return narrow ? [actions, ...details] : [...details, actions];
-  }, [restore, notify, working, narrow]);
+  }, [restore, notify, working, narrow, now]);
 
   return (
     <Container maxWidth="xl" sx={{ py: 4 }}>
@@ -110,7 +167,7 @@ export default function RecyclePage() {
         Recycle Bin
       </Typography>
       <Typography color="text.secondary" sx={{ mb: 2 }}>
-        Deleted entities, invoices and payments stay here for 14 days, then they are deleted permanently.
+        Deleted entities, invoices and payments stay here for 14 days, then they are deleted permanently. Delete Forever removes one sooner.
       </Typography>
       {bin.isError ? (
         <Alert severity="error">Failed to load the recycle bin.</Alert>
@@ -131,6 +188,17 @@ export default function RecyclePage() {
           />
         </Paper>
       )}
+      <ConfirmDialog
+        open={toDelete !== null}
+        title="Delete forever?"
+        confirmLabel="Delete Forever"
+        destructive
+        busy={remove.isPending}
+        onConfirm={confirmDelete}
+        onCancel={() => setToDelete(null)}
+      >
+        {toDelete ? deleteForeverQuestion(toDelete) : ''}
+      </ConfirmDialog>
       {restoreAs && (
         <RestoreAsDialog
           target={restoreAs}
