@@ -278,7 +278,8 @@ describe.each(dialects)('CSV import on %s', (dialect) => {
       'The dates mix formats: 2 rows like "2026-01-05" (YYYY-MM-DD) on lines 2 and 15; 12 rows like "01/10/2026" (MM/DD/YYYY or DD/MM/YYYY) on lines 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 and 2 more. Use one date format throughout the file.',
     ]);
     // Dates of one layout that the file's format cannot read: which rows, and which format.
-    const unreadable = 'Date,Entity,Amount\n01/05/2026,Power,-1\n05/13/2026,Power,-2\n13/05/2026,Power,-3\n31/12/2026,Power,-4\n';
+    const unreadable =
+      'Date,Entity,Amount\n01/05/2026,Power,-1\n05/13/2026,Power,-2\n13/05/2026,Power,-3\n31/12/2026,Power,-4\n';
     const read = await preview(api, unreadable);
     expect(read.mapping.dateFormat).toBe('MM/DD/YYYY');
     expect(read.problems).toEqual([

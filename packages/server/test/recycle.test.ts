@@ -1,8 +1,8 @@
 import type { RecycleItem } from '@billfold/contract/recycle';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { purgeRecycleBin } from '../src/jobs/recycle-purge.ts';
-import { rollupDifferences } from '../src/modules/read-model/rollup-tables.ts';
 import { DAY, MINUTE } from '../src/lib/time.ts';
+import { rollupDifferences } from '../src/modules/read-model/rollup-tables.ts';
 import { createTestApp, dialects, type TestApp } from './helpers/app.ts';
 import {
   type Api,
@@ -376,8 +376,7 @@ describe.each(dialects)('recycle bin on %s', (dialect) => {
   });
 
   describe('purge date and delete forever', () => {
-    const remove = (api: Api, type: string, id: number | string) =>
-      request(api, 'DELETE', `/recycle/${type}/${id}`);
+    const remove = (api: Api, type: string, id: number | string) => request(api, 'DELETE', `/recycle/${type}/${id}`);
     /** The rows of an entity as stored, live or recycled. */
     const rowsOf = async (billId: number) => ({
       bills: (await t.app.db.selectFrom('bills').select('id').where('id', '=', billId).execute()).length,
@@ -429,7 +428,9 @@ describe.each(dialects)('recycle bin on %s', (dialect) => {
     it('a payment goes for good; its invoice keeps its balance', async () => {
       const api = await newUser();
       const h = await entityWithHistory(api);
-      expect((await remove(api, 'Payment', h.p2.paymentId)).json()).toEqual({ message: 'Payment deleted permanently.' });
+      expect((await remove(api, 'Payment', h.p2.paymentId)).json()).toEqual({
+        message: 'Payment deleted permanently.',
+      });
       expect((await request(api, 'GET', `/payments/${h.p2.paymentId}`)).statusCode).toBe(404);
       expect(await getEntry(api, h.e1.entryId)).toMatchObject({ balance: { totalBalance: 70 } });
       expect(ids(await listRecycle(api))).toEqual([`Invoice:${h.e3.entryId}`]);
@@ -487,9 +488,9 @@ describe.each(dialects)('recycle bin on %s', (dialect) => {
         expect(res.statusCode).toBe(400);
         expect(res.json().code).toBe('VALIDATION_FAILED');
       }
-      expect((await t.app.inject({ method: 'DELETE', url: `/api/v1/recycle/Invoice/${h.e3.entryId}` })).statusCode).toBe(
-        401,
-      );
+      expect(
+        (await t.app.inject({ method: 'DELETE', url: `/api/v1/recycle/Invoice/${h.e3.entryId}` })).statusCode,
+      ).toBe(401);
     });
   });
 

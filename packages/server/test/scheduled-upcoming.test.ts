@@ -50,7 +50,13 @@ describe.each(dialects)('scheduled invoices in the upcoming summary and the cale
       description: 'Pay {date}',
     });
     // Ends after two invoices: Nov 23 and Nov 30 only.
-    await createSchedule(api, gym.id, { cadence: 'weekly', firstDate: '2026-11-23', amount: 0.3, dueDays: 0, count: 2 });
+    await createSchedule(api, gym.id, {
+      cadence: 'weekly',
+      firstDate: '2026-11-23',
+      amount: 0.3,
+      dueDays: 0,
+      count: 2,
+    });
     const paused = await createSchedule(api, gym.id, { firstDate: '2026-11-25', amount: 7, dueDays: 0 });
     expect((await request(api, 'POST', `/schedules/${paused.id}/pause`)).statusCode).toBe(200);
     await createSchedule(api, archived.id, { firstDate: '2026-11-26', amount: 9, dueDays: 0 });
@@ -58,8 +64,20 @@ describe.each(dialects)('scheduled invoices in the upcoming summary and the cale
     await createSchedule(api, binned.id, { firstDate: '2026-11-27', amount: 11, dueDays: 0 });
     await updateBill(api, { id: binned.id, recycle: true });
     // Invoices that exist: one due in 7 days, one in the 8-30 days.
-    const soon = await createEntry(api, { billId: landlord.id, date: '2026-11-01', dueDate: '2026-11-25', amount: 40, flow: 'expense' });
-    const later = await createEntry(api, { billId: landlord.id, date: '2026-11-01', dueDate: '2026-12-10', amount: 60, flow: 'expense' });
+    const soon = await createEntry(api, {
+      billId: landlord.id,
+      date: '2026-11-01',
+      dueDate: '2026-11-25',
+      amount: 40,
+      flow: 'expense',
+    });
+    const later = await createEntry(api, {
+      billId: landlord.id,
+      date: '2026-11-01',
+      dueDate: '2026-12-10',
+      amount: 60,
+      flow: 'expense',
+    });
     return { api, landlord, employer, rent, pay, soon, later };
   }
 
@@ -91,7 +109,10 @@ describe.each(dialects)('scheduled invoices in the upcoming summary and the cale
       'Employer 2026-12-08→2026-12-08',
       'Employer 2026-12-15→2026-12-15',
     ]);
-    expect(summary.later.scheduled.invoices[2]).toMatchObject({ scheduleId: rent.id, description: 'Rent December 2026' });
+    expect(summary.later.scheduled.invoices[2]).toMatchObject({
+      scheduleId: rent.id,
+      description: 'Rent December 2026',
+    });
     expect(summary.next30.scheduled).toMatchObject({ count: 8, toPay: 1250.7, toCollect: 500.05 });
     expect(summary.overdue.scheduled).toEqual({ count: 0, toPay: 0, toCollect: 0, invoices: [] });
 

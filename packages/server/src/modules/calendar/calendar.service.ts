@@ -95,7 +95,9 @@ export class CalendarService {
             start: o.dueDate,
             allDay: true,
             summary:
-              o.flow === 'INCOMING' ? `Scheduled: expect ${amount} from ${o.name}` : `Scheduled: pay ${o.name} ${amount}`,
+              o.flow === 'INCOMING'
+                ? `Scheduled: expect ${amount} from ${o.name}`
+                : `Scheduled: pay ${o.name} ${amount}`,
             description: [`Scheduled invoice of ${o.date}, not created yet`, o.description].filter(Boolean).join('\n'),
             url: `${origin}/entities/${o.entityId}`,
             stamp: new Date(this.now()),

@@ -35,16 +35,26 @@ export class DueService {
     const [overdue, next7, next30] = await this.repo.totals(userId, today, DUE_SOON_DAYS);
     const totals = { overdue, next7, next30, later: minus(next30, next7) };
     // Side by side: on PostgreSQL the reads overlap instead of waiting for each other.
-    const invoices = await Promise.all(
+    const [overdueGroup, next7Group, next30Group, laterGroup] = await Promise.all(
       GROUPS.map((name) => dueGroup(this.repo, userId, totals[name], windows[name], DUE_SUMMARY_LIST)),
     );
     // The schedules are read after the invoices: an occurrence that becomes an invoice in between is then missing
     // from this one answer rather than counted twice.
     const scheduled = await this.repo.scheduled(userId, null, windows.next30.to);
-    const [a, b, c, d] = GROUPS.map((name, i) => ({
-      ...(invoices[i] as Awaited<ReturnType<typeof dueGroup>>),
+    const withScheduled = (group: Awaited<ReturnType<typeof dueGroup>> | undefined, name: (typeof GROUPS)[number]) => ({
+      count: 0,
+      toPay: 0,
+      toCollect: 0,
+      entries: [],
+      ...group,
       scheduled: scheduledInWindow(scheduled, windows[name], DUE_SUMMARY_LIST),
-    }));
-    return { today, overdue: a!, next7: b!, next30: c!, later: d! };
+    });
+    return {
+      today,
+      overdue: withScheduled(overdueGroup, 'overdue'),
+      next7: withScheduled(next7Group, 'next7'),
+      next30: withScheduled(next30Group, 'next30'),
+      later: withScheduled(laterGroup, 'later'),
+    };
   }
 }

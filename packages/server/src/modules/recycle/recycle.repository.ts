@@ -88,7 +88,11 @@ export class RecycleRepository extends Repository {
       type === 'Invoice'
         ? eb.selectFrom('entries').select('id').where('id', '=', id).where('user_id', '=', userId)
         : eb.selectFrom('entries').select('id').where('bill_id', '=', id).where('user_id', '=', userId);
-    await this.db.deleteFrom('payments').where('user_id', '=', userId).where('entry_id', 'in', entries(this.db)).execute();
+    await this.db
+      .deleteFrom('payments')
+      .where('user_id', '=', userId)
+      .where('entry_id', 'in', entries(this.db))
+      .execute();
     if (type === 'Invoice') {
       await this.db.deleteFrom('entries').where('id', '=', id).where('user_id', '=', userId).execute();
     } else {

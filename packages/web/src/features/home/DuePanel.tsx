@@ -163,11 +163,7 @@ export function DuePanel() {
     );
   }
   const expanded = !phone || open;
-  const summary = [
-    `${overdue.count} overdue`,
-    `${total(next7)} in 7 days`,
-    `${total(later)} in 8–30 days`,
-  ].join(' · ');
+  const summary = [`${overdue.count} overdue`, `${total(next7)} in 7 days`, `${total(later)} in 8–30 days`].join(' · ');
   return (
     <Paper
       variant="outlined"
@@ -212,13 +208,7 @@ export function DuePanel() {
           gridTemplateColumns: { xs: '1fr', md: 'repeat(3, minmax(0, 1fr))' },
         }}
       >
-        <Group
-          title="Overdue"
-          group={overdue}
-          due="overdue"
-          urgent
-          showAll={`Show all ${overdue.count} in the grid`}
-        />
+        <Group title="Overdue" group={overdue} due="overdue" urgent showAll={`Show all ${overdue.count} in the grid`} />
         <Group title="Due in 7 days" group={next7} due="next7" showAll={`Show all ${next7.count} in the grid`} />
         <Group
           title="Due in 8–30 days"

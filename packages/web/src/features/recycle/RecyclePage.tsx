@@ -6,11 +6,11 @@ import RestoreFromTrash from '@mui/icons-material/RestoreFromTrash';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import IconButton from '@mui/material/IconButton';
-import Tooltip from '@mui/material/Tooltip';
 import Container from '@mui/material/Container';
+import IconButton from '@mui/material/IconButton';
 import Paper from '@mui/material/Paper';
 import { useTheme } from '@mui/material/styles';
+import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { DataGrid, type GridColDef } from '@mui/x-data-grid';
@@ -167,7 +167,8 @@ export default function RecyclePage() {
         Recycle Bin
       </Typography>
       <Typography color="text.secondary" sx={{ mb: 2 }}>
-        Deleted entities, invoices and payments stay here for 14 days, then they are deleted permanently. Delete Forever removes one sooner.
+        Deleted entities, invoices and payments stay here for 14 days, then they are deleted permanently. Delete Forever
+        removes one sooner.
       </Typography>
       {bin.isError ? (
         <Alert severity="error">Failed to load the recycle bin.</Alert>

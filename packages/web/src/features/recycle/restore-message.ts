@@ -19,9 +19,10 @@ export function restoreNotice(
 }
 
 /** What the notice says after Delete Forever: the server's message, or why it failed. */
-export function deleteForeverNotice(
-  outcome: Outcome<{ message: string }>,
-): { message: string; severity: 'success' | 'error' } {
+export function deleteForeverNotice(outcome: Outcome<{ message: string }>): {
+  message: string;
+  severity: 'success' | 'error';
+} {
   if (outcome.ok) return { message: outcome.data.message, severity: 'success' };
   if (outcome.status === 404) return { message: 'Item not found', severity: 'error' };
   const reason = serverReason(outcome);
