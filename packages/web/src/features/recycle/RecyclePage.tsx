@@ -84,7 +84,7 @@ export default function RecyclePage() {
     const actions: GridColDef<RecycleItem> = {
       field: 'actions',
       headerName: 'Actions',
-      width: 150,
+      width: 160,
       sortable: false,
       filterable: false,
       renderCell: ({ row }) => (
@@ -123,7 +123,7 @@ export default function RecyclePage() {
       {
         field: 'purgeDate',
         headerName: 'Days Left',
-        width: 100,
+        width: 90,
         description: 'Days until the item is deleted permanently',
         renderCell: ({ row }) => {
           const left = daysLeft(row.purgeDate, now);
@@ -156,8 +156,11 @@ export default function RecyclePage() {
       { field: 'type', headerName: 'Type', flex: 1, minWidth: 140, valueGetter: (_value, row) => typeLabel(row) },
       { field: 'details', headerName: 'Details', flex: 1, minWidth: 140 },
     ];
-    // On a phone or small tablet the grid scrolls sideways: Restore comes first, where it can be seen and reached.
-    return narrow ? [actions, ...details] : [...details, actions];
+    // On a phone or small tablet the grid scrolls sideways: Restore comes first, where it can be seen and reached,
+    // and the days left next to it.
+    if (!narrow) return [...details, actions];
+    const daysLeftColumn = details.filter((c) => c.field === 'purgeDate');
+    return [actions, ...daysLeftColumn, ...details.filter((c) => c.field !== 'purgeDate')];
   }, [restore, notify, working, narrow, now]);
 
   return (
