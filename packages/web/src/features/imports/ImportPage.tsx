@@ -234,7 +234,12 @@ export default function ImportPage() {
                 </Typography>
               </Box>
             )}
-            <Typography id="import-all-or-nothing" variant="body2" color="text.secondary">
+            <Typography
+              id="import-all-or-nothing"
+              variant="body2"
+              color="text.secondary"
+              sx={{ display: toImport > 0 ? undefined : 'none' }}
+            >
               {[
                 `All or nothing: the ${countOf(Math.max(toImport, 0), 'invoice', 'invoices')} ${toImport === 1 ? 'is' : 'are'} saved together, or none of them if anything fails.`,
                 preview.duplicateCount - keep.size > 0
@@ -252,9 +257,11 @@ export default function ImportPage() {
                 onClick={runImport}
                 aria-describedby="import-all-or-nothing"
               >
-                {toImport === 1
-                  ? 'Import 1 Invoice'
-                  : `Import All ${countOf(Math.max(toImport, 0), 'Invoice', 'Invoices')}`}
+                {toImport <= 0
+                  ? 'Nothing to Import'
+                  : toImport === 1
+                    ? 'Import 1 Invoice'
+                    : `Import All ${countOf(toImport, 'Invoice', 'Invoices')}`}
               </Button>
               <Button
                 disabled={busy !== null}
