@@ -158,7 +158,8 @@ describe('CSV import', () => {
       )
       .waitFor();
     await page.getByText('Date "13/05/2026" is not a date in the format MM/DD/YYYY.').waitFor();
-    await expect(page.getByRole('button', { name: /^Import / }).isDisabled()).resolves.toBe(true);
+    await expect(page.getByRole('button', { name: 'Nothing to Import' }).isDisabled()).resolves.toBe(true);
+    expect(await page.getByText('All or nothing:', { exact: false }).isVisible()).toBe(false);
     await screenshot(page, 'csv-import-unread-dates');
     await page.emulateMedia({ colorScheme: 'dark' });
     await screenshot(page, 'csv-import-unread-dates-dark');

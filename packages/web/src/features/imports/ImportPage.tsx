@@ -119,7 +119,9 @@ export default function ImportPage() {
   };
 
   const rowsWithErrors = preview?.errorCount ?? 0;
-  const toImport = preview ? preview.rowCount - rowsWithErrors - preview.duplicateCount + keep.size : 0;
+  // A problem or a row with errors refuses the whole file: then nothing would be imported, and the button says so.
+  const importable = preview !== null && preview.problems.length === 0 && rowsWithErrors === 0;
+  const toImport = preview && importable ? preview.rowCount - preview.duplicateCount + keep.size : 0;
   const blocked = !preview || preview.problems.length > 0 || rowsWithErrors > 0 || toImport === 0 || busy !== null;
 
   return (
