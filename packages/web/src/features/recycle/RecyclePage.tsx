@@ -2,7 +2,6 @@ import { formatAmount } from '@billfold/contract/money';
 import { paymentMethodLabel } from '@billfold/contract/payment-methods';
 import type { RecycleItem } from '@billfold/contract/recycle';
 import DeleteForever from '@mui/icons-material/DeleteForever';
-import RestoreFromTrash from '@mui/icons-material/RestoreFromTrash';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -84,14 +83,14 @@ export default function RecyclePage() {
     const actions: GridColDef<RecycleItem> = {
       field: 'actions',
       headerName: 'Actions',
-      width: 160,
+      // Restore and the Delete-forever icon, and no more: at 1366 px every column fits beside them.
+      width: 130,
       sortable: false,
       filterable: false,
       renderCell: ({ row }) => (
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5, height: '100%' }}>
           <Button
             size="small"
-            startIcon={<RestoreFromTrash />}
             onClick={() => run(row)}
             disabled={working === rowId(row)}
             aria-label={`Restore ${row.entityType} ${row.partyName ?? ''}`.trim()}
