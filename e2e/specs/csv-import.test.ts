@@ -51,7 +51,15 @@ describe('CSV import', () => {
     await table.getByText('Likely duplicate of an earlier row: import anyway').waitFor();
     await screenshot(page, 'csv-import-preview');
 
-    await page.getByRole('button', { name: 'Import 3 invoices' }).click();
+    // The button says what happens: all of them together, or none.
+    const importButton = page.getByRole('button', { name: 'Import All 3 Invoices' });
+    await page
+      .getByText(
+        'All or nothing: the 3 invoices are saved together, or none of them if anything fails. 1 likely duplicate is left out. Undo Import removes them all again.',
+      )
+      .waitFor();
+    expect(await importButton.getAttribute('aria-describedby')).toBe('import-all-or-nothing');
+    await importButton.click();
     await page.getByText('Imported 3 invoices, 2 new entities. 1 duplicate skipped.').waitFor();
     await page.getByRole('list', { name: 'Recent imports' }).getByText('bank.csv').waitFor();
     await page.getByText(/· 3 invoices · 1 duplicate skipped$/).waitFor();
@@ -59,7 +67,22 @@ describe('CSV import', () => {
     const listed = await api.request<EntryList>('GET', '/entries?startDate=2026-01-01&endDate=2026-01-31');
     expect(listed.total).toBe(3);
 
+    // Undo asks first, with what it takes away; Cancel leaves the import as it is.
     await page.getByRole('button', { name: 'Undo Import' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Undo the import of 3 invoices?' });
+    await confirm
+      .getByText(
+        'The 3 invoices and 2 new entities of bank.csv go to the recycle bin, where they can be restored for 14 days.',
+        { exact: false },
+      )
+      .waitFor();
+    await screenshot(page, 'csv-import-undo-confirm');
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'hidden' });
+    expect((await api.request<EntryList>('GET', '/entries?startDate=2026-01-01&endDate=2026-01-31')).total).toBe(3);
+    await page.locator('.MuiDialog-root').waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Undo Import' }).click();
+    await confirm.getByRole('button', { name: 'Undo Import' }).click();
     await page.getByText('Import undone: its invoices are in the recycle bin.').waitFor();
     const after = await api.request<EntryList>('GET', '/entries?startDate=2026-01-01&endDate=2026-01-31');
     expect(after.total).toBe(0);
@@ -88,9 +111,14 @@ describe('CSV import', () => {
       buffer: Buffer.from('Date,Entity,Amount\n2026-01-05,Power,-12\n01/06/2026,Power,-13\n'),
     });
     await page
-      .getByText('The dates mix formats (line 2: "2026-01-05", line 3: "01/06/2026").', { exact: false })
+      .getByText(
+        'The dates mix formats: 1 row like "2026-01-05" (YYYY-MM-DD) on line 2; 1 row like "01/06/2026" (MM/DD/YYYY or DD/MM/YYYY) on line 3.',
+        { exact: false },
+      )
       .waitFor();
-    await expect(page.getByRole('button', { name: /^Import \d/ }).isDisabled()).resolves.toBe(true);
+    await expect(
+      page.getByRole('button', { name: /^(Import All|Import 1|Nothing to Import)/ }).isDisabled(),
+    ).resolves.toBe(true);
     await input.setInputFiles({
       name: 'bad.csv',
       mimeType: 'text/csv',
@@ -102,6 +130,62 @@ describe('CSV import', () => {
     await input.setInputFiles({ name: 'data.csv', mimeType: 'text/csv', buffer: Buffer.from('2026-01-05,Power,12\n') });
     await page.getByText('The first line holds data, not column names.', { exact: false }).waitFor();
     expect(browser.pageErrors).toEqual([]);
+  });
+
+  it('names the rows and the format of every date problem', async () => {
+    const page = await browser.newPage();
+    await signUpAndLogin(page);
+    await page.goto('/import');
+    const input = page.getByTestId('csv-file-input');
+    const lines = ['Date,Entity,Amount', '2026-01-05,Power,-12', '2026-01-06,Power,-12'];
+    for (let day = 10; day <= 13; day++) lines.push(`01/${day}/2026,Water,-3`);
+    await input.setInputFiles({ name: 'mixed.csv', mimeType: 'text/csv', buffer: Buffer.from(lines.join('\n')) });
+    await page
+      .getByText(
+        'The dates mix formats: 2 rows like "2026-01-05" (YYYY-MM-DD) on lines 2 and 3; 4 rows like "01/10/2026" (MM/DD/YYYY or DD/MM/YYYY) on lines 4, 5, 6 and 7. Use one date format throughout the file.',
+      )
+      .waitFor();
+    await screenshot(page, 'csv-import-mixed-dates');
+    // One layout, but some dates the file's format cannot read: which lines, which format.
+    await input.setInputFiles({
+      name: 'days.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from('Date,Entity,Amount\n01/05/2026,Power,-1\n05/13/2026,Power,-2\n13/05/2026,Power,-3\n'),
+    });
+    await page
+      .getByText(
+        '1 date is not in the format MM/DD/YYYY on line 4. Fix it in the file, or choose another date format in the mapping.',
+      )
+      .waitFor();
+    await page.getByText('Date "13/05/2026" is not a date in the format MM/DD/YYYY.').waitFor();
+    await expect(page.getByRole('button', { name: 'Nothing to Import' }).isDisabled()).resolves.toBe(true);
+    expect(await page.getByText('All or nothing:', { exact: false }).isVisible()).toBe(false);
+    await screenshot(page, 'csv-import-unread-dates');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await screenshot(page, 'csv-import-unread-dates-dark');
+  });
+
+  it('asks before undoing an import from the list, with its count; on a phone too', async () => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 }, mobile: true });
+    await signUpAndLogin(page);
+    await page.goto('/import');
+    const file = 'Date,Payee,Amount\n2026-02-01,Phone Co,-40\n2026-02-02,Phone Co,-41\n';
+    await page
+      .getByTestId('csv-file-input')
+      .setInputFiles({ name: 'phone.csv', mimeType: 'text/csv', buffer: Buffer.from(file) });
+    await page.getByRole('button', { name: 'Import All 2 Invoices' }).click();
+    await page.getByText('Imported 2 invoices, 1 new entity.').waitFor();
+    await screenshot(page, 'csv-import-phone-done');
+    const list = page.getByRole('list', { name: 'Recent imports' });
+    await list.getByRole('button', { name: 'Undo' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Undo the import of 2 invoices?' });
+    await confirm
+      .getByText('The 2 invoices and 1 new entity of phone.csv go to the recycle bin', { exact: false })
+      .waitFor();
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await screenshot(page, 'csv-import-phone-undo-confirm-dark');
+    await confirm.getByRole('button', { name: 'Undo Import' }).click();
+    await list.getByText('Undone').waitFor();
   });
 
   it('shows the real progress of a large import: checking, then the share written, then the result', async () => {
@@ -117,7 +201,7 @@ describe('CSV import', () => {
       mimeType: 'text/csv',
       buffer: Buffer.from(lines.join('\n')),
     });
-    await page.getByRole('button', { name: 'Import 20,000 invoices' }).waitFor();
+    await page.getByRole('button', { name: 'Import All 20,000 Invoices' }).waitFor();
     // Every state the progress bar passes through, recorded in the page as it changes.
     await page.evaluate(() => {
       const seen: string[] = [];
@@ -129,7 +213,7 @@ describe('CSV import', () => {
         if (seen.at(-1) !== state) seen.push(state);
       }).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
     });
-    await page.getByRole('button', { name: 'Import 20,000 invoices' }).click();
+    await page.getByRole('button', { name: 'Import All 20,000 Invoices' }).click();
     await page.getByText('Imported 20,000 invoices, 50 new entities.').waitFor({ timeout: 60_000 });
     const seen = await page.evaluate(() => (window as unknown as { progressSeen: string[] }).progressSeen);
     expect(seen[0]).toBe('checking Checking the file…');

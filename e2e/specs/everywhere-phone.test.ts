@@ -125,7 +125,7 @@ describe('phones and tablets', () => {
     expect(await home.filters.count()).toBe(0);
     await page.getByRole('button', { name: 'Filters, none active' }).click();
     await home.showMoreOptions.check();
-    await home.choice('Status', 'Unpaid').click();
+    await home.choice('Status', 'Unpaid or In Progress').click();
     await home.choice('Flow', 'Expense').click();
     await screenshot(page, 'phone-filter-sheet');
     await home.searchButton.click();

@@ -194,23 +194,23 @@ describe('home: filter panel', () => {
     const home = await openHome();
     await home.showMoreOptions.check();
 
-    let query = await home.nextRequest(() => home.choice('Status', 'Paid').click());
+    let query = await home.nextRequest(() => home.choice('Status', 'Paid or Overpaid').click());
     expect(filtersOf(query)).toEqual({ ...DEFAULT_FILTERS(), paid: 'true' });
     expect(await home.invoiceNumbers()).toEqual([5, 1, 2]);
-    expect(await home.choice('Status', 'Paid').getAttribute('aria-pressed')).toBe('true');
-    query = await home.nextRequest(() => home.choice('Status', 'Unpaid').click());
+    expect(await home.choice('Status', 'Paid or Overpaid').getAttribute('aria-pressed')).toBe('true');
+    query = await home.nextRequest(() => home.choice('Status', 'Unpaid or In Progress').click());
     expect(filtersOf(query)).toEqual({ ...DEFAULT_FILTERS(), paid: 'false' });
     expect(await home.invoiceNumbers()).toEqual([3, 6, 4]);
     query = await home.nextRequest(() => home.choice('Status', 'Overpaid').click());
     expect(filtersOf(query)).toEqual({ ...DEFAULT_FILTERS(), paid: 'overpaid' });
     expect(await home.invoiceNumbers()).toEqual([2]);
-    query = await home.nextRequest(() => home.choice('Status', 'Partial').click());
+    query = await home.nextRequest(() => home.choice('Status', 'In Progress').click());
     expect(filtersOf(query)).toEqual({ ...DEFAULT_FILTERS(), paid: 'partial' });
     expect(await home.invoiceNumbers()).toEqual([3]);
     // Second click: deselected, every status again (the default list, already in the cache).
-    await home.choice('Status', 'Partial').click();
+    await home.choice('Status', 'In Progress').click();
     await expect.poll(() => home.invoiceNumbers()).toEqual([5, 3, 1, 6, 2, 4]);
-    expect(await home.choice('Status', 'Partial').getAttribute('aria-pressed')).toBe('false');
+    expect(await home.choice('Status', 'In Progress').getAttribute('aria-pressed')).toBe('false');
 
     query = await home.nextRequest(() => home.choice('Flow', 'Income').click());
     expect(filtersOf(query)).toEqual({ ...DEFAULT_FILTERS(), flow: 'income' });
@@ -237,6 +237,32 @@ describe('home: filter panel', () => {
     await screenshot(home.page, 'home-more-options');
   });
 
+  it('each Status label names exactly the states it returns, in the words of the Paid column', async () => {
+    const home = await openHome();
+    await home.showMoreOptions.check();
+    const group = home.filters.getByRole('group', { name: 'Status' });
+    expect(await group.getByRole('button').allTextContents()).toEqual([
+      'Paid or Overpaid',
+      'Unpaid or In Progress',
+      'Overpaid',
+      'In Progress',
+    ]);
+    const icons = async () => {
+      const out = new Set<string>();
+      for (const n of await home.invoiceNumbers()) {
+        out.add((await home.cell(n, 'status').getByRole('img').getAttribute('aria-label')) ?? '');
+      }
+      return [...out].sort();
+    };
+    // The seeded ledger has every state, so each label's words are exactly the states of what it returns.
+    for (const label of ['Paid or Overpaid', 'Unpaid or In Progress', 'Overpaid', 'In Progress']) {
+      await home.nextRequest(() => home.choice('Status', label).click());
+      await expect.poll(icons).toEqual(label.split(' or ').sort());
+    }
+    await home.page.mouse.move(0, 0);
+    await screenshot(home.page, 'status-filter-words');
+  });
+
   it('Search asks the server again now; Clear Filters resets everything to the defaults', async () => {
     const home = await openHome();
     let query = await home.nextRequest(() => home.searchButton.click());
@@ -247,7 +273,7 @@ describe('home: filter panel', () => {
     await home.pickOptions(home.categorySelect, ['Financial']);
     await home.pickOptions(home.entitySelect, ['Acme Corp']);
     await home.minAmount.fill('10');
-    await home.choice('Status', 'Paid').click();
+    await home.choice('Status', 'Paid or Overpaid').click();
     await home.choice('Flow', 'Income').click();
     await home.choice('Archives', 'Include').click();
     query = await home.nextRequest(() => home.dateMode('Single Date').click());
@@ -271,7 +297,7 @@ describe('home: filter panel', () => {
     expect(await home.dateMode('Date Range').getAttribute('aria-pressed')).toBe('true');
     expect(await home.dateField('End Date').getByRole('spinbutton', { name: 'Year' }).textContent()).toBe('YYYY');
     for (const [group, option] of [
-      ['Status', 'Paid'],
+      ['Status', 'Paid or Overpaid'],
       ['Flow', 'Income'],
       ['Archives', 'Include'],
     ] as const) {

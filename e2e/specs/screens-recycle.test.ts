@@ -74,6 +74,7 @@ describe('recycle bin', () => {
     expect(headers.map((h) => h.trim())).toEqual([
       'Component',
       'Deletion Date',
+      'Days Left',
       'Entity Name',
       'Invoice Number',
       'Invoice/Payment Date',

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { password } from './auth.ts';
-import { entry } from './entries.ts';
+import { entry, FLOWS } from './entries.ts';
 import { isoDate, looseBoolean, moneyOut, timestamp } from './primitives.ts';
 
 /** Invoices each group of the summary lists, soonest due first. */
@@ -17,6 +17,36 @@ export const dueSummaryQuery = z.object({
   today: z.preprocess((v) => (v === '' ? undefined : v), isoDate.optional()),
 });
 
+/**
+ * An occurrence of a schedule that has not become an invoice yet: the invoice it will create on `date`, due on
+ * `dueDate`, for the schedule's amount (docs/decisions/1012-scheduled-occurrences-in-upcoming.md).
+ */
+export const scheduledInvoice = z.object({
+  scheduleId: z.number().int(),
+  /** The entity the schedule belongs to. */
+  entityId: z.number().int(),
+  /** The entity's name. */
+  name: z.string(),
+  /** The invoice date the schedule will create it on. */
+  date: z.string(),
+  dueDate: z.string(),
+  amount: moneyOut,
+  flow: z.enum(FLOWS),
+  /** The description its invoice will carry (the template expanded). */
+  description: z.string(),
+});
+export type ScheduledInvoice = z.infer<typeof scheduledInvoice>;
+
+/** The scheduled invoices of a group, counted and summed apart from the invoices that exist. */
+const scheduledGroup = z.object({
+  count: z.number().int(),
+  toPay: moneyOut,
+  toCollect: moneyOut,
+  /** The first `DUE_SUMMARY_LIST` by due date. */
+  invoices: z.array(scheduledInvoice),
+});
+export type ScheduledGroup = z.infer<typeof scheduledGroup>;
+
 const dueGroup = z.object({
   count: z.number().int(),
   /** What is still owed on the group's expenses. */
@@ -25,15 +55,21 @@ const dueGroup = z.object({
   toCollect: moneyOut,
   /** The first `DUE_SUMMARY_LIST` invoices by due date (then invoice number). */
   entries: z.array(entry),
+  /** What active schedules will create in the group's window and have not created yet; not in the above. */
+  scheduled: scheduledGroup,
 });
 export type DueGroup = z.infer<typeof dueGroup>;
 
-/** Unpaid invoices of active entities: due before today, and due from today to today + 7 or + 30 days. */
+/**
+ * Unpaid invoices of active entities: due before today, and due from today to today + 7 or + 30 days (`next30`
+ * includes `next7`); `later` is the part of `next30` after `next7`, so overdue, next7 and later never overlap.
+ */
 export const dueSummary = z.object({
   today: z.string(),
   overdue: dueGroup,
   next7: dueGroup,
   next30: dueGroup,
+  later: dueGroup,
 });
 export type DueSummary = z.infer<typeof dueSummary>;
 

@@ -267,9 +267,25 @@ describe.each(dialects)('CSV import on %s', (dialect) => {
     const mixed = 'Date,Entity,Amount\n2026-01-05,Power,-12\n01/06/2026,Power,-13\n';
     const seen = await preview(api, mixed);
     expect(seen.problems).toEqual([
-      'The dates mix formats (line 2: "2026-01-05", line 3: "01/06/2026"). Use one date format throughout the file.',
+      'The dates mix formats: 1 row like "2026-01-05" (YYYY-MM-DD) on line 2; 1 row like "01/06/2026" (MM/DD/YYYY or DD/MM/YYYY) on line 3. Use one date format throughout the file.',
     ]);
     expect(await message(mixed, '/imports')).toBe(seen.problems[0]);
+    // Every row of each layout is named, a long list shortened.
+    const many = ['Date,Entity,Amount', '2026-01-05,Power,-12'];
+    for (let i = 0; i < 12; i++) many.push(`01/${String(i + 10).padStart(2, '0')}/2026,Power,-1`);
+    many.push('2026-02-01,Power,-3');
+    expect((await preview(api, `${many.join('\n')}\n`)).problems).toEqual([
+      'The dates mix formats: 2 rows like "2026-01-05" (YYYY-MM-DD) on lines 2 and 15; 12 rows like "01/10/2026" (MM/DD/YYYY or DD/MM/YYYY) on lines 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 and 2 more. Use one date format throughout the file.',
+    ]);
+    // Dates of one layout that the file's format cannot read: which rows, and which format.
+    const unreadable =
+      'Date,Entity,Amount\n01/05/2026,Power,-1\n05/13/2026,Power,-2\n13/05/2026,Power,-3\n31/12/2026,Power,-4\n';
+    const read = await preview(api, unreadable);
+    expect(read.mapping.dateFormat).toBe('MM/DD/YYYY');
+    expect(read.problems).toEqual([
+      '2 dates are not in the format MM/DD/YYYY on lines 4 and 5. Fix them in the file, or choose another date format in the mapping.',
+    ]);
+    expect(read.rows[2]?.errors).toEqual(['Date "13/05/2026" is not a date in the format MM/DD/YYYY.']);
 
     const huge = 'Date,Entity,Amount\n2026-01-05,Power,"$1,000,000,000.00"\n';
     expect((await preview(api, huge)).rows[0]?.errors).toEqual([

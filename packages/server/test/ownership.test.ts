@@ -289,6 +289,13 @@ const TABLE: Record<string, Row> = {
       notFound('POST', `${API}/recycle/restore`, { entityType: 'Payment', entityId: w.recycledPayment }),
     ],
   },
+  'DELETE /api/v1/recycle/:entityType/:entityId': {
+    probes: (w) => [
+      notFound('DELETE', `${API}/recycle/Entity/${w.recycledBill}`),
+      notFound('DELETE', `${API}/recycle/Invoice/${w.recycledEntry}`),
+      notFound('DELETE', `${API}/recycle/Payment/${w.recycledPayment}`),
+    ],
+  },
   'GET /api/v1/entries': {
     probes: (w) =>
       [

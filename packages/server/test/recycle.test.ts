@@ -2,6 +2,7 @@ import type { RecycleItem } from '@billfold/contract/recycle';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { purgeRecycleBin } from '../src/jobs/recycle-purge.ts';
 import { DAY, MINUTE } from '../src/lib/time.ts';
+import { rollupDifferences } from '../src/modules/read-model/rollup-tables.ts';
 import { createTestApp, dialects, type TestApp } from './helpers/app.ts';
 import {
   type Api,
@@ -256,6 +257,7 @@ describe.each(dialects)('recycle bin on %s', (dialect) => {
           entityType: 'Entity',
           entityId: bill.id,
           recycleDate: '2026-12-01T08:33:15',
+          purgeDate: '2026-12-15T08:33:15',
           partyName: 'Described',
           invoiceNumber: null,
           entityDate: null,
@@ -267,6 +269,7 @@ describe.each(dialects)('recycle bin on %s', (dialect) => {
           entityType: 'Invoice',
           entityId: income.entryId,
           recycleDate: '2026-12-01T08:32:15',
+          purgeDate: '2026-12-15T08:32:15',
           partyName: 'Live party',
           invoiceNumber: income.invoiceId,
           entityDate: '2026-11-01',
@@ -278,6 +281,7 @@ describe.each(dialects)('recycle bin on %s', (dialect) => {
           entityType: 'Invoice',
           entityId: expense.entryId,
           recycleDate: '2026-12-01T08:31:15',
+          purgeDate: '2026-12-15T08:31:15',
           partyName: 'Live party',
           invoiceNumber: expense.invoiceId,
           entityDate: '2026-01-02',
@@ -293,6 +297,7 @@ describe.each(dialects)('recycle bin on %s', (dialect) => {
         entityType: 'Payment',
         entityId: payment.paymentId,
         recycleDate: '2026-12-01T08:30:15',
+        purgeDate: '2026-12-15T08:30:15',
         partyName: 'Live party',
         invoiceNumber: expense.invoiceId,
         entityDate: '2026-01-03',
@@ -367,6 +372,125 @@ describe.each(dialects)('recycle bin on %s', (dialect) => {
         400,
       );
       expect((await request(api, 'POST', '/recycle/restore', { entityType: 'Payment' })).statusCode).toBe(400);
+    });
+  });
+
+  describe('purge date and delete forever', () => {
+    const remove = (api: Api, type: string, id: number | string) => request(api, 'DELETE', `/recycle/${type}/${id}`);
+    /** The rows of an entity as stored, live or recycled. */
+    const rowsOf = async (billId: number) => ({
+      bills: (await t.app.db.selectFrom('bills').select('id').where('id', '=', billId).execute()).length,
+      entries: (await t.app.db.selectFrom('entries').select('id').where('bill_id', '=', billId).execute()).length,
+      payments: (
+        await t.app.db
+          .selectFrom('payments as p')
+          .innerJoin('entries as e', 'e.id', 'p.entry_id')
+          .select('p.id')
+          .where('e.bill_id', '=', billId)
+          .execute()
+      ).length,
+    });
+
+    it('says when each item is purged: 14 days after it was deleted', async () => {
+      const api = await newUser();
+      const h = await entityWithHistory(api);
+      const items = await listRecycle(api);
+      expect(items).toHaveLength(2);
+      for (const item of items) {
+        expect(Date.parse(`${item.purgeDate}Z`) - Date.parse(`${item.recycleDate}Z`)).toBe(14 * DAY);
+      }
+      expect(items.find((i) => i.entityId === h.e3.entryId)?.purgeDate).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/);
+    });
+
+    it('an invoice goes for good with its payments, in one go; the totals and rollups stay exact', async () => {
+      const api = await newUser();
+      const h = await entityWithHistory(api);
+      const statsBefore = (await request(api, 'GET', '/entries/stats')).json();
+      const res = await remove(api, 'Invoice', h.e3.entryId);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ message: 'Invoice deleted permanently.' });
+      expect((await request(api, 'GET', `/entries/${h.e3.entryId}?filter=bypass`)).statusCode).toBe(404);
+      expect((await request(api, 'GET', `/payments/${h.p4.paymentId}`)).statusCode).toBe(404);
+      expect(await rowsOf(h.bill.id)).toEqual({ bills: 1, entries: 2, payments: 3 });
+      expect(ids(await listRecycle(api))).toEqual([`Payment:${h.p2.paymentId}`]);
+      expect((await request(api, 'GET', '/entries/stats')).json()).toEqual(statsBefore);
+      expect(await getEntry(api, h.e1.entryId)).toMatchObject({ balance: { totalBalance: 70 } });
+      expect(await rollupDifferences(t.app.db)).toEqual([]);
+
+      // Gone: a second delete and a restore find nothing.
+      const again = await remove(api, 'Invoice', h.e3.entryId);
+      expect(again.statusCode).toBe(404);
+      expect(again.json()).toMatchObject({ code: 'NOT_FOUND', message: 'Item not found' });
+      const restore = await request(api, 'POST', '/recycle/restore', { entityType: 'Invoice', entityId: h.e3.entryId });
+      expect(restore.statusCode).toBe(404);
+    });
+
+    it('a payment goes for good; its invoice keeps its balance', async () => {
+      const api = await newUser();
+      const h = await entityWithHistory(api);
+      expect((await remove(api, 'Payment', h.p2.paymentId)).json()).toEqual({
+        message: 'Payment deleted permanently.',
+      });
+      expect((await request(api, 'GET', `/payments/${h.p2.paymentId}`)).statusCode).toBe(404);
+      expect(await getEntry(api, h.e1.entryId)).toMatchObject({ balance: { totalBalance: 70 } });
+      expect(ids(await listRecycle(api))).toEqual([`Invoice:${h.e3.entryId}`]);
+      expect(await rollupDifferences(t.app.db)).toEqual([]);
+    });
+
+    it('an entity goes for good with its invoices, their payments and its schedules', async () => {
+      const api = await newUser();
+      const h = await entityWithHistory(api);
+      const schedule = await request(api, 'POST', `/bills/${h.bill.id}/schedules`, {
+        cadence: 'monthly',
+        firstDate: '2027-01-01',
+        amount: 5,
+        flow: 'expense',
+        description: 'Fee',
+      });
+      expect(schedule.statusCode).toBe(201);
+      const other = await createEntry(api, { amount: 33 });
+      await updateBill(api, { id: h.bill.id, recycle: true });
+      const statsBefore = (await request(api, 'GET', '/entries/stats')).json();
+      expect((await remove(api, 'Entity', h.bill.id)).json()).toEqual({ message: 'Entity deleted permanently.' });
+      expect(await rowsOf(h.bill.id)).toEqual({ bills: 0, entries: 0, payments: 0 });
+      const schedules = await t.app.db.selectFrom('schedules').select('id').where('bill_id', '=', h.bill.id).execute();
+      expect(schedules).toEqual([]);
+      expect(await listRecycle(api)).toEqual([]);
+      expect((await request(api, 'GET', '/entries/stats')).json()).toEqual(statsBefore);
+      expect(await getEntry(api, other.entryId)).toMatchObject({ amount: 33 });
+      expect(await rollupDifferences(t.app.db)).toEqual([]);
+    });
+
+    it('refuses what is not in the caller’s bin (404), and a bad type or id (400), with codes', async () => {
+      const api = await newUser();
+      const stranger = await newUser();
+      const h = await entityWithHistory(api);
+      // A live item, another user's item, an unknown one.
+      for (const [who, type, id] of [
+        [api, 'Invoice', h.e1.entryId],
+        [api, 'Entity', h.bill.id],
+        [api, 'Payment', h.p1.paymentId],
+        [stranger, 'Invoice', h.e3.entryId],
+        [stranger, 'Payment', h.p2.paymentId],
+        [api, 'Invoice', 987654321],
+      ] as const) {
+        const res = await remove(who, type, id);
+        expect(res.statusCode).toBe(404);
+        expect(res.json()).toMatchObject({ code: 'NOT_FOUND', message: 'Item not found' });
+      }
+      expect(ids(await listRecycle(api))).toEqual([`Invoice:${h.e3.entryId}`, `Payment:${h.p2.paymentId}`]);
+      for (const [type, id] of [
+        ['Bill', h.bill.id],
+        ['Invoice', 'abc'],
+        ['Invoice', 0],
+      ] as const) {
+        const res = await remove(api, type, id);
+        expect(res.statusCode).toBe(400);
+        expect(res.json().code).toBe('VALIDATION_FAILED');
+      }
+      expect(
+        (await t.app.inject({ method: 'DELETE', url: `/api/v1/recycle/Invoice/${h.e3.entryId}` })).statusCode,
+      ).toBe(401);
     });
   });
 

@@ -3,7 +3,13 @@ import { configureClient } from '../src/api/client.ts';
 import { getInvoice } from '../src/api/invoices/get-invoice.ts';
 import { attempt, failureMessage, itemOf } from '../src/api/outcome.ts';
 import { listRecycle } from '../src/api/recycle/list-recycle.ts';
-import { canRestoreUnderAnotherName, restoreNotice, suggestedName } from '../src/features/recycle/restore-message.ts';
+import {
+  canRestoreUnderAnotherName,
+  daysLeft,
+  deleteForeverNotice,
+  restoreNotice,
+  suggestedName,
+} from '../src/features/recycle/restore-message.ts';
 import { type FakeServer, json, startFakeServer } from './fake-server.ts';
 
 describe('recycle bin restore notice (docs/product.md, Messages)', () => {
@@ -46,6 +52,25 @@ describe('recycle bin restore notice (docs/product.md, Messages)', () => {
     expect(canRestoreUnderAnotherName('Entity', { ...taken, status: 404 })).toBe(false);
     expect(suggestedName('Acme')).toBe('Acme (2)');
     expect(suggestedName('Acme (2)')).toBe('Acme (3)');
+  });
+});
+
+describe('recycle bin days left and delete forever (docs/decisions/0106-recycle-bin-purge-date-and-delete-forever.md)', () => {
+  const purge = '2026-12-15T08:00:00';
+  const at = (iso: string) => Date.parse(`${iso}Z`);
+  it('counts whole days left, rounded up, down to Today', () => {
+    expect(daysLeft(purge, at('2026-12-01T08:00:00'))).toEqual({ days: 14, label: '14 days' });
+    expect(daysLeft(purge, at('2026-12-01T08:00:01'))).toEqual({ days: 14, label: '14 days' });
+    expect(daysLeft(purge, at('2026-12-13T08:00:00'))).toEqual({ days: 2, label: '2 days' });
+    expect(daysLeft(purge, at('2026-12-14T09:00:00'))).toEqual({ days: 1, label: '1 day' });
+    expect(daysLeft(purge, at('2026-12-15T08:00:00'))).toEqual({ days: 0, label: 'Today' });
+    expect(daysLeft(purge, at('2026-12-15T08:30:00'))).toEqual({ days: 0, label: 'Today' });
+  });
+  it('says what Delete Forever did', () => {
+    expect(deleteForeverNotice({ ok: true, data: { message: 'Invoice deleted permanently.' } })).toEqual({
+      message: 'Invoice deleted permanently.',
+      severity: 'success',
+    });
   });
 });
 

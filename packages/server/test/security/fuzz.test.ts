@@ -420,6 +420,17 @@ const EXAMPLES: Record<string, (g: Gen, w: World) => Example> = {
     );
     return { body: { entityType, entityId: idFrom(g, w, ids) } };
   },
+  'DELETE /api/v1/recycle/:entityType/:entityId': (g, w) => {
+    const [entityType, ids] = draw(
+      g,
+      fc.constantFrom<[string, number[]]>(
+        ['Entity', w.pools.bills.recycled],
+        ['Invoice', w.pools.entries.recycled],
+        ['Payment', w.pools.payments.recycled],
+      ),
+    );
+    return { params: { entityType, entityId: idFrom(g, w, ids) } };
+  },
 };
 
 /** Routes whose every well-formed call runs the password KDF: fewer cases, or the suite would take minutes. */

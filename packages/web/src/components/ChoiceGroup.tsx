@@ -24,7 +24,14 @@ export function ChoiceGroup<T extends string>({ label, options, value, onChange 
       <Typography id={labelId} variant="caption" color="text.secondary">
         {label}
       </Typography>
-      <ToggleButtonGroup size="small" color="primary" aria-labelledby={labelId} value={value}>
+      <ToggleButtonGroup
+        size="small"
+        color="primary"
+        aria-labelledby={labelId}
+        value={value}
+        // Long labels ("Unpaid or In Progress") wrap onto a second row on a phone instead of leaving the screen.
+        sx={{ flexWrap: 'wrap' }}
+      >
         {options.map((option) => (
           <ToggleButton
             key={option.value}

@@ -13,6 +13,8 @@ import type { CalendarRepository } from './calendar.repository.ts';
 export const FEED_DAYS_BACK = 90;
 /** At most this many events, soonest due first: calendar apps poll the whole file. */
 export const FEED_MAX_EVENTS = 2000;
+/** Scheduled invoices are listed with a due date up to this many days ahead (a schedule may run for ever). */
+export const FEED_SCHEDULED_DAYS_AHEAD = 366;
 
 const FEED_PATH = '/api/v1/calendar';
 const FEED_NOT_FOUND = 'No calendar feed has this address. It may have been turned off or replaced.';
@@ -81,27 +83,57 @@ export class CalendarService {
     const userId = await this.repo.ownerOf(tokenHashOf(file));
     if (userId === null) throw notFound(FEED_NOT_FOUND);
     const today = utcDate(this.now());
-    const rows = await this.due.dueFrom(userId, addDays(today, -FEED_DAYS_BACK), FEED_MAX_EVENTS);
+    const from = addDays(today, -FEED_DAYS_BACK);
+    const rows = await this.due.dueFrom(userId, from, FEED_MAX_EVENTS);
+    // Read after the invoices: an occurrence that became an invoice in between is missing once, never doubled.
+    const scheduled = await this.due.scheduled(userId, from, addDays(today, FEED_SCHEDULED_DAYS_AHEAD));
     const calendar = ical({
       name: 'Billfold: bills due',
-      description: 'Unpaid invoices with a due date',
+      description: 'Unpaid invoices with a due date, and the invoices schedules will create',
       prodId: { company: 'Billfold', product: 'due-dates', language: 'EN' },
       method: ICalCalendarMethod.PUBLISH,
       ttl: 60 * 60,
     });
-    for (const row of rows) {
-      const owed = formatUsd(fromCents(row.balance_cents));
-      const income = row.flow === 'INCOMING';
-      calendar.createEvent({
-        id: `billfold-invoice-${row.id}`,
-        start: row.due_date as string,
-        allDay: true,
-        summary: income ? `Expect ${owed} from ${row.bill_name}` : `Pay ${row.bill_name} ${owed}`,
-        description: [`Invoice #${row.invoice_number} of ${row.date}`, row.services].filter(Boolean).join('\n'),
-        url: `${origin}/entries/${row.id}`,
-        stamp: new Date(Number(row.created_at)),
-      });
-    }
+    const events = [
+      ...rows.map((row) => {
+        const owed = formatUsd(fromCents(row.balance_cents));
+        return {
+          due: row.due_date as string,
+          order: `i${String(row.invoice_number).padStart(12, '0')}`,
+          event: {
+            id: `billfold-invoice-${row.id}`,
+            start: row.due_date as string,
+            allDay: true,
+            summary: row.flow === 'INCOMING' ? `Expect ${owed} from ${row.bill_name}` : `Pay ${row.bill_name} ${owed}`,
+            description: [`Invoice #${row.invoice_number} of ${row.date}`, row.services].filter(Boolean).join('\n'),
+            url: `${origin}/entries/${row.id}`,
+            stamp: new Date(Number(row.created_at)),
+          },
+        };
+      }),
+      ...scheduled.map((o) => {
+        const amount = formatUsd(fromCents(o.amountCents));
+        return {
+          due: o.dueDate,
+          order: `s${o.name}\u0000${o.scheduleId}`,
+          event: {
+            // One occurrence of one schedule: stable across polls until it becomes an invoice with its own UID.
+            id: `billfold-schedule-${o.scheduleId}-${o.date}`,
+            start: o.dueDate,
+            allDay: true,
+            summary:
+              o.flow === 'INCOMING'
+                ? `Scheduled: expect ${amount} from ${o.name}`
+                : `Scheduled: pay ${o.name} ${amount}`,
+            description: [`Scheduled invoice of ${o.date}, not created yet`, o.description].filter(Boolean).join('\n'),
+            url: `${origin}/entities/${o.entityId}`,
+            stamp: new Date(this.now()),
+          },
+        };
+      }),
+    ];
+    events.sort((a, b) => a.due.localeCompare(b.due) || a.order.localeCompare(b.order));
+    for (const { event } of events.slice(0, FEED_MAX_EVENTS)) calendar.createEvent(event);
     return calendar.toString();
   }
 }

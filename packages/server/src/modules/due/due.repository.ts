@@ -5,6 +5,7 @@ import { Repository } from '../../db/repository.ts';
 import { ENTRY_VIEW_COLUMNS } from '../entries/entry.mapper.ts';
 import { PAY_STATE } from '../ledger/ledger.ts';
 import type { LedgerIndexes } from '../read-model/ledger-indexes.ts';
+import { pendingOccurrences, type ScheduledOccurrence } from './scheduled.ts';
 
 /** Counts and owed sums of one window of due dates, in cents. */
 export interface DueTotals {
@@ -104,5 +105,42 @@ export class DueRepository extends Repository {
       .orderBy('invoice_number')
       .limit(limit)
       .execute();
+  }
+
+  /**
+   * What the user's schedules will still create with a due date in `[from, to]` (from their cursor when `from` is
+   * null): schedules not paused and not ended, of entities that are active and not in the recycle bin (the runner
+   * passes over what falls due on the others, docs/decisions/1010-recurring-invoices.md).
+   */
+  async scheduled(userId: number, from: string | null, to: string): Promise<ScheduledOccurrence[]> {
+    const schedules = await this.db
+      .selectFrom('schedules as s')
+      .innerJoin('bills as b', 'b.id', 's.bill_id')
+      .select([
+        's.id',
+        's.bill_id',
+        's.cadence',
+        's.interval',
+        's.day_of_month',
+        's.first_date',
+        's.end_date',
+        's.max_count',
+        's.amount_cents',
+        's.flow',
+        's.template',
+        's.due_days',
+        's.next_date',
+        's.created_count',
+        'b.name as bill_name',
+      ])
+      .where('s.user_id', '=', userId)
+      .where('s.paused', '=', 0)
+      .where('s.next_date', 'is not', null)
+      .where('s.next_date', '<=', to)
+      .where('b.status', '=', 1)
+      .where('b.recycled_at', 'is', null)
+      .orderBy('s.id')
+      .execute();
+    return schedules.flatMap((s) => pendingOccurrences(s, from, to));
   }
 }

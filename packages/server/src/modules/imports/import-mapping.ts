@@ -120,7 +120,24 @@ export function parseDate(text: string, format: DateFormat): string | null {
   return `${groups.y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
 }
 
-export type DateDetection = { format: DateFormat } | { mixed: { line: number; text: string }[] } | { none: true };
+/** One layout of a mixed date column: an example and every line written in it. */
+export interface DateLayout {
+  shape: DateFormat;
+  example: string;
+  lines: number[];
+}
+
+export type DateDetection = { format: DateFormat } | { mixed: DateLayout[] } | { none: true };
+
+/** How a layout is named to the user: day/month/year order is unknown until the file is read whole. */
+export const layoutName = (shape: DateFormat) => (shape === 'MM/DD/YYYY' ? 'MM/DD/YYYY or DD/MM/YYYY' : shape);
+
+/** "lines 2, 3 and 5", at most `max` of them named ("lines 2, 3, … and 40 more"). */
+export function lineList(lines: readonly number[], max = 10): string {
+  if (lines.length === 1) return `line ${lines[0]}`;
+  if (lines.length <= max) return `lines ${lines.slice(0, -1).join(', ')} and ${lines.at(-1)}`;
+  return `lines ${lines.slice(0, max).join(', ')} and ${lines.length - max} more`;
+}
 
 /** The layout of a date, before day and month order is known: year first, year last with / or -, or dots. */
 function shapeOf(text: string): DateFormat | null {
@@ -138,12 +155,14 @@ function shapeOf(text: string): DateFormat | null {
  * rows' own errors.
  */
 export function detectDateFormat(values: readonly { line: number; text: string }[]): DateDetection {
-  const byShape = new Map<DateFormat, { line: number; text: string }>();
+  const byShape = new Map<DateFormat, DateLayout>();
   const shaped: { line: number; text: string }[] = [];
   for (const value of values) {
     const shape = shapeOf(value.text);
     if (!shape) continue;
-    if (!byShape.has(shape)) byShape.set(shape, value);
+    const layout = byShape.get(shape);
+    if (layout) layout.lines.push(value.line);
+    else byShape.set(shape, { shape, example: value.text.trim(), lines: [value.line] });
     shaped.push(value);
   }
   if (byShape.size > 1) return { mixed: [...byShape.values()] };

@@ -15,7 +15,15 @@ import type { CategoryBook } from '../categories/category-book.ts';
 import { csvCellText } from '../entries/entries-export.ts';
 import { derivePayment } from '../ledger/ledger.ts';
 import { readCsv } from './csv-file.ts';
-import { detectDateFormat, detectMapping, isOwnExport, mappingProblems } from './import-mapping.ts';
+import {
+  detectDateFormat,
+  detectMapping,
+  isOwnExport,
+  layoutName,
+  lineList,
+  mappingProblems,
+  parseDate,
+} from './import-mapping.ts';
 import { type Candidate, duplicateKey, interpretRow } from './import-rows.ts';
 import { IMPORT_MESSAGES } from './imports.messages.ts';
 import type { ImportsRepository } from './imports.repository.ts';
@@ -96,10 +104,12 @@ export class ImportsService {
     const dateColumn = a.mapping.date as number;
     const detection = detectDateFormat(file.records.map((r) => ({ line: r.line, text: r.cells[dateColumn] ?? '' })));
     if ('mixed' in detection) {
-      const [x, y] = detection.mixed;
-      a.problems.push(
-        `The dates mix formats (line ${x?.line}: "${x?.text}", line ${y?.line}: "${y?.text}"). Use one date format throughout the file.`,
+      // Which rows are written which way, so the user knows what to fix (docs/decisions/0902-csv-import.md).
+      const layouts = detection.mixed.map(
+        (l) =>
+          `${l.lines.length === 1 ? '1 row' : `${l.lines.length} rows`} like "${l.example}" (${layoutName(l.shape)}) on ${lineList(l.lines)}`,
       );
+      a.problems.push(`The dates mix formats: ${layouts.join('; ')}. Use one date format throughout the file.`);
       return a;
     }
     const dateFormat = a.mapping.dateFormat ?? ('format' in detection ? detection.format : 'YYYY-MM-DD');
@@ -123,6 +133,18 @@ export class ImportsService {
         }
       }
       a.rows.push(row);
+    }
+    // One line for every date the format does not read (each row says it too, but the table may show few of them).
+    const unread = file.records
+      .filter((r) => {
+        const text = (r.cells[dateColumn] ?? '').trim();
+        return text !== '' && parseDate(text, dateFormat) === null;
+      })
+      .map((r) => r.line);
+    if (unread.length > 0) {
+      a.problems.push(
+        `${unread.length === 1 ? '1 date is' : `${unread.length} dates are`} not in the format ${dateFormat} on ${lineList(unread)}. Fix ${unread.length === 1 ? 'it' : 'them'} in the file, or choose another date format in the mapping.`,
+      );
     }
     await this.flagDuplicates(repo, userId, a);
     return a;

@@ -66,4 +66,39 @@ export class RecycleRepository extends Repository {
       .executeTakeFirst();
     return row !== undefined;
   }
+
+  /**
+   * Deletes a recycled item for good with what was deleted with it, children first as the purge job does
+   * (jobs/recycle-purge.ts): a payment; an invoice and its payments; an entity, its invoices and their payments
+   * (its schedules and rollup rows go by foreign-key cascade). Only recycled rows are counted in rollups and totals,
+   * so nothing derived changes. Call inside a transaction. False when the item is not in this user's bin.
+   */
+  async deleteForever(userId: number, type: RecycleType, id: number): Promise<boolean> {
+    if (type === 'Payment') {
+      const result = await this.db
+        .deleteFrom('payments')
+        .where('id', '=', id)
+        .where('user_id', '=', userId)
+        .where('recycled_at', 'is not', null)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows) === 1;
+    }
+    if (!(await this.isRecycled(userId, type, id))) return false;
+    const entries = (eb: typeof this.db) =>
+      type === 'Invoice'
+        ? eb.selectFrom('entries').select('id').where('id', '=', id).where('user_id', '=', userId)
+        : eb.selectFrom('entries').select('id').where('bill_id', '=', id).where('user_id', '=', userId);
+    await this.db
+      .deleteFrom('payments')
+      .where('user_id', '=', userId)
+      .where('entry_id', 'in', entries(this.db))
+      .execute();
+    if (type === 'Invoice') {
+      await this.db.deleteFrom('entries').where('id', '=', id).where('user_id', '=', userId).execute();
+    } else {
+      await this.db.deleteFrom('entries').where('bill_id', '=', id).where('user_id', '=', userId).execute();
+      await this.db.deleteFrom('bills').where('id', '=', id).where('user_id', '=', userId).execute();
+    }
+    return true;
+  }
 }

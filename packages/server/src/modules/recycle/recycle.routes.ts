@@ -1,5 +1,5 @@
 import { messageResponse } from '@billfold/contract/primitives';
-import { recycleListResponse, restoreBody } from '@billfold/contract/recycle';
+import { deleteForeverParams, recycleListResponse, restoreBody } from '@billfold/contract/recycle';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorResponses } from '../../plugins/openapi.ts';
@@ -35,5 +35,21 @@ export function recycleRoutes(app: FastifyInstance, service: RecycleService): vo
       },
     },
     async (request) => service.restore(request.userId, request.body.entityType, request.body.entityId),
+  );
+  r.delete(
+    '/recycle/:entityType/:entityId',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['recycle'],
+        summary: 'Delete an item of the bin for good, before its purge date (with what was deleted together with it)',
+        description:
+          'An invoice goes with its payments, an entity with its invoices, their payments and its schedules; one transaction. 404 `NOT_FOUND` when the item is not in the caller’s bin.',
+        security,
+        params: deleteForeverParams,
+        response: { 200: messageResponse, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request) => service.deleteForever(request.userId, request.params.entityType, request.params.entityId),
   );
 }

@@ -72,6 +72,16 @@ export class RecycleService {
     return listed.map((l) => l.item);
   }
 
+  /**
+   * Deletes an item of the bin for good before its purge date, in one transaction with what was deleted together
+   * with it (docs/decisions/0106-recycle-bin-purge-date-and-delete-forever.md).
+   */
+  async deleteForever(userId: number, type: RecycleType, id: number): Promise<{ message: string }> {
+    const deleted = await this.repo.transaction((repo) => repo.deleteForever(userId, type, id));
+    if (!deleted) throw notFound(RECYCLE_MESSAGES.itemNotFound);
+    return { message: `${type} deleted permanently.` };
+  }
+
   /** The owning service's `restore`: the same rules as the PUT with `recycle: false` of that resource. */
   async restore(userId: number, type: RecycleType, id: number): Promise<{ message: string }> {
     if (!(await this.repo.isRecycled(userId, type, id))) throw notFound(RECYCLE_MESSAGES.itemNotFound);
@@ -92,6 +102,7 @@ function item(
     entityType,
     entityId,
     recycleDate: toApiTimestamp(new Date(at)),
+    purgeDate: toApiTimestamp(new Date(at + RECYCLE_RETENTION)),
     partyName: null,
     invoiceNumber: null,
     entityDate: null,

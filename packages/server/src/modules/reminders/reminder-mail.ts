@@ -3,7 +3,7 @@ import type { Entry } from '@billfold/contract/entries';
 import { formatUsd } from '@billfold/contract/money';
 import type { MailMessage } from '../../lib/mailer.ts';
 
-export interface DigestGroup extends DueGroup {
+export interface DigestGroup extends Omit<DueGroup, 'scheduled'> {
   title: string;
 }
 

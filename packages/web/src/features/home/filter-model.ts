@@ -22,11 +22,16 @@ export const FLOW_OPTIONS: readonly { value: FlowOption; label: string }[] = [
   { value: 'INCOMING', label: 'Income' },
   { value: 'internal', label: 'Internal' },
 ];
+/**
+ * Each label names exactly the states its filter returns, in the words the Paid icon uses for them ("Paid",
+ * "Overpaid", "Unpaid", "In Progress"): `paid=true` is paid or overpaid, `paid=false` unpaid or in progress
+ * (docs/decisions/0200-list-query-semantics.md; docs/decisions/0502-status-words.md).
+ */
 export const STATUS_OPTIONS: readonly { value: StatusOption; label: string }[] = [
-  { value: 'paid', label: 'Paid' },
-  { value: 'unpaid', label: 'Unpaid' },
+  { value: 'paid', label: 'Paid or Overpaid' },
+  { value: 'unpaid', label: 'Unpaid or In Progress' },
   { value: 'overpaid', label: 'Overpaid' },
-  { value: 'partial', label: 'Partial' },
+  { value: 'partial', label: 'In Progress' },
 ];
 export const DUE_OPTIONS: readonly { value: DueOption; label: string }[] = [
   { value: 'overdue', label: 'Overdue' },

@@ -10,10 +10,12 @@ import Typography from '@mui/material/Typography';
 import { useQueryClient } from '@tanstack/react-query';
 import { type ChangeEvent, useRef, useState } from 'react';
 import { commitImport } from '../../api/imports/commit-import.ts';
+import { useImports } from '../../api/imports/list-imports.ts';
 import { previewImport } from '../../api/imports/preview-import.ts';
 import { useUndoImport } from '../../api/imports/undo-import.ts';
 import { invalidateDomain } from '../../api/invalidate.ts';
 import type { Failure } from '../../api/outcome.ts';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { countOf } from '../../lib/format.ts';
 import { ImportHistory } from './ImportHistory.tsx';
 import { ImportRowsTable } from './ImportRowsTable.tsx';
@@ -29,6 +31,15 @@ export function importedMessage(r: ImportSummary): string {
   if (r.entitiesCreated > 0) parts.push(countOf(r.entitiesCreated, 'new entity', 'new entities'));
   const skipped = r.skippedDuplicates > 0 ? ` ${countOf(r.skippedDuplicates, 'duplicate', 'duplicates')} skipped.` : '';
   return `Imported ${parts.join(', ')}.${skipped}`;
+}
+
+/** What Undo takes away, for its confirmation: "The 3 invoices, 1 payment and 2 new entities of bank.csv". */
+export function undoQuestion(r: ImportSummary): string {
+  const parts = [countOf(r.invoices, 'invoice', 'invoices')];
+  if (r.payments > 0) parts.push(countOf(r.payments, 'payment', 'payments'));
+  if (r.entitiesCreated > 0) parts.push(countOf(r.entitiesCreated, 'new entity', 'new entities'));
+  const list = parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
+  return `The ${list} of ${r.fileName} go to the recycle bin, where they can be restored for 14 days. Invoices of this import you already deleted stay as they are.`;
 }
 
 /**
@@ -91,14 +102,26 @@ export default function ImportPage() {
     setBusy(null);
   };
 
-  const undoImport = async (id: number) => {
+  const imports = useImports();
+  /** The import whose Undo waits for confirmation. */
+  const [undoing, setUndoing] = useState<ImportSummary | null>(null);
+  const askUndo = (id: number) => {
+    const target = (done?.id === id ? done : null) ?? imports.data?.find((i) => i.id === id) ?? null;
+    if (target) setUndoing(target);
+  };
+  const undoImport = async () => {
+    if (!undoing) return;
+    const id = undoing.id;
     const result = await undo.mutateAsync(id);
+    setUndoing(null);
     if (!result.ok) setError(messageOf(result, 'The import could not be undone.'));
     else if (done?.id === id) setDone(result.data);
   };
 
   const rowsWithErrors = preview?.errorCount ?? 0;
-  const toImport = preview ? preview.rowCount - rowsWithErrors - preview.duplicateCount + keep.size : 0;
+  // A problem or a row with errors refuses the whole file: then nothing would be imported, and the button says so.
+  const importable = preview !== null && preview.problems.length === 0 && rowsWithErrors === 0;
+  const toImport = preview && importable ? preview.rowCount - preview.duplicateCount + keep.size : 0;
   const blocked = !preview || preview.problems.length > 0 || rowsWithErrors > 0 || toImport === 0 || busy !== null;
 
   return (
@@ -130,7 +153,7 @@ export default function ImportPage() {
             sx={{ mb: 2 }}
             action={
               done.undoneAt ? undefined : (
-                <Button color="inherit" size="small" onClick={() => undoImport(done.id)} loading={undo.isPending}>
+                <Button color="inherit" size="small" onClick={() => askUndo(done.id)} loading={undo.isPending}>
                   Undo Import
                 </Button>
               )
@@ -213,9 +236,34 @@ export default function ImportPage() {
                 </Typography>
               </Box>
             )}
+            <Typography
+              id="import-all-or-nothing"
+              variant="body2"
+              color="text.secondary"
+              sx={{ display: toImport > 0 ? undefined : 'none' }}
+            >
+              {[
+                `All or nothing: the ${countOf(Math.max(toImport, 0), 'invoice', 'invoices')} ${toImport === 1 ? 'is' : 'are'} saved together, or none of them if anything fails.`,
+                preview.duplicateCount - keep.size > 0
+                  ? `${countOf(preview.duplicateCount - keep.size, 'likely duplicate is', 'likely duplicates are')} left out.`
+                  : '',
+                'Undo Import removes them all again.',
+              ]
+                .filter(Boolean)
+                .join(' ')}
+            </Typography>
             <Stack direction="row" spacing={2}>
-              <Button variant="contained" disabled={blocked} onClick={runImport}>
-                {`Import ${countOf(Math.max(toImport, 0), 'invoice', 'invoices')}`}
+              <Button
+                variant="contained"
+                disabled={blocked}
+                onClick={runImport}
+                aria-describedby="import-all-or-nothing"
+              >
+                {toImport <= 0
+                  ? 'Nothing to Import'
+                  : toImport === 1
+                    ? 'Import 1 Invoice'
+                    : `Import All ${countOf(toImport, 'Invoice', 'Invoices')}`}
               </Button>
               <Button
                 disabled={busy !== null}
@@ -229,7 +277,20 @@ export default function ImportPage() {
             </Stack>
           </Stack>
         )}
-        <ImportHistory onUndo={undoImport} undoing={undo.isPending} />
+        <ImportHistory onUndo={askUndo} undoing={undo.isPending} />
+        <ConfirmDialog
+          open={undoing !== null}
+          title={
+            undoing ? `Undo the import of ${countOf(undoing.invoices, 'invoice', 'invoices')}?` : 'Undo the import?'
+          }
+          confirmLabel="Undo Import"
+          destructive
+          busy={undo.isPending}
+          onConfirm={undoImport}
+          onCancel={() => setUndoing(null)}
+        >
+          {undoing ? undoQuestion(undoing) : ''}
+        </ConfirmDialog>
       </Paper>
     </Container>
   );

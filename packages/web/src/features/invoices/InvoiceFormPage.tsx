@@ -9,6 +9,7 @@ import { PageProgress } from '../../components/PageProgress.tsx';
 import { todayIso } from '../../lib/dates.ts';
 import { parseRouteId } from '../../lib/route-id.ts';
 import { InvoiceForm } from './InvoiceForm.tsx';
+import { InvoiceNotFound } from './InvoiceNotFound.tsx';
 import { emptyInvoiceForm, findEntityByName, flowFor, invoiceFormFromEntry } from './invoice-form.ts';
 
 /** The entity of an invoice being edited, even when it is archived (and so not among the active ones). */
@@ -44,7 +45,7 @@ export default function InvoiceFormPage() {
   if (editing && !entry.data)
     return (
       <PageCard title={title}>
-        <Alert severity="error">Invoice not found.</Alert>
+        <InvoiceNotFound entryId={entryId} />
       </PageCard>
     );
 

@@ -34,6 +34,7 @@ import { useNotice } from '../../components/notices.tsx';
 import { PageProgress } from '../../components/PageProgress.tsx';
 import type { EntityOrigin } from '../../lib/entity-origin.ts';
 import { parseRouteId } from '../../lib/route-id.ts';
+import { InvoiceNotFound } from './InvoiceNotFound.tsx';
 import { PaymentDialog } from './PaymentDialog.tsx';
 import { PaymentsTable } from './PaymentsTable.tsx';
 import { PAYMENT_MESSAGES } from './payment-form.ts';
@@ -59,7 +60,7 @@ export default function InvoicePage() {
   if (!entry.data)
     return (
       <Frame>
-        <Alert severity="error">Invoice not found.</Alert>
+        <InvoiceNotFound entryId={entryId} />
       </Frame>
     );
   return (

@@ -1,26 +1,37 @@
 import { formatAmount } from '@billfold/contract/money';
 import { paymentMethodLabel } from '@billfold/contract/payment-methods';
 import type { RecycleItem } from '@billfold/contract/recycle';
-import RestoreFromTrash from '@mui/icons-material/RestoreFromTrash';
+import DeleteForever from '@mui/icons-material/DeleteForever';
 import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Container from '@mui/material/Container';
+import IconButton from '@mui/material/IconButton';
 import Paper from '@mui/material/Paper';
 import { useTheme } from '@mui/material/styles';
+import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { DataGrid, type GridColDef } from '@mui/x-data-grid';
 import { useMemo, useState } from 'react';
 import { serverReason } from '../../api/outcome.ts';
+import { useDeleteForever } from '../../api/recycle/delete-forever.ts';
 import { useRecycleBin } from '../../api/recycle/list-recycle.ts';
 import { useRestoreItem } from '../../api/recycle/restore-item.ts';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { MONEY_COLUMN_WIDTH } from '../../components/invoice-grid/columns.tsx';
 import { useNotice } from '../../components/notices.tsx';
 import { PageProgress } from '../../components/PageProgress.tsx';
 import { formatTimestamp } from '../../lib/dates.ts';
 import { NOTICE_MS } from '../../lib/timing.ts';
 import { RestoreAsDialog, type RestoreAsTarget } from './RestoreAsDialog.tsx';
-import { canRestoreUnderAnotherName, restoreNotice } from './restore-message.ts';
+import {
+  canRestoreUnderAnotherName,
+  daysLeft,
+  deleteForeverNotice,
+  deleteForeverQuestion,
+  restoreNotice,
+} from './restore-message.ts';
 
 const PAGE_SIZES = [10, 25, 50, 100];
 const rowId = (item: RecycleItem) => `${item.entityType}-${item.entityId}`;
@@ -31,7 +42,11 @@ function typeLabel(item: RecycleItem): string {
   return item.entityType === 'Payment' ? paymentMethodLabel(item.type) : item.type;
 }
 
-/** `/recycle` (docs/product.md, Recycle bin (/recycle)): what was deleted in the last 14 days, each with Restore. */
+/**
+ * `/recycle` (docs/product.md, Recycle bin (/recycle)): what was deleted in the last 14 days, each with the days left
+ * before it is purged, Restore, and Delete Forever after a confirmation
+ * (docs/decisions/0106-recycle-bin-purge-date-and-delete-forever.md).
+ */
 export default function RecyclePage() {
   const bin = useRecycleBin();
   const restore = useRestoreItem();
@@ -40,6 +55,18 @@ export default function RecyclePage() {
   const theme = useTheme();
   const narrow = useMediaQuery(theme.breakpoints.down('md'));
   const [restoreAs, setRestoreAs] = useState<RestoreAsTarget | null>(null);
+  const remove = useDeleteForever();
+  const [toDelete, setToDelete] = useState<RecycleItem | null>(null);
+  // The moment the list was read: the days left count from it (the list refetches on every visit).
+  const now = bin.dataUpdatedAt || Date.now();
+
+  const confirmDelete = async () => {
+    if (!toDelete) return;
+    const outcome = await remove.mutateAsync({ entityType: toDelete.entityType, entityId: toDelete.entityId });
+    setToDelete(null);
+    const { message, severity } = deleteForeverNotice(outcome);
+    notify(message, { severity, placement: 'bottom', duration: NOTICE_MS.recycle });
+  };
 
   const columns = useMemo<GridColDef<RecycleItem>[]>(() => {
     const run = async (item: RecycleItem) => {
@@ -56,19 +83,32 @@ export default function RecyclePage() {
     const actions: GridColDef<RecycleItem> = {
       field: 'actions',
       headerName: 'Actions',
-      width: 120,
+      // Restore and the Delete-forever icon, and no more: at 1366 px every column fits beside them.
+      width: 130,
       sortable: false,
       filterable: false,
       renderCell: ({ row }) => (
-        <Button
-          size="small"
-          startIcon={<RestoreFromTrash />}
-          onClick={() => run(row)}
-          disabled={working === rowId(row)}
-          aria-label={`Restore ${row.entityType} ${row.partyName ?? ''}`.trim()}
-        >
-          Restore
-        </Button>
+        <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5, height: '100%' }}>
+          <Button
+            size="small"
+            onClick={() => run(row)}
+            disabled={working === rowId(row)}
+            aria-label={`Restore ${row.entityType} ${row.partyName ?? ''}`.trim()}
+          >
+            Restore
+          </Button>
+          <Tooltip title="Delete forever">
+            <IconButton
+              size="small"
+              color="error"
+              onClick={() => setToDelete(row)}
+              disabled={working === rowId(row)}
+              aria-label={`Delete forever ${row.entityType} ${row.partyName ?? ''}`.trim()}
+            >
+              <DeleteForever fontSize="small" />
+            </IconButton>
+          </Tooltip>
+        </Box>
       ),
     };
     const details: GridColDef<RecycleItem>[] = [
@@ -78,6 +118,22 @@ export default function RecyclePage() {
         headerName: 'Deletion Date',
         width: 170,
         valueFormatter: (value: string) => formatTimestamp(value),
+      },
+      {
+        field: 'purgeDate',
+        headerName: 'Days Left',
+        width: 90,
+        description: 'Days until the item is deleted permanently',
+        renderCell: ({ row }) => {
+          const left = daysLeft(row.purgeDate, now);
+          return (
+            <Box component="span" title={`Deleted permanently from ${formatTimestamp(row.purgeDate)}`}>
+              <Box component="span" sx={{ color: left.days <= 2 ? 'error.main' : undefined }}>
+                {left.label}
+              </Box>
+            </Box>
+          );
+        },
       },
       { field: 'partyName', headerName: 'Entity Name', flex: 1, minWidth: 120 },
       {
@@ -99,9 +155,12 @@ export default function RecyclePage() {
       { field: 'type', headerName: 'Type', flex: 1, minWidth: 140, valueGetter: (_value, row) => typeLabel(row) },
       { field: 'details', headerName: 'Details', flex: 1, minWidth: 140 },
     ];
-    // On a phone or small tablet the grid scrolls sideways: Restore comes first, where it can be seen and reached.
-    return narrow ? [actions, ...details] : [...details, actions];
-  }, [restore, notify, working, narrow]);
+    // On a phone or small tablet the grid scrolls sideways: Restore comes first, where it can be seen and reached,
+    // and the days left next to it.
+    if (!narrow) return [...details, actions];
+    const daysLeftColumn = details.filter((c) => c.field === 'purgeDate');
+    return [actions, ...daysLeftColumn, ...details.filter((c) => c.field !== 'purgeDate')];
+  }, [restore, notify, working, narrow, now]);
 
   return (
     <Container maxWidth="xl" sx={{ py: 4 }}>
@@ -110,7 +169,8 @@ export default function RecyclePage() {
         Recycle Bin
       </Typography>
       <Typography color="text.secondary" sx={{ mb: 2 }}>
-        Deleted entities, invoices and payments stay here for 14 days, then they are deleted permanently.
+        Deleted entities, invoices and payments stay here for 14 days, then they are deleted permanently. Delete Forever
+        removes one sooner.
       </Typography>
       {bin.isError ? (
         <Alert severity="error">Failed to load the recycle bin.</Alert>
@@ -131,6 +191,17 @@ export default function RecyclePage() {
           />
         </Paper>
       )}
+      <ConfirmDialog
+        open={toDelete !== null}
+        title="Delete forever?"
+        confirmLabel="Delete Forever"
+        destructive
+        busy={remove.isPending}
+        onConfirm={confirmDelete}
+        onCancel={() => setToDelete(null)}
+      >
+        {toDelete ? deleteForeverQuestion(toDelete) : ''}
+      </ConfirmDialog>
       {restoreAs && (
         <RestoreAsDialog
           target={restoreAs}

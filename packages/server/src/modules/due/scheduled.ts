@@ -1,0 +1,112 @@
+import { addDays, MAX_DATE } from '@billfold/contract/dates';
+import type { ScheduledGroup } from '@billfold/contract/due';
+import type { Flow } from '@billfold/contract/entries';
+import { fromCents } from '@billfold/contract/money';
+import { expandTemplate, occurrenceAfter } from '@billfold/contract/schedule-dates';
+import type { ScheduleRow } from '../../db/schema.ts';
+import { ruleOf } from '../schedules/schedule.mapper.ts';
+
+/**
+ * An occurrence a schedule has not turned into an invoice yet, in cents
+ * (docs/decisions/1012-scheduled-occurrences-in-upcoming.md).
+ */
+export interface ScheduledOccurrence {
+  scheduleId: number;
+  entityId: number;
+  name: string;
+  date: string;
+  dueDate: string;
+  amountCents: number;
+  flow: Flow;
+  description: string;
+}
+
+/** A schedule row as the due reads select it: with its entity's name. */
+export type ScheduleWithEntity = Pick<
+  ScheduleRow,
+  | 'id'
+  | 'bill_id'
+  | 'cadence'
+  | 'interval'
+  | 'day_of_month'
+  | 'first_date'
+  | 'end_date'
+  | 'max_count'
+  | 'amount_cents'
+  | 'flow'
+  | 'template'
+  | 'due_days'
+  | 'next_date'
+  | 'created_count'
+> & { bill_name: string };
+
+/** Occurrences of one schedule a window may reach: a weekly one over a year is 53; this also bounds a long backlog. */
+const MAX_PER_SCHEDULE = 400;
+
+/**
+ * The occurrences the schedule will still create whose due date falls in `[from, to]` (from the first one when `from`
+ * is null). They start at the schedule's cursor `next_date`: the runner moves it past an occurrence in the same
+ * transaction that creates its invoice, so an occurrence is either an invoice or here, never both.
+ */
+export function pendingOccurrences(
+  schedule: ScheduleWithEntity,
+  from: string | null,
+  to: string,
+): ScheduledOccurrence[] {
+  const rule = ruleOf(schedule);
+  const found: ScheduledOccurrence[] = [];
+  let date = schedule.next_date;
+  let n = schedule.created_count + 1;
+  for (let i = 0; date !== null && i < MAX_PER_SCHEDULE; i++, n++) {
+    if (schedule.max_count !== null && n > schedule.max_count) break;
+    // The invoice's due date as the runner sets it (docs/decisions/1010-recurring-invoices.md).
+    const dueDate = [addDays(date, schedule.due_days), MAX_DATE].sort()[0] ?? MAX_DATE;
+    if (dueDate > to) break;
+    if (from === null || dueDate >= from) {
+      found.push({
+        scheduleId: schedule.id,
+        entityId: schedule.bill_id,
+        name: schedule.bill_name,
+        date,
+        dueDate,
+        amountCents: schedule.amount_cents,
+        flow: schedule.flow as Flow,
+        description: expandTemplate(schedule.template, date, n),
+      });
+    }
+    date = occurrenceAfter(rule, date);
+  }
+  return found;
+}
+
+/** Soonest due first, then by entity name and schedule, so the order is total. */
+export const byDueDate = (a: ScheduledOccurrence, b: ScheduledOccurrence) =>
+  a.dueDate.localeCompare(b.dueDate) || a.name.localeCompare(b.name) || a.scheduleId - b.scheduleId;
+
+/** A window's scheduled invoices: counted and summed in cents, the first `limit` listed. */
+export function scheduledGroup(occurrences: ScheduledOccurrence[], limit: number): ScheduledGroup {
+  let toPay = 0;
+  let toCollect = 0;
+  for (const o of occurrences) {
+    if (o.flow === 'OUTGOING') toPay += o.amountCents;
+    else toCollect += o.amountCents;
+  }
+  return {
+    count: occurrences.length,
+    toPay: fromCents(toPay),
+    toCollect: fromCents(toCollect),
+    invoices: [...occurrences]
+      .sort(byDueDate)
+      .slice(0, limit)
+      .map((o) => ({
+        scheduleId: o.scheduleId,
+        entityId: o.entityId,
+        name: o.name,
+        date: o.date,
+        dueDate: o.dueDate,
+        amount: fromCents(o.amountCents),
+        flow: o.flow,
+        description: o.description,
+      })),
+  };
+}
