@@ -3,7 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app/App.tsx';
 import { joinSessionChannel } from './lib/session.ts';
 
-// A duplicated tab shares its session with the original: listen for its token refreshes and logout.
+// Every tab of the browser holds its one sign-in: a new tab asks the open ones for it (decision 0705).
 joinSessionChannel();
 
 const root = document.getElementById('root');

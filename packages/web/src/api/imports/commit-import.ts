@@ -1,6 +1,6 @@
 import type { ColumnMapping, CommitEvent, ImportSummary } from '@billfold/contract/imports';
 import { readSession } from '../../lib/session.ts';
-import { API_PREFIX, ApiError, refreshSession, serverMessage, signOut } from '../client.ts';
+import { API_PREFIX, ApiError, endSession, refreshSession, serverMessage } from '../client.ts';
 import { type Outcome, settle } from '../outcome.ts';
 import { importForm } from './preview-import.ts';
 
@@ -34,7 +34,7 @@ async function streamImport(
   let response = await send();
   if (response.status === 401) {
     if (!(await refreshSession())) {
-      signOut();
+      endSession();
       throw new ApiError(401, 'Session expired');
     }
     response = await send();
