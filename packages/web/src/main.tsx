@@ -1,3 +1,8 @@
+// The theme's typeface ships with the app, so text is as wide on every machine as the grids are sized for
+// (decision 0604); weights of the theme: regular, medium, bold.
+import '@fontsource/roboto/400.css';
+import '@fontsource/roboto/500.css';
+import '@fontsource/roboto/700.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App.tsx';

@@ -36,6 +36,7 @@ describe('session storage', () => {
     expect(Object.keys(VIEW_KEYS).sort()).toEqual(
       [
         'columnVisibility',
+        'columnWidths',
         'dateMode',
         'dateRange',
         'filters',

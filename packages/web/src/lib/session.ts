@@ -23,6 +23,8 @@ export const VIEW_KEYS = {
   page: 'page',
   pageSize: 'pageSize',
   columnVisibility: 'columnVisibility',
+  /** Column field → the width in px the user dragged it to. */
+  columnWidths: 'columnWidths',
   sortModel: 'sortModel',
   /** The original client's name for this key, kept so its saved settings carry over. */
   showMoreOptions: 'showMoreOptions',

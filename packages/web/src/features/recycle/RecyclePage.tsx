@@ -6,15 +6,14 @@ import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Container from '@mui/material/Container';
 import Paper from '@mui/material/Paper';
-import { useTheme } from '@mui/material/styles';
 import Typography from '@mui/material/Typography';
-import useMediaQuery from '@mui/material/useMediaQuery';
 import { DataGrid, type GridColDef } from '@mui/x-data-grid';
 import { useMemo, useState } from 'react';
 import { serverReason } from '../../api/outcome.ts';
 import { useRecycleBin } from '../../api/recycle/list-recycle.ts';
 import { useRestoreItem } from '../../api/recycle/restore-item.ts';
-import { MONEY_COLUMN_WIDTH } from '../../components/invoice-grid/columns.tsx';
+import { type ColumnContent, useContentWidths } from '../../components/column-widths.ts';
+import { MONEY_COLUMN_WIDTH, MONEY_SAMPLES } from '../../components/invoice-grid/columns.tsx';
 import { useNotice } from '../../components/notices.tsx';
 import { PageProgress } from '../../components/PageProgress.tsx';
 import { formatTimestamp } from '../../lib/dates.ts';
@@ -23,6 +22,7 @@ import { RestoreAsDialog, type RestoreAsTarget } from './RestoreAsDialog.tsx';
 import { canRestoreUnderAnotherName, restoreNotice } from './restore-message.ts';
 
 const PAGE_SIZES = [10, 25, 50, 100];
+const NO_ITEMS: RecycleItem[] = [];
 const rowId = (item: RecycleItem) => `${item.entityType}-${item.entityId}`;
 
 /** A payment's type is its method code; invoices say Income/Expense, entities Active/Archived. */
@@ -31,15 +31,41 @@ function typeLabel(item: RecycleItem): string {
   return item.entityType === 'Payment' ? paymentMethodLabel(item.type) : item.type;
 }
 
+/**
+ * Each column as wide as what it shows (decision 0604): the deletion time, names, amounts and headers in full. The
+ * long titles of short values (Component, Invoice Number, Invoice/Payment Date) keep no room for a sort arrow, so
+ * that more fits in sight.
+ */
+const RECYCLE_COLUMN_CONTENT: Readonly<Record<string, ColumnContent<RecycleItem>>> = {
+  entityType: { header: 'Component', text: (item) => item.entityType, sortRoom: false, min: 96, fallback: 105 },
+  recycleDate: { header: 'Deletion Date', text: (item) => formatTimestamp(item.recycleDate), min: 150, fallback: 190 },
+  partyName: { header: 'Entity Name', text: (item) => item.partyName ?? '', min: 120, max: 320, fallback: 180 },
+  invoiceNumber: {
+    header: 'Invoice Number',
+    text: (item) => String(item.invoiceNumber ?? ''),
+    sortRoom: false,
+    min: 96,
+    fallback: 130,
+  },
+  entityDate: {
+    header: 'Invoice/Payment Date',
+    text: (item) => item.entityDate ?? '',
+    sortRoom: false,
+    min: 120,
+    fallback: 170,
+  },
+  amount: { header: 'Amount', samples: MONEY_SAMPLES, min: 96, fallback: MONEY_COLUMN_WIDTH },
+  type: { header: 'Type', text: typeLabel, min: 80, fallback: 110 },
+};
+
 /** `/recycle` (docs/product.md, Recycle bin (/recycle)): what was deleted in the last 14 days, each with Restore. */
 export default function RecyclePage() {
   const bin = useRecycleBin();
   const restore = useRestoreItem();
   const notify = useNotice();
   const [working, setWorking] = useState<string | null>(null);
-  const theme = useTheme();
-  const narrow = useMediaQuery(theme.breakpoints.down('md'));
   const [restoreAs, setRestoreAs] = useState<RestoreAsTarget | null>(null);
+  const widths = useContentWidths(bin.data ?? NO_ITEMS, RECYCLE_COLUMN_CONTENT);
 
   const columns = useMemo<GridColDef<RecycleItem>[]>(() => {
     const run = async (item: RecycleItem) => {
@@ -72,36 +98,37 @@ export default function RecyclePage() {
       ),
     };
     const details: GridColDef<RecycleItem>[] = [
-      { field: 'entityType', headerName: 'Component', width: 105 },
+      { field: 'entityType', headerName: 'Component', width: widths.entityType },
       {
         field: 'recycleDate',
         headerName: 'Deletion Date',
-        width: 170,
+        width: widths.recycleDate,
         valueFormatter: (value: string) => formatTimestamp(value),
       },
-      { field: 'partyName', headerName: 'Entity Name', flex: 1, minWidth: 120 },
+      { field: 'partyName', headerName: 'Entity Name', width: widths.partyName },
       {
         field: 'invoiceNumber',
         headerName: 'Invoice Number',
-        width: 120,
+        width: widths.invoiceNumber,
         type: 'number',
         align: 'left',
         headerAlign: 'left',
       },
-      { field: 'entityDate', headerName: 'Invoice/Payment Date', width: 160 },
+      { field: 'entityDate', headerName: 'Invoice/Payment Date', width: widths.entityDate },
       {
         field: 'amount',
         headerName: 'Amount',
-        width: MONEY_COLUMN_WIDTH,
+        width: widths.amount,
         type: 'number',
         valueFormatter: (value: number | null) => (value == null ? '' : formatAmount(value)),
       },
-      { field: 'type', headerName: 'Type', flex: 1, minWidth: 140, valueGetter: (_value, row) => typeLabel(row) },
-      { field: 'details', headerName: 'Details', flex: 1, minWidth: 140 },
+      { field: 'type', headerName: 'Type', width: widths.type, valueGetter: (_value, row) => typeLabel(row) },
+      { field: 'details', headerName: 'Details', flex: 1, minWidth: 120 },
     ];
-    // On a phone or small tablet the grid scrolls sideways: Restore comes first, where it can be seen and reached.
-    return narrow ? [actions, ...details] : [...details, actions];
-  }, [restore, notify, working, narrow]);
+    // Restore comes first, where it can always be seen and reached: the columns are as wide as what they show
+    // (decision 0604), so a bin of long names scrolls sideways, on a phone and at 1366 px alike.
+    return [actions, ...details];
+  }, [restore, notify, working, widths]);
 
   return (
     <Container maxWidth="xl" sx={{ py: 4 }}>
