@@ -89,7 +89,7 @@ describe('grid columns at 1366 px, on this machine’s fonts', () => {
     }
   });
 
-  it('home: a column dragged wider keeps its width after a reload and a visit elsewhere, until logout', async () => {
+  it('home: a column dragged wider keeps its width after a reload and a visit elsewhere', async () => {
     const api = await createSignedInUser();
     await seedWideRows(api);
     const page = await browser.newPage({ viewport: DESKTOP });
