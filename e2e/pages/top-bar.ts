@@ -9,6 +9,11 @@ export class TopBar {
     this.historyButton = page.getByRole('button', { name: 'History' });
   }
 
+  /** A page of the main navigation (a button with its name, an icon named so on a phone). */
+  navLink(name: string): Locator {
+    return this.page.getByRole('banner').getByRole('link', { name, exact: true });
+  }
+
   /** The menu button named with the UPPERCASED username. */
   userButton(username: string): Locator {
     return this.page.getByRole('button', { name: username.toUpperCase(), exact: true });

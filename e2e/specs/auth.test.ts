@@ -57,11 +57,7 @@ describe('create account, then log in', () => {
     const topBar = new TopBar(page);
     await topBar.userButton(user.username).waitFor();
     const history = await topBar.openHistoryMenu();
-    await expect(history.getByRole('menuitem').allTextContents()).resolves.toEqual([
-      'Archives',
-      'Recycle Bin',
-      'Import CSV',
-    ]);
+    await expect(history.getByRole('menuitem').allTextContents()).resolves.toEqual(['Archives', 'Recycle Bin']);
     await screenshot(page, 'home-history-menu');
     await page.keyboard.press('Escape');
     const userMenu = await topBar.openUserMenu(user.username);

@@ -47,7 +47,7 @@ describe.each([
     await page.keyboard.press('Enter');
     await home.filters.waitFor({ state: viewport.width < 900 ? 'hidden' : 'visible' });
     if (viewport.width < 900) {
-      await page.getByRole('button', { name: 'Filters, 1 active' }).waitFor();
+      await page.getByRole('button', { name: 'Filters 1 active' }).waitFor();
       await page.getByRole('list', { name: 'Invoices' }).getByRole('listitem').first().waitFor();
       expect(await page.getByRole('list', { name: 'Invoices' }).getByRole('listitem').count()).toBe(1);
     } else {

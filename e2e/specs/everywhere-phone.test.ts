@@ -130,7 +130,7 @@ describe('phones and tablets', () => {
     await screenshot(page, 'phone-filter-sheet');
     await home.searchButton.click();
     await home.filters.waitFor({ state: 'hidden' });
-    await page.getByRole('button', { name: 'Filters, 2 active' }).waitFor();
+    await page.getByRole('button', { name: 'Filters 2 active' }).waitFor();
     await expect.poll(() => itemTitles(invoiceList(page))).toHaveLength(2);
     await page.getByRole('button', { name: 'Clear Filters' }).click();
     await page.getByRole('button', { name: 'Filters, none active' }).waitFor();

@@ -20,6 +20,7 @@ const VIEW_KEYS = [
   'page',
   'pageSize',
   'columnVisibility',
+  'columnWidths',
   'sortModel',
   'showMoreOptions',
 ];

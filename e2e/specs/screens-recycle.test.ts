@@ -71,7 +71,9 @@ describe('recycle bin', () => {
     await recycle.heading.waitFor();
     await recycle.settled();
     const headers = await recycle.grid.getByRole('columnheader').allInnerTexts();
+    // Actions first (decision 0604): Restore stays in sight however wide the names make the other columns.
     expect(headers.map((h) => h.trim())).toEqual([
+      'Actions',
       'Component',
       'Deletion Date',
       'Days Left',
@@ -81,7 +83,6 @@ describe('recycle bin', () => {
       'Amount',
       'Type',
       'Details',
-      'Actions',
     ]);
     expect(await recycle.rows.locator('[data-field="entityType"]').allInnerTexts()).toEqual([
       'Entity',

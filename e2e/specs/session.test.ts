@@ -26,6 +26,34 @@ function countRefreshes(page: Page): () => number {
 }
 
 describe('token refresh in the browser', () => {
+  it('a new tab receives the session of an open one whose access token expired, renews it once, and both keep it', async () => {
+    const user = await createUser();
+    const api = await apiLogin(user);
+    const first = await browser.newPage();
+    await storeSession(first, {
+      accessToken: forgedAccessToken(-60),
+      refreshToken: api.refreshToken,
+      username: user.username,
+    });
+    await first.evaluate(() => sessionStorage.setItem('sessionId', 'one-sign-in'));
+    await first.reload(); // the app starts holding this session, and answers new tabs with it
+    const refreshes = { count: 0 };
+    first.context().on('request', (request) => {
+      if (request.url().includes('/api/v1/auth/refresh')) refreshes.count += 1;
+    });
+
+    const second = await first.context().newPage();
+    const account = await new AccountPage(second).goto();
+    await expect(account.value('Username').textContent()).resolves.toBe(user.username);
+    expect(refreshes.count).toBe(1);
+    const renewed = await sessionStorageOf(second);
+    expect(renewed.sessionId).toBe('one-sign-in');
+    expect(renewed.refreshToken).not.toBe(api.refreshToken);
+    // The first tab took the renewed tokens: it will not present the spent refresh token.
+    await first.waitForFunction((token) => sessionStorage.getItem('refreshToken') === token, renewed.refreshToken);
+    expect((await sessionStorageOf(first)).accessToken).toBe(renewed.accessToken);
+  });
+
   it('renews an expired access token with the refresh token before showing a guarded page', async () => {
     const user = await createUser();
     const api = await apiLogin(user);

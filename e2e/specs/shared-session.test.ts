@@ -33,7 +33,7 @@ const tokensOf = async (page: Page) => {
   return { accessToken, refreshToken, sessionId };
 };
 
-describe('tabs sharing one session', () => {
+describe('one session for every tab of the browser', () => {
   it('keep each other signed in through refreshes, and a logout in one logs out the other', async () => {
     const user = await createUser();
     const tabA = await browser.newPage();
@@ -89,16 +89,96 @@ describe('tabs sharing one session', () => {
     expect(browser.pageErrors).toEqual([]);
   });
 
-  it('a tab signed in on its own is not touched by another session in the same browser', async () => {
-    const [ann, bob] = [await createUser(), await createUser()];
+  it('a new tab of the browser receives the session on a deep link, and keeps refreshes coherent with the others', async () => {
+    const user = await createUser();
+    const api = await apiLogin(user);
+    const bill = await api.request<Bill>('POST', '/bills', { name: 'Deep Link Gas Co' });
     const tabA = await browser.newPage();
-    await loginAs(tabA, ann);
+    await loginAs(tabA, user);
+    const logins = { count: 0 };
+    tabA.context().on('request', (request) => {
+      if (request.url().includes('/api/v1/auth/login')) logins.count += 1;
+    });
+
+    // A bookmark or a Ctrl+click: a new tab of the same browser, with empty session storage of its own.
     const tabB = await tabA.context().newPage();
-    await loginAs(tabB, bob);
-    await new TopBar(tabA).logout(ann.username);
-    await waitForPath(tabA, '/');
+    await tabB.goto(`/entities/${bill.id}`);
+    await tabB.getByText('Deep Link Gas Co').first().waitFor();
+    expect(pathOf(tabB)).toBe(`/entities/${bill.id}`);
+    await expect(new LoginPage(tabB).heading.count()).resolves.toBe(0);
+    expect(logins.count).toBe(0);
+    const first = await tokensOf(tabA);
+    expect(await tokensOf(tabB)).toEqual(first);
+    await screenshot(tabB, 'shared-session-new-tab-deep-link');
+
+    // The new tab refreshes (well past the reuse interval); the first takes its tokens and keeps working.
+    const refreshesA = countRefreshes(tabA);
+    await tabB.waitForTimeout(PAST_REUSE_INTERVAL_MS);
+    await spoilAccessToken(tabB);
+    await tabB.reload();
+    await tabB.getByText('Deep Link Gas Co').first().waitFor();
+    await tabA.waitForFunction((old) => sessionStorage.getItem('refreshToken') !== old, first.refreshToken);
+    expect(await tokensOf(tabA)).toEqual(await tokensOf(tabB));
+    await tabA.waitForTimeout(PAST_REUSE_INTERVAL_MS);
+    await spoilAccessToken(tabA);
+    const account = await new AccountPage(tabA).goto();
+    await expect(account.value('Username').textContent()).resolves.toBe(user.username);
+    expect(refreshesA()).toBe(1);
+    // Nothing of the session is left where it would outlive the tabs.
+    const local = await tabA.evaluate(() => JSON.stringify({ ...localStorage }));
+    expect(local).not.toContain(first.sessionId);
+    expect(local).not.toContain('refreshToken');
+    expect(browser.pageErrors).toEqual([]);
+  });
+
+  it('a logout in one tab ends the session in every tab', async () => {
+    const user = await createUser();
+    const tabA = await browser.newPage();
+    await loginAs(tabA, user);
+    const tabB = await tabA.context().newPage();
     await new AccountPage(tabB).goto();
-    await expect(new AccountPage(tabB).value('Username').textContent()).resolves.toBe(bob.username);
+    await expect(new AccountPage(tabB).value('Username').textContent()).resolves.toBe(user.username);
+    const tabC = await tabA.context().newPage();
+    await tabC.goto('/recycle');
+    await tabC.getByRole('heading', { name: 'Recycle Bin', level: 1 }).waitFor();
+
+    await new TopBar(tabB).logout(user.username);
+    for (const tab of [tabA, tabB, tabC]) {
+      await waitForPath(tab, '/');
+      await new LoginPage(tab).notice.filter({ hasText: 'You have been logged out' }).waitFor();
+      await expect(sessionStorageOf(tab)).resolves.toEqual({});
+    }
+    // Signed out everywhere: a new tab now asks in vain and shows the login page.
+    const tabD = await tabA.context().newPage();
+    await tabD.goto('/home');
+    await new LoginPage(tabD).heading.waitFor();
+    expect(pathOf(tabD)).toBe('/');
+  });
+
+  it('with every tab closed the session is over: a new tab shows the login page', async () => {
+    const user = await createUser();
+    const tabA = await browser.newPage();
+    await loginAs(tabA, user);
+    const tabB = await tabA.context().newPage();
+    await tabB.goto('/account');
+    await new AccountPage(tabB).value('Username').waitFor();
+    const context = tabA.context();
+    await tabA.close();
+    await tabB.close();
+
+    const tabC = await context.newPage();
+    await tabC.goto('/account');
+    const login = new LoginPage(tabC);
+    await login.heading.waitFor();
+    expect(pathOf(tabC)).toBe('/');
+    await expect(sessionStorageOf(tabC)).resolves.toEqual({});
+    await screenshot(tabC, 'shared-session-all-tabs-closed');
+    // Signing in returns to the page asked for, and a tab opened next receives this session.
+    await login.login(user.username, user.password);
+    await waitForPath(tabC, '/account');
+    const tabD = await context.newPage();
+    await tabD.goto('/account');
+    await expect(new AccountPage(tabD).value('Username').textContent()).resolves.toBe(user.username);
   });
 });
 

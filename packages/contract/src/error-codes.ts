@@ -25,6 +25,7 @@ export const ERROR_CODES = {
   WRONG_PASSWORD: 'The current password given with an account change is wrong.',
   MFA_REQUIRED: 'The password was right; a two-factor code is needed to finish signing in.',
   INVALID_MFA_CODE: 'The two-factor or recovery code is wrong or already used.',
+  MFA_CHALLENGE_EXPIRED: 'The sign-in’s two-factor step expired or was already used: sign in again with the password.',
   SIGN_IN_THROTTLED: 'Too many failed sign-ins for this account or address.',
   ACCOUNT_DEACTIVATED: 'The account is deactivated.',
   SESSION_ENDED: 'The refresh token is expired, revoked or reused: sign in again.',

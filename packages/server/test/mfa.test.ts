@@ -180,12 +180,14 @@ describe.each(dialects)('two-factor sign-in (%s)', (dialect) => {
       );
       expect(wrong.statusCode).toBe(401);
       expect(wrong.json().message).toBe('Unauthorized: invalid authentication code');
+      expect(wrong.json().code).toBe('INVALID_MFA_CODE');
       expect((await post('/auth/login/mfa', { challenge, code: 'not a code' }, { ip })).statusCode).toBe(401);
       expect((await post('/auth/login/mfa', { challenge, code: code(secret) }, { ip })).statusCode).toBe(200);
       t.clock.advance(STEP);
       const used = await post('/auth/login/mfa', { challenge, code: code(secret) }, { ip });
       expect(used.statusCode).toBe(401);
       expect(used.json().message).toBe('Unauthorized: sign-in expired or invalid, log in again');
+      expect(used.json().code).toBe('MFA_CHALLENGE_EXPIRED');
       expect((await post('/auth/login/mfa', { challenge: 'made-up', code: code(secret) }, { ip })).statusCode).toBe(
         401,
       );

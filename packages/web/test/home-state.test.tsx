@@ -52,13 +52,15 @@ describe('saved filters (docs/product.md, Saved view settings)', () => {
 });
 
 describe('saved grid state', () => {
-  it('keeps page, page size, sort and columns under the home keys', () => {
+  it('keeps page, page size, sort, columns and their dragged widths under the home keys', () => {
     homeGridStore.save({
       page: 2,
       pageSize: 25,
       sortModel: [{ field: 'amount', sort: 'desc' }],
       columnVisibility: { services: false },
+      columnWidths: { name: 260, date: 120 },
     });
+    expect(JSON.parse(sessionStorage.getItem('columnWidths') ?? '')).toEqual({ name: 260, date: 120 });
     expect(sessionStorage.getItem('page')).toBe('2');
     expect(sessionStorage.getItem('pageSize')).toBe('25');
     expect(JSON.parse(sessionStorage.getItem('sortModel') ?? '')).toEqual([{ field: 'amount', sort: 'desc' }]);
@@ -67,7 +69,10 @@ describe('saved grid state', () => {
       pageSize: 25,
       sortModel: [{ field: 'amount', sort: 'desc' }],
       columnVisibility: { dueDate: false, services: false },
+      columnWidths: { name: 260, date: 120 },
     });
+    clearSession();
+    expect(sessionStorage.getItem('columnWidths')).toBeNull();
   });
 
   it('hides the Due column until the user shows it, and keeps it shown then', () => {
@@ -79,8 +84,8 @@ describe('saved grid state', () => {
 
   it('a memory store never touches session storage', () => {
     const store = memoryGridStore({ pageSize: 10 });
-    store.save({ page: 1, pageSize: 5, sortModel: [], columnVisibility: {} });
-    expect(store.load()).toEqual({ page: 1, pageSize: 5, sortModel: [], columnVisibility: {} });
+    store.save({ page: 1, pageSize: 5, sortModel: [], columnVisibility: {}, columnWidths: {} });
+    expect(store.load()).toEqual({ page: 1, pageSize: 5, sortModel: [], columnVisibility: {}, columnWidths: {} });
     expect(sessionStorage.length).toBe(0);
   });
 
@@ -92,11 +97,18 @@ describe('saved grid state', () => {
           pageSize: 1000,
           sortModel: [{ field: 'password', sort: 'asc' }, 'x'],
           columnVisibility: { services: 'no', amount: false },
+          columnWidths: { name: 'wide', date: 10, amount: 1e9, category: Number.NaN, services: 180.4 },
         },
         [5, 10, 25, 50, 100],
         100,
       ),
-    ).toEqual({ page: 0, pageSize: 100, sortModel: [], columnVisibility: { dueDate: false, amount: false } });
+    ).toEqual({
+      page: 0,
+      pageSize: 100,
+      sortModel: [],
+      columnVisibility: { dueDate: false, amount: false },
+      columnWidths: { services: 180 },
+    });
     expect(sanitizeViewState({ page: 1.5, pageSize: 7 }, [2, 5, 10], 10)).toMatchObject({ page: 0, pageSize: 10 });
   });
 

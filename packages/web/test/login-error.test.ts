@@ -9,6 +9,19 @@ const response = (status: number, text: string): Observation => ({ stage: 'respo
 const message = (observation: Observation, online = true) => loginErrorMessage({ observation, online });
 
 describe('login error messages (docs/product.md, Messages), from observations', () => {
+  it("goes by the server's code (API Rev 3) where it sent one, never by the wording", () => {
+    const body = (status: number, code: string, text: string) =>
+      response(status, JSON.stringify({ statusCode: status, error: 'x', code, message: text }));
+    expect(message(body(401, 'INVALID_CREDENTIALS', 'Wrong.'))).toBe(LOGIN_ERRORS.unauthorized);
+    const throttled = 'Too many failed sign-in attempts. Try again in 15 minutes.';
+    expect(message(body(429, 'SIGN_IN_THROTTLED', throttled))).toBe(throttled);
+    expect(message(body(429, 'TOO_MANY_REQUESTS', throttled))).toBe(throttled);
+    expect(message(body(503, 'SERVICE_UNAVAILABLE', 'Starting up'))).toBe(LOGIN_ERRORS.unavailable);
+    // A 401 with another code is no wrong password, whatever its text says.
+    expect(message(body(401, 'ACCOUNT_DEACTIVATED', 'Unauthorized: account not active'))).toBe(LOGIN_ERRORS.unknown);
+    expect(message(body(400, 'VALIDATION_FAILED', 'unauthorized 401'))).toBe(LOGIN_ERRORS.unknown);
+  });
+
   it('names a refused connection from its marker, in an exception or a gateway body', () => {
     const error = new TypeError('fetch failed', {
       cause: Object.assign(new Error('connect'), { code: 'ECONNREFUSED' }),

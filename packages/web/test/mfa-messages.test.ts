@@ -4,29 +4,40 @@ import { mfaFailureMessage } from '../src/features/account/mfa-failure.ts';
 import { LOGIN_ERRORS } from '../src/features/auth/login-error.ts';
 import { MFA_ERRORS, mfaErrorMessage } from '../src/features/auth/mfa-error.ts';
 
-const response = (status: number, message: string): Observation => ({
+const response = (status: number, message: string, code?: string): Observation => ({
   stage: 'response',
   status,
   ok: false,
-  text: JSON.stringify({ statusCode: status, error: 'x', message }),
+  text: JSON.stringify({ statusCode: status, error: 'x', message, ...(code ? { code } : {}) }),
 });
 const step = (observation: Observation) => mfaErrorMessage({ observation, online: true });
 
 describe('the code step of sign-in: messages', () => {
   it('a wrong code stays on the code step; an expired or used challenge starts again from the password', () => {
-    expect(step(response(401, 'Unauthorized: invalid authentication code'))).toEqual({
+    expect(step(response(401, 'Unauthorized: invalid authentication code', 'INVALID_MFA_CODE'))).toEqual({
       message: MFA_ERRORS.invalidCode,
       restart: false,
     });
-    expect(step(response(401, 'Unauthorized: sign-in expired or invalid, log in again'))).toEqual({
+    expect(
+      step(response(401, 'Unauthorized: sign-in expired or invalid, log in again', 'MFA_CHALLENGE_EXPIRED')),
+    ).toEqual({ message: MFA_ERRORS.expired, restart: true });
+  });
+
+  it("goes by the server's code (API Rev 3), never by the wording of its message", () => {
+    expect(step(response(401, 'Your step timed out', 'MFA_CHALLENGE_EXPIRED'))).toEqual({
       message: MFA_ERRORS.expired,
       restart: true,
+    });
+    expect(step(response(401, 'sign-in expired? no: the code is wrong', 'INVALID_MFA_CODE'))).toEqual({
+      message: MFA_ERRORS.invalidCode,
+      restart: false,
     });
   });
 
   it("passes on the throttle's own words, and names a connection failure as the password step does", () => {
     const throttled = 'Too many failed attempts. Try again in 14 minutes.';
-    expect(step(response(429, throttled))).toEqual({ message: throttled, restart: false });
+    expect(step(response(429, throttled, 'TOO_MANY_REQUESTS'))).toEqual({ message: throttled, restart: false });
+    expect(step(response(429, throttled, 'SIGN_IN_THROTTLED'))).toEqual({ message: throttled, restart: false });
     expect(step({ stage: 'request', error: new TypeError('Failed to fetch') })).toEqual({
       message: LOGIN_ERRORS.unavailable,
       restart: false,

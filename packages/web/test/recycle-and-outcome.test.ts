@@ -20,7 +20,15 @@ describe('recycle bin restore notice (docs/product.md, Messages)', () => {
         severity: 'success',
       });
     }
-    expect(restoreNotice('Payment', { ok: false, reason: 'failed', status: 404, message: 'Item not found' })).toEqual({
+    expect(
+      restoreNotice('Payment', {
+        ok: false,
+        reason: 'failed',
+        status: 404,
+        message: 'Item not found',
+        code: 'NOT_FOUND',
+      }),
+    ).toEqual({
       message: 'Item not found',
       severity: 'error',
     });
@@ -46,10 +54,13 @@ describe('recycle bin restore notice (docs/product.md, Messages)', () => {
       reason: 'failed',
       status: 409,
       message: 'An entity named "Acme" already exists.',
+      code: 'CONFLICT',
     } as const;
     expect(canRestoreUnderAnotherName('Entity', taken)).toBe(true);
     expect(canRestoreUnderAnotherName('Invoice', taken)).toBe(false);
-    expect(canRestoreUnderAnotherName('Entity', { ...taken, status: 404 })).toBe(false);
+    expect(canRestoreUnderAnotherName('Entity', { ...taken, status: 404, code: 'NOT_FOUND' })).toBe(false);
+    // The code says what happened, not the status: a read-only refusal is no name taken.
+    expect(canRestoreUnderAnotherName('Entity', { ...taken, code: 'ITEM_READ_ONLY' })).toBe(false);
     expect(suggestedName('Acme')).toBe('Acme (2)');
     expect(suggestedName('Acme (2)')).toBe('Acme (3)');
   });
@@ -85,9 +96,12 @@ describe('write outcomes and single reads', () => {
 
   it('tells a refusal by the server (Failed …) from no answer at all (Error …)', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
-    server.handle((_req, res) => json(res, 409, { statusCode: 409, error: 'Conflict', message: 'archived' }));
+    server.handle((_req, res) =>
+      json(res, 409, { statusCode: 409, error: 'Conflict', code: 'ITEM_READ_ONLY', message: 'archived' }),
+    );
     const refused = await attempt('PUT', '/entries/edit', { body: { entryId: 1 } });
-    expect(refused).toEqual({ ok: false, reason: 'failed', status: 409, message: 'archived' });
+    // The server's code travels with the failure (API Rev 3), for the screen to branch on.
+    expect(refused).toEqual({ ok: false, reason: 'failed', status: 409, message: 'archived', code: 'ITEM_READ_ONLY' });
     const messages = { failed: 'Failed to update invoice.', error: 'Error updating invoice.' };
     if (refused.ok) throw new Error('expected a failure');
     expect(failureMessage(refused, messages)).toBe('Failed to update invoice. archived.');

@@ -1,9 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { isTokenUnexpired, tokenExpiresAt } from '../src/lib/jwt.ts';
 import { safeReturnPath } from '../src/lib/login-flags.ts';
 import {
   ALL_SESSION_KEYS,
+  ASK_BLIND_WAIT_MS,
   clearSession,
+  isSessionPending,
   joinSessionChannel,
   readSession,
   readSetting,
@@ -34,6 +36,7 @@ describe('session storage', () => {
     expect(Object.keys(VIEW_KEYS).sort()).toEqual(
       [
         'columnVisibility',
+        'columnWidths',
         'dateMode',
         'dateRange',
         'entitiesView',
@@ -98,13 +101,14 @@ describe('tabs sharing one session (BroadcastChannel)', () => {
     saveSession({ accessToken: 'a2', refreshToken: 'r2', username: 'ann' });
     await settle();
     expect(tab.received).toEqual([
+      { type: 'share', askId: null, sessionId: id, accessToken: 'a1', refreshToken: 'r1', username: 'ann' },
       { type: 'tokens', sessionId: id, accessToken: 'a2', refreshToken: 'r2', username: 'ann' },
     ]);
     startSession({ accessToken: 'b1', refreshToken: 's1', username: 'bob' });
     expect(readSession()?.sessionId).not.toBe(id);
   });
 
-  it("takes another tab's new tokens, and its logout, only for the session it holds", async () => {
+  it("takes another tab's new tokens only for the session it holds, and its logout whatever session it holds", async () => {
     startSession({ accessToken: 'a1', refreshToken: 'r1', username: 'ann' });
     const id = readSession()?.sessionId as string;
     tab.channel.postMessage({ type: 'tokens', sessionId: 'someone-else', accessToken: 'x', refreshToken: 'y' });
@@ -122,13 +126,108 @@ describe('tabs sharing one session (BroadcastChannel)', () => {
     await renewed;
     expect(readSession()).toMatchObject({ accessToken: 'a2', refreshToken: 'r2', sessionId: id });
 
+    // A session that could not be renewed ends only the tabs holding that one.
+    tab.channel.postMessage({ type: 'end', sessionId: 'someone-else', reason: 'ended' });
+    await settle();
+    expect(readSession()?.refreshToken).toBe('r2');
+
+    // A logout signs the whole browser out: one sign-in per browser.
     writeSetting(VIEW_KEYS.pageSize, 25);
     const ended = changed();
-    tab.channel.postMessage({ type: 'end', sessionId: id, reason: 'loggedOut' });
+    tab.channel.postMessage({ type: 'end', sessionId: 'someone-else', reason: 'loggedOut' });
     await ended;
     expect(readSession()).toBeNull();
     expect(sessionStorage.getItem(VIEW_KEYS.pageSize)).toBeNull();
     expect(sessionEndReason()).toBe('loggedOut');
+  });
+
+  it('answers a new tab that asks with the session it holds, and nothing when it holds none', async () => {
+    tab.channel.postMessage({ type: 'ask', askId: 'q0' });
+    await settle();
+    expect(tab.received).toEqual([]);
+    startSession({ accessToken: 'a1', refreshToken: 'r1', username: 'ann' });
+    saveSession({ accessToken: 'a2', refreshToken: 'r2' });
+    const id = readSession()?.sessionId;
+    await settle();
+    tab.received.length = 0;
+    tab.channel.postMessage({ type: 'ask', askId: 'q1' });
+    await settle();
+    expect(tab.received).toEqual([
+      { type: 'share', askId: 'q1', sessionId: id, accessToken: 'a2', refreshToken: 'r2', username: 'ann' },
+    ]);
+  });
+
+  it('a tab without a session takes one signed in elsewhere, never replacing the one it holds', async () => {
+    const taken = changed();
+    tab.channel.postMessage({
+      type: 'share',
+      askId: null,
+      sessionId: 's-1',
+      accessToken: 'a1',
+      refreshToken: 'r1',
+      username: 'ann',
+    });
+    await taken;
+    expect(readSession()).toEqual({ accessToken: 'a1', refreshToken: 'r1', username: 'ann', sessionId: 's-1' });
+    tab.channel.postMessage({
+      type: 'share',
+      askId: null,
+      sessionId: 's-2',
+      accessToken: 'b1',
+      refreshToken: 'q1',
+      username: 'bob',
+    });
+    await settle();
+    expect(readSession()?.sessionId).toBe('s-1');
+    // An answer meant for another tab's question is not taken either.
+    clearSession('ended');
+    tab.channel.postMessage({
+      type: 'share',
+      askId: 'not-mine',
+      sessionId: 's-3',
+      accessToken: 'c1',
+      refreshToken: 'p1',
+      username: 'cy',
+    });
+    await settle();
+    expect(readSession()).toBeNull();
+  });
+
+  it('a tab opened without a session asks the others, takes the first answer, and gives up after a short wait', async () => {
+    await vi.waitFor(() => expect(isSessionPending()).toBe(false), { timeout: ASK_BLIND_WAIT_MS * 3 });
+    const answers = (event: MessageEvent) => {
+      if (event.data?.type !== 'ask') return;
+      for (const [sessionId, username] of [
+        ['s-1', 'ann'],
+        ['s-2', 'bob'],
+      ])
+        tab.channel.postMessage({
+          type: 'share',
+          askId: event.data.askId,
+          sessionId,
+          accessToken: `a-${username}`,
+          refreshToken: `r-${username}`,
+          username,
+        });
+    };
+    tab.channel.addEventListener('message', answers);
+    const taken = changed();
+    joinSessionChannel();
+    expect(isSessionPending()).toBe(true);
+    await taken;
+    await vi.waitFor(() => expect(readSession()).toMatchObject({ sessionId: 's-1', username: 'ann' }));
+    expect(isSessionPending()).toBe(false);
+    await settle();
+    expect(readSession()).toMatchObject({ sessionId: 's-1', accessToken: 'a-ann', refreshToken: 'r-ann' });
+
+    // Nobody holds a session: after the wait, the tab is signed out (the login page).
+    tab.channel.removeEventListener('message', answers);
+    clearSession('loggedOut');
+    joinSessionChannel();
+    expect(isSessionPending()).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, ASK_BLIND_WAIT_MS + 100));
+    expect(isSessionPending()).toBe(false);
+    expect(readSession()).toBeNull();
   });
 
   it('tells the other tabs why the session ended', async () => {
@@ -137,7 +236,7 @@ describe('tabs sharing one session (BroadcastChannel)', () => {
     clearSession('ended');
     expect(sessionEndReason()).toBe('ended');
     await settle();
-    expect(tab.received).toEqual([{ type: 'end', sessionId: id, reason: 'ended' }]);
+    expect(tab.received.at(-1)).toEqual({ type: 'end', sessionId: id, reason: 'ended' });
   });
 });
 

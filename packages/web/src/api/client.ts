@@ -5,6 +5,7 @@
  * per-call files in `src/api/<noun>/`, which all end in `attempt` (`outcome.ts`): a typed outcome, never a throw.
  */
 import type { AuthResponse } from '@billfold/contract/auth';
+import { type ErrorCode, isErrorCode } from '@billfold/contract/error-codes';
 import type { ErrorResponse } from '@billfold/contract/primitives';
 import { clearSession, readSession, type Session, saveSession } from '../lib/session.ts';
 
@@ -74,16 +75,31 @@ export async function exchange(method: Method, path: string, options: ExchangeOp
   }
 }
 
-/** A call that did not succeed; `message` is the server's own when it sent one. */
+/**
+ * A call that did not succeed; `message` is the server's own when it sent one, `code` its machine code (API Rev 3,
+ * contract error-codes.ts), which is what code branches on: never the message text.
+ */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
     readonly serverMessage: string | null = null,
+    readonly code: ErrorCode | null = null,
   ) {
     super(message);
     this.name = 'ApiError';
   }
+}
+
+/** The `code` of the server's error body, if `text` is one and its code is one the contract knows. */
+export function errorCode(text: string): ErrorCode | null {
+  try {
+    const body = JSON.parse(text) as Partial<ErrorResponse> | null;
+    return body && isErrorCode(body.code) ? body.code : null;
+  } catch {
+    // not JSON (a proxy's page): no code
+  }
+  return null;
 }
 
 /** The `message` of the server's `{statusCode, error, message}` body, if that is what `text` holds. */
@@ -211,7 +227,12 @@ function readResult<T>(method: Method, path: string, result: Observation, text: 
   if (result.stage !== 'response') throw result.error;
   if (!result.ok) {
     const message = serverMessage(result.text);
-    throw new ApiError(result.status, message ?? `${method} ${path} failed with ${result.status}`, message);
+    throw new ApiError(
+      result.status,
+      message ?? `${method} ${path} failed with ${result.status}`,
+      message,
+      errorCode(result.text),
+    );
   }
   if (text) return result.text as T;
   if (result.text === '') return undefined as T;

@@ -6,6 +6,7 @@
  * The screen decides what a failure shows (docs/product.md, Calls and failures): an empty list, a notice, or
  * the message of docs/product.md, Messages, where a refusal reads `Failed to …` and no answer `Error …`.
  */
+import type { ErrorCode } from '@billfold/contract/error-codes';
 import { ApiError, apiRequest, type Method, type RequestOptions } from './client.ts';
 
 export interface Failure {
@@ -15,6 +16,8 @@ export interface Failure {
   status: number | null;
   /** The server's own message, when it sent one. */
   message: string | null;
+  /** The server's machine code for the failure (API Rev 3), when it sent one: what screens branch on. */
+  code?: ErrorCode;
 }
 
 export type Outcome<T> = { ok: true; data: T } | Failure;
@@ -23,7 +26,13 @@ export type Outcome<T> = { ok: true; data: T } | Failure;
 export function failure(method: Method, path: string, error: unknown): Failure {
   console.error(`[api] ${method} ${path} failed`, error);
   if (error instanceof ApiError)
-    return { ok: false, reason: 'failed', status: error.status, message: error.serverMessage };
+    return {
+      ok: false,
+      reason: 'failed',
+      status: error.status,
+      message: error.serverMessage,
+      ...(error.code ? { code: error.code } : {}),
+    };
   return { ok: false, reason: 'error', status: null, message: null };
 }
 
@@ -49,7 +58,7 @@ export function attempt<T>(method: Method, path: string, options: RequestOptions
  */
 export function dataOf<T>(outcome: Outcome<T>): T {
   if (outcome.ok) return outcome.data;
-  throw new ApiError(outcome.status ?? 0, outcome.message ?? 'The call failed', outcome.message);
+  throw new ApiError(outcome.status ?? 0, outcome.message ?? 'The call failed', outcome.message, outcome.code ?? null);
 }
 
 /**
@@ -58,8 +67,14 @@ export function dataOf<T>(outcome: Outcome<T>): T {
  * "failed to load" (docs/product.md, Messages).
  */
 export function itemOf<T>(outcome: Outcome<T>): T | null {
-  if (!outcome.ok && (outcome.status === 404 || outcome.status === 400)) return null;
+  if (!outcome.ok && isMissing(outcome)) return null;
   return dataOf(outcome) ?? null;
+}
+
+/** The server says there is no such item: NOT_FOUND, or an id that cannot exist (a malformed one). */
+function isMissing(failure: Failure): boolean {
+  if (failure.code) return ['NOT_FOUND', 'VALIDATION_FAILED', 'BAD_REQUEST', 'MALFORMED_URL'].includes(failure.code);
+  return failure.status === 404 || failure.status === 400;
 }
 
 /** Why the server refused a request, in its own words: the message of a 4xx answer (a 5xx's says nothing useful). */

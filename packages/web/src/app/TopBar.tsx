@@ -1,7 +1,10 @@
+import AccountCircle from '@mui/icons-material/AccountCircle';
 import ArrowDropDown from '@mui/icons-material/ArrowDropDown';
 import CheckIcon from '@mui/icons-material/Check';
 import EventBusyOutlined from '@mui/icons-material/EventBusyOutlined';
+import HistoryOutlined from '@mui/icons-material/HistoryOutlined';
 import StorefrontOutlined from '@mui/icons-material/StorefrontOutlined';
+import UploadFileOutlined from '@mui/icons-material/UploadFileOutlined';
 import AppBar from '@mui/material/AppBar';
 import Badge from '@mui/material/Badge';
 import Box from '@mui/material/Box';
@@ -13,9 +16,11 @@ import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
-import { useColorScheme } from '@mui/material/styles';
+import { type Theme, useColorScheme } from '@mui/material/styles';
 import Toolbar from '@mui/material/Toolbar';
 import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
 import { type ReactNode, useId, useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { useDueSummary } from '../api/due/due-summary.ts';
@@ -32,7 +37,6 @@ interface MenuEntry {
 const HISTORY_MENU: readonly MenuEntry[] = [
   { label: 'Archives', to: '/archives' },
   { label: 'Recycle Bin', to: '/recycle' },
-  { label: 'Import CSV', to: '/import' },
 ];
 const USER_MENU: readonly MenuEntry[] = [
   { label: 'Account', to: '/account' },
@@ -67,52 +71,91 @@ function ThemeChoices({ close }: { close: () => void }) {
   ));
 }
 
+/** True on phones (below `sm`), where the bar's entries show as icons (decision 0802). */
+const usePhone = () => useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
+
+/** A page of the main navigation: its name as a button, or on a phone its icon (named, with a tooltip). */
+function NavLink({ label, to, icon }: { label: string; to: string; icon: ReactNode }) {
+  if (usePhone()) {
+    return (
+      <Tooltip title={label}>
+        <IconButton component={RouterLink} to={to} color="inherit" aria-label={label}>
+          {icon}
+        </IconButton>
+      </Tooltip>
+    );
+  }
+  return (
+    <Button component={RouterLink} to={to} color="inherit" sx={{ flexShrink: 0, px: 1.5 }}>
+      {label}
+    </Button>
+  );
+}
+
 function NavMenu({
   label,
   entries,
   truncate = false,
   extra,
+  icon,
+  header,
 }: {
   label: string;
   entries: readonly MenuEntry[];
   truncate?: boolean;
   /** Items after the links (the user menu's theme choices), given the function that closes the menu. */
   extra?: (close: () => void) => ReactNode;
+  /** On a phone the button shows this icon, named `label`, instead of the label. */
+  icon?: ReactNode;
+  /** Shown at the top of the open menu (the user menu: the full username). */
+  header?: ReactNode;
 }) {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const menuId = useId();
   const buttonId = useId();
   const close = () => setAnchor(null);
+  const iconOnly = usePhone() && icon !== undefined;
+  const opener = {
+    id: buttonId,
+    color: 'inherit',
+    'aria-haspopup': 'menu',
+    'aria-controls': anchor ? menuId : undefined,
+    'aria-expanded': anchor ? 'true' : undefined,
+    onClick: (event: React.MouseEvent<HTMLElement>) => setAnchor(event.currentTarget),
+  } as const;
   return (
     <>
-      <Button
-        id={buttonId}
-        color="inherit"
-        endIcon={<ArrowDropDown />}
-        aria-haspopup="menu"
-        aria-controls={anchor ? menuId : undefined}
-        aria-expanded={anchor ? 'true' : undefined}
-        onClick={(event) => setAnchor(event.currentTarget)}
-        sx={{
-          minWidth: 0,
-          px: { xs: 1, sm: 1.5 },
-          flexShrink: truncate ? 1 : 0,
-          '& .MuiButton-endIcon': { ml: { xs: 0, sm: 0.5 } },
-        }}
-      >
-        {/* Long usernames are cut visually on small screens; the button keeps the full name. */}
-        <Box
-          component="span"
+      {iconOnly ? (
+        <Tooltip title={label}>
+          <IconButton {...opener} aria-label={label}>
+            {icon}
+          </IconButton>
+        </Tooltip>
+      ) : (
+        <Button
+          {...opener}
+          endIcon={<ArrowDropDown />}
           sx={{
-            maxWidth: truncate ? { xs: 112, sm: 280 } : 'none',
-            overflow: 'hidden',
-            textOverflow: 'ellipsis',
-            whiteSpace: 'nowrap',
+            minWidth: 0,
+            px: { xs: 1, sm: 1.5 },
+            flexShrink: truncate ? 1 : 0,
+            '& .MuiButton-endIcon': { ml: { xs: 0, sm: 0.5 } },
           }}
         >
-          {label}
-        </Box>
-      </Button>
+          {/* A very long username is cut on a tablet (its menu shows it whole); a phone shows an icon instead. */}
+          <Box
+            component="span"
+            sx={{
+              maxWidth: truncate ? 280 : 'none',
+              overflow: 'hidden',
+              textOverflow: 'ellipsis',
+              whiteSpace: 'nowrap',
+            }}
+          >
+            {label}
+          </Box>
+        </Button>
+      )}
       <Menu
         id={menuId}
         anchorEl={anchor}
@@ -122,6 +165,7 @@ function NavMenu({
         transformOrigin={{ vertical: 'top', horizontal: 'right' }}
         slotProps={{ list: { 'aria-labelledby': buttonId } }}
       >
+        {header}
         {entries.map((entry) => (
           <MenuItem key={entry.to} component={RouterLink} to={entry.to} onClick={close}>
             {entry.label}
@@ -130,6 +174,20 @@ function NavMenu({
         {extra && [<Divider key="divider" />, extra(close)]}
       </Menu>
     </>
+  );
+}
+
+/** The top of the user menu: who is signed in, the whole name, however long (it wraps). */
+function SignedInAs({ username }: { username: string }) {
+  return (
+    <Box sx={{ px: 2, pt: 0.5, pb: 1, maxWidth: 280 }}>
+      <Typography variant="caption" color="text.secondary" component="div">
+        Signed in as
+      </Typography>
+      <Typography variant="body2" component="div" sx={{ fontWeight: 500, overflowWrap: 'anywhere' }}>
+        {username.toUpperCase()}
+      </Typography>
+    </Box>
   );
 }
 
@@ -151,8 +209,9 @@ function OverdueBadge() {
 }
 
 /**
- * Banner linking to `/home`; when signed in, the overdue badge, the History menu and the menu named after the
- * user (docs/product.md, Top bar).
+ * Banner linking to `/home`; when signed in, the overdue badge, Import CSV, the History menu and the menu named
+ * after the user (docs/product.md, Top bar). On a phone the entries show as named icons, so nothing is cut
+ * (decision 0802).
  */
 export function TopBar() {
   const session = useSession();
@@ -166,24 +225,15 @@ export function TopBar() {
         {session && (
           <>
             <OverdueBadge />
-            {/* On a phone the icon alone (named Entities), so the user menu keeps its room. */}
-            <Button
-              color="inherit"
-              component={RouterLink}
-              to="/entities"
-              aria-label="Entities"
-              sx={{ minWidth: 0, px: { xs: 1, sm: 1.5 } }}
-            >
-              <StorefrontOutlined sx={{ display: { sm: 'none' } }} />
-              <Box component="span" sx={{ display: { xs: 'none', sm: 'inline' } }}>
-                Entities
-              </Box>
-            </Button>
-            <NavMenu label="History" entries={HISTORY_MENU} />
+            <NavLink label="Entities" to="/entities" icon={<StorefrontOutlined />} />
+            <NavLink label="Import CSV" to="/import" icon={<UploadFileOutlined />} />
+            <NavMenu label="History" entries={HISTORY_MENU} icon={<HistoryOutlined />} />
             <NavMenu
               label={session.username.toUpperCase()}
               entries={USER_MENU}
               truncate
+              icon={<AccountCircle />}
+              header={<SignedInAs username={session.username} />}
               extra={(close) => <ThemeChoices close={close} />}
             />
           </>

@@ -38,6 +38,9 @@ export const theme = createTheme({
   shape: { borderRadius: 8 },
   components: {
     MuiButton: { defaultProps: { disableElevation: true } },
+    // Stacks space their children with `gap`, not margins: a row of buttons that wraps on a phone starts its
+    // second line at the same edge as the first (margins left the wrapped button indented).
+    MuiStack: { defaultProps: { useFlexGap: true } },
     MuiFormHelperText: { defaultProps: { component: AnnouncedHelperText } },
     // The bar keeps the brand colour in the dark theme too (MUI would turn it grey), so the white logo reads.
     MuiAppBar: {

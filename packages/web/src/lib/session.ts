@@ -23,6 +23,8 @@ export const VIEW_KEYS = {
   page: 'page',
   pageSize: 'pageSize',
   columnVisibility: 'columnVisibility',
+  /** Column field → the width in px the user dragged it to. */
+  columnWidths: 'columnWidths',
   sortModel: 'sortModel',
   /** The original client's name for this key, kept so its saved settings carry over. */
   showMoreOptions: 'showMoreOptions',
@@ -100,19 +102,36 @@ function removeAll(store: Storage | null): void {
   if (store) for (const key of ALL_SESSION_KEYS) store.removeItem(key);
 }
 
-// ---------- tabs sharing one session ----------
+// ---------- one session for every tab of the browser ----------
 
 /**
- * Tabs of one browser that hold the same session (a duplicated tab copies session storage) tell each other on a
- * `BroadcastChannel`: new tokens after a refresh, and the end of the session. Each tab keeps its tokens in its
- * own session storage; a tab only listens to messages of the session it holds.
+ * Every tab of this origin holds the one sign-in of the browser (docs/decisions/0705-sessions-across-tabs-and-ended-sessions.md). Each keeps the tokens in its own session storage
+ * (so closing every tab still ends the session: nothing outlives them), and the tabs talk on a `BroadcastChannel`:
+ * - a tab that starts without a session asks (`ask`); a tab holding one answers with it (`share`), and the first
+ *   answer is taken. Nobody answering within a short wait means there is no session: the login page;
+ * - a sign-in is offered to every tab without a session (`share` to nobody in particular);
+ * - new tokens after a refresh go to the tabs of the same session (`tokens`);
+ * - a logout ends the session in every tab (`end`, `loggedOut`); a session that could not be renewed ends in the
+ *   tabs holding that one (`end`, `ended`).
  */
 type SessionMessage =
   | ({ type: 'tokens'; sessionId: string } & Tokens)
-  | { type: 'end'; sessionId: string; reason: SessionEnd };
+  | { type: 'end'; sessionId: string; reason: SessionEnd }
+  | { type: 'ask'; askId: string }
+  | ({ type: 'share'; askId: string | null; sessionId: string } & Tokens);
 
 const CHANNEL_NAME = 'billfold-session';
+/** Held (shared mode) by every tab that holds a session, so a new tab sees at once whether any could answer. */
+const HOLDER_LOCK = 'billfold-session-holder';
+/** How long a new tab waits for an answer when some tab holds a session (a busy or background tab answers late). */
+export const ASK_HOLDER_WAIT_MS = 1500;
+/** How long it waits when the browser cannot tell whether any tab holds one (no Web Locks: not a secure context). */
+export const ASK_BLIND_WAIT_MS = 400;
+
 let channel: BroadcastChannel | null = null;
+let pending = false;
+let askId: string | null = null;
+let releaseHolder: (() => void) | null = null;
 
 function openChannel(): BroadcastChannel | null {
   if (channel || typeof BroadcastChannel === 'undefined') return channel;
@@ -131,34 +150,138 @@ function broadcast(message: SessionMessage): void {
   }
 }
 
+function locks(): LockManager | null {
+  return (typeof navigator !== 'undefined' && navigator.locks) || null;
+}
+
+/** Holds the holder lock while this tab holds a session; a closed tab releases it by itself. */
+function holdLock(): void {
+  const manager = locks();
+  if (!manager || releaseHolder) return;
+  const held = new Promise<void>((resolve) => {
+    releaseHolder = resolve;
+  });
+  manager.request(HOLDER_LOCK, { mode: 'shared' }, () => held).catch(() => undefined);
+}
+
+function releaseLock(): void {
+  releaseHolder?.();
+  releaseHolder = null;
+}
+
 function receive(message: SessionMessage): void {
   const store = storage();
-  if (!store || !message || message.sessionId !== store.getItem(SESSION_KEYS.sessionId)) return;
-  if (message.type === 'tokens') {
-    writeTokens(store, message);
-  } else {
-    removeAll(store);
-    lastEnd = message.reason;
+  if (!store || !message) return;
+  const current = store.getItem(SESSION_KEYS.sessionId);
+  const holding = store.getItem(SESSION_KEYS.accessToken) !== null;
+  switch (message.type) {
+    case 'ask':
+      if (holding && current) answer(store, message.askId, current);
+      return;
+    case 'share':
+      // The first answer (or a sign-in in another tab) is taken by a tab without a session; later ones are not.
+      if (holding || (message.askId !== null && message.askId !== askId)) return;
+      adopt(store, message);
+      return;
+    case 'tokens':
+      if (message.sessionId !== current) return;
+      writeTokens(store, message);
+      break;
+    case 'end':
+      if (!holding) return;
+      if (message.reason === 'ended' && message.sessionId !== current) return;
+      removeAll(store);
+      releaseLock();
+      lastEnd = message.reason;
+      break;
   }
   emit();
 }
 
-/** Starts listening for the other tabs of this tab's session; the app calls it once at start-up. */
+function answer(store: Storage, to: string, sessionId: string): void {
+  const accessToken = store.getItem(SESSION_KEYS.accessToken);
+  if (!accessToken) return;
+  broadcast({
+    type: 'share',
+    askId: to,
+    sessionId,
+    accessToken,
+    refreshToken: store.getItem(SESSION_KEYS.refreshToken),
+    username: store.getItem(SESSION_KEYS.username) ?? '',
+  });
+}
+
+function adopt(store: Storage, message: Extract<SessionMessage, { type: 'share' }>): void {
+  removeAll(store);
+  writeTokens(store, message);
+  store.setItem(SESSION_KEYS.sessionId, message.sessionId);
+  lastEnd = null;
+  finishAsking();
+  holdLock();
+  emit();
+}
+
+function finishAsking(): void {
+  askId = null;
+  pending = false;
+}
+
+/**
+ * Joins the tabs of this browser; the app calls it once at start-up. A tab holding a session (a reload) keeps it;
+ * a tab without one asks the others for theirs and stays pending (`isSessionPending`) until one answers or the
+ * wait is over.
+ */
 export function joinSessionChannel(): void {
-  openChannel();
+  if (!openChannel()) return;
+  if (load() !== null) {
+    holdLock();
+    return;
+  }
+  if (pending) return;
+  const id = newSessionId();
+  askId = id;
+  pending = true;
+  emit();
+  broadcast({ type: 'ask', askId: id });
+  const giveUp = () => {
+    if (askId !== id) return;
+    finishAsking();
+    emit();
+  };
+  const manager = locks();
+  if (!manager) {
+    setTimeout(giveUp, ASK_BLIND_WAIT_MS);
+    return;
+  }
+  manager
+    .query()
+    .then((state) => {
+      const someoneHolds = (state.held ?? []).some((lock) => lock.name === HOLDER_LOCK);
+      if (someoneHolds) setTimeout(giveUp, ASK_HOLDER_WAIT_MS);
+      else giveUp();
+    })
+    .catch(() => setTimeout(giveUp, ASK_BLIND_WAIT_MS));
+}
+
+/** True while this tab, started without a session, waits for another tab to hand it theirs. */
+export function isSessionPending(): boolean {
+  return pending;
 }
 
 // ---------- writing ----------
 
-/** Stores the tokens of a new sign-in, as a session of its own, and tells every subscriber. */
+/** Stores the tokens of a new sign-in, as a session of its own, offers it to the tabs without one, tells every subscriber. */
 export function startSession(tokens: Tokens): void {
   const store = storage();
   if (!store) return;
   removeAll(store);
   writeTokens(store, tokens);
-  store.setItem(SESSION_KEYS.sessionId, newSessionId());
+  const sessionId = newSessionId();
+  store.setItem(SESSION_KEYS.sessionId, sessionId);
   lastEnd = null;
-  openChannel();
+  finishAsking();
+  holdLock();
+  broadcast({ type: 'share', askId: null, sessionId, ...tokens });
   emit();
 }
 
@@ -178,15 +301,17 @@ export function saveSession(tokens: Tokens): void {
 }
 
 /**
- * Removes the tokens and every saved view setting, here and in the tabs that share the session. `reason` tells
- * the login page what to say: a logout, or a session that could not be renewed.
+ * Removes the tokens and every saved view setting. A logout (`loggedOut`) signs out every tab of the browser; a
+ * session that could not be renewed (`ended`) ends in the tabs that hold it. `reason` tells the login page what
+ * to say.
  */
 export function clearSession(reason: SessionEnd = 'loggedOut'): void {
   const store = storage();
   const sessionId = store?.getItem(SESSION_KEYS.sessionId);
   removeAll(store);
+  releaseLock();
   lastEnd = reason;
-  if (sessionId) broadcast({ type: 'end', sessionId, reason });
+  if (sessionId || reason === 'loggedOut') broadcast({ type: 'end', sessionId: sessionId ?? '', reason });
   emit();
 }
 

@@ -118,11 +118,13 @@ export class MfaService {
    */
   async redeemChallenge(challenge: string, code: string, ip: string): Promise<UserRow> {
     const stored = await this.repo.findChallenge(sha256(challenge));
-    if (!stored || stored.used_at !== null || stored.expires_at <= this.now()) throw unauthorized(CHALLENGE_INVALID);
+    if (!stored || stored.used_at !== null || stored.expires_at <= this.now())
+      throw unauthorized(CHALLENGE_INVALID, 'MFA_CHALLENGE_EXPIRED');
     const row = await this.user(stored.user_id);
     if (!(await this.checkCode(row, code, ip)))
-      throw unauthorized(`Unauthorized: ${MESSAGES.invalidCode.toLowerCase()}`);
-    if (!(await this.repo.useChallenge(stored.id, this.now()))) throw unauthorized(CHALLENGE_INVALID);
+      throw unauthorized(`Unauthorized: ${MESSAGES.invalidCode.toLowerCase()}`, 'INVALID_MFA_CODE');
+    if (!(await this.repo.useChallenge(stored.id, this.now())))
+      throw unauthorized(CHALLENGE_INVALID, 'MFA_CHALLENGE_EXPIRED');
     return row;
   }
 

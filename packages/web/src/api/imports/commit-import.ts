@@ -1,6 +1,6 @@
 import type { ColumnMapping, CommitEvent, ImportSummary } from '@billfold/contract/imports';
 import { readSession } from '../../lib/session.ts';
-import { API_PREFIX, ApiError, refreshSession, serverMessage, signOut } from '../client.ts';
+import { API_PREFIX, ApiError, endSession, errorCode, refreshSession, serverMessage } from '../client.ts';
 import { type Outcome, settle } from '../outcome.ts';
 import { importForm } from './preview-import.ts';
 
@@ -34,7 +34,7 @@ async function streamImport(
   let response = await send();
   if (response.status === 401) {
     if (!(await refreshSession())) {
-      signOut();
+      endSession();
       throw new ApiError(401, 'Session expired');
     }
     response = await send();
@@ -42,7 +42,12 @@ async function streamImport(
   if (!response.ok || !response.body) {
     const text = await response.text();
     const message = serverMessage(text);
-    throw new ApiError(response.status, message ?? `POST /imports failed with ${response.status}`, message);
+    throw new ApiError(
+      response.status,
+      message ?? `POST /imports failed with ${response.status}`,
+      message,
+      errorCode(text),
+    );
   }
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = '';

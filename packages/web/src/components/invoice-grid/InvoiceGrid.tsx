@@ -8,11 +8,12 @@ import {
   type GridPaginationModel,
   type GridSortModel,
 } from '@mui/x-data-grid';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useExportInvoices } from '../../api/invoices/export-invoices.ts';
 import { type EntryFilterParams, toEntryQuery, useInvoices } from '../../api/invoices/list-invoices.ts';
+import { useContentWidths } from '../column-widths.ts';
 import { useNotice } from '../notices.tsx';
-import { INVOICE_COLUMNS } from './columns.tsx';
+import { INVOICE_COLUMN_CONTENT, sizedInvoiceColumns } from './columns.tsx';
 import {
   HOME_DEFAULT_PAGE_SIZE,
   HOME_PAGE_SIZES,
@@ -37,7 +38,7 @@ export interface InvoiceGridProps {
   /** Initial rows a page when nothing is saved (home 100, entity page 10). */
   defaultPageSize?: number;
   /**
-   * Where page, page size, sort and column visibility are kept: `homeGridStore` (session storage, the keys logout
+   * Where page, page size, sort, column visibility and dragged column widths are kept: `homeGridStore` (session storage, the keys logout
    * clears) on the home page; by default only in memory. Read once, when the grid mounts.
    */
   store?: InvoiceGridStore;
@@ -55,8 +56,8 @@ export interface InvoiceGridProps {
 const GRID_HEIGHT = 600;
 
 /**
- * The invoice grid (docs/product.md, Home (/home)): server-side paging and sorting, the 11 columns, New Invoice, column and density
- * choosers, Export CSV and the Go-to-page box. Changing `filters` returns to the first page.
+ * The invoice grid (docs/product.md, Home (/home)): server-side paging and sorting, the 11 columns sized from what they
+ * show and resizable (decision 0604), New Invoice, column and density choosers, Export CSV and the Go-to-page box. Changing `filters` returns to the first page.
  */
 export function InvoiceGrid({
   filters,
@@ -94,6 +95,12 @@ export function InvoiceGrid({
   // A page that could not be loaded shows as no invoices (docs/product.md, Calls and failures).
   const data = invoices.isError ? NO_INVOICES : invoices.data;
   const isFetching = invoices.isFetching;
+  const rows = data?.entries ?? NO_INVOICES.entries;
+  const contentWidths = useContentWidths(rows, INVOICE_COLUMN_CONTENT);
+  const columns = useMemo(
+    () => sizedInvoiceColumns(contentWidths, view.columnWidths),
+    [contentWidths, view.columnWidths],
+  );
 
   const { mutate: exportCsv, isPending: exporting } = useExportInvoices();
   const actions: InvoiceGridActions = {
@@ -145,8 +152,8 @@ export function InvoiceGrid({
       <Box sx={{ height: GRID_HEIGHT, width: '100%' }}>
         <DataGrid<Entry>
           label={label}
-          rows={data?.entries ?? []}
-          columns={INVOICE_COLUMNS}
+          rows={rows}
+          columns={columns}
           getRowId={(row) => row.entryId}
           loading={isFetching}
           rowCount={rowCount}
@@ -162,6 +169,12 @@ export function InvoiceGrid({
           columnVisibilityModel={view.columnVisibility as GridColumnVisibilityModel}
           onColumnVisibilityModelChange={(model) =>
             setView((current) => ({ ...current, columnVisibility: { ...model } }))
+          }
+          onColumnWidthChange={({ colDef, width }) =>
+            setView((current) => ({
+              ...current,
+              columnWidths: { ...current.columnWidths, [colDef.field]: Math.round(width) },
+            }))
           }
           disableColumnFilter
           disableRowSelectionOnClick

@@ -143,7 +143,8 @@ export function InvoiceList({
         >
           {actions.exporting ? 'Exporting…' : 'Export CSV'}
         </Button>
-        <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5, ml: 'auto' }}>
+        {/* At the right end when it fits beside the buttons; wrapped onto its own line, at the left like them. */}
+        <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5, ml: { xs: 0, sm: 'auto' } }}>
           <TextField
             select
             size="small"
@@ -196,7 +197,11 @@ export function InvoiceList({
         rowsPerPageOptions={[...pageSizeOptions]}
         onPageChange={(_event, page) => onPage(page, view.pageSize)}
         onRowsPerPageChange={(event) => onPage(0, Number(event.target.value))}
-        sx={{ '& .MuiTablePagination-toolbar': { flexWrap: 'wrap', px: 1 } }}
+        // Wrapped on a phone, the page arrows start their line at the same edge (no margin of their own).
+        sx={{
+          '& .MuiTablePagination-toolbar': { flexWrap: 'wrap', px: 1, columnGap: 1 },
+          '& .MuiTablePagination-toolbar .MuiTablePagination-actions': { ml: 0 },
+        }}
       />
     </Paper>
   );

@@ -5,14 +5,19 @@ import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
 import type { GridColDef } from '@mui/x-data-grid';
 import { Link as RouterLink } from 'react-router-dom';
+import type { ColumnContent } from '../column-widths.ts';
 import { isOverdue } from '../DueDate.tsx';
 import { FlowIcon, PaidIcon } from './icons.tsx';
 
 /**
- * Wide enough for the largest amount, `999,999,999.99` (decision 0603); the other fixed columns are as narrow as
- * their headers allow, so that all 11 columns fit at 1280 px.
+ * Wide enough for the largest amount, `999,999,999.99` (decision 0603), in the app's font; the grids size their
+ * columns from what they show (decision 0604), and this is the floor where nothing can be measured.
  */
-export const MONEY_COLUMN_WIDTH = 130;
+export const MONEY_COLUMN_WIDTH = 136;
+/** The largest amount either way (decision 0603): a money column always has room for it. */
+export const MONEY_SAMPLES = [formatAmount(-999_999_999.99), formatAmount(999_999_999.99)] as const;
+/** Every digit drawn as wide as the widest: a date column always has room for any date. */
+export const DATE_SAMPLES = ['0000-00-00', '8888-88-88', '2026-12-30'] as const;
 
 /** The 11 columns (docs/product.md, Home (/home)) and the optional Due; every field is one the server sorts by (`sortField`). */
 export const INVOICE_COLUMNS: GridColDef<Entry>[] = [
@@ -20,7 +25,7 @@ export const INVOICE_COLUMNS: GridColDef<Entry>[] = [
     field: 'invoiceId',
     headerName: 'Invoice #',
     type: 'number',
-    width: 80,
+    width: 88,
     align: 'left',
     headerAlign: 'left',
     renderCell: ({ row }) => (
@@ -32,19 +37,18 @@ export const INVOICE_COLUMNS: GridColDef<Entry>[] = [
   {
     field: 'name',
     headerName: 'Entity',
-    minWidth: 120,
-    flex: 1,
+    width: 180,
     renderCell: ({ row }) => (
-      <Link component={RouterLink} to={`/entities/${row.billId}`}>
+      <Link component={RouterLink} to={`/entities/${row.billId}`} title={row.name}>
         {row.name}
       </Link>
     ),
   },
-  { field: 'date', headerName: 'Date', width: 100, valueGetter: (_value, row) => row.date.slice(0, 10) },
+  { field: 'date', headerName: 'Date', width: 104, valueGetter: (_value, row) => row.date.slice(0, 10) },
   {
     field: 'flow',
     headerName: 'Flow',
-    width: 80,
+    width: 64,
     align: 'center',
     headerAlign: 'center',
     renderCell: ({ row }) => <FlowIcon entry={row} />,
@@ -59,7 +63,7 @@ export const INVOICE_COLUMNS: GridColDef<Entry>[] = [
   {
     field: 'status',
     headerName: 'Paid',
-    width: 80,
+    width: 64,
     align: 'center',
     headerAlign: 'center',
     renderCell: ({ row }) => <PaidIcon entry={row} />,
@@ -72,17 +76,56 @@ export const INVOICE_COLUMNS: GridColDef<Entry>[] = [
     valueGetter: (_value, row) => row.balance.totalBalance,
     valueFormatter: (value: number) => formatAmount(value),
   },
-  { field: 'services', headerName: 'Description', minWidth: 100, flex: 1.5 },
-  { field: 'category', headerName: 'Category', width: 125, valueGetter: (_value, row) => categoryLabel(row.category) },
-  { field: 'internal', headerName: 'Internal', type: 'boolean', width: 80 },
-  { field: 'archived', headerName: 'Archived', type: 'boolean', width: 85 },
+  { field: 'services', headerName: 'Description', minWidth: 120, flex: 1 },
+  { field: 'category', headerName: 'Category', width: 140, valueGetter: (_value, row) => categoryLabel(row.category) },
+  { field: 'internal', headerName: 'Internal', type: 'boolean', width: 76 },
+  { field: 'archived', headerName: 'Archived', type: 'boolean', width: 84 },
   {
     field: 'dueDate',
     headerName: 'Due',
-    width: 100,
+    width: 104,
     renderCell: ({ row }) => <DueCell entry={row} />,
   },
 ];
+
+/**
+ * How the columns are sized from their content (decision 0604): dates and amounts always have room for their widest
+ * value, entity names and categories for the longest on the page (up to a limit), and Description, which can be
+ * long, takes what is left. Every header has room for its sort arrow, so a
+ * title stays readable, and clickable, when sorted or hovered.
+ */
+export const INVOICE_COLUMN_CONTENT: Readonly<Record<string, ColumnContent<Entry>>> = {
+  invoiceId: { header: 'Invoice #', text: (row) => String(row.invoiceId), min: 80, fallback: 88 },
+  name: { header: 'Entity', text: (row) => row.name, min: 120, max: 320, fallback: 180 },
+  date: { header: 'Date', samples: DATE_SAMPLES, min: 88, fallback: 104 },
+  flow: { header: 'Flow', min: 64, fallback: 80 },
+  amount: { header: 'Amount', samples: MONEY_SAMPLES, min: 96, fallback: MONEY_COLUMN_WIDTH },
+  status: { header: 'Paid', min: 64, fallback: 80 },
+  balance: { header: 'Balance', samples: MONEY_SAMPLES, min: 96, fallback: MONEY_COLUMN_WIDTH },
+  category: { header: 'Category', text: (row) => categoryLabel(row.category), min: 100, max: 240, fallback: 170 },
+  internal: { header: 'Internal', min: 76, fallback: 100 },
+  archived: { header: 'Archived', min: 84, fallback: 110 },
+  dueDate: { header: 'Due', samples: DATE_SAMPLES, bold: true, min: 88, fallback: 104 },
+};
+
+/** The narrowest a user may drag a column. */
+export const MIN_COLUMN_WIDTH = 48;
+
+/**
+ * The columns at their widths: the one the user dragged a column to (saved with the grid's other settings) wins,
+ * else the width its content needs; Description fills what is left (at least 120 px).
+ */
+export function sizedInvoiceColumns(
+  content: Readonly<Record<string, number>>,
+  dragged: Readonly<Record<string, number>>,
+): GridColDef<Entry>[] {
+  return INVOICE_COLUMNS.map((column) => {
+    const width = dragged[column.field];
+    if (width !== undefined) return { ...column, width, flex: 0, minWidth: MIN_COLUMN_WIDTH };
+    const needed = content[column.field];
+    return needed === undefined ? column : { ...column, width: needed, minWidth: MIN_COLUMN_WIDTH };
+  });
+}
 
 /** Columns a grid hides until the user shows them from the column chooser. */
 export const HIDDEN_BY_DEFAULT: Readonly<Record<string, false>> = { dueDate: false };

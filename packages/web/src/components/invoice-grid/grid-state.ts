@@ -2,7 +2,10 @@ import { SORT_ALIASES, SORT_FIELDS, type SortField, type SortOrder } from '@bill
 import { INHERITED_KEYS, ownValue } from '@billfold/contract/own-keys';
 import type { EntrySortParams } from '../../api/invoices/list-invoices.ts';
 import { readSetting, VIEW_KEYS, writeSetting } from '../../lib/session.ts';
-import { HIDDEN_BY_DEFAULT } from './columns.tsx';
+import { HIDDEN_BY_DEFAULT, MIN_COLUMN_WIDTH } from './columns.tsx';
+
+/** A dragged width past this is a slip (or a forged setting), not a choice. */
+const MAX_COLUMN_WIDTH = 2000;
 
 /** The home grid (docs/product.md, Timings and limits) offers 5, 10, 25, 50 and 100 rows a page, 100 by default; never more than 100. */
 export const HOME_PAGE_SIZES = [5, 10, 25, 50, 100] as const;
@@ -14,13 +17,15 @@ export interface SortItem {
   sort: SortOrder;
 }
 
-/** What the grid remembers between visits: the page (0-based), rows a page, sort and hidden columns. */
+/** What the grid remembers between visits: the page (0-based), rows a page, sort, hidden columns and their widths. */
 export interface InvoiceGridViewState {
   page: number;
   pageSize: number;
   sortModel: SortItem[];
   /** Column field → visible; a missing field is visible unless `HIDDEN_BY_DEFAULT` hides it. */
   columnVisibility: Record<string, boolean>;
+  /** Column field → the width (px) the user dragged it to; a missing field is sized from its content. */
+  columnWidths: Record<string, number>;
 }
 
 /** Where a grid keeps its view state. The home page uses session storage; other pages may keep it in memory. */
@@ -36,12 +41,14 @@ export const homeGridStore: InvoiceGridStore = {
     pageSize: readSetting<unknown>(VIEW_KEYS.pageSize, undefined) as number,
     sortModel: readSetting<unknown>(VIEW_KEYS.sortModel, undefined) as SortItem[],
     columnVisibility: readSetting<unknown>(VIEW_KEYS.columnVisibility, undefined) as Record<string, boolean>,
+    columnWidths: readSetting<unknown>(VIEW_KEYS.columnWidths, undefined) as Record<string, number>,
   }),
   save: (state) => {
     writeSetting(VIEW_KEYS.page, state.page);
     writeSetting(VIEW_KEYS.pageSize, state.pageSize);
     writeSetting(VIEW_KEYS.sortModel, state.sortModel);
     writeSetting(VIEW_KEYS.columnVisibility, state.columnVisibility);
+    writeSetting(VIEW_KEYS.columnWidths, state.columnWidths);
   },
 };
 
@@ -76,7 +83,8 @@ export function toSortParams(sortModel: readonly SortItem[]): EntrySortParams {
 
 /**
  * Restored state is untrusted text from session storage: anything malformed falls back to the default, a page
- * size outside the offered sizes becomes the default, and sort items name server-sortable fields only.
+ * size outside the offered sizes becomes the default, sort items name server-sortable fields only, and a column
+ * width is a whole number of pixels a user could have dragged to.
  */
 export function sanitizeViewState(
   saved: Partial<Record<keyof InvoiceGridViewState, unknown>>,
@@ -107,5 +115,12 @@ export function sanitizeViewState(
       if (typeof visible === 'boolean' && !INHERITED_KEYS.includes(field)) columnVisibility[field] = visible;
     }
   }
-  return { page, pageSize, sortModel, columnVisibility };
+  const columnWidths: Record<string, number> = {};
+  if (isRecord(saved.columnWidths)) {
+    for (const [field, width] of Object.entries(saved.columnWidths)) {
+      if (typeof width === 'number' && Number.isFinite(width) && width >= MIN_COLUMN_WIDTH && width <= MAX_COLUMN_WIDTH)
+        columnWidths[field] = Math.round(width);
+    }
+  }
+  return { page, pageSize, sortModel, columnVisibility, columnWidths };
 }

@@ -7,12 +7,13 @@ import { Navigate, useLocation, useNavigate } from 'react-router-dom';
 import { login } from '../../api/auth/login.ts';
 import { AuthCard } from '../../components/AuthCard.tsx';
 import { useNotice } from '../../components/notices.tsx';
+import { PageProgress } from '../../components/PageProgress.tsx';
 import { CurrentPasswordField } from '../../components/PasswordField.tsx';
 import { isTokenUnexpired } from '../../lib/jwt.ts';
 import { type LoginFlag, readLoginFlag, readReturnPath } from '../../lib/login-flags.ts';
 import { startSession } from '../../lib/session.ts';
 import { NOTICE_MS } from '../../lib/timing.ts';
-import { useSession } from '../../lib/use-session.ts';
+import { useSession, useSessionPending } from '../../lib/use-session.ts';
 import { loginErrorMessage } from './login-error.ts';
 import { MfaCodeStep } from './MfaCodeStep.tsx';
 
@@ -28,6 +29,7 @@ const FLAG_NOTICES: Record<LoginFlag, { message: string; severity: 'info' | 'suc
 
 export default function LoginPage() {
   const session = useSession();
+  const pending = useSessionPending();
   const location = useLocation();
   const navigate = useNavigate();
   const notify = useNotice();
@@ -48,6 +50,8 @@ export default function LoginPage() {
   }, [flag, notify, navigate]);
 
   if (session && isTokenUnexpired(session.accessToken)) return <Navigate to={returnTo ?? '/home'} replace />;
+  // Another tab of the browser may hand over its session in a moment (decision 0705): no form to flash meanwhile.
+  if (pending) return <PageProgress />;
 
   const complete = username.trim() !== '' && password !== '';
   const submit = async (event: FormEvent) => {

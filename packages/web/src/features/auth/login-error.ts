@@ -1,5 +1,5 @@
 import type { LoginFailure } from '../../api/auth/login.ts';
-import { type Observation, serverMessage } from '../../api/client.ts';
+import { errorCode, type Observation, serverMessage } from '../../api/client.ts';
 
 /** The login messages, verbatim (docs/product.md, Messages). */
 export const LOGIN_ERRORS = {
@@ -58,11 +58,26 @@ function fromMarkers(text: string): string | null {
 function fromResponse(observation: Extract<Observation, { stage: 'response' }>): string {
   // An OK status is only a failure when its body was not the JSON tokens the app expects.
   if (observation.ok) return LOGIN_ERRORS.unexpectedResponse;
+  // Our server names every failure with a code (API Rev 3): that, not the status or the wording, says what it was.
+  switch (errorCode(observation.text)) {
+    case 'INVALID_CREDENTIALS':
+      return LOGIN_ERRORS.unauthorized;
+    // Throttled: the server's own message says why and when to try again (decision 0705).
+    case 'SIGN_IN_THROTTLED':
+    case 'TOO_MANY_REQUESTS':
+      return serverMessage(observation.text) ?? THROTTLED_FALLBACK;
+    case 'SERVICE_UNAVAILABLE':
+      return LOGIN_ERRORS.unavailable;
+    case null:
+      break;
+    default:
+      return serverMessage(observation.text) ? LOGIN_ERRORS.unknown : LOGIN_ERRORS.noErrorText;
+  }
+  // No code: not our server's answer (a proxy or gateway in front of it), read by status and text.
   const text = responseErrorText(observation.text);
   const marked = fromMarkers(text);
   if (marked) return marked;
   if (GATEWAY_STATUSES.has(observation.status)) return LOGIN_ERRORS.unavailable;
-  // Throttled: the server's own message says why and when to try again (decision 0705).
   // A proxy's own 429 page (HTML) is not shown.
   if (observation.status === 429) return serverMessage(observation.text) ?? THROTTLED_FALLBACK;
   if (observation.status === 401 || /unauthorized|401/i.test(text)) return LOGIN_ERRORS.unauthorized;

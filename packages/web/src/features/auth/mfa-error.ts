@@ -1,5 +1,6 @@
 import type { LoginFailure } from '../../api/auth/login.ts';
-import { loginErrorMessage, responseErrorText } from './login-error.ts';
+import { errorCode, serverMessage } from '../../api/client.ts';
+import { loginErrorMessage } from './login-error.ts';
 
 export const MFA_ERRORS = {
   invalidCode: 'Invalid authentication code.',
@@ -15,13 +16,19 @@ export const MFA_ERRORS = {
 export function mfaErrorMessage(failure: LoginFailure): { message: string; restart: boolean } {
   const { observation } = failure;
   if (observation.stage === 'response' && !observation.ok) {
-    const text = responseErrorText(observation.text);
-    if (observation.status === 401) {
-      return /expired|invalid, log in/i.test(text)
-        ? { message: MFA_ERRORS.expired, restart: true }
-        : { message: MFA_ERRORS.invalidCode, restart: false };
+    // The server's code says which (API Rev 3), never its wording.
+    switch (errorCode(observation.text)) {
+      case 'MFA_CHALLENGE_EXPIRED':
+        return { message: MFA_ERRORS.expired, restart: true };
+      case 'INVALID_MFA_CODE':
+        return { message: MFA_ERRORS.invalidCode, restart: false };
+      case 'SIGN_IN_THROTTLED':
+      case 'TOO_MANY_REQUESTS': {
+        const text = serverMessage(observation.text);
+        if (text) return { message: text, restart: false };
+        break;
+      }
     }
-    if (observation.status === 429 && text) return { message: text, restart: false };
   }
   return { message: loginErrorMessage(failure), restart: false };
 }

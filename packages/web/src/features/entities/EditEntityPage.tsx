@@ -55,7 +55,7 @@ function EntityForm({ bill, origin }: { bill: Bill; origin: EntityOrigin }) {
     const outcome = await update.mutateAsync({ id: bill.id, name: trimmed, category, internal });
     if (!outcome.ok) {
       notify(failureMessage(outcome, UPDATE_MESSAGES), { severity: 'error' });
-      if (outcome.status === 409 && outcome.message) setNameError(outcome.message);
+      if (outcome.code === 'CONFLICT' && outcome.message) setNameError(outcome.message);
       return;
     }
     setDone(true);

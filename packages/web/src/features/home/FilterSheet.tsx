@@ -36,13 +36,17 @@ export function FilterSheet({ filters }: { filters: HomeFilters }) {
           startIcon={<FilterListIcon />}
           onClick={() => setOpen(true)}
           aria-haspopup="dialog"
-          aria-label={count === 0 ? 'Filters, none active' : `Filters, ${count} active`}
+          // The name starts with what the button shows ("Filters", then the count when there is one), so speech
+          // users can say what they see (WCAG 2.5.3); a hidden 0 badge would be read as visible text.
+          aria-label={count === 0 ? 'Filters, none active' : `Filters ${count} active`}
           endIcon={
-            <Badge
-              badgeContent={count}
-              color="primary"
-              sx={{ '& .MuiBadge-badge': { position: 'static', transform: 'none' } }}
-            />
+            count > 0 ? (
+              <Badge
+                badgeContent={count}
+                color="primary"
+                sx={{ '& .MuiBadge-badge': { position: 'static', transform: 'none' } }}
+              />
+            ) : undefined
           }
         >
           Filters

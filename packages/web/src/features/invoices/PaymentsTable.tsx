@@ -6,6 +6,7 @@ import EditOutlined from '@mui/icons-material/EditOutlined';
 import Chip from '@mui/material/Chip';
 import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
+import { useTheme } from '@mui/material/styles';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
@@ -13,6 +14,7 @@ import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Tooltip from '@mui/material/Tooltip';
+import useMediaQuery from '@mui/material/useMediaQuery';
 
 interface Props {
   payments: readonly Payment[];
@@ -21,18 +23,63 @@ interface Props {
   onDelete: (payment: Payment) => void;
 }
 
-/** The invoice's payments (docs/product.md, Invoice page (/entries/:id)): date, amount, method with an Auto badge, notes, edit and delete. */
+/** Edit and delete of one payment. */
+function PaymentActions({
+  payment,
+  readOnly,
+  onEdit,
+  onDelete,
+  align,
+}: Omit<Props, 'payments'> & { payment: Payment; align: 'left' | 'right' }) {
+  return (
+    <TableCell align={align} sx={{ whiteSpace: 'nowrap' }}>
+      <Tooltip title="Edit payment">
+        <span>
+          <IconButton aria-label="Edit payment" onClick={() => onEdit(payment)} disabled={readOnly}>
+            <EditOutlined fontSize="small" />
+          </IconButton>
+        </span>
+      </Tooltip>
+      <Tooltip title="Delete payment">
+        <span>
+          <IconButton aria-label="Delete payment" color="error" onClick={() => onDelete(payment)} disabled={readOnly}>
+            <DeleteOutlined fontSize="small" />
+          </IconButton>
+        </span>
+      </Tooltip>
+    </TableCell>
+  );
+}
+
+/**
+ * The invoice's payments (docs/product.md, Invoice page (/entries/:id)): date, amount, method with an Auto badge,
+ * notes, edit and delete. On a phone or small tablet the table scrolls sideways, so the actions come first, where
+ * they can be seen and reached (decision 0801).
+ */
 export function PaymentsTable({ payments, readOnly, onEdit, onDelete }: Props) {
+  const theme = useTheme();
+  const actionsFirst = useMediaQuery(theme.breakpoints.down('md'));
+  const actions = (payment: Payment) => (
+    <PaymentActions
+      payment={payment}
+      readOnly={readOnly}
+      onEdit={onEdit}
+      onDelete={onDelete}
+      align={actionsFirst ? 'left' : 'right'}
+    />
+  );
+  const actionsHeader = <TableCell align={actionsFirst ? 'left' : 'right'}>Actions</TableCell>;
   return (
     <TableContainer>
       <Table size="small" aria-label="Payments" sx={{ minWidth: 640, '& th': { whiteSpace: 'nowrap' } }}>
         <TableHead>
           <TableRow>
+            {actionsFirst && actionsHeader}
             <TableCell>Payment Date</TableCell>
             <TableCell align="right">Payment Amount</TableCell>
             <TableCell>Method</TableCell>
             <TableCell>Notes</TableCell>
-            <TableCell align="right">Actions</TableCell>
+            {!actionsFirst && actionsHeader}
           </TableRow>
         </TableHead>
         <TableBody>
@@ -45,6 +92,7 @@ export function PaymentsTable({ payments, readOnly, onEdit, onDelete }: Props) {
           ) : (
             payments.map((payment) => (
               <TableRow key={payment.paymentId} hover>
+                {actionsFirst && actions(payment)}
                 <TableCell sx={{ whiteSpace: 'nowrap' }}>{payment.date}</TableCell>
                 <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
                   {formatAmount(payment.amount)}
@@ -58,27 +106,7 @@ export function PaymentsTable({ payments, readOnly, onEdit, onDelete }: Props) {
                 <TableCell sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'break-word', minWidth: 140, maxWidth: 320 }}>
                   {payment.notes}
                 </TableCell>
-                <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                  <Tooltip title="Edit payment">
-                    <span>
-                      <IconButton aria-label="Edit payment" onClick={() => onEdit(payment)} disabled={readOnly}>
-                        <EditOutlined fontSize="small" />
-                      </IconButton>
-                    </span>
-                  </Tooltip>
-                  <Tooltip title="Delete payment">
-                    <span>
-                      <IconButton
-                        aria-label="Delete payment"
-                        color="error"
-                        onClick={() => onDelete(payment)}
-                        disabled={readOnly}
-                      >
-                        <DeleteOutlined fontSize="small" />
-                      </IconButton>
-                    </span>
-                  </Tooltip>
-                </TableCell>
+                {!actionsFirst && actions(payment)}
               </TableRow>
             ))
           )}

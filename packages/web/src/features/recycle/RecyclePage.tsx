@@ -8,10 +8,8 @@ import Button from '@mui/material/Button';
 import Container from '@mui/material/Container';
 import IconButton from '@mui/material/IconButton';
 import Paper from '@mui/material/Paper';
-import { useTheme } from '@mui/material/styles';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import useMediaQuery from '@mui/material/useMediaQuery';
 import { DataGrid, type GridColDef } from '@mui/x-data-grid';
 import { useMemo, useState } from 'react';
 import { serverReason } from '../../api/outcome.ts';
@@ -19,7 +17,8 @@ import { useDeleteForever } from '../../api/recycle/delete-forever.ts';
 import { useRecycleBin } from '../../api/recycle/list-recycle.ts';
 import { useRestoreItem } from '../../api/recycle/restore-item.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
-import { MONEY_COLUMN_WIDTH } from '../../components/invoice-grid/columns.tsx';
+import { type ColumnContent, useContentWidths } from '../../components/column-widths.ts';
+import { MONEY_COLUMN_WIDTH, MONEY_SAMPLES } from '../../components/invoice-grid/columns.tsx';
 import { useNotice } from '../../components/notices.tsx';
 import { PageProgress } from '../../components/PageProgress.tsx';
 import { formatTimestamp } from '../../lib/dates.ts';
@@ -34,6 +33,7 @@ import {
 } from './restore-message.ts';
 
 const PAGE_SIZES = [10, 25, 50, 100];
+const NO_ITEMS: RecycleItem[] = [];
 const rowId = (item: RecycleItem) => `${item.entityType}-${item.entityId}`;
 
 /** A payment's type is its method code; invoices say Income/Expense, entities Active/Archived. */
@@ -41,6 +41,33 @@ function typeLabel(item: RecycleItem): string {
   if (!item.type) return '';
   return item.entityType === 'Payment' ? paymentMethodLabel(item.type) : item.type;
 }
+
+/**
+ * Each column as wide as what it shows (decision 0604): the deletion time, names, amounts and headers in full. The
+ * long titles of short values (Component, Invoice Number, Invoice/Payment Date) keep no room for a sort arrow, so
+ * that more fits in sight.
+ */
+const RECYCLE_COLUMN_CONTENT: Readonly<Record<string, ColumnContent<RecycleItem>>> = {
+  entityType: { header: 'Component', text: (item) => item.entityType, sortRoom: false, min: 96, fallback: 105 },
+  recycleDate: { header: 'Deletion Date', text: (item) => formatTimestamp(item.recycleDate), min: 150, fallback: 190 },
+  partyName: { header: 'Entity Name', text: (item) => item.partyName ?? '', min: 120, max: 320, fallback: 180 },
+  invoiceNumber: {
+    header: 'Invoice Number',
+    text: (item) => String(item.invoiceNumber ?? ''),
+    sortRoom: false,
+    min: 96,
+    fallback: 130,
+  },
+  entityDate: {
+    header: 'Invoice/Payment Date',
+    text: (item) => item.entityDate ?? '',
+    sortRoom: false,
+    min: 120,
+    fallback: 170,
+  },
+  amount: { header: 'Amount', samples: MONEY_SAMPLES, min: 96, fallback: MONEY_COLUMN_WIDTH },
+  type: { header: 'Type', text: typeLabel, min: 80, fallback: 110 },
+};
 
 /**
  * `/recycle` (docs/product.md, Recycle bin (/recycle)): what was deleted in the last 14 days, each with the days left
@@ -52,8 +79,6 @@ export default function RecyclePage() {
   const restore = useRestoreItem();
   const notify = useNotice();
   const [working, setWorking] = useState<string | null>(null);
-  const theme = useTheme();
-  const narrow = useMediaQuery(theme.breakpoints.down('md'));
   const [restoreAs, setRestoreAs] = useState<RestoreAsTarget | null>(null);
   const remove = useDeleteForever();
   const [toDelete, setToDelete] = useState<RecycleItem | null>(null);
@@ -67,6 +92,7 @@ export default function RecyclePage() {
     const { message, severity } = deleteForeverNotice(outcome);
     notify(message, { severity, placement: 'bottom', duration: NOTICE_MS.recycle });
   };
+  const widths = useContentWidths(bin.data ?? NO_ITEMS, RECYCLE_COLUMN_CONTENT);
 
   const columns = useMemo<GridColDef<RecycleItem>[]>(() => {
     const run = async (item: RecycleItem) => {
@@ -112,11 +138,11 @@ export default function RecyclePage() {
       ),
     };
     const details: GridColDef<RecycleItem>[] = [
-      { field: 'entityType', headerName: 'Component', width: 105 },
+      { field: 'entityType', headerName: 'Component', width: widths.entityType },
       {
         field: 'recycleDate',
         headerName: 'Deletion Date',
-        width: 170,
+        width: widths.recycleDate,
         valueFormatter: (value: string) => formatTimestamp(value),
       },
       {
@@ -135,32 +161,30 @@ export default function RecyclePage() {
           );
         },
       },
-      { field: 'partyName', headerName: 'Entity Name', flex: 1, minWidth: 120 },
+      { field: 'partyName', headerName: 'Entity Name', width: widths.partyName },
       {
         field: 'invoiceNumber',
         headerName: 'Invoice Number',
-        width: 120,
+        width: widths.invoiceNumber,
         type: 'number',
         align: 'left',
         headerAlign: 'left',
       },
-      { field: 'entityDate', headerName: 'Invoice/Payment Date', width: 160 },
+      { field: 'entityDate', headerName: 'Invoice/Payment Date', width: widths.entityDate },
       {
         field: 'amount',
         headerName: 'Amount',
-        width: MONEY_COLUMN_WIDTH,
+        width: widths.amount,
         type: 'number',
         valueFormatter: (value: number | null) => (value == null ? '' : formatAmount(value)),
       },
-      { field: 'type', headerName: 'Type', flex: 1, minWidth: 140, valueGetter: (_value, row) => typeLabel(row) },
-      { field: 'details', headerName: 'Details', flex: 1, minWidth: 140 },
+      { field: 'type', headerName: 'Type', width: widths.type, valueGetter: (_value, row) => typeLabel(row) },
+      { field: 'details', headerName: 'Details', flex: 1, minWidth: 120 },
     ];
-    // On a phone or small tablet the grid scrolls sideways: Restore comes first, where it can be seen and reached,
-    // and the days left next to it.
-    if (!narrow) return [...details, actions];
-    const daysLeftColumn = details.filter((c) => c.field === 'purgeDate');
-    return [actions, ...daysLeftColumn, ...details.filter((c) => c.field !== 'purgeDate')];
-  }, [restore, notify, working, narrow, now]);
+    // Restore comes first, where it can always be seen and reached: the columns are as wide as what they show
+    // (decision 0604), so a bin of long names scrolls sideways, on a phone and at 1366 px alike.
+    return [actions, ...details];
+  }, [restore, notify, working, widths, now]);
 
   return (
     <Container maxWidth="xl" sx={{ py: 4 }}>

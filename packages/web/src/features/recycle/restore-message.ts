@@ -13,7 +13,7 @@ export function restoreNotice(
   outcome: Outcome<unknown>,
 ): { message: string; severity: 'success' | 'error' } {
   if (outcome.ok) return { message: `${type} restored successfully.`, severity: 'success' };
-  if (outcome.status === 404) return { message: 'Item not found', severity: 'error' };
+  if (outcome.code === 'NOT_FOUND') return { message: 'Item not found', severity: 'error' };
   const reason = serverReason(outcome);
   return { message: reason ? `Restore failed: ${reason}` : 'Restore failed', severity: 'error' };
 }
@@ -48,7 +48,7 @@ export function deleteForeverQuestion(item: RecycleItem): string {
 
 /** An entity whose name another entity now has can come back under a new name (`PUT /bills {id, recycle:false, name}`). */
 export function canRestoreUnderAnotherName(type: RecycleType, outcome: Outcome<unknown>): boolean {
-  return !outcome.ok && type === 'Entity' && outcome.status === 409;
+  return !outcome.ok && type === 'Entity' && outcome.code === 'CONFLICT';
 }
 
 /** The name offered for such a restore: `Acme` → `Acme (2)`, `Acme (2)` → `Acme (3)`. */
