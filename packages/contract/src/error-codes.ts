@@ -35,6 +35,8 @@ export const ERROR_CODES = {
   TOO_MANY_ROWS: 'A file has more rows than the limit.',
   BUSY: 'Too much heavy work (imports, exports, files, large stats) is already running for this user.',
   RATE_LIMITED: 'Too many requests from this user in the current window.',
+  SCHEDULE_DUPLICATES:
+    'A schedule save would create invoices beside existing ones of the same entity, date and amount: send `duplicates`.',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
