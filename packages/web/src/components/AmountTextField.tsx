@@ -19,8 +19,10 @@ export type AmountTextFieldProps = Omit<TextFieldProps, 'onChange' | 'slotProps'
 };
 
 /**
- * A `$` amount box (invoice and payment forms, filter bounds). It takes text that can become an amount and
- * pasted amounts with a `$`, thousands separators or spaces; anything else leaves the box as it was and says why.
+ * A `$` amount box (invoice and payment forms, schedules, filter bounds). It takes text that can become an amount
+ * and pasted amounts with a `$`, thousands separators or spaces; anything else leaves the box as it was and says
+ * why until the box loses focus (docs/decisions/0602-date-and-amount-input.md): the next accepted key does not
+ * take the reason away, so `-5` typed fast still says the minus sign was not taken.
  */
 export function AmountTextField({ onChange, error, helperText, ...props }: AmountTextFieldProps) {
   const [refused, setRefused] = useState<string | null>(null);
@@ -31,8 +33,8 @@ export function AmountTextField({ onChange, error, helperText, ...props }: Amoun
       {...props}
       onChange={(event) => {
         const read = readAmountInput(event.target.value);
-        setRefused(read.error);
-        if (read.text !== null) onChange(read.text);
+        if (read.error !== null) setRefused(read.error);
+        else onChange(read.text);
       }}
       onBlur={() => setRefused(null)}
       error={Boolean(refused) || Boolean(error)}

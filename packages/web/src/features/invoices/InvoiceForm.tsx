@@ -1,7 +1,7 @@
 import type { Bill } from '@billfold/contract/bills';
 import type { Entry } from '@billfold/contract/entries';
 import Alert from '@mui/material/Alert';
-import Autocomplete, { createFilterOptions } from '@mui/material/Autocomplete';
+import Autocomplete from '@mui/material/Autocomplete';
 import Button from '@mui/material/Button';
 import FormControl from '@mui/material/FormControl';
 import FormControlLabel from '@mui/material/FormControlLabel';
@@ -25,6 +25,8 @@ import {
   archivedEntityNotice,
   checkInvoiceForm,
   dueDateProblem,
+  type EntityOption,
+  entityPickerOptions,
   findEntityByName,
   flowFor,
   type InvoiceField,
@@ -33,16 +35,6 @@ import {
   toEntryBody,
 } from './invoice-form.ts';
 import { NewEntityDialog } from './NewEntityDialog.tsx';
-
-type EntityOption =
-  | { kind: 'entity'; bill: Bill }
-  | { kind: 'new'; name: string }
-  /** The typed name is an archived entity's: shown, not pickable. */
-  | { kind: 'archived'; name: string };
-
-const filterEntities = createFilterOptions<EntityOption>({
-  stringify: (option) => (option.kind === 'entity' ? option.bill.name : ''),
-});
 
 const MESSAGES = {
   create: { failed: 'Failed to create invoice.', error: 'Error creating invoice.' },
@@ -178,15 +170,7 @@ export function InvoiceForm({ mode, entry, entities, archivedEntities, initial, 
           isOptionEqualToValue={(a, b) =>
             a.kind === 'entity' && b.kind === 'entity' ? a.bill.id === b.bill.id : a.kind === b.kind
           }
-          filterOptions={(all, state) => {
-            const found = filterEntities(all, state);
-            const name = state.inputValue.trim();
-            const exists = all.some((o) => o.kind === 'entity' && o.bill.name.toLowerCase() === name.toLowerCase());
-            const archived = exists ? null : findEntityByName(archivedEntities, name || null);
-            if (archived) return [...found, { kind: 'archived', name: archived.name }];
-            // The last option always offers a new entity, named after what was typed when that is new.
-            return [...found, { kind: 'new', name: exists ? '' : name }];
-          }}
+          filterOptions={(all, state) => entityPickerOptions(all, state.inputValue, archivedEntities)}
           renderOption={({ key, ...props }, option) => (
             <li key={key} {...props}>
               {option.kind === 'entity'

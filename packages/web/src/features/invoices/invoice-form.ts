@@ -1,6 +1,8 @@
+import type { Bill } from '@billfold/contract/bills';
 import { isValidIsoDate } from '@billfold/contract/dates';
 import type { CreateEntryBody, Entry, EntryFilters } from '@billfold/contract/entries';
 import { MESSAGES } from '@billfold/contract/validation';
+import { createFilterOptions } from '@mui/material/Autocomplete';
 import { amountInputText, parseAmountInput } from '../../lib/amount-input.ts';
 
 /** The flow choice of the form; `internal` is the only choice (and forced) for an internal entity. */
@@ -102,4 +104,38 @@ export function findEntityByName<T extends { name: string }>(entities: readonly 
   if (!name) return null;
   const wanted = name.trim().toLowerCase();
   return entities.find((e) => e.name === name) ?? entities.find((e) => e.name.trim().toLowerCase() === wanted) ?? null;
+}
+
+/** An option of the invoice form's entity picker. */
+export type EntityOption =
+  | { kind: 'entity'; bill: Bill }
+  | { kind: 'new'; name: string }
+  /** The typed name is an archived entity's: shown, not pickable. */
+  | { kind: 'archived'; name: string };
+
+// Case, accents and the spaces around what is typed do not count: "Oakwood Properties " finds Oakwood Properties.
+const filterEntities = createFilterOptions<EntityOption>({
+  stringify: (option) => (option.kind === 'entity' ? option.bill.name : ''),
+  trim: true,
+});
+
+/**
+ * What the entity picker lists for the typed text: the entities whose name contains it, then either the archived
+ * entity of that name (shown, not pickable) or the offer of a new entity, named after the typed text (trimmed)
+ * when no entity has that name.
+ */
+export function entityPickerOptions(
+  all: EntityOption[],
+  typed: string,
+  archivedEntities: readonly Bill[],
+): EntityOption[] {
+  const found = filterEntities(all, {
+    inputValue: typed,
+    getOptionLabel: (o) => (o.kind === 'entity' ? o.bill.name : o.name),
+  });
+  const name = typed.trim();
+  const exists = all.some((o) => o.kind === 'entity' && o.bill.name.trim().toLowerCase() === name.toLowerCase());
+  const archived = exists ? null : findEntityByName(archivedEntities, name || null);
+  if (archived) return [...found, { kind: 'archived', name: archived.name }];
+  return [...found, { kind: 'new', name: exists ? '' : name }];
 }
