@@ -286,11 +286,23 @@ describe('the schedule dialog', () => {
 
   it('names the invoices that exist already, also for today’s', () => {
     const today = '2026-11-25';
+    const past = [
+      invoice('2026-09-01', { autopay: true }),
+      invoice('2026-10-01', { autopay: true, duplicateOf: { entryId: 4, invoiceId: 1 } }),
+      invoice('2026-11-01', { autopay: true, duplicateOf: { entryId: 5, invoiceId: 2 } }),
+    ];
+    expect(catchUpQuestion({ invoices: past }, today)?.lines).toEqual([
+      'This creates 3 invoices at once, dated 2026-09-01 to 2026-11-01.',
+      'All of them are also paid automatically at once: their due dates have passed.',
+      'This entity already has invoices of the same date and amount: 2026-10-01 (#1), 2026-11-01 (#2).',
+      "Skip existing keeps them as the schedule's own, never paid automatically, and creates the other 1 invoice.",
+    ]);
     const duplicate = invoice(today, { duplicateOf: { entryId: 40, invoiceId: 17 } });
     expect(catchUpQuestion({ invoices: [duplicate] }, today)).toEqual({
       lines: [
         'This creates 1 invoice at once, dated 2026-11-25.',
         'This entity already has an invoice of the same date and amount: 2026-11-25 (#17).',
+        "Skip existing keeps it as the schedule's own, never paid automatically, and creates nothing else.",
       ],
       duplicates: 1,
       created: 1,

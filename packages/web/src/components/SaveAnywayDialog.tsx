@@ -16,7 +16,7 @@ export interface SaveAnywayDialogProps {
 }
 
 /**
- * Asks before saving what the rules allow but is almost always a slip (docs/decisions/1012-money-entry-warnings.md):
+ * Asks before saving what the rules allow but is almost always a slip (docs/decisions/0604-money-entry-warnings.md):
  * each warning as a sentence, "Go back" (the default, to fix it) and "Save anyway".
  */
 export function SaveAnywayDialog({ title, warnings, busy = false, onConfirm, onCancel }: SaveAnywayDialogProps) {

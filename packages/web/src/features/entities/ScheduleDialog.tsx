@@ -275,14 +275,14 @@ export function ScheduleDialog({ target, bill, onClose }: Props) {
             </DialogContentText>
           ))}
         </DialogContent>
-        <DialogActions sx={{ flexWrap: 'wrap', gap: 1 }}>
+        <DialogActions>
           <Button onClick={() => setQuestion(null)} disabled={save.isPending}>
             Go back
           </Button>
           {question && question.ask.duplicates > 0 ? (
             <>
               <Button onClick={() => send(question.body, 'create', 0)} disabled={save.isPending} color="warning">
-                Create them anyway
+                {`Create all ${question.ask.created}`}
               </Button>
               <Button
                 onClick={() => send(question.body, 'skip', question.ask.duplicates)}

@@ -130,14 +130,15 @@ export function catchUpQuestion(preview: SchedulePreview, today: string): CatchU
     lines.push(
       invoices.length === 1
         ? 'It is also paid automatically at once: its due date has passed.'
-        : `${paid} of them ${paid === 1 ? 'is' : 'are'} also paid automatically at once: their due dates have passed.`,
+        : `${paid === invoices.length ? 'All' : paid} of them ${paid === 1 ? 'is' : 'are'} also paid automatically at once: their due dates have passed.`,
     );
   if (duplicates.length > 0) {
     const which = duplicates.map((i) => `${i.date} (#${i.duplicateOf?.invoiceId})`).join(', ');
+    const one = duplicates.length === 1;
+    const others = invoices.length - duplicates.length;
     lines.push(
-      duplicates.length === 1
-        ? `This entity already has an invoice of the same date and amount: ${which}.`
-        : `This entity already has invoices of the same date and amount: ${which}.`,
+      `This entity already has ${one ? 'an invoice' : 'invoices'} of the same date and amount: ${which}.`,
+      `Skip existing keeps ${one ? 'it' : 'them'} as the schedule's own, never paid automatically, and creates ${others === 0 ? 'nothing else' : `the other ${count(others, 'invoice')}`}.`,
     );
   }
   return { lines, duplicates: duplicates.length, created: invoices.length };

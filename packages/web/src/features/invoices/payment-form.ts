@@ -43,7 +43,7 @@ export function checkPaymentForm(values: PaymentFormValues, dateProblem: string 
 }
 
 /**
- * What is almost always a slip in a payment that the rules allow (docs/decisions/1012-money-entry-warnings.md):
+ * What is almost always a slip in a payment that the rules allow (docs/decisions/0604-money-entry-warnings.md):
  * a payment of 0.00, one that overpays the invoice by more than its amount, one dated before its invoice. Each is
  * a sentence for the "Save anyway" question; an edit is asked only about what it changes.
  */
