@@ -66,6 +66,7 @@ describe.each(DEVICES)('money entry that says what it does ($name)', (device) =>
     // Leaving the box keeps the reason; the next edit after that takes it away.
     await form.description.click();
     await page.getByText(NEGATIVE, { exact: true }).waitFor();
+    await form.amount.press('End');
     await form.amount.pressSequentially('.5');
     expect(await page.getByText(NEGATIVE, { exact: true }).count()).toBe(0);
     expect(await form.amount.inputValue()).toBe('50.5');
