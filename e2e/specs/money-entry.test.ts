@@ -185,6 +185,24 @@ describe.each(DEVICES)('money entry that says what it does ($name)', (device) =>
     expect(await overflows(page)).toBe(false);
   }, 60_000);
 
+  it('an invoice edit asks before its payments would come before it', async () => {
+    const page = await open(device);
+    const entity = await createEntity(account.api, { name: `Moved ${device.name}` });
+    const entry = await createInvoice(account.api, entity.id, { amount: 12.5, date: '2026-02-03' });
+    await createPayment(account.api, entry.entryId, { amount: 12.5, date: '2026-02-10' });
+    const form = await new InvoiceFormPage(page).gotoEdit(entry.entryId);
+    await form.fill({ date: '2026-03-01' });
+    await form.submitButton.click();
+    const question = page.getByRole('dialog', { name: 'Save this invoice?' });
+    await question
+      .getByText("Its payment of 2026-02-10 would be dated before the invoice's new date 2026-03-01.")
+      .waitFor();
+    await shoot(page, device, 'invoice-edit-question');
+    await question.getByRole('button', { name: 'Save anyway' }).click();
+    await form.notice.filter({ hasText: 'Invoice updated successfully!' }).waitFor();
+    expect((await account.api.request<Entry>('GET', `/entries/${entry.entryId}`)).date).toBe('2026-03-01');
+  }, 60_000);
+
   it('the schedule dialog: Day of month follows the first date; past invoices and existing ones are asked about', async () => {
     const page = await open(device);
     const entity = await createEntity(account.api, { name: `Landlord ${device.name}`, category: 'Mortgage / Rent' });

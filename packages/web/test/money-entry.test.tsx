@@ -14,7 +14,12 @@ import {
   withDayOfMonth,
   withFirstDate,
 } from '../src/features/entities/schedule-form.ts';
-import { type EntityOption, entityPickerOptions, invoiceFormFromEntry } from '../src/features/invoices/invoice-form.ts';
+import {
+  type EntityOption,
+  entityPickerOptions,
+  invoiceEditWarnings,
+  invoiceFormFromEntry,
+} from '../src/features/invoices/invoice-form.ts';
 import { emptyPaymentForm, paymentFormFromPayment, paymentWarnings } from '../src/features/invoices/payment-form.ts';
 import { amountInputText, readAmountInput } from '../src/lib/amount-input.ts';
 
@@ -207,6 +212,36 @@ describe('a payment asks before saving what is almost always a slip', () => {
     const old = payment({ amount: 0, date: '2026-01-01' });
     expect(paymentWarnings(values('0', '2026-01-01'), entry(), old)).toEqual([]);
     expect(paymentWarnings(values('0', '2026-01-02'), entry(), old)).toHaveLength(1);
+  });
+});
+
+describe('an invoice edit asks before it leaves its payments looking like slips', () => {
+  const form = (amount: string, date = '2026-02-03') => ({ ...invoiceFormFromEntry(entry()), amount, date });
+  const paid = [
+    { date: '2026-02-10', amount: 10 },
+    { date: '2026-02-20', amount: 15 },
+  ];
+
+  it('a lower amount its payments overpay by more than itself', () => {
+    expect(invoiceEditWarnings(form('12.50'), entry(), paid)).toEqual([]);
+    expect(invoiceEditWarnings(form('12.00'), entry(), paid)).toEqual([
+      'Its payments of $25.00 would overpay the new amount of $12.00 by $13.00, more than the amount itself.',
+    ]);
+    expect(invoiceEditWarnings(form('12.00'), entry(), [])).toEqual([]);
+    // Unchanged, an old overpayment asks nothing.
+    expect(invoiceEditWarnings(form('12.50'), entry({ amount: 12.5 }), [{ date: '2026-02-10', amount: 100 }])).toEqual(
+      [],
+    );
+  });
+
+  it('a later date that some payments come before', () => {
+    expect(invoiceEditWarnings(form('12.50', '2026-02-10'), entry(), paid)).toEqual([]);
+    expect(invoiceEditWarnings(form('12.50', '2026-02-15'), entry(), paid)).toEqual([
+      "Its payment of 2026-02-10 would be dated before the invoice's new date 2026-02-15.",
+    ]);
+    expect(invoiceEditWarnings(form('12.50', '2026-03-01'), entry(), paid)).toEqual([
+      "2 of its payments (from 2026-02-10) would be dated before the invoice's new date 2026-03-01.",
+    ]);
   });
 });
 

@@ -16,10 +16,12 @@ import { Link as RouterLink } from 'react-router-dom';
 import { useCreateInvoice } from '../../api/invoices/create-invoice.ts';
 import { useUpdateInvoice } from '../../api/invoices/update-invoice.ts';
 import { failureMessage } from '../../api/outcome.ts';
+import { usePayments } from '../../api/payments/list-payments.ts';
 import { AmountTextField } from '../../components/AmountTextField.tsx';
 import { ArchivedBanner } from '../../components/ArchivedBanner.tsx';
 import { IsoDateField } from '../../components/IsoDateField.tsx';
 import { useNotice } from '../../components/notices.tsx';
+import { SaveAnywayDialog } from '../../components/SaveAnywayDialog.tsx';
 import { useDelayedNavigate } from '../../lib/use-delayed-navigate.ts';
 import {
   archivedEntityNotice,
@@ -31,6 +33,7 @@ import {
   flowFor,
   type InvoiceField,
   type InvoiceFormValues,
+  invoiceEditWarnings,
   pathAfterSave,
   toEntryBody,
 } from './invoice-form.ts';
@@ -68,6 +71,9 @@ export function InvoiceForm({ mode, entry, entities, archivedEntities, initial, 
   const [saved, setSaved] = useState(false);
   const create = useCreateInvoice();
   const update = useUpdateInvoice();
+  // An edit's payments: the edit asks before it leaves them overpaying or dated before the invoice.
+  const payments = usePayments(mode === 'update' && entry ? entry.entryId : null);
+  const [warnings, setWarnings] = useState<string[] | null>(null);
   const notify = useNotice();
   const navigateSoon = useDelayedNavigate();
 
@@ -101,8 +107,12 @@ export function InvoiceForm({ mode, entry, entities, archivedEntities, initial, 
     setMissing((current) => current.filter((field) => field !== 'billId' && (!bill?.internal || field !== 'flow')));
   };
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
+    void save(false);
+  };
+
+  const save = async (anyway: boolean) => {
     if (disabled) return;
     const check = checkInvoiceForm(values, dateProblem, dueFieldProblem);
     setMissing(check.fields);
@@ -121,6 +131,9 @@ export function InvoiceForm({ mode, entry, entities, archivedEntities, initial, 
       return;
     }
     if (!entry) return;
+    const slips = anyway ? [] : invoiceEditWarnings(values, entry, payments.data ?? []);
+    setWarnings(slips.length > 0 ? slips : null);
+    if (slips.length > 0) return;
     const outcome = await update.mutateAsync({ ...body, entryId: entry.entryId });
     if (!outcome.ok) {
       notify(failureMessage(outcome, MESSAGES.update), { severity: 'error' });
@@ -272,6 +285,13 @@ export function InvoiceForm({ mode, entry, entities, archivedEntities, initial, 
           </Button>
         </Stack>
       </Stack>
+      <SaveAnywayDialog
+        title="Save this invoice?"
+        warnings={warnings}
+        busy={busy}
+        onConfirm={() => save(true)}
+        onCancel={() => setWarnings(null)}
+      />
       <NewEntityDialog
         open={newEntityName !== null}
         initialName={newEntityName ?? ''}

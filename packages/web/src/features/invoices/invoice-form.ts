@@ -1,6 +1,8 @@
 import type { Bill } from '@billfold/contract/bills';
 import { isValidIsoDate } from '@billfold/contract/dates';
 import type { CreateEntryBody, Entry, EntryFilters } from '@billfold/contract/entries';
+import { formatUsd, fromCents, toCents } from '@billfold/contract/money';
+import type { Payment } from '@billfold/contract/payments';
 import { MESSAGES } from '@billfold/contract/validation';
 import { createFilterOptions } from '@mui/material/Autocomplete';
 import { amountInputText, parseAmountInput } from '../../lib/amount-input.ts';
@@ -138,4 +140,36 @@ export function entityPickerOptions(
   const archived = exists ? null : findEntityByName(archivedEntities, name || null);
   if (archived) return [...found, { kind: 'archived', name: archived.name }];
   return [...found, { kind: 'new', name: exists ? '' : name }];
+}
+
+/**
+ * What an invoice edit does to its payments that is almost always a slip (docs/decisions/0604-money-entry-warnings.md):
+ * a lower amount its payments now overpay by more than that amount, or a later date some payments now come before.
+ * Each is a sentence for the "Save anyway" question; only what the edit changes asks.
+ */
+export function invoiceEditWarnings(
+  values: InvoiceFormValues,
+  entry: Pick<Entry, 'date' | 'amount'>,
+  payments: readonly Pick<Payment, 'date' | 'amount'>[],
+): string[] {
+  const warnings: string[] = [];
+  const amount = toCents(parseAmountInput(values.amount) ?? Number.NaN);
+  const paid = payments.reduce((sum, p) => sum + (toCents(p.amount) ?? 0), 0);
+  if (amount !== null && amount !== toCents(entry.amount) && paid - amount > amount)
+    warnings.push(
+      `Its payments of ${formatUsd(fromCents(paid))} would overpay the new amount of ${formatUsd(fromCents(amount))} by ${formatUsd(fromCents(paid - amount))}, more than the amount itself.`,
+    );
+  if (isValidIsoDate(values.date) && values.date !== entry.date) {
+    const before = payments
+      .filter((p) => p.date < values.date)
+      .map((p) => p.date)
+      .sort();
+    if (before.length > 0)
+      warnings.push(
+        before.length === 1
+          ? `Its payment of ${before[0]} would be dated before the invoice's new date ${values.date}.`
+          : `${before.length} of its payments (from ${before[0]}) would be dated before the invoice's new date ${values.date}.`,
+      );
+  }
+  return warnings;
 }
