@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { AmountTextField } from '../../components/AmountTextField.tsx';
-import { amountInputText, parseAmountInput } from '../../lib/amount-input.ts';
+import { parseAmountInput } from '../../lib/amount-input.ts';
 
 export interface AmountFieldProps {
   label: string;
@@ -11,9 +11,9 @@ export interface AmountFieldProps {
 
 /** A `$` amount: up to 9 digits and 2 decimals; empty is null. Values below 1 are kept but count as empty. */
 export function AmountField({ label, value, onChange, error }: AmountFieldProps) {
-  const [text, setText] = useState(value === null ? '' : amountInputText(value));
-  // Clear Filters and restored state arrive as a new value, shown with its cents; typing "12." keeps its dot.
-  if (parseAmountInput(text) !== value) setText(value === null ? '' : amountInputText(value));
+  const [text, setText] = useState(value === null ? '' : String(value));
+  // Clear Filters and restored state arrive as a new value; typing "12." keeps its dot.
+  if (parseAmountInput(text) !== value) setText(value === null ? '' : String(value));
   return (
     <AmountTextField
       size="small"
