@@ -328,6 +328,21 @@ describe.each(dialects)('recurring invoices on %s', (dialect) => {
       expect(saved.json<Schedule>()).toMatchObject({ createdCount: 1, nextDate: '2027-01-15' });
       expect((await storedInvoices(t.app.db, bill.id)).map((i) => i.id)).toEqual([today.entryId]);
     });
+
+    it('editing a paused schedule creates nothing, so it asks about nothing', async () => {
+      let api = await userOn('2026-11-22');
+      const bill = await createBill(api);
+      const schedule = await createSchedule(api, bill.id, { firstDate: '2026-12-01' });
+      await request(api, 'POST', `/schedules/${schedule.id}/pause`);
+      api = await on('2026-12-15', api);
+      await createEntry(api, { billId: bill.id, date: '2026-12-15', flow: 'expense', amount: 1250 });
+      const body = scheduleData({ firstDate: '2026-12-01', dayOfMonth: 15 });
+      const preview = await request(api, 'POST', `/schedules/${schedule.id}/preview`, body);
+      expect(preview.json<SchedulePreview>().invoices).toEqual([]);
+      const saved = await request(api, 'PUT', `/schedules/${schedule.id}`, body);
+      expect(saved.statusCode).toBe(200);
+      expect(await storedInvoices(t.app.db, bill.id)).toHaveLength(1);
+    });
   });
 
   describe('edit, pause, resume, delete', () => {

@@ -208,6 +208,8 @@ export class SchedulesService {
   }
 
   private async atOnceOfReplace(repo: SchedulesRepository, schedule: ScheduleRow, input: ScheduleInput) {
+    // A paused schedule creates nothing when edited.
+    if (schedule.paused === 1) return { dates: [], same: new Map() } satisfies AtOnce;
     const from = await this.replaceFrom(repo, schedule.id, input);
     const remaining = input.count === null ? null : input.count - schedule.created_count;
     const dates = dueAtOnce(ruleOfInput(input), from, utcDate(this.now()), remaining);
