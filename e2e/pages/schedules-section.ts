@@ -6,12 +6,17 @@ export class SchedulesSection {
   readonly section: Locator;
   readonly newButton: Locator;
   readonly dialog: Locator;
+  /** The question a save asks before it creates past invoices or ones that exist already. */
+  readonly question: Locator;
   readonly items: Locator;
 
   constructor(readonly page: Page) {
     this.section = page.getByRole('region', { name: 'Recurring Invoices' });
     this.newButton = this.section.getByRole('button', { name: 'New Schedule' });
-    this.dialog = page.getByRole('dialog');
+    this.dialog = page.getByRole('dialog', { name: /^(New|Edit) Schedule$/ });
+    this.question = page.getByRole('dialog', {
+      name: /^(Create past invoices\?|Some of these invoices exist already)$/,
+    });
     this.items = this.section.getByRole('listitem');
   }
 

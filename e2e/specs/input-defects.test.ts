@@ -156,7 +156,7 @@ describe('Invoice # and amounts', () => {
     const amount = invoice.dialog.getByRole('textbox', { name: 'Amount' });
     await amount.fill('1,234.56');
     expect(await amount.inputValue()).toBe('1234.56');
-    await amount.fill('-5');
+    await amount.fill('12,50');
     expect(await amount.inputValue()).toBe('1234.56');
     await invoice.dialog.getByText(NOT_AN_AMOUNT, { exact: true }).waitFor();
   });

@@ -52,6 +52,11 @@ describe('recurring invoices on the entity page', () => {
     expect(await preview.textContent()).toContain(`Monthly on the 1st. Next invoices: ${firstOfMonth(1)}, `);
     await screenshot(page, 'schedule-editor');
     await schedules.submit();
+    // A first date in the past asks first, saying how many invoices it creates at once.
+    await schedules.question
+      .getByText(`This creates 3 invoices at once, dated ${first} to ${firstOfMonth(0)}.`)
+      .waitFor();
+    await schedules.question.getByRole('button', { name: 'Create 3 invoices' }).click();
     await notice(page).filter({ hasText: 'Schedule saved. 3 invoices created.' }).waitFor();
     await schedules.dialog.waitFor({ state: 'hidden' });
 
@@ -76,7 +81,7 @@ describe('recurring invoices on the entity page', () => {
 
     // Edit: the amount of future invoices; the three created stay as they were.
     await rent.getByRole('button', { name: 'Edit schedule' }).click();
-    expect(await schedules.field('Amount').inputValue()).toBe('1250');
+    expect(await schedules.field('Amount').inputValue()).toBe('1250.00');
     await schedules.fill({ amount: '1300' });
     await schedules.submit('Save');
     await notice(page).filter({ hasText: 'Schedule saved.' }).waitFor();

@@ -63,7 +63,7 @@ describe('invoice form', () => {
     const form = await new InvoiceFormPage(page).gotoEdit(entry.entryId);
     await form.heading('Edit Invoice').waitFor();
     expect(await form.entity.inputValue()).toBe('Acme Consulting');
-    expect(await form.amount.inputValue()).toBe('500');
+    expect(await form.amount.inputValue()).toBe('500.00');
     expect(await form.flow('Income').isChecked()).toBe(true);
     await screenshot(page, 'invoice-edit');
 

@@ -90,7 +90,7 @@ describe('invoice page and payments', () => {
     // Pay Remaining Balance fills in the 60 left; the invoice is then paid.
     await invoice.openAddPayment();
     await invoice.dialog.getByRole('button', { name: 'Pay Remaining Balance' }).click();
-    expect(await invoice.dialog.getByRole('textbox', { name: 'Amount' }).inputValue()).toBe('60');
+    expect(await invoice.dialog.getByRole('textbox', { name: 'Amount' }).inputValue()).toBe('60.00');
     await invoice.fillPayment({ method: 'Cash', date: '2026-01-20' });
     await invoice.submitPayment();
     await invoice.notice.filter({ hasText: 'Payment added successfully!' }).waitFor();
@@ -111,7 +111,7 @@ describe('invoice page and payments', () => {
     // Edit the first payment up to 90: 150 paid of 100 is overpaid by 50.
     await first.getByRole('button', { name: 'Edit payment' }).click();
     await invoice.dialog.getByRole('heading', { name: 'Edit Payment' }).waitFor();
-    expect(await invoice.dialog.getByRole('textbox', { name: 'Amount' }).inputValue()).toBe('40');
+    expect(await invoice.dialog.getByRole('textbox', { name: 'Amount' }).inputValue()).toBe('40.00');
     expect(await invoice.dialog.getByRole('checkbox', { name: 'Autopay' }).isChecked()).toBe(true);
     expect(await invoice.dialog.getByRole('button', { name: 'Pay Remaining Balance' }).isDisabled()).toBe(true);
     await invoice.fillPayment({ amount: '90' });

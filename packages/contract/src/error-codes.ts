@@ -42,6 +42,8 @@ export const ERROR_CODES = {
   CATEGORY_NAME_TAKEN:
     'A built-in category or another of the user’s own already has this name (case and spacing aside).',
   TOO_MANY_CATEGORIES: 'The user already has the most categories of their own allowed (retired ones count).',
+  SCHEDULE_DUPLICATES:
+    'A schedule save would create invoices beside existing ones of the same entity, date and amount: send `duplicates`.',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

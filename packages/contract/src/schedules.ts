@@ -38,6 +38,14 @@ export const autopayMethod = z.enum(PAYMENT_METHOD_CODES as [PaymentMethodCode, 
 });
 
 /**
+ * What a save does with an invoice it would create at once (dated up to today) when the entity already has one of
+ * that date and amount: `skip` (the existing invoice stands for that occurrence) or `create` (a second one). A save
+ * that would create such an invoice without saying which is refused (409 `SCHEDULE_DUPLICATES`).
+ */
+export const DUPLICATE_CHOICES = ['skip', 'create'] as const;
+export type DuplicateChoice = (typeof DUPLICATE_CHOICES)[number];
+
+/**
  * Create or replace a schedule. `dayOfMonth` defaults to the first date's day for the month-based cadences and is
  * refused for weekly ones; an end date and a count are alternatives.
  */
@@ -54,6 +62,7 @@ export const scheduleBody = z
     description: descriptionTemplate,
     dueDays: wholeNumber(0, MAX_DUE_DAYS).default(0),
     autopay: autopayMethod.nullish(),
+    duplicates: z.enum(DUPLICATE_CHOICES, { error: `must be one of ${DUPLICATE_CHOICES.join(', ')}` }).nullish(),
   })
   .superRefine((body, ctx) => {
     const problem = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
@@ -68,6 +77,7 @@ export const scheduleBody = z
     endDate: body.endDate ?? null,
     count: body.count ?? null,
     autopay: body.autopay ?? null,
+    duplicates: body.duplicates ?? null,
   }));
 export type ScheduleBody = z.input<typeof scheduleBody>;
 export type ScheduleInput = z.output<typeof scheduleBody>;
@@ -97,3 +107,22 @@ export type Schedule = z.infer<typeof schedule>;
 
 export const scheduleList = z.object({ schedules: z.array(schedule) });
 export type ScheduleList = z.infer<typeof scheduleList>;
+
+/** One invoice a save would create at once (dated up to today), as `POST …/schedules/preview` tells it. */
+export const previewInvoice = z.object({
+  date: z.string(),
+  dueDate: z.string(),
+  amount: moneyOut,
+  description: z.string(),
+  /** Its automatic payment is recorded at once too (its due date is today or earlier). */
+  autopay: z.boolean(),
+  /** The entity's existing invoice of the same date and amount, if any. */
+  duplicateOf: z.object({ entryId: z.number().int(), invoiceId: z.number().int() }).nullable(),
+});
+export type PreviewInvoice = z.infer<typeof previewInvoice>;
+
+export const schedulePreview = z.object({
+  /** What saving the body would create at once, oldest first; empty when its first occurrence is after today. */
+  invoices: z.array(previewInvoice),
+});
+export type SchedulePreview = z.infer<typeof schedulePreview>;

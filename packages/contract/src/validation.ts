@@ -18,6 +18,7 @@ export const MESSAGES = {
   invalidUsername: 'Username must be 3 to 50 letters, digits, dots, underscores or hyphens.',
   invalidAmount: 'Amount must be a number from 0 to 999999999.99 with at most 2 decimals.',
   amountNotUnderstood: 'Not an amount: use digits with up to 2 decimals, at most 999,999,999.99.',
+  amountNegative: 'Amounts cannot be negative: the minus sign was not taken. Enter a refund as an Income invoice.',
   amountNotNumber: 'Amount must be a JSON number such as 12.5, not text in quotes.',
   passwordTooLong: 'Password must be at most 128 characters.',
   dueBeforeDate: 'Due date must not be before the invoice date.',

@@ -208,6 +208,17 @@ const TABLE: Record<string, Row> = {
   'POST /api/v1/bills/:id/schedules': {
     probes: (w) => [notFound('POST', `${API}/bills/${w.bill}/schedules`, scheduleData({ firstDate: '2026-01-01' }))],
   },
+  'POST /api/v1/bills/:id/schedules/preview': {
+    probes: (w) => [
+      notFound('POST', `${API}/bills/${w.bill}/schedules/preview`, scheduleData({ firstDate: '2026-01-01' })),
+    ],
+  },
+  'POST /api/v1/schedules/:id/preview': {
+    probes: (w) => [
+      notFound('POST', `${API}/schedules/${w.schedule}/preview`, scheduleData({ firstDate: '2026-01-01' })),
+      notFound('POST', `${API}/schedules/${w.recycledSchedule}/preview`, scheduleData({ firstDate: '2026-01-01' })),
+    ],
+  },
   'GET /api/v1/schedules/:id': {
     probes: (w) => [
       notFound('GET', `${API}/schedules/${w.schedule}`),

@@ -1,9 +1,18 @@
-import type { Schedule, ScheduleList } from '@billfold/contract/schedules';
+import type { Schedule, ScheduleList, SchedulePreview } from '@billfold/contract/schedules';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { purgeRecycleBin } from '../src/jobs/recycle-purge.ts';
 import { createTestApp, dialects, secondProcess, type TestApp } from './helpers/app.ts';
-import { type Api, createBill, createPayment, editEntry, listPayments, request, updateBill } from './helpers/domain.ts';
+import {
+  type Api,
+  createBill,
+  createEntry,
+  createPayment,
+  editEntry,
+  listPayments,
+  request,
+  updateBill,
+} from './helpers/domain.ts';
 import { signIn, signUp } from './helpers/factories.ts';
 import { createSchedule, scheduleData, storedInvoices } from './helpers/schedules.ts';
 
@@ -158,7 +167,8 @@ describe.each(dialects)('recurring invoices on %s', (dialect) => {
       );
       const capped = await createSchedule(api, bill.id, { firstDate: '2016-10-01', count: 24 });
       expect(capped.createdCount).toBe(24);
-      const ten = await createSchedule(api, bill.id, { firstDate: '2016-12-01' });
+      // Its first 22 stand beside the capped schedule's invoices of the same dates and amount: asked to create them.
+      const ten = await createSchedule(api, bill.id, { firstDate: '2016-12-01', duplicates: 'create' });
       expect(ten.createdCount).toBe(120);
       expect(await storedInvoices(t.app.db, bill.id)).toHaveLength(144);
     });
@@ -178,6 +188,160 @@ describe.each(dialects)('recurring invoices on %s', (dialect) => {
       );
       expect((await request(api, 'POST', '/bills/999999/schedules', scheduleData())).statusCode).toBe(404);
       expect((await request(api, 'GET', '/bills/999999/schedules')).statusCode).toBe(404);
+    });
+  });
+
+  describe('past first dates: preview and invoices that already exist', () => {
+    const code = (res: { json: <T>() => T }) => res.json<{ code: string }>().code;
+
+    it('the preview tells what creating would make at once, the automatic payments and the duplicates, and changes nothing', async () => {
+      const api = await userOn('2026-11-22');
+      const bill = await createBill(api, { name: 'Landlord' });
+      const existing = await createEntry(api, { billId: bill.id, date: '2026-10-01', flow: 'expense', amount: 1250 });
+      // Not duplicates: another amount, another date, one in the recycle bin.
+      await createEntry(api, { billId: bill.id, date: '2026-09-01', flow: 'expense', amount: 1200 });
+      const recycled = await createEntry(api, { billId: bill.id, date: '2026-11-01', flow: 'expense', amount: 1250 });
+      await editEntry(api, { ...recycled, recycle: true });
+      const body = scheduleData({ firstDate: '2026-09-01', autopay: 'bank|ach', dueDays: 25 });
+      const res = await request(api, 'POST', `/bills/${bill.id}/schedules/preview`, body);
+      expect(res.statusCode).toBe(200);
+      expect(res.json<SchedulePreview>().invoices).toEqual([
+        {
+          date: '2026-09-01',
+          dueDate: '2026-09-26',
+          amount: 1250,
+          description: 'Rent September 2026',
+          autopay: true,
+          duplicateOf: null,
+        },
+        {
+          date: '2026-10-01',
+          dueDate: '2026-10-26',
+          amount: 1250,
+          description: 'Rent October 2026',
+          autopay: true,
+          duplicateOf: { entryId: existing.entryId, invoiceId: existing.invoiceId },
+        },
+        {
+          date: '2026-11-01',
+          dueDate: '2026-11-26',
+          amount: 1250,
+          description: 'Rent November 2026',
+          autopay: false,
+          duplicateOf: null,
+        },
+      ]);
+      expect((await request(api, 'GET', `/bills/${bill.id}/schedules`)).json<ScheduleList>().schedules).toEqual([]);
+      expect(await storedInvoices(t.app.db, bill.id)).toHaveLength(3);
+      // A first date after today creates nothing at once; the preview's rules are the save's.
+      const later = await request(api, 'POST', `/bills/${bill.id}/schedules/preview`, scheduleData());
+      expect(later.json<SchedulePreview>().invoices).toEqual([]);
+      const bad = await request(api, 'POST', `/bills/${bill.id}/schedules/preview`, scheduleData({ interval: 0 }));
+      expect(bad.statusCode).toBe(400);
+    });
+
+    it('refuses to create an invoice beside an existing one of the same date and amount without being told', async () => {
+      const api = await userOn('2026-11-22');
+      const bill = await createBill(api);
+      await createEntry(api, { billId: bill.id, date: '2026-10-01', flow: 'expense', amount: 1250 });
+      const res = await request(api, 'POST', `/bills/${bill.id}/schedules`, scheduleData({ firstDate: '2026-09-01' }));
+      expect(res.statusCode).toBe(409);
+      expect(code(res)).toBe('SCHEDULE_DUPLICATES');
+      expect(res.json<{ message: string }>().message).toBe(
+        '1 invoice this schedule would create now already exists for this entity with the same date and amount (2026-10-01). Say whether to skip it or create it anyway.',
+      );
+      expect((await request(api, 'GET', `/bills/${bill.id}/schedules`)).json<ScheduleList>().schedules).toEqual([]);
+      expect(await storedInvoices(t.app.db, bill.id)).toHaveLength(1);
+      const bad = await request(api, 'POST', `/bills/${bill.id}/schedules`, {
+        ...scheduleData({ firstDate: '2026-09-01' }),
+        duplicates: 'maybe',
+      });
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json<{ message: string }>().message).toBe('Duplicates must be one of skip, create.');
+    });
+
+    it('skip: the existing invoice stands for its occurrence, counted and numbered, never paid automatically', async () => {
+      const api = await userOn('2026-11-22');
+      const bill = await createBill(api);
+      const existing = await createEntry(api, { billId: bill.id, date: '2026-10-01', flow: 'expense', amount: 1250 });
+      const schedule = await createSchedule(api, bill.id, {
+        firstDate: '2026-09-01',
+        count: 4,
+        description: '#{n} {month}',
+        autopay: 'bank|ach',
+        duplicates: 'skip',
+      });
+      expect(schedule).toMatchObject({ createdCount: 3, nextDate: '2026-12-01' });
+      const invoices = await storedInvoices(t.app.db, bill.id);
+      expect(invoices.map((i) => [i.date, i.services, i.paid_cents])).toEqual([
+        ['2026-09-01', '#1 September', 125000],
+        ['2026-10-01', 'Consulting', 0],
+        ['2026-11-01', '#3 November', 125000],
+      ]);
+      expect(invoices[1]?.id).toBe(existing.entryId);
+      // The job, in this process or another, creates no second October; the count ends after December's.
+      await t.app.schedules.run(noon('2027-02-01'));
+      expect((await storedInvoices(t.app.db, bill.id)).map((i) => [i.date, i.services])).toEqual([
+        ['2026-09-01', '#1 September'],
+        ['2026-10-01', 'Consulting'],
+        ['2026-11-01', '#3 November'],
+        ['2026-12-01', '#4 December'],
+      ]);
+      expect(await getSchedule(api, schedule.id)).toMatchObject({ createdCount: 4, nextDate: null });
+    });
+
+    it('create: a second invoice of that date and amount, as asked', async () => {
+      const api = await userOn('2026-11-22');
+      const bill = await createBill(api);
+      await createEntry(api, { billId: bill.id, date: '2026-11-01', flow: 'expense', amount: 1250 });
+      const schedule = await createSchedule(api, bill.id, { firstDate: '2026-11-01', duplicates: 'create' });
+      expect(schedule.createdCount).toBe(1);
+      expect((await storedInvoices(t.app.db, bill.id)).map((i) => i.date)).toEqual(['2026-11-01', '2026-11-01']);
+    });
+
+    it('an edit that creates today’s invoice beside an existing one asks too, and its preview says so', async () => {
+      let api = await userOn('2026-11-22');
+      const bill = await createBill(api);
+      const schedule = await createSchedule(api, bill.id, { firstDate: '2026-12-01' });
+      api = await on('2026-12-15', api);
+      const today = await createEntry(api, { billId: bill.id, date: '2026-12-15', flow: 'expense', amount: 1300 });
+      const body = scheduleData({ firstDate: '2026-12-01', dayOfMonth: 15, amount: 1300 });
+      // The job has not run since the 1st: December 1st is still to create, and it is no duplicate.
+      const preview = await request(api, 'POST', `/schedules/${schedule.id}/preview`, body);
+      expect(preview.statusCode).toBe(200);
+      expect(preview.json<SchedulePreview>().invoices).toEqual([
+        {
+          date: '2026-12-15',
+          dueDate: '2026-12-20',
+          amount: 1300,
+          description: 'Rent December 2026',
+          autopay: false,
+          duplicateOf: { entryId: today.entryId, invoiceId: today.invoiceId },
+        },
+      ]);
+      const refused = await request(api, 'PUT', `/schedules/${schedule.id}`, body);
+      expect(refused.statusCode).toBe(409);
+      expect(code(refused)).toBe('SCHEDULE_DUPLICATES');
+      expect((await getSchedule(api, schedule.id)).dayOfMonth).toBe(1);
+      const saved = await request(api, 'PUT', `/schedules/${schedule.id}`, { ...body, duplicates: 'skip' });
+      expect(saved.statusCode).toBe(200);
+      expect(saved.json<Schedule>()).toMatchObject({ createdCount: 1, nextDate: '2027-01-15' });
+      expect((await storedInvoices(t.app.db, bill.id)).map((i) => i.id)).toEqual([today.entryId]);
+    });
+
+    it('editing a paused schedule creates nothing, so it asks about nothing', async () => {
+      let api = await userOn('2026-11-22');
+      const bill = await createBill(api);
+      const schedule = await createSchedule(api, bill.id, { firstDate: '2026-12-01' });
+      await request(api, 'POST', `/schedules/${schedule.id}/pause`);
+      api = await on('2026-12-15', api);
+      await createEntry(api, { billId: bill.id, date: '2026-12-15', flow: 'expense', amount: 1250 });
+      const body = scheduleData({ firstDate: '2026-12-01', dayOfMonth: 15 });
+      const preview = await request(api, 'POST', `/schedules/${schedule.id}/preview`, body);
+      expect(preview.json<SchedulePreview>().invoices).toEqual([]);
+      const saved = await request(api, 'PUT', `/schedules/${schedule.id}`, body);
+      expect(saved.statusCode).toBe(200);
+      expect(await storedInvoices(t.app.db, bill.id)).toHaveLength(1);
     });
   });
 
@@ -398,7 +562,7 @@ describe.each(dialects)('recurring invoices on %s', (dialect) => {
       });
       expect(await storedInvoices(t.app.db, bill.id)).toHaveLength(0);
       const result = await t.app.schedules.run(noon('2027-03-01'));
-      expect(result).toEqual({ created: 7, skipped: 0, autopaid: 0 });
+      expect(result).toEqual({ created: 7, skipped: 0, autopaid: 0, adopted: 0 });
       const invoices = await storedInvoices(t.app.db, bill.id);
       expect(invoices.map((i) => i.services)).toEqual([
         '#1 2026-11-30',

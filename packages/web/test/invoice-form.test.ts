@@ -73,13 +73,13 @@ describe('amount input (9 digits + 2 decimals, length 12; docs/product.md, Valid
     expect(readAmountInput('12.')).toEqual({ text: '12.', error: null });
     expect(readAmountInput('')).toEqual({ text: '', error: null });
     const refused = { text: null, error: 'Not an amount: use digits with up to 2 decimals, at most 999,999,999.99.' };
-    for (const text of ['12,50', '-5', '1.234', '1234567890', 'abc']) expect(readAmountInput(text)).toEqual(refused);
+    for (const text of ['12,50', '1.234', '1234567890', 'abc', '12-5']) expect(readAmountInput(text)).toEqual(refused);
     expect(parseAmountInput('$1,234.56')).toBe(1234.56);
   });
 
   it('shows stored amounts without float noise', () => {
     expect(amountInputText(1234.5)).toBe('1234.50');
-    expect(amountInputText(500)).toBe('500');
+    expect(amountInputText(500)).toBe('500.00');
     expect(amountInputText(0.1)).toBe('0.10');
   });
 });

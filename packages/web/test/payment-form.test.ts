@@ -78,7 +78,7 @@ describe('payment form', () => {
   it('edits a stored payment; a method outside the 12 must be picked again', () => {
     expect(paymentFormFromPayment(payment())).toEqual({
       date: '2026-01-15',
-      amount: '40',
+      amount: '40.00',
       method: 'check|mail',
       notes: 'First part',
       autopay: true,

@@ -174,6 +174,7 @@ function scheduleBodyOf(g: Gen) {
     description: draw(g, fc.oneof(shortText, fc.constantFrom('Rent {month} {year}', '#{n} {date} {quarter}'))),
     dueDays: maybe(g, () => draw(g, fc.integer({ min: 0, max: 365 }))),
     autopay: maybe(g, () => draw(g, fc.constantFrom(null, 'bank|ach', 'credit|web', 'other|other'))),
+    duplicates: maybe(g, () => draw(g, fc.constantFrom(null, 'skip', 'create'))),
   };
 }
 
@@ -399,6 +400,14 @@ const EXAMPLES: Record<string, (g: Gen, w: World) => Example> = {
   'GET /api/v1/bills/:id/schedules': (g, w) => ({ params: { id: idFrom(g, w, allBills(w)) } }),
   'POST /api/v1/bills/:id/schedules': (g, w) => ({
     params: { id: idFrom(g, w, allBills(w)) },
+    body: scheduleBodyOf(g),
+  }),
+  'POST /api/v1/bills/:id/schedules/preview': (g, w) => ({
+    params: { id: idFrom(g, w, allBills(w)) },
+    body: scheduleBodyOf(g),
+  }),
+  'POST /api/v1/schedules/:id/preview': (g, w) => ({
+    params: { id: idFrom(g, w, w.pools.schedules.kept) },
     body: scheduleBodyOf(g),
   }),
   'GET /api/v1/schedules/:id': (g, w) => ({ params: { id: idFrom(g, w, w.pools.schedules.kept) } }),

@@ -19,24 +19,35 @@ export type AmountTextFieldProps = Omit<TextFieldProps, 'onChange' | 'slotProps'
 };
 
 /**
- * A `$` amount box (invoice and payment forms, filter bounds). It takes text that can become an amount and
- * pasted amounts with a `$`, thousands separators or spaces; anything else leaves the box as it was and says why.
+ * A `$` amount box (invoice and payment forms, schedules, filter bounds). It takes text that can become an amount
+ * and pasted amounts with a `$`, thousands separators or spaces; anything else leaves the box as it was and says
+ * why (docs/decisions/0602-date-and-amount-input.md). The reason stays while the user types on, so `-5` typed fast
+ * still says the minus sign was not taken, and also when the box loses focus, so that the page does not move under
+ * a click on Save; it goes with the first accepted edit after the user has left the box, or when the form puts
+ * another amount in it (Pay Remaining Balance, Clear Filters).
  */
-export function AmountTextField({ onChange, error, helperText, ...props }: AmountTextFieldProps) {
-  const [refused, setRefused] = useState<string | null>(null);
+export function AmountTextField({ value, onChange, error, helperText, ...props }: AmountTextFieldProps) {
+  const [refusal, setRefusal] = useState<{ message: string; left: boolean; value: string } | null>(null);
+  // An amount the form put in, not one this box took: the reason is about what was typed before.
+  if (refusal && value !== refusal.value) setRefusal(null);
   return (
     <TextField
       label="Amount"
       name="amount"
       {...props}
+      value={value}
       onChange={(event) => {
         const read = readAmountInput(event.target.value);
-        setRefused(read.error);
-        if (read.text !== null) onChange(read.text);
+        if (read.error !== null) {
+          setRefusal({ message: read.error, left: false, value });
+          return;
+        }
+        setRefusal((current) => (current && !current.left ? { ...current, value: read.text } : null));
+        onChange(read.text);
       }}
-      onBlur={() => setRefused(null)}
-      error={Boolean(refused) || Boolean(error)}
-      helperText={refused ?? helperText}
+      onBlur={() => setRefusal((current) => current && { ...current, left: true })}
+      error={Boolean(refusal) || Boolean(error)}
+      helperText={refusal?.message ?? helperText}
       slotProps={AMOUNT_SLOT_PROPS}
     />
   );

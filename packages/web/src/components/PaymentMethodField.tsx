@@ -4,7 +4,7 @@ import {
   type PaymentMethodCode,
   paymentMethodLabel,
 } from '@billfold/contract/payment-methods';
-import Autocomplete from '@mui/material/Autocomplete';
+import Autocomplete, { createFilterOptions } from '@mui/material/Autocomplete';
 import TextField from '@mui/material/TextField';
 
 /** Electronic, Paper or Other, for the picker's group headings. */
@@ -21,6 +21,9 @@ export interface PaymentMethodFieldProps {
   error?: boolean;
 }
 
+/** Matches the label ignoring case and the spaces around what is typed (`"ach "` finds Bank (ACH)). */
+const filterMethods = createFilterOptions<PaymentMethodCode>({ stringify: paymentMethodLabel, trim: true });
+
 /** The one picker of the 12 payment methods, grouped (payment form, automatic payments of a schedule). */
 export function PaymentMethodField({
   value,
@@ -35,6 +38,7 @@ export function PaymentMethodField({
       options={PAYMENT_METHOD_CODES}
       groupBy={(code) => METHOD_GROUP[code]}
       getOptionLabel={paymentMethodLabel}
+      filterOptions={filterMethods}
       value={value === '' ? null : value}
       onChange={(_event, code) => onChange(code ?? '')}
       disabled={disabled}

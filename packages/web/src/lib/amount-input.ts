@@ -17,14 +17,15 @@ export function parseAmountInput(text: string): number | null {
 export function readAmountInput(text: string): { text: string; error: null } | { text: null; error: string } {
   if (acceptAmountInput(text.trim())) return { text: text.trim(), error: null };
   const cents = parseAmountText(text);
-  return cents === null
-    ? { text: null, error: MESSAGES.amountNotUnderstood }
-    : { text: centsToDecimalString(cents), error: null };
+  if (cents !== null) return { text: centsToDecimalString(cents), error: null };
+  return { text: null, error: NEGATIVE.test(text) ? MESSAGES.amountNegative : MESSAGES.amountNotUnderstood };
 }
 
-/** What an amount box shows for a stored amount: `1234.5` → `"1234.50"`, `12` → `"12"`. */
+/** A minus sign (ASCII or typographic) in front or behind, or an accountant's brackets: a negative amount. */
+const NEGATIVE = /^\s*[-\u2212(]|[-\u2212]\s*$/;
+
+/** What an amount box shows for a stored amount, always with its cents: `1234.5` → `"1234.50"`, `12` → `"12.00"`. */
 export function amountInputText(amount: number): string {
   const cents = toCents(amount);
-  if (cents === null) return '';
-  return cents % 100 === 0 ? String(cents / 100) : (cents / 100).toFixed(2);
+  return cents === null ? '' : centsToDecimalString(cents);
 }

@@ -14,6 +14,8 @@ export interface ScheduleRunResult {
   skipped: number;
   /** Automatic payments recorded. */
   autopaid: number;
+  /** Occurrences whose claim was made beforehand for an existing invoice (a save told to skip duplicates). */
+  adopted: number;
 }
 
 const BATCH = 100;
@@ -30,7 +32,7 @@ export class ScheduleRunner {
 
   /** Everything due by `now`'s UTC date, also what fell due while no server ran. */
   async run(now: number): Promise<ScheduleRunResult> {
-    const result: ScheduleRunResult = { created: 0, skipped: 0, autopaid: 0 };
+    const result: ScheduleRunResult = { created: 0, skipped: 0, autopaid: 0, adopted: 0 };
     const today = utcDate(now);
     for (;;) {
       const ids = await this.repo.dueIds(today, BATCH);
@@ -44,7 +46,7 @@ export class ScheduleRunner {
 
   /** One schedule's due occurrences and automatic payments, right after it was created, edited or resumed. */
   async runOne(scheduleId: number, now: number): Promise<ScheduleRunResult> {
-    const result: ScheduleRunResult = { created: 0, skipped: 0, autopaid: 0 };
+    const result: ScheduleRunResult = { created: 0, skipped: 0, autopaid: 0, adopted: 0 };
     await this.catchUp(scheduleId, now, result);
     await this.autopayDue(now, result, scheduleId);
     return result;
@@ -60,8 +62,11 @@ export class ScheduleRunner {
     }
   }
 
-  /** The schedule's next occurrence, if it is due: created, or skipped when its entity is archived or recycled. */
-  private step(scheduleId: number, now: number): Promise<'created' | 'skipped' | null> {
+  /**
+   * The schedule's next occurrence, if it is due: created, skipped when its entity is archived or recycled, or
+   * adopted when the save that made it due claimed it for an existing invoice of the same date and amount.
+   */
+  private step(scheduleId: number, now: number): Promise<'created' | 'skipped' | 'adopted' | null> {
     const today = utcDate(now);
     return this.repo.transaction(async (repo) => {
       const schedule = await repo.lock(scheduleId);
@@ -77,6 +82,12 @@ export class ScheduleRunner {
       // Never past the last date the app stores, as an edit that moves an invoice's due date.
       const dueDate = [addDays(date, schedule.due_days), MAX_DATE].sort()[0] ?? MAX_DATE;
       const n = schedule.created_count + 1;
+      const ended = schedule.max_count !== null && n >= schedule.max_count;
+      if (await repo.findClaim(schedule.id, date)) {
+        // The existing invoice is this occurrence's: it counts as the schedule's n-th, and nothing is paid for it.
+        await repo.update(schedule.id, { created_count: n, next_date: ended ? null : occurrenceAfter(rule, date) });
+        return 'adopted';
+      }
       const claim = await repo.claim({
         schedule_id: schedule.id,
         occurrence_date: date,
@@ -94,7 +105,6 @@ export class ScheduleRunner {
         dueDate,
       });
       await repo.setOccurrence(claim.id, { entry_id: entry.entryId });
-      const ended = schedule.max_count !== null && n >= schedule.max_count;
       await repo.update(schedule.id, { created_count: n, next_date: ended ? null : occurrenceAfter(rule, date) });
       return 'created';
     });

@@ -82,6 +82,35 @@ export class SchedulesRepository extends Repository {
     return rows.map((r) => r.id);
   }
 
+  /**
+   * The entity's live invoices (not in the recycle bin) dated on one of `dates` with this amount, oldest first:
+   * what an invoice a schedule creates on those dates would stand beside.
+   */
+  sameInvoices(userId: number, billId: number, dates: readonly string[], amountCents: number) {
+    if (dates.length === 0) return Promise.resolve([]);
+    return this.db
+      .selectFrom('entries')
+      .select(['id', 'invoice_number', 'date'])
+      .where('user_id', '=', userId)
+      .where('bill_id', '=', billId)
+      .where('date', 'in', [...dates])
+      .where('amount_cents', '=', amountCents)
+      .where('recycled_at', 'is', null)
+      .orderBy('date')
+      .orderBy('id')
+      .execute();
+  }
+
+  /** The claim of one occurrence, if it was claimed already (an existing invoice taken over at creation). */
+  findClaim(scheduleId: number, date: string) {
+    return this.db
+      .selectFrom('schedule_occurrences')
+      .selectAll()
+      .where('schedule_id', '=', scheduleId)
+      .where('occurrence_date', '=', date)
+      .executeTakeFirst();
+  }
+
   claim(row: Insertable<ScheduleOccurrencesTable>) {
     return this.db.insertInto('schedule_occurrences').values(row).returningAll().executeTakeFirstOrThrow();
   }

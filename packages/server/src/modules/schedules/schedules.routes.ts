@@ -1,5 +1,5 @@
 import { idParams, messageResponse } from '@billfold/contract/primitives';
-import { schedule, scheduleBody, scheduleList } from '@billfold/contract/schedules';
+import { schedule, scheduleBody, scheduleList, schedulePreview } from '@billfold/contract/schedules';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorResponses } from '../../plugins/openapi.ts';
@@ -31,7 +31,8 @@ export function schedulesRoutes(app: FastifyInstance, service: SchedulesService)
       onRequest: app.authenticate,
       schema: {
         tags,
-        summary: 'Create a schedule; the invoices of occurrences up to today are created at once',
+        summary:
+          'Create a schedule; the invoices of occurrences up to today are created at once (409 SCHEDULE_DUPLICATES when one would stand beside an existing invoice of the same date and amount and `duplicates` is not given)',
         security,
         params: idParams,
         body: scheduleBody,
@@ -40,6 +41,38 @@ export function schedulesRoutes(app: FastifyInstance, service: SchedulesService)
     },
     async (request, reply) =>
       reply.code(201).send(await service.create(request.userId, request.params.id, request.body)),
+  );
+  r.post(
+    '/bills/:id/schedules/preview',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags,
+        summary:
+          'What creating this schedule would create at once (dated up to today): due dates, automatic payments, and the existing invoices of the same date and amount beside them. Changes nothing',
+        security,
+        params: idParams,
+        body: scheduleBody,
+        response: { 200: schedulePreview, ...errorResponses(400, 401, 404, 409, 413) },
+      },
+    },
+    async (request) => service.previewNew(request.userId, request.params.id, request.body),
+  );
+  r.post(
+    '/schedules/:id/preview',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags,
+        summary:
+          'What replacing the schedule with this body would create at once (at most today’s invoice). Changes nothing',
+        security,
+        params: idParams,
+        body: scheduleBody,
+        response: { 200: schedulePreview, ...errorResponses(400, 401, 404, 409, 413) },
+      },
+    },
+    async (request) => service.previewReplace(request.userId, request.params.id, request.body),
   );
   r.get(
     '/schedules/:id',

@@ -1,6 +1,18 @@
-import { addDays, utcDate } from '@billfold/contract/dates';
-import { firstOccurrenceOnOrAfter, occurrencesUpTo, type ScheduleRule } from '@billfold/contract/schedule-dates';
-import { MAX_CATCH_UP, type Schedule, type ScheduleInput } from '@billfold/contract/schedules';
+import { addDays, MAX_DATE, utcDate } from '@billfold/contract/dates';
+import { fromCents } from '@billfold/contract/money';
+import {
+  expandTemplate,
+  firstOccurrenceOnOrAfter,
+  type ScheduleRule,
+  upcomingOccurrences,
+} from '@billfold/contract/schedule-dates';
+import {
+  MAX_CATCH_UP,
+  type PreviewInvoice,
+  type Schedule,
+  type ScheduleInput,
+  type SchedulePreview,
+} from '@billfold/contract/schedules';
 import type { ScheduleRow } from '../../db/schema.ts';
 import { badRequest, conflict, notFound } from '../../lib/http-error.ts';
 import { MESSAGES } from '../../lib/messages.ts';
@@ -47,6 +59,30 @@ function columnsOf(input: ScheduleInput) {
 const later = (a: string, b: string) => (a > b ? a : b);
 
 /**
+ * The occurrences a save creates at once: from `from` up to `today`, at most `remaining` (what its count leaves),
+ * and at most one more than a new schedule may create at once (enough to tell "too many").
+ */
+function dueAtOnce(rule: ScheduleRule, from: string, today: string, remaining: number | null): string[] {
+  const limit = Math.min(remaining ?? MAX_CATCH_UP + 1, MAX_CATCH_UP + 1);
+  if (limit <= 0) return [];
+  return upcomingOccurrences(rule, from, limit).filter((date) => date <= today);
+}
+
+/** What a save creates at once, and the entity's existing invoice of the same date and amount beside each. */
+interface AtOnce {
+  dates: string[];
+  /** Occurrence date → the oldest live invoice of the entity with that date and the schedule's amount. */
+  same: Map<string, { id: number; invoice_number: number }>;
+}
+
+/** The message of a save refused because it would create invoices beside existing ones without saying so. */
+function duplicatesMessage(dates: string[]): string {
+  const list = dates.length > 5 ? `${dates.slice(0, 5).join(', ')} and ${dates.length - 5} more` : dates.join(', ');
+  const one = dates.length === 1;
+  return `${dates.length} invoice${one ? '' : 's'} this schedule would create now already exist${one ? 's' : ''} for this entity with the same date and amount (${list}). Say whether to skip ${one ? 'it' : 'them'} or create ${one ? 'it' : 'them'} anyway.`;
+}
+
+/**
  * The next occurrence to create from `from` on, or null when the schedule has ended (its end date, or its count of
  * invoices reached).
  */
@@ -78,32 +114,53 @@ export class SchedulesService {
   }
 
   async create(userId: number, billId: number, input: ScheduleInput): Promise<Schedule> {
-    const rule = ruleOfInput(input);
-    const next = firstOccurrenceOnOrAfter(rule, input.firstDate);
-    if (next === null) throw badRequest(SCHEDULE_MESSAGES.noOccurrence);
-    const atOnce = occurrencesUpTo(rule, utcDate(this.now()), MAX_CATCH_UP);
-    if (Math.min(atOnce, input.count ?? atOnce) > MAX_CATCH_UP) throw badRequest(SCHEDULE_MESSAGES.tooManyAtOnce);
+    const next = this.firstOf(input);
     const row = await this.repo.transaction(async (repo) => {
       const bill = await repo.entries().lockBill(userId, billId);
       if (bill?.recycled_at != null) throw conflict(MESSAGES.entityRecycled);
       assertWritableBill(bill, MESSAGES.entityNotFound);
-      return repo.insert({
+      const atOnce = await this.atOnceOfNew(repo, userId, billId, input);
+      const row = await repo.insert({
         user_id: userId,
         bill_id: billId,
         ...columnsOf(input),
         next_date: next,
         created_at: this.now(),
       });
+      await this.settleDuplicates(repo, row.id, atOnce, input);
+      return row;
     });
     return this.settled(row.id);
+  }
+
+  /**
+   * What creating this schedule would create at once (occurrences dated up to today), each with its due date, its
+   * description, whether its automatic payment is recorded at once too, and the entity's existing invoice of the
+   * same date and amount beside it. Changes nothing.
+   */
+  async previewNew(userId: number, billId: number, input: ScheduleInput): Promise<SchedulePreview> {
+    this.firstOf(input);
+    const bill = await this.repo.findBill(userId, billId);
+    if (bill?.recycled_at != null) throw conflict(MESSAGES.entityRecycled);
+    assertWritableBill(bill, MESSAGES.entityNotFound);
+    return this.preview(input, await this.atOnceOfNew(this.repo, userId, billId, input), 1);
+  }
+
+  /** The same for replacing a schedule with this body: at most today's occurrence, numbered after the last. */
+  async previewReplace(userId: number, id: number, input: ScheduleInput): Promise<SchedulePreview> {
+    this.firstOf(input);
+    const schedule = await this.visible(userId, id);
+    assertWritableBill(await this.repo.findBill(userId, schedule.bill_id), SCHEDULE_MESSAGES.notFound);
+    const atOnce = await this.atOnceOfReplace(this.repo, schedule, input);
+    return this.preview(input, atOnce, schedule.created_count + 1);
   }
 
   replace(userId: number, id: number, input: ScheduleInput): Promise<Schedule> {
     return this.change(userId, id, async (repo, schedule) => {
       const rule = ruleOfInput(input);
       if (firstOccurrenceOnOrAfter(rule, input.firstDate) === null) throw badRequest(SCHEDULE_MESSAGES.noOccurrence);
-      const last = await repo.lastClaimed(id);
-      const from = later(utcDate(this.now()), last ? addDays(last, 1) : input.firstDate);
+      const from = await this.replaceFrom(repo, schedule.id, input);
+      await this.settleDuplicates(repo, schedule.id, await this.atOnceOfReplace(repo, schedule, input), input);
       return { ...columnsOf(input), next_date: nextFrom(rule, from, schedule.created_count, input.count) };
     });
   }
@@ -127,6 +184,91 @@ export class SchedulesService {
       const schedule = await this.writable(repo, userId, id);
       await repo.remove(schedule.id);
     });
+  }
+
+  /** The first occurrence of a new schedule; 400 when it has none or would create too many invoices at once. */
+  private firstOf(input: ScheduleInput): string {
+    const rule = ruleOfInput(input);
+    const next = firstOccurrenceOnOrAfter(rule, input.firstDate);
+    if (next === null) throw badRequest(SCHEDULE_MESSAGES.noOccurrence);
+    if (dueAtOnce(rule, input.firstDate, utcDate(this.now()), input.count).length > MAX_CATCH_UP)
+      throw badRequest(SCHEDULE_MESSAGES.tooManyAtOnce);
+    return next;
+  }
+
+  /** Where a replaced rule goes on from: today, and after the last occurrence already claimed. */
+  private async replaceFrom(repo: SchedulesRepository, id: number, input: ScheduleInput): Promise<string> {
+    const last = await repo.lastClaimed(id);
+    return later(utcDate(this.now()), last ? addDays(last, 1) : input.firstDate);
+  }
+
+  private atOnceOfNew(repo: SchedulesRepository, userId: number, billId: number, input: ScheduleInput) {
+    const dates = dueAtOnce(ruleOfInput(input), input.firstDate, utcDate(this.now()), input.count);
+    return this.withSame(repo, userId, billId, dates, input.amount);
+  }
+
+  private async atOnceOfReplace(repo: SchedulesRepository, schedule: ScheduleRow, input: ScheduleInput) {
+    // A paused schedule creates nothing when edited.
+    if (schedule.paused === 1) return { dates: [], same: new Map() } satisfies AtOnce;
+    const from = await this.replaceFrom(repo, schedule.id, input);
+    const remaining = input.count === null ? null : input.count - schedule.created_count;
+    const dates = dueAtOnce(ruleOfInput(input), from, utcDate(this.now()), remaining);
+    return this.withSame(repo, schedule.user_id, schedule.bill_id, dates, input.amount);
+  }
+
+  private async withSame(
+    repo: SchedulesRepository,
+    userId: number,
+    billId: number,
+    dates: string[],
+    amountCents: number,
+  ): Promise<AtOnce> {
+    const same = new Map<string, { id: number; invoice_number: number }>();
+    for (const row of await repo.sameInvoices(userId, billId, dates, amountCents))
+      if (!same.has(row.date)) same.set(row.date, row);
+    return { dates, same };
+  }
+
+  /**
+   * A save that would create an invoice beside an existing one of the same date and amount must say what to do:
+   * 409 without `duplicates`; with `skip`, each such occurrence is claimed now, in the save's transaction, for the
+   * existing invoice (so no process's job creates it); with `create`, nothing is done here.
+   */
+  private async settleDuplicates(
+    repo: SchedulesRepository,
+    scheduleId: number,
+    atOnce: AtOnce,
+    input: ScheduleInput,
+  ): Promise<void> {
+    const dates = atOnce.dates.filter((date) => atOnce.same.has(date));
+    if (dates.length === 0 || input.duplicates === 'create') return;
+    if (input.duplicates === null) throw conflict(duplicatesMessage(dates), 'SCHEDULE_DUPLICATES');
+    for (const date of dates)
+      await repo.claim({
+        schedule_id: scheduleId,
+        occurrence_date: date,
+        entry_id: atOnce.same.get(date)?.id ?? null,
+        autopay_date: null,
+        payment_id: null,
+        created_at: this.now(),
+      });
+  }
+
+  private preview(input: ScheduleInput, atOnce: AtOnce, firstN: number): SchedulePreview {
+    const today = utcDate(this.now());
+    const invoices = atOnce.dates.map((date, i): PreviewInvoice => {
+      const dueDate = [addDays(date, input.dueDays), MAX_DATE].sort()[0] ?? MAX_DATE;
+      const same = atOnce.same.get(date);
+      return {
+        date,
+        dueDate,
+        amount: fromCents(input.amount),
+        description: expandTemplate(input.description, date, firstN + i),
+        autopay: input.autopay !== null && dueDate <= today,
+        duplicateOf: same ? { entryId: same.id, invoiceId: same.invoice_number } : null,
+      };
+    });
+    return { invoices };
   }
 
   private async visible(userId: number, id: number): Promise<ScheduleRow> {

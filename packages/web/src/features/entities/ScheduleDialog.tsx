@@ -1,7 +1,13 @@
 import type { Bill } from '@billfold/contract/bills';
 import { cadenceLabel, expandTemplate, TEMPLATE_PLACEHOLDERS } from '@billfold/contract/schedule-dates';
-import { MAX_CATCH_UP, type Schedule } from '@billfold/contract/schedules';
+import { type DuplicateChoice, MAX_CATCH_UP, type Schedule, type ScheduleBody } from '@billfold/contract/schedules';
+import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogContentText from '@mui/material/DialogContentText';
+import DialogTitle from '@mui/material/DialogTitle';
 import FormControl from '@mui/material/FormControl';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import FormHelperText from '@mui/material/FormHelperText';
@@ -12,7 +18,9 @@ import RadioGroup from '@mui/material/RadioGroup';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useSaveSchedule } from '../../api/schedules/save-schedule.ts';
+import { useId, useState } from 'react';
+import { previewSchedule } from '../../api/schedules/preview-schedule.ts';
+import { type SaveSchedule, useSaveSchedule } from '../../api/schedules/save-schedule.ts';
 import { AmountTextField } from '../../components/AmountTextField.tsx';
 import { FormDialog, useFormDialogState } from '../../components/FormDialog.tsx';
 import { IsoDateField } from '../../components/IsoDateField.tsx';
@@ -21,6 +29,8 @@ import { PaymentMethodField } from '../../components/PaymentMethodField.tsx';
 import { todayIso } from '../../lib/dates.ts';
 import {
   CADENCE_LABELS,
+  type CatchUpQuestion,
+  catchUpQuestion,
   checkScheduleForm,
   emptyScheduleForm,
   immediateCount,
@@ -28,6 +38,8 @@ import {
   type ScheduleFormValues,
   scheduleFormFromSchedule,
   toScheduleBody,
+  withDayOfMonth,
+  withFirstDate,
 } from './schedule-form.ts';
 
 export const SCHEDULE_MESSAGES = {
@@ -59,20 +71,22 @@ export function ScheduleDialog({ target, bill, onClose }: Props) {
   const dateProblem = values.ends === 'date' ? form.dateProblem('firstDate', 'endDate') : form.dateProblem('firstDate');
   const save = useSaveSchedule();
   const notify = useNotice();
+  // The question asked before a save that creates past invoices or ones beside existing invoices.
+  const [question, setQuestion] = useState<{ ask: CatchUpQuestion; body: ScheduleBody } | null>(null);
+  const [asking, setAsking] = useState(false);
+  const questionTitleId = useId();
 
-  const submit = async () => {
-    const problem = dateProblem ? null : checkScheduleForm(values);
-    setError(problem);
-    if (problem || dateProblem) return;
-    const body = toScheduleBody(values);
-    const outcome = await save.mutateAsync(
-      target === 'new' ? { billId: bill.id, scheduleId: null, body } : { scheduleId: target.id, body },
-    );
+  const saveOf = (body: ScheduleBody): SaveSchedule =>
+    target === 'new' ? { billId: bill.id, scheduleId: null, body } : { scheduleId: target.id, body };
+
+  const send = async (body: ScheduleBody, duplicates: DuplicateChoice | null, skipped: number) => {
+    const outcome = await save.mutateAsync(saveOf(duplicates === null ? body : { ...body, duplicates }));
+    setQuestion(null);
     if (!outcome.ok) {
       form.reportFailure(outcome, SCHEDULE_MESSAGES);
       return;
     }
-    const created = target === 'new' ? outcome.data.createdCount : 0;
+    const created = target === 'new' ? outcome.data.createdCount - skipped : 0;
     notify(
       created > 0
         ? `${SCHEDULE_MESSAGES.success} ${created} invoice${created === 1 ? '' : 's'} created.`
@@ -80,6 +94,24 @@ export function ScheduleDialog({ target, bill, onClose }: Props) {
       { severity: 'success' },
     );
     onClose();
+  };
+
+  const submit = async () => {
+    const problem = dateProblem ? null : checkScheduleForm(values);
+    setError(problem);
+    if (problem || dateProblem) return;
+    const body = toScheduleBody(values);
+    // The server knows what a save creates at once and which invoices already exist: ask it first.
+    setAsking(true);
+    const preview = await previewSchedule(saveOf(body));
+    setAsking(false);
+    if (!preview.ok) {
+      form.reportFailure(preview, SCHEDULE_MESSAGES);
+      return;
+    }
+    const ask = catchUpQuestion(preview.data, today);
+    if (ask) setQuestion({ ask, body });
+    else await send(body, null, 0);
   };
 
   const upcoming = previewDates(values, today);
@@ -93,7 +125,7 @@ export function ScheduleDialog({ target, bill, onClose }: Props) {
       title={target === 'new' ? 'New Schedule' : 'Edit Schedule'}
       submitLabel={target === 'new' ? 'Create Schedule' : 'Save'}
       {...form.errorProps}
-      busy={save.isPending}
+      busy={save.isPending || asking}
       onSubmit={submit}
       onClose={onClose}
     >
@@ -148,14 +180,26 @@ export function ScheduleDialog({ target, bill, onClose }: Props) {
           sx={{ width: 128 }}
         />
       </Stack>
-      <IsoDateField label="First invoice date" {...form.dateField('firstDate')} required />
+      <IsoDateField
+        label="First invoice date"
+        {...form.dateField('firstDate')}
+        onChange={(firstDate, problem) => {
+          form.setDate('firstDate', firstDate, problem);
+          set('dayOfMonth', withFirstDate(values, firstDate).dayOfMonth);
+        }}
+        required
+      />
       {!weekly && (
         <TextField
           select
           label="Day of month"
           name="dayOfMonth"
           value={values.dayOfMonth}
-          onChange={(event) => set('dayOfMonth', event.target.value)}
+          onChange={(event) => {
+            const next = withDayOfMonth(values, event.target.value);
+            set('dayOfMonth', next.dayOfMonth);
+            set('dayFollowsFirstDate', next.dayFollowsFirstDate);
+          }}
           helperText={Number(values.dayOfMonth) > 28 ? 'Shorter months use their last day.' : undefined}
         >
           {DAYS.map((day) => (
@@ -215,6 +259,54 @@ export function ScheduleDialog({ target, bill, onClose }: Props) {
           required
         />
       )}
+      <Dialog
+        open={question !== null}
+        onClose={save.isPending ? undefined : () => setQuestion(null)}
+        aria-labelledby={questionTitleId}
+        maxWidth="xs"
+      >
+        <DialogTitle id={questionTitleId}>
+          {question && question.ask.duplicates > 0 ? 'Some of these invoices exist already' : 'Create past invoices?'}
+        </DialogTitle>
+        <DialogContent>
+          {question?.ask.lines.map((line) => (
+            <DialogContentText key={line} sx={{ mb: 1 }}>
+              {line}
+            </DialogContentText>
+          ))}
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => setQuestion(null)} disabled={save.isPending}>
+            Go back
+          </Button>
+          {question && question.ask.duplicates > 0 ? (
+            <>
+              <Button onClick={() => send(question.body, 'create', 0)} disabled={save.isPending} color="warning">
+                {`Create all ${question.ask.created}`}
+              </Button>
+              <Button
+                onClick={() => send(question.body, 'skip', question.ask.duplicates)}
+                disabled={save.isPending}
+                variant="contained"
+                autoFocus
+              >
+                Skip existing
+              </Button>
+            </>
+          ) : (
+            question && (
+              <Button
+                onClick={() => send(question.body, null, 0)}
+                disabled={save.isPending}
+                variant="contained"
+                autoFocus
+              >
+                {`Create ${question.ask.created} invoice${question.ask.created === 1 ? '' : 's'}`}
+              </Button>
+            )
+          )}
+        </DialogActions>
+      </Dialog>
       <Typography variant="body2" color="text.secondary" data-testid="schedule-preview">
         {upcoming.length === 0
           ? 'No invoice will be created with these settings.'

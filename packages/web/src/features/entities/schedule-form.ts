@@ -1,3 +1,4 @@
+import { isValidIsoDate } from '@billfold/contract/dates';
 import type { PaymentMethodCode } from '@billfold/contract/payment-methods';
 import {
   type Cadence,
@@ -5,7 +6,13 @@ import {
   type ScheduleRule,
   upcomingOccurrences,
 } from '@billfold/contract/schedule-dates';
-import { MAX_CATCH_UP, type Schedule, type ScheduleBody, scheduleBody } from '@billfold/contract/schedules';
+import {
+  MAX_CATCH_UP,
+  type Schedule,
+  type ScheduleBody,
+  type SchedulePreview,
+  scheduleBody,
+} from '@billfold/contract/schedules';
 import { amountInputText, parseAmountInput } from '../../lib/amount-input.ts';
 
 export type ScheduleEnds = 'never' | 'date' | 'count';
@@ -25,6 +32,8 @@ export interface ScheduleFormValues {
   dueDays: string;
   autopay: boolean;
   method: PaymentMethodCode | '';
+  /** Day of month follows the first date's day until the user picks a day of their own. */
+  dayFollowsFirstDate: boolean;
 }
 
 export const CADENCE_LABELS: Record<Cadence, { label: string; unit: string }> = {
@@ -64,18 +73,19 @@ export function emptyScheduleForm(today: string, internal: boolean): ScheduleFor
     dueDays: '0',
     autopay: false,
     method: internal ? 'bank|ach' : '',
+    dayFollowsFirstDate: true,
   };
 }
 
 export function scheduleFormFromSchedule(schedule: Schedule): ScheduleFormValues {
+  const firstDay = Number(schedule.firstDate.slice(8, 10));
   return {
     description: schedule.description,
     amount: amountInputText(schedule.amount),
     flow: schedule.flow === 'INCOMING' ? 'income' : 'expense',
     cadence: schedule.cadence,
     interval: String(schedule.interval),
-    dayOfMonth:
-      schedule.dayOfMonth === null ? String(Number(schedule.firstDate.slice(8, 10))) : String(schedule.dayOfMonth),
+    dayOfMonth: String(schedule.dayOfMonth ?? firstDay),
     firstDate: schedule.firstDate,
     ends: schedule.endDate !== null ? 'date' : schedule.count !== null ? 'count' : 'never',
     endDate: schedule.endDate ?? '',
@@ -83,7 +93,64 @@ export function scheduleFormFromSchedule(schedule: Schedule): ScheduleFormValues
     dueDays: String(schedule.dueDays),
     autopay: schedule.autopay !== null,
     method: (schedule.autopay ?? '') as PaymentMethodCode | '',
+    dayFollowsFirstDate: schedule.dayOfMonth === null || schedule.dayOfMonth === firstDay,
   };
+}
+
+/** The form after a new first date: Day of month follows its day while the user has not picked one. */
+export function withFirstDate(values: ScheduleFormValues, firstDate: string): ScheduleFormValues {
+  const follows = values.dayFollowsFirstDate && isValidIsoDate(firstDate);
+  return { ...values, firstDate, dayOfMonth: follows ? String(Number(firstDate.slice(8, 10))) : values.dayOfMonth };
+}
+
+/** The form after the user picks a Day of month: it no longer follows the first date (unless it is its day). */
+export function withDayOfMonth(values: ScheduleFormValues, dayOfMonth: string): ScheduleFormValues {
+  const firstDay = isValidIsoDate(values.firstDate) ? String(Number(values.firstDate.slice(8, 10))) : null;
+  return { ...values, dayOfMonth, dayFollowsFirstDate: dayOfMonth === firstDay };
+}
+
+/**
+ * The question a save asks, from the server's preview, before it creates invoices dated before today or beside an
+ * existing invoice of the same date and amount: how many it creates at once, how many of them it also pays
+ * automatically, and which already exist. Null when there is nothing to ask (nothing at once, or only today's
+ * invoice and no duplicate).
+ */
+export function catchUpQuestion(preview: SchedulePreview, today: string): CatchUpQuestion | null {
+  const { invoices } = preview;
+  const duplicates = invoices.filter((i) => i.duplicateOf !== null);
+  if (duplicates.length === 0 && !invoices.some((i) => i.date < today)) return null;
+  const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const first = invoices[0]?.date ?? '';
+  const last = invoices[invoices.length - 1]?.date ?? '';
+  const lines = [
+    `This creates ${count(invoices.length, 'invoice')} at once, dated ${first === last ? first : `${first} to ${last}`}.`,
+  ];
+  const paid = invoices.filter((i) => i.autopay).length;
+  if (paid > 0)
+    lines.push(
+      invoices.length === 1
+        ? 'It is also paid automatically at once: its due date has passed.'
+        : `${paid === invoices.length ? 'All' : paid} of them ${paid === 1 ? 'is' : 'are'} also paid automatically at once: their due dates have passed.`,
+    );
+  if (duplicates.length > 0) {
+    const which = duplicates.map((i) => `${i.date} (#${i.duplicateOf?.invoiceId})`).join(', ');
+    const one = duplicates.length === 1;
+    const others = invoices.length - duplicates.length;
+    lines.push(
+      `This entity already has ${one ? 'an invoice' : 'invoices'} of the same date and amount: ${which}.`,
+      `Skip existing keeps ${one ? 'it' : 'them'} as the schedule's own, never paid automatically, and creates ${others === 0 ? 'nothing else' : `the other ${count(others, 'invoice')}`}.`,
+    );
+  }
+  return { lines, duplicates: duplicates.length, created: invoices.length };
+}
+
+export interface CatchUpQuestion {
+  /** Sentences, in order. */
+  lines: string[];
+  /** How many would stand beside an existing invoice: the question then offers to skip or create them. */
+  duplicates: number;
+  /** How many invoices the save creates at once (duplicates included). */
+  created: number;
 }
 
 /** Whole numbers as typed; anything else goes to the server's rules as it is (and is refused with their words). */

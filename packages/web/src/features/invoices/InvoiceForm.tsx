@@ -1,7 +1,7 @@
 import type { Bill } from '@billfold/contract/bills';
 import type { Entry } from '@billfold/contract/entries';
 import Alert from '@mui/material/Alert';
-import Autocomplete, { createFilterOptions } from '@mui/material/Autocomplete';
+import Autocomplete from '@mui/material/Autocomplete';
 import Button from '@mui/material/Button';
 import FormControl from '@mui/material/FormControl';
 import FormControlLabel from '@mui/material/FormControlLabel';
@@ -16,34 +16,29 @@ import { Link as RouterLink } from 'react-router-dom';
 import { useCreateInvoice } from '../../api/invoices/create-invoice.ts';
 import { useUpdateInvoice } from '../../api/invoices/update-invoice.ts';
 import { failureMessage } from '../../api/outcome.ts';
+import { usePayments } from '../../api/payments/list-payments.ts';
 import { AmountTextField } from '../../components/AmountTextField.tsx';
 import { ArchivedBanner } from '../../components/ArchivedBanner.tsx';
 import { useCategoryFlow } from '../../components/CategorySelect.tsx';
 import { IsoDateField } from '../../components/IsoDateField.tsx';
 import { useNotice } from '../../components/notices.tsx';
+import { SaveAnywayDialog } from '../../components/SaveAnywayDialog.tsx';
 import { useDelayedNavigate } from '../../lib/use-delayed-navigate.ts';
 import {
   archivedEntityNotice,
   checkInvoiceForm,
   dueDateProblem,
+  type EntityOption,
+  entityPickerOptions,
   findEntityByName,
   flowFor,
   type InvoiceField,
   type InvoiceFormValues,
+  invoiceEditWarnings,
   pathAfterSave,
   toEntryBody,
 } from './invoice-form.ts';
 import { NewEntityDialog } from './NewEntityDialog.tsx';
-
-type EntityOption =
-  | { kind: 'entity'; bill: Bill }
-  | { kind: 'new'; name: string }
-  /** The typed name is an archived entity's: shown, not pickable. */
-  | { kind: 'archived'; name: string };
-
-const filterEntities = createFilterOptions<EntityOption>({
-  stringify: (option) => (option.kind === 'entity' ? option.bill.name : ''),
-});
 
 const MESSAGES = {
   create: { failed: 'Failed to create invoice.', error: 'Error creating invoice.' },
@@ -77,6 +72,9 @@ export function InvoiceForm({ mode, entry, entities, archivedEntities, initial, 
   const [saved, setSaved] = useState(false);
   const create = useCreateInvoice();
   const update = useUpdateInvoice();
+  // An edit's payments: the edit asks before it leaves them overpaying or dated before the invoice.
+  const payments = usePayments(mode === 'update' && entry ? entry.entryId : null);
+  const [warnings, setWarnings] = useState<string[] | null>(null);
   const notify = useNotice();
   const navigateSoon = useDelayedNavigate();
   const categoryFlow = useCategoryFlow();
@@ -115,8 +113,12 @@ export function InvoiceForm({ mode, entry, entities, archivedEntities, initial, 
     setMissing((current) => current.filter((field) => field !== 'billId' && (!bill?.internal || field !== 'flow')));
   };
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
+    void save(false);
+  };
+
+  const save = async (anyway: boolean) => {
     if (disabled) return;
     const check = checkInvoiceForm(values, dateProblem, dueFieldProblem);
     setMissing(check.fields);
@@ -135,6 +137,9 @@ export function InvoiceForm({ mode, entry, entities, archivedEntities, initial, 
       return;
     }
     if (!entry) return;
+    const slips = anyway ? [] : invoiceEditWarnings(values, entry, payments.data ?? []);
+    setWarnings(slips.length > 0 ? slips : null);
+    if (slips.length > 0) return;
     const outcome = await update.mutateAsync({ ...body, entryId: entry.entryId });
     if (!outcome.ok) {
       notify(failureMessage(outcome, MESSAGES.update), { severity: 'error' });
@@ -184,15 +189,7 @@ export function InvoiceForm({ mode, entry, entities, archivedEntities, initial, 
           isOptionEqualToValue={(a, b) =>
             a.kind === 'entity' && b.kind === 'entity' ? a.bill.id === b.bill.id : a.kind === b.kind
           }
-          filterOptions={(all, state) => {
-            const found = filterEntities(all, state);
-            const name = state.inputValue.trim();
-            const exists = all.some((o) => o.kind === 'entity' && o.bill.name.toLowerCase() === name.toLowerCase());
-            const archived = exists ? null : findEntityByName(archivedEntities, name || null);
-            if (archived) return [...found, { kind: 'archived', name: archived.name }];
-            // The last option always offers a new entity, named after what was typed when that is new.
-            return [...found, { kind: 'new', name: exists ? '' : name }];
-          }}
+          filterOptions={(all, state) => entityPickerOptions(all, state.inputValue, archivedEntities)}
           renderOption={({ key, ...props }, option) => (
             <li key={key} {...props}>
               {option.kind === 'entity'
@@ -294,6 +291,13 @@ export function InvoiceForm({ mode, entry, entities, archivedEntities, initial, 
           </Button>
         </Stack>
       </Stack>
+      <SaveAnywayDialog
+        title="Save this invoice?"
+        warnings={warnings}
+        busy={busy}
+        onConfirm={() => save(true)}
+        onCancel={() => setWarnings(null)}
+      />
       <NewEntityDialog
         open={newEntityName !== null}
         initialName={newEntityName ?? ''}

@@ -6,7 +6,7 @@ import Chip from '@mui/material/Chip';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import type { ReactNode } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useCreatePayment } from '../../api/payments/create-payment.ts';
 import { useUpdatePayment } from '../../api/payments/update-payment.ts';
 import { AmountTextField } from '../../components/AmountTextField.tsx';
@@ -14,6 +14,7 @@ import { FormDialog, useFormDialogState } from '../../components/FormDialog.tsx'
 import { IsoDateField } from '../../components/IsoDateField.tsx';
 import { useNotice } from '../../components/notices.tsx';
 import { PaymentMethodField } from '../../components/PaymentMethodField.tsx';
+import { SaveAnywayDialog } from '../../components/SaveAnywayDialog.tsx';
 import { amountInputText } from '../../lib/amount-input.ts';
 import { todayIso } from '../../lib/dates.ts';
 import {
@@ -23,6 +24,7 @@ import {
   PAYMENT_MESSAGES,
   type PaymentFormValues,
   paymentFormFromPayment,
+  paymentWarnings,
   toPaymentBody,
 } from './payment-form.ts';
 
@@ -79,13 +81,18 @@ export function PaymentDialog({ target, entry, onClose }: Props) {
   const busy = create.isPending || update.isPending;
   const readOnly = entry.archived;
   const balance = entry.balance.totalBalance;
+  // What the "Save anyway" question lists; null while it is not asked.
+  const [warnings, setWarnings] = useState<string[] | null>(null);
 
-  const submit = async () => {
+  const submit = async (anyway = false) => {
     if (readOnly) return;
     const dateProblem = form.dateProblem('date');
     const problem = checkPaymentForm(values, dateProblem);
     setError(problem);
     if (problem || dateProblem) return;
+    const slips = anyway ? [] : paymentWarnings(values, entry, target === 'add' ? null : target);
+    setWarnings(slips.length > 0 ? slips : null);
+    if (slips.length > 0) return;
     const body = toPaymentBody(values, entry.entryId);
     const messages = PAYMENT_MESSAGES[mode];
     const outcome =
@@ -107,9 +114,16 @@ export function PaymentDialog({ target, entry, onClose }: Props) {
       submitLabel={mode === 'add' ? 'Add Payment' : 'Save'}
       {...form.errorProps}
       busy={busy || readOnly}
-      onSubmit={submit}
+      onSubmit={() => submit()}
       onClose={onClose}
     >
+      <SaveAnywayDialog
+        title={mode === 'add' ? 'Add this payment?' : 'Save this payment?'}
+        warnings={warnings}
+        busy={busy}
+        onConfirm={() => submit(true)}
+        onCancel={() => setWarnings(null)}
+      />
       <FieldWithButton button="Use Invoice Date" onClick={() => form.setDate('date', entry.date)} disabled={readOnly}>
         <IsoDateField label="Payment Date" {...form.dateField('date')} required disabled={readOnly} />
       </FieldWithButton>

@@ -1,6 +1,10 @@
+import type { Bill } from '@billfold/contract/bills';
 import { isValidIsoDate } from '@billfold/contract/dates';
 import type { CreateEntryBody, Entry, EntryFilters } from '@billfold/contract/entries';
+import { formatUsd, fromCents, toCents } from '@billfold/contract/money';
+import type { Payment } from '@billfold/contract/payments';
 import { MESSAGES } from '@billfold/contract/validation';
+import { createFilterOptions } from '@mui/material/Autocomplete';
 import { amountInputText, parseAmountInput } from '../../lib/amount-input.ts';
 
 /** The flow choice of the form; `internal` is the only choice (and forced) for an internal entity. */
@@ -111,4 +115,70 @@ export function findEntityByName<T extends { name: string }>(entities: readonly 
   if (!name) return null;
   const wanted = name.trim().toLowerCase();
   return entities.find((e) => e.name === name) ?? entities.find((e) => e.name.trim().toLowerCase() === wanted) ?? null;
+}
+
+/** An option of the invoice form's entity picker. */
+export type EntityOption =
+  | { kind: 'entity'; bill: Bill }
+  | { kind: 'new'; name: string }
+  /** The typed name is an archived entity's: shown, not pickable. */
+  | { kind: 'archived'; name: string };
+
+// Case, accents and the spaces around what is typed do not count: "Oakwood Properties " finds Oakwood Properties.
+const filterEntities = createFilterOptions<EntityOption>({
+  stringify: (option) => (option.kind === 'entity' ? option.bill.name : ''),
+  trim: true,
+});
+
+/**
+ * What the entity picker lists for the typed text: the entities whose name contains it, then either the archived
+ * entity of that name (shown, not pickable) or the offer of a new entity, named after the typed text (trimmed)
+ * when no entity has that name.
+ */
+export function entityPickerOptions(
+  all: EntityOption[],
+  typed: string,
+  archivedEntities: readonly Bill[],
+): EntityOption[] {
+  const found = filterEntities(all, {
+    inputValue: typed,
+    getOptionLabel: (o) => (o.kind === 'entity' ? o.bill.name : o.name),
+  });
+  const name = typed.trim();
+  const exists = all.some((o) => o.kind === 'entity' && o.bill.name.trim().toLowerCase() === name.toLowerCase());
+  const archived = exists ? null : findEntityByName(archivedEntities, name || null);
+  if (archived) return [...found, { kind: 'archived', name: archived.name }];
+  return [...found, { kind: 'new', name: exists ? '' : name }];
+}
+
+/**
+ * What an invoice edit does to its payments that is almost always a slip (docs/decisions/0605-money-entry-warnings.md):
+ * a lower amount its payments now overpay by more than that amount, or a later date some payments now come before.
+ * Each is a sentence for the "Save anyway" question; only what the edit changes asks.
+ */
+export function invoiceEditWarnings(
+  values: InvoiceFormValues,
+  entry: Pick<Entry, 'date' | 'amount'>,
+  payments: readonly Pick<Payment, 'date' | 'amount'>[],
+): string[] {
+  const warnings: string[] = [];
+  const amount = toCents(parseAmountInput(values.amount) ?? Number.NaN);
+  const paid = payments.reduce((sum, p) => sum + (toCents(p.amount) ?? 0), 0);
+  if (amount !== null && amount !== toCents(entry.amount) && paid - amount > amount)
+    warnings.push(
+      `Its payments of ${formatUsd(fromCents(paid))} would overpay the new amount of ${formatUsd(fromCents(amount))} by ${formatUsd(fromCents(paid - amount))}, more than the amount itself.`,
+    );
+  if (isValidIsoDate(values.date) && values.date !== entry.date) {
+    const before = payments
+      .filter((p) => p.date < values.date)
+      .map((p) => p.date)
+      .sort();
+    if (before.length > 0)
+      warnings.push(
+        before.length === 1
+          ? `Its payment of ${before[0]} would be dated before the invoice's new date ${values.date}.`
+          : `${before.length} of its payments (from ${before[0]}) would be dated before the invoice's new date ${values.date}.`,
+      );
+  }
+  return warnings;
 }

@@ -1,4 +1,6 @@
 import { isValidIsoDate } from '@billfold/contract/dates';
+import type { Entry } from '@billfold/contract/entries';
+import { formatUsd, toCents } from '@billfold/contract/money';
 import { methodCode, type PaymentMethodCode, splitMethod } from '@billfold/contract/payment-methods';
 import type { CreatePaymentBody, Payment } from '@billfold/contract/payments';
 import { MESSAGES } from '@billfold/contract/validation';
@@ -38,6 +40,36 @@ export function checkPaymentForm(values: PaymentFormValues, dateProblem: string 
   const dated = dateProblem !== null || isValidIsoDate(values.date);
   const complete = dated && parseAmountInput(values.amount) !== null && values.method !== '';
   return complete ? null : MESSAGES.paymentFieldsRequired;
+}
+
+/**
+ * What is almost always a slip in a payment that the rules allow (docs/decisions/0605-money-entry-warnings.md):
+ * a payment of 0.00, one that overpays the invoice by more than its amount, one dated before its invoice. Each is
+ * a sentence for the "Save anyway" question; an edit is asked only about what it changes.
+ */
+export function paymentWarnings(
+  values: PaymentFormValues,
+  entry: Pick<Entry, 'date' | 'amount' | 'balance'>,
+  editing: Payment | null = null,
+): string[] {
+  const warnings: string[] = [];
+  const cents = toCents(parseAmountInput(values.amount) ?? Number.NaN);
+  const amountChanged = editing === null || cents !== toCents(editing.amount);
+  if (cents !== null && amountChanged) {
+    const invoice = toCents(entry.amount) ?? 0;
+    const paid = invoice - (toCents(entry.balance.totalBalance) ?? 0) + (toCents(entry.balance.totalOverpaid) ?? 0);
+    const others = paid - (editing === null ? 0 : (toCents(editing.amount) ?? 0));
+    const overpaid = others + cents - invoice;
+    if (cents === 0) warnings.push('This payment is $0.00: it records nothing paid.');
+    else if (overpaid > invoice)
+      warnings.push(
+        `This payment overpays the invoice by ${formatUsd(overpaid / 100)}, more than its amount of ${formatUsd(invoice / 100)}.`,
+      );
+  }
+  const dateChanged = editing === null || values.date !== editing.date;
+  if (dateChanged && isValidIsoDate(values.date) && values.date < entry.date)
+    warnings.push(`This payment is dated ${values.date}, before its invoice's date ${entry.date}.`);
+  return warnings;
 }
 
 /** Pay Remaining Balance is offered only while adding a payment to an invoice with something left to pay. */
