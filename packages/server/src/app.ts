@@ -56,7 +56,7 @@ import { UsersService } from './modules/users/users.service.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { registerBodyParsing } from './plugins/body.ts';
 import { answerFrameworkError, registerErrorHandling } from './plugins/errors.ts';
-import { registerFairness } from './plugins/fairness.ts';
+import { createRateLimit, registerHeavyWork } from './plugins/fairness.ts';
 import { listCache } from './plugins/list-cache.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerSecurity } from './plugins/security.ts';
@@ -143,7 +143,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   await registerSecurity(app);
   await registerOpenApi(app);
-  registerAuth(app, { secret: config.jwtSecret, db, now: config.now });
+  registerAuth(app, { secret: config.jwtSecret, db, now: config.now, onUser: createRateLimit(limits) });
   const sendApp = await registerWebApp(app, config.webRoot);
   registerErrorHandling(app, sendApp);
 
@@ -164,7 +164,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(
     async (api) => {
       healthRoutes(api, probe.check);
-      registerFairness(api, limits);
+      registerHeavyWork(api, limits);
       const authRepository = new AuthRepository(db);
       const mfa = new MfaService(new MfaRepository(db), authRepository, new SecretBox(config.mfaKey), config.now);
       authRoutes(

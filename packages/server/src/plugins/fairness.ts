@@ -19,41 +19,45 @@ const WINDOW_MS = 60_000;
 const count = (n: number) => n.toLocaleString('en-US');
 
 /**
- * Fairness between users of one process (docs/decisions/0706-limits-and-fairness.md): a request rate per signed-in
- * user over every `/api/v1` route, and a number of heavy requests per user at once. Both are counted in this
- * process's memory; both run as `preParsing` hooks, after `authenticate` (a route's `onRequest`) has named the
- * user and before a byte of the body is read. Requests without a user (health, sign-in, sign-up, refresh) are not
+ * The request rate of each signed-in user (docs/decisions/0706-limits-and-fairness.md): at most
+ * `LIMIT_REQUESTS_PER_MINUTE` a minute on this process, counted in its memory in fixed one-minute windows. It is
+ * called by `authenticate` (plugins/auth.ts) the moment the user is known, so every authenticated request counts,
+ * those answered from the list cache included. Requests without a user (health, sign-in, sign-up, refresh) are not
  * counted here: sign-in, sign-up and refresh have their own limits per address in the database (ADR 0704).
+ * Real time, not the app's injected clock: a test that freezes the clock must not freeze the window.
  */
-export function registerFairness(api: FastifyInstance, limits: Limits): void {
-  // Real time, not the app's injected clock: a test that freezes the clock must not freeze the window.
-  const now = Date.now;
+export function createRateLimit(limits: Limits): (userId: number) => void {
   const windows = new Map<number, { start: number; count: number }>();
-  const running = new Map<number, number>();
+  return (userId) => {
+    if (limits.requestsPerMinute <= 0) return;
+    const at = Date.now();
+    let window = windows.get(userId);
+    if (!window || at - window.start >= WINDOW_MS) {
+      // Ended windows are dropped as they are found, so the map holds only users active this minute.
+      if (windows.size > 10_000) for (const [id, w] of windows) if (at - w.start >= WINDOW_MS) windows.delete(id);
+      window = { start: at, count: 0 };
+      windows.set(userId, window);
+    }
+    window.count += 1;
+    if (window.count > limits.requestsPerMinute) {
+      const seconds = Math.max(1, Math.ceil((window.start + WINDOW_MS - at) / 1000));
+      throw tooManyRequests(
+        seconds,
+        `Too many requests: at most ${count(limits.requestsPerMinute)} a minute per account. Try again in ${seconds} seconds.`,
+        'RATE_LIMITED',
+      );
+    }
+  };
+}
 
-  if (limits.requestsPerMinute > 0) {
-    api.addHook('preParsing', async (request) => {
-      const userId = request.userId;
-      if (!userId) return;
-      const at = now();
-      let window = windows.get(userId);
-      if (!window || at - window.start >= WINDOW_MS) {
-        // Ended windows are dropped as they are found, so the map holds only users active this minute.
-        if (windows.size > 10_000) for (const [id, w] of windows) if (at - w.start >= WINDOW_MS) windows.delete(id);
-        window = { start: at, count: 0 };
-        windows.set(userId, window);
-      }
-      window.count += 1;
-      if (window.count > limits.requestsPerMinute) {
-        const seconds = Math.max(1, Math.ceil((window.start + WINDOW_MS - at) / 1000));
-        throw tooManyRequests(
-          seconds,
-          `Too many requests: at most ${count(limits.requestsPerMinute)} a minute per account. Try again in ${seconds} seconds.`,
-          'RATE_LIMITED',
-        );
-      }
-    });
-  }
+/**
+ * Heavy work per user (docs/decisions/0706-limits-and-fairness.md): `app.heavyWork`, the `preParsing` hook a module
+ * adds once to the scope of its heavy routes. It runs after `authenticate` (a route's `onRequest`) has named the
+ * user and before a byte of the body is read; at most `LIMIT_HEAVY_PER_USER` of one user's run at once on this
+ * process, counted in its memory.
+ */
+export function registerHeavyWork(api: FastifyInstance, limits: Limits): void {
+  const running = new Map<number, number>();
 
   api.decorate('heavyWork', async (request: FastifyRequest, reply: FastifyReply) => {
     const userId = request.userId;
