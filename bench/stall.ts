@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -259,34 +260,50 @@ async function newUser(server: RunningServer): Promise<{ username: string; passw
   return user;
 }
 
-/** Sends one request and reads the answer to its end (counting bytes, never holding a large body). */
-async function timed(
+/**
+ * Sends one request and reads the answer to its end, counting bytes (never holding a large body). node:http, not
+ * fetch: a 128 MiB import on a busy machine may take longer than fetch's five-minute header timeout.
+ */
+function timed(
   kind: Kind,
   what: string,
   url: string,
   init: { method?: string; headers: Record<string, string>; body?: Buffer | string },
 ): Promise<Case> {
   const start = performance.timeOrigin + performance.now();
-  const res = await fetch(url, { ...init, body: init.body as BodyInit | undefined });
-  let received = 0;
-  let head = '';
-  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-    received += chunk.length;
-    if (head.length < 300) head += Buffer.from(chunk.subarray(0, 300)).toString();
-  }
-  const end = performance.timeOrigin + performance.now();
   const sent = init.body === undefined ? 0 : Buffer.byteLength(init.body);
-  if (res.status >= 500) throw new Error(`${kind} ${what}: ${res.status} ${head}`);
-  const status = res.status === 200 && /"error"/.test(head.slice(0, 40)) ? 299 : res.status;
-  return {
-    kind,
-    what: `${what} → ${res.status}${res.status >= 400 ? ` ${head.slice(0, 80)}` : ''}`,
-    status,
-    bytesSent: sent,
-    bytesReceived: received,
-    start,
-    end,
-  };
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      { method: init.method ?? 'GET', headers: { ...init.headers, 'content-length': String(sent) } },
+      (res) => {
+        let received = 0;
+        let head = '';
+        res.on('data', (chunk: Buffer) => {
+          received += chunk.length;
+          if (head.length < 300) head += chunk.subarray(0, 300).toString();
+        });
+        res.on('end', () => {
+          const end = performance.timeOrigin + performance.now();
+          const status = res.statusCode ?? 0;
+          if (status >= 500) return reject(new Error(`${kind} ${what}: ${status} ${head}`));
+          const refused = status >= 400 || /^\{"error"|\n\{"error"/.test(head);
+          resolve({
+            kind,
+            what: `${what} → ${status}${refused ? ` ${head.replace(/\s+/g, ' ').slice(0, 100)}` : ''}`,
+            status,
+            bytesSent: sent,
+            bytesReceived: received,
+            start,
+            end,
+          });
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(init.body);
+  });
 }
 
 // ---------- the run ----------
