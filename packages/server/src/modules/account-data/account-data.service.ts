@@ -61,6 +61,11 @@ async function mapInSteps<T, U>(rows: readonly T[], map: (row: T, index: number)
   return out;
 }
 
+/** Builds and inserts rows a part of `STEP` at a time, so that only one part's rows exist at once. */
+async function insertInParts<T, R>(items: readonly T[], map: (item: T) => R, insert: (rows: R[]) => Promise<void>) {
+  for (let i = 0; i < items.length; i += STEP) await insert(items.slice(i, i + STEP).map(map));
+}
+
 /** `,"name":[…]`, a part of `STEP` items at a time, with a turn of the event loop between parts. */
 async function* list<T>(
   name: string,
@@ -217,8 +222,10 @@ export class AccountDataService {
         const total = paid.get(p.invoice) ?? { cents: 0, count: 0 };
         paid.set(p.invoice, { cents: total.cents + cents(p.amount), count: total.count + 1 });
       }
-      const entryIds = await repo.insertEntries(
-        await mapInSteps(file.invoices, (inv) => {
+      const entryIds = new Map<number, number>();
+      await insertInParts(
+        file.invoices,
+        (inv) => {
           const bill = billByRef.get(inv.entity) as NonNullable<ReturnType<typeof billByRef.get>>;
           const amount = cents(inv.amount);
           const total = paid.get(inv.ref) ?? { cents: 0, count: 0 };
@@ -237,13 +244,18 @@ export class AccountDataService {
             recycled_cascade: inv.deletedWithEntity ? 1 : 0,
             created_at: ms(inv.createdAt) as number,
           };
-        }),
+        },
+        async (rows) => {
+          for (const [number, id] of await repo.insertEntries(rows)) entryIds.set(number, id);
+        },
       );
       const entryByRef = new Map(
         await mapInSteps(file.invoices, (inv) => [inv.ref, entryIds.get(inv.number) as number] as const),
       );
-      const paymentIds = await repo.insertPayments(
-        await mapInSteps(file.payments, (p) => {
+      const paymentIds: number[] = [];
+      await insertInParts(
+        file.payments,
+        (p) => {
           const [type = '', medium = ''] = p.method.split('|');
           return {
             user_id: userId,
@@ -258,7 +270,10 @@ export class AccountDataService {
             recycled_cascade: p.deletedWithInvoice ? 1 : 0,
             created_at: ms(p.createdAt) as number,
           };
-        }),
+        },
+        async (rows) => {
+          for (const id of await repo.insertPayments(rows)) paymentIds.push(id);
+        },
       );
       const paymentByRef = new Map(
         await mapInSteps(file.payments, (p, i) => [p.ref, paymentIds[i] as number] as const),
