@@ -34,6 +34,7 @@ const HELP = `Usage: npm run bench:stall -- [options]
   --seed N       replay a run (the same seed draws the same requests and files)
   --invoices N   the seeded ledger's size (default 1,000,000)
   --reseed       seed the ledger again even when a cached copy is fresh
+  --account-mib N  the largest account file drawn (default: the limit, LIMIT_ACCOUNT_FILE_BYTES's default)
   --help`;
 
 const BUDGET = { p99: 100, max: 250 };
@@ -44,6 +45,7 @@ const args = parseArgs(process.argv.slice(2), {
   seed: 'number',
   invoices: 'number',
   reseed: 'boolean',
+  'account-mib': 'number',
   help: 'boolean',
 });
 if (args.help) {
@@ -54,6 +56,7 @@ const SEED = args.seed ?? Math.floor(Math.random() * 2 ** 31);
 const CASES = Math.max(6, args.cases ?? 24);
 const INVOICES = args.invoices ?? 1_000_000;
 const LIMITS = DEFAULT_LIMITS;
+const ACCOUNT_MAX = Math.min(LIMITS.accountFileBytes, (args['account-mib'] ?? Number.POSITIVE_INFINITY) * 1024 * 1024);
 
 type Kind = 'account-import' | 'account-export' | 'csv-preview' | 'csv-import' | 'entries-export' | 'stats';
 const KINDS: Kind[] = ['account-import', 'account-export', 'csv-preview', 'csv-import', 'entries-export', 'stats'];

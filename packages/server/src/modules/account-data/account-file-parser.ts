@@ -59,8 +59,8 @@ const WORKER_MODULE = new URL('./account-file.worker.ts', import.meta.url).href;
 
 /**
  * Parses an account file off the event loop (docs/decisions/0706-limits-and-fairness.md): a large file goes to a
- * worker thread of its own, which decodes, parses and checks it, then posts it back in parts of 2,000 items; each
- * part is its own turn of this thread's event loop, so other requests are answered while a 128 MiB file is read.
+ * worker thread of its own, which decodes, parses and checks it, then posts it back in parts of 2,000 items, one
+ * after this thread has taken the last (account-file.worker.ts); each part is its own turn of this event loop, so other requests are answered while a 128 MiB file is read.
  * The worker ends with the parse, and its memory with it.
  */
 export async function parseAccountFile(bytes: Uint8Array): Promise<AccountFile> {
@@ -91,7 +91,10 @@ export async function parseAccountFile(bytes: Uint8Array): Promise<AccountFile> 
       else if ('head' in message) head = message.head;
       else if ('invoices' in message) for (const item of message.invoices) invoices.push(item);
       else if ('payments' in message) for (const item of message.payments) payments.push(item);
-      else if (head) {
+      if ('head' in message || 'invoices' in message || 'payments' in message) {
+        // The next part comes in a later turn of this thread's event loop.
+        setImmediate(() => worker.postMessage('next'));
+      } else if ('done' in message && head) {
         const file: AccountFile = { ...head, invoices, payments };
         settle(() => resolve(file));
       }
