@@ -350,8 +350,8 @@ async function main(): Promise<void> {
       if (kind === 'account-import') {
         const target =
           index === 0
-            ? LIMITS.accountFileBytes - r.int(0, Math.floor(LIMITS.accountFileBytes * 0.02))
-            : Math.round(Math.exp(Math.log(64 * 1024) + r.next() * Math.log(LIMITS.accountFileBytes / (64 * 1024))));
+            ? ACCOUNT_MAX - r.int(0, Math.floor(ACCOUNT_MAX * 0.02))
+            : Math.round(Math.exp(Math.log(64 * 1024) + r.next() * Math.log(ACCOUNT_MAX / (64 * 1024))));
         const { text, invoices } = accountFileOf(r, target);
         const user = await newUser(server);
         const token = await signIn(server, user.username, user.password);
