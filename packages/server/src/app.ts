@@ -1,7 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import type { Config, TrustProxy } from './config.ts';
-import { createDatabase, type Db, migrateToLatest } from './db/database.ts';
+import { type Config, resolvedLimits, type TrustProxy } from './config.ts';
+import { createDatabase, type Db, databaseProbe, migrateToLatest } from './db/database.ts';
 import { createMailer } from './lib/mailer.ts';
 import { Outbox } from './lib/outbox.ts';
 import { SecretBox } from './lib/secret-box.ts';
@@ -63,12 +63,11 @@ import { UsersService } from './modules/users/users.service.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { registerBodyParsing } from './plugins/body.ts';
 import { answerFrameworkError, registerErrorHandling } from './plugins/errors.ts';
+import { createRateLimit, registerHeavyWork } from './plugins/fairness.ts';
 import { listCache } from './plugins/list-cache.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerSecurity } from './plugins/security.ts';
 import { registerWebApp } from './plugins/web.ts';
-
-export const BODY_LIMIT = 256 * 1024;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -106,8 +105,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const db = createDatabase(config.database);
   await migrateToLatest(db);
 
+  const limits = resolvedLimits(config);
   const app = Fastify({
-    bodyLimit: BODY_LIMIT,
+    bodyLimit: limits.jsonBodyBytes,
     trustProxy: fastifyTrustProxy(config.trustProxy),
     // A path Fastify cannot route (bad percent-escape, overlong parameter) is refused before any hook runs.
     frameworkErrors: answerFrameworkError,
@@ -140,7 +140,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     app.log,
   );
   app.decorate('ledgerIndexes', readModel.indexes);
-  app.addHook('onClose', () => db.destroy());
+  const probe = databaseProbe(config.database, db);
+  app.addHook('onClose', async () => {
+    probe.close();
+    await db.destroy();
+  });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
@@ -148,7 +152,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   await registerSecurity(app);
   await registerOpenApi(app);
-  registerAuth(app, { secret: config.jwtSecret, db, now: config.now });
+  registerAuth(app, { secret: config.jwtSecret, db, now: config.now, onUser: createRateLimit(limits) });
   const sendApp = await registerWebApp(app, config.webRoot);
   registerErrorHandling(app, sendApp);
 
@@ -185,7 +189,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   await app.register(
     async (api) => {
-      healthRoutes(api, db);
+      healthRoutes(api, probe.check);
+      registerHeavyWork(api, limits);
       const mfa = new MfaService(new MfaRepository(db), authRepository, new SecretBox(config.mfaKey), config.now);
       authRoutes(
         api,
@@ -220,8 +225,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       dueRoutes(api, new DueService(due, config.now));
       calendarRoutes(api, calendar, config.publicUrl ?? null);
       remindersRoutes(api, reminders);
-      accountDataRoutes(api, new AccountDataService(new AccountDataRepository(db), config.now), config.now);
-      await importsRoutes(api, new ImportsService(new ImportsRepository(db), config.now));
+      await accountDataRoutes(
+        api,
+        new AccountDataService(new AccountDataRepository(db), config.now),
+        config.now,
+        limits.accountFileBytes,
+      );
+      await importsRoutes(api, new ImportsService(new ImportsRepository(db), config.now, limits), limits);
     },
     { prefix: '/api/v1' },
   );

@@ -35,9 +35,79 @@ export interface Config {
   reminderHourUtc?: number | null;
   /** The app's public address (`https://bills.example.com`) for links in e-mails and the calendar feed. */
   publicUrl?: string | null;
+  /** Size, shape and fairness limits; absent ones take `DEFAULT_LIMITS`. */
+  limits?: Partial<Limits>;
 }
 
-const envSchema = z.object({
+// ---- Limits and fairness (docs/security.md, Limits; docs/decisions/0706-limits-and-fairness.md) ----
+
+/** Every size, shape and fairness limit of the API: each refused with its own code (contract/error-codes.ts). */
+export interface Limits {
+  /** Bytes of a JSON body on every route but the account file (`LIMIT_JSON_BODY_BYTES`, 413 BODY_TOO_LARGE). */
+  jsonBodyBytes: number;
+  /** Bytes of the CSV file of an import or preview (`LIMIT_CSV_BYTES`, 413 BODY_TOO_LARGE). */
+  csvBytes: number;
+  /** Bytes of an account file (`LIMIT_ACCOUNT_FILE_BYTES`, 413 BODY_TOO_LARGE). */
+  accountFileBytes: number;
+  /** Columns of a CSV row, the header's included (`LIMIT_CSV_COLUMNS`, 400 TOO_MANY_COLUMNS). */
+  csvColumns: number;
+  /** Characters of one CSV field (`LIMIT_CSV_FIELD_CHARS`, 400 FIELD_TOO_LONG). */
+  csvFieldChars: number;
+  /** Data rows of one CSV import (`LIMIT_IMPORT_ROWS`, 400 TOO_MANY_ROWS). */
+  importRows: number;
+  /** Heavy requests (imports, previews, exports, account files, stats) one user may run at once (`LIMIT_HEAVY_PER_USER`, 429 BUSY). */
+  heavyPerUser: number;
+  /** Requests one signed-in user may make per minute on one process; 0 turns it off (`LIMIT_REQUESTS_PER_MINUTE`, 429 RATE_LIMITED). */
+  requestsPerMinute: number;
+}
+
+export const DEFAULT_LIMITS: Limits = {
+  jsonBodyBytes: 256 * 1024,
+  csvBytes: 16 * 1024 * 1024,
+  accountFileBytes: 128 * 1024 * 1024,
+  csvColumns: 200,
+  csvFieldChars: 10_000,
+  importRows: 100_000,
+  heavyPerUser: 2,
+  requestsPerMinute: 6_000,
+};
+
+const limit = (min: number, max: number, fallback: number) =>
+  z.coerce.number().int().min(min).max(max).default(fallback);
+
+/** The `LIMIT_*` settings, one per field of `Limits`. */
+const limitsEnvSchema = z.object({
+  LIMIT_JSON_BODY_BYTES: limit(1024, 64 * 1024 * 1024, DEFAULT_LIMITS.jsonBodyBytes),
+  LIMIT_CSV_BYTES: limit(1024, 1024 * 1024 * 1024, DEFAULT_LIMITS.csvBytes),
+  LIMIT_ACCOUNT_FILE_BYTES: limit(1024, 1024 * 1024 * 1024, DEFAULT_LIMITS.accountFileBytes),
+  LIMIT_CSV_COLUMNS: limit(2, 100_000, DEFAULT_LIMITS.csvColumns),
+  LIMIT_CSV_FIELD_CHARS: limit(1, 100_000_000, DEFAULT_LIMITS.csvFieldChars),
+  LIMIT_IMPORT_ROWS: limit(1, 10_000_000, DEFAULT_LIMITS.importRows),
+  LIMIT_HEAVY_PER_USER: limit(1, 1000, DEFAULT_LIMITS.heavyPerUser),
+  LIMIT_REQUESTS_PER_MINUTE: limit(0, 10_000_000, DEFAULT_LIMITS.requestsPerMinute),
+});
+
+function limitsOf(e: z.output<typeof limitsEnvSchema>): Limits {
+  return {
+    jsonBodyBytes: e.LIMIT_JSON_BODY_BYTES,
+    csvBytes: e.LIMIT_CSV_BYTES,
+    accountFileBytes: e.LIMIT_ACCOUNT_FILE_BYTES,
+    csvColumns: e.LIMIT_CSV_COLUMNS,
+    csvFieldChars: e.LIMIT_CSV_FIELD_CHARS,
+    importRows: e.LIMIT_IMPORT_ROWS,
+    heavyPerUser: e.LIMIT_HEAVY_PER_USER,
+    requestsPerMinute: e.LIMIT_REQUESTS_PER_MINUTE,
+  };
+}
+
+/** A config's limits with every absent one at its default. */
+export function resolvedLimits(config: Pick<Config, 'limits'>): Limits {
+  return { ...DEFAULT_LIMITS, ...config.limits };
+}
+
+// ---- end of limits ----
+
+const envSchema = limitsEnvSchema.extend({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().min(1).default('0.0.0.0'),
   DATA_DIR: z.string().min(1).default('./data'),
@@ -155,6 +225,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mail: e.SMTP_URL && e.MAIL_FROM ? { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM } : null,
     reminderHourUtc: e.REMINDER_HOUR ?? null,
     publicUrl: e.PUBLIC_URL ?? null,
+    limits: limitsOf(e),
   };
 }
 

@@ -5,7 +5,6 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CSV_ERRORS } from '../src/modules/imports/csv-file.ts';
 import { IMPORT_MESSAGES } from '../src/modules/imports/imports.messages.ts';
-import { TOO_LARGE } from '../src/modules/imports/imports.routes.ts';
 import { rollupDifferences } from '../src/modules/read-model/rollup-tables.ts';
 import { createTestApp, dialects, type TestApp } from './helpers/app.ts';
 import {
@@ -295,7 +294,10 @@ describe.each(dialects)('CSV import on %s', (dialect) => {
 
     const tooLarge = await upload(api, '/imports/preview', Buffer.alloc(16 * 1024 * 1024 + 10, 'a'));
     expect(tooLarge.statusCode).toBe(413);
-    expect(tooLarge.json().message).toBe(TOO_LARGE);
+    expect(tooLarge.json()).toMatchObject({
+      code: 'BODY_TOO_LARGE',
+      message: 'The file is larger than the limit of 16 MiB.',
+    });
     const json = await t.app.inject({
       method: 'POST',
       url: '/api/v1/imports',

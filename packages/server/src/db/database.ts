@@ -1,5 +1,5 @@
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteAdapter, type SqliteDatabase, SqliteDialect } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteAdapter, type SqliteDatabase, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.ts';
 import { migrations } from './migrations/index.ts';
@@ -28,7 +28,34 @@ export function createDatabase(config: DatabaseConfig): Db {
   // grown or shrunk a lot: without them SQLite guesses, and picks a date range over a category-and-date index.
   sqlite.pragma('analysis_limit = 10000');
   sqlite.pragma('optimize = 0x10002');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  sqliteHandles.set(db, sqlite);
+  return db;
+}
+
+const sqliteHandles = new WeakMap<Db, SQLite.Database>();
+
+/**
+ * The health route's check that the database answers. On PostgreSQL a `select 1` through the pool. On SQLite every
+ * query of the app shares one connection, which a long write transaction holds (a CSV commit, an account import:
+ * ADR 0903), so a probe queued behind it would report the queue, not the database: the probe checks that the
+ * app's connection is open and reads through a read-only connection of its own (WAL lets it read beside the
+ * writer). docs/decisions/0706-limits-and-fairness.md.
+ */
+export function databaseProbe(config: DatabaseConfig, db: Db): { check: () => Promise<void>; close: () => void } {
+  const main = sqliteHandles.get(db);
+  if (config.dialect === 'postgres' || !main) {
+    return { check: async () => void (await sql`select 1`.execute(db)), close: () => {} };
+  }
+  let own: SQLite.Database | null = null;
+  return {
+    check: async () => {
+      if (!main.open) throw new Error('the database connection is closed');
+      own ??= new SQLite(config.file, { readonly: true, fileMustExist: true });
+      own.prepare('select 1').get();
+    },
+    close: () => own?.close(),
+  };
 }
 
 /** Distinct statements kept prepared: the app compiles a few hundred shapes; more only evicts the oldest. */

@@ -33,7 +33,16 @@ const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*)$/;
  * change or deactivation increments it), so a deactivated or purged user's token, and every token issued
  * before a password change, stops working at once. It is the same one-row read either way.
  */
-export function registerAuth(app: FastifyInstance, opts: { secret: string; db: Db; now: () => number }): void {
+export function registerAuth(
+  app: FastifyInstance,
+  opts: {
+    secret: string;
+    db: Db;
+    now: () => number;
+    /** Called with each authenticated request's user; may throw (the request rate, plugins/fairness.ts). */
+    onUser?: (userId: number) => void;
+  },
+): void {
   const sign = createSigner({ key: opts.secret, algorithm: 'HS256' });
   // Expiry is checked below against the injected clock; the algorithm list refuses `none` and key confusion.
   const verify = createVerifier({
@@ -90,6 +99,7 @@ export function registerAuth(app: FastifyInstance, opts: { secret: string; db: D
     const [user] = (await opts.db.executeQuery({ ...activeUser, parameters: [userId] } as typeof activeUser)).rows;
     if (!user) throw unauthorized('Unauthorized: account not active');
     if (Number(user.token_version) !== version) throw unauthorized('Unauthorized: access token revoked');
+    opts.onUser?.(userId);
     request.userId = userId;
   });
 }

@@ -4,39 +4,9 @@ import { ownValue } from '@billfold/contract/own-keys';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { HttpError } from '../lib/http-error.ts';
+import { summarize } from '../lib/validation-summary.ts';
+import { bodyTooLarge } from './body.ts';
 import { setSecurityHeaders } from './security.ts';
-
-interface ValidationIssue {
-  instancePath?: string;
-  message?: string;
-}
-
-/** Where a field was sent, as a user would name it: `Services`, `Query parameter pageNum`, `The id in the URL`. */
-function fieldLabel(context: string | undefined, path: string): string {
-  if (context === 'params') return path ? `The ${path} in the URL` : 'The URL';
-  if (context === 'querystring') return path ? `Query parameter ${path}` : 'The query';
-  if (context === 'headers') return path ? `Header ${path}` : 'The headers';
-  return path ? path.charAt(0).toUpperCase() + path.slice(1) : 'The request body';
-}
-
-/**
- * One sentence per field that is wrong (its first problem only), at most five: `Query parameter pageNum must be
- * a whole number from 0 to 10000000.` A message that is a sentence of its own (docs/product.md, Messages) stands alone.
- */
-function summarize(context: string | undefined, issues: ValidationIssue[]): string {
-  const byField = new Map<string, string>();
-  for (const issue of issues) {
-    const path = (issue.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.');
-    if (!byField.has(path)) byField.set(path, issue.message || 'is not valid');
-  }
-  return [...byField]
-    .slice(0, 5)
-    .map(([path, message]) => {
-      const sentence = /^[A-Z]/.test(message) ? message : `${fieldLabel(context, path)} ${message}`;
-      return /[.!?]$/.test(sentence) ? sentence : `${sentence}.`;
-    })
-    .join(' ');
-}
 
 /** The one error body: `{statusCode, error, code, message}`; the code defaults to the status's general one. */
 export function send(statusCode: number, message: string, code: ErrorCode = defaultErrorCode(statusCode)) {
@@ -86,6 +56,9 @@ export function registerErrorHandling(
     if (status >= 400 && status < 500) {
       // Fastify's own client errors: malformed JSON, body too large, wrong content type.
       const code = ownValue(FASTIFY_CODES, String(err.code)) ?? defaultErrorCode(status);
+      const limit = request.routeOptions.bodyLimit;
+      if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' && limit !== undefined)
+        return reply.code(413).send(send(413, bodyTooLarge(limit).message, code));
       if (status === 429 && err.message) return reply.code(429).send(send(429, err.message, code));
       return reply.code(status).send(send(status, err.message || (STATUS_CODES[status] ?? 'Error'), code));
     }

@@ -1061,3 +1061,162 @@ describe.each(dialects)('fuzzing every route on %s', (dialect) => {
     SOAK ? 4 * 3_600_000 : 300_000,
   );
 });
+
+// ---------- files: CSV uploads, multipart forms and account files ----------
+
+/** Hostile CSV text: wide headers, many rows, long and quoted fields, odd delimiters, broken quotes, binary. */
+const hostileCsv: fc.Arbitrary<string | Buffer> = fc.oneof(
+  fc
+    .integer({ min: 1, max: 60_000 })
+    .map((columns) => `${Array.from({ length: columns }, (_, i) => `c${i}`).join(',')}\n1,2\n`),
+  fc
+    .tuple(fc.integer({ min: 0, max: 3_000 }), fc.constantFrom(',', ';', '\t'))
+    .map(([rows, d]) =>
+      [
+        `Date${d}Entity${d}Amount`,
+        ...Array.from({ length: rows }, (_, i) => `2026-01-0${(i % 9) + 1}${d}P ${i}${d}-1.00`),
+      ].join('\n'),
+    ),
+  fc
+    .tuple(fc.integer({ min: 0, max: 400_000 }), fc.boolean())
+    .map(
+      ([length, quoted]) =>
+        `Date,Entity,Amount\n2026-01-05,${quoted ? `"${'x'.repeat(length)}"` : 'x'.repeat(length)},-1\n`,
+    ),
+  fc.string({ unit: 'binary', maxLength: 2_000 }).map((text) => `Date,Entity,Amount\n${text}`),
+  fc.uint8Array({ maxLength: 4_000 }).map((bytes) => Buffer.from(bytes)),
+  fc.constantFrom('"', '"a\n', 'Date,"Entity\n2026,"x', '\uFEFF', '\u0000,\u0000', 'a,b\r\r\r\n\n,,,'),
+);
+
+/** A multipart body around `content`, or a malformed one: cut off, wrong boundary, extra files and fields. */
+function hostileForm(g: Gen, content: string | Buffer): { payload: Buffer; headers: Record<string, string> } {
+  const boundary = 'fuzzboundary';
+  const part = (name: string, body: string | Buffer, file = true) =>
+    Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${name}"${file ? '; filename="f.csv"' : ''}\r\n\r\n`,
+      ),
+      Buffer.isBuffer(body) ? body : Buffer.from(body),
+      Buffer.from('\r\n'),
+    ]);
+  const shape = draw(g, fc.constantFrom('ok', 'cut', 'two-files', 'fields', 'no-end', 'bad-boundary', 'no-file'));
+  const parts: Buffer[] = [];
+  if (shape === 'fields' || shape === 'no-file')
+    parts.push(
+      part(draw(g, fc.constantFrom('mapping', 'keep', '__proto__', 'x')), draw(g, nastyString), false),
+      part('mapping', '{"date":0,"amount":2,"entity":1}', false),
+    );
+  if (shape !== 'no-file') parts.push(part('file', content));
+  if (shape === 'two-files') parts.push(part('file', content));
+  if (shape !== 'no-end') parts.push(Buffer.from(`--${boundary}--\r\n`));
+  let payload = Buffer.concat(parts);
+  if (shape === 'cut') payload = payload.subarray(0, draw(g, fc.integer({ min: 0, max: payload.length })));
+  const type =
+    shape === 'bad-boundary' ? 'multipart/form-data; boundary=other' : `multipart/form-data; boundary=${boundary}`;
+  return { payload, headers: { 'content-type': type } };
+}
+
+/** Hostile account files: not JSON, huge arrays, deep nesting, dangling refs, prototype keys, wrong types. */
+const hostileAccountFile: fc.Arbitrary<string> = fc.oneof(
+  fc.string({ maxLength: 500 }),
+  fc.integer({ min: 0, max: 200_000 }).map((n) => `[${'0,'.repeat(n)}0]`),
+  fc.integer({ min: 1, max: 50_000 }).map((depth) => `${'['.repeat(depth)}${']'.repeat(depth)}`),
+  fc.anything().map((value) => JSON.stringify({ format: 'billfold-account', version: 2, entities: value }) ?? 'null'),
+  fc
+    .record({
+      version: fc.oneof(fc.constant(1), fc.constant(2), fc.integer()),
+      invoices: fc.array(fc.record({ ref: fc.integer(), entity: fc.integer(), number: fc.integer() }), {
+        maxLength: 50,
+      }),
+    })
+    .map((file) =>
+      JSON.stringify({ format: 'billfold-account', exportedAt: 'x', entities: [], payments: [], ...file }),
+    ),
+  fc.constantFrom('{"__proto__":{"polluted":1}}', '{"constructor":{"prototype":{}}}', '\uFEFF{}', '{"a":1e400}'),
+);
+
+describe.each(dialects)('fuzzing the file routes on %s', (dialect) => {
+  let t: TestApp;
+  let me: Session;
+  let tables: string[];
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect, {
+      // Small limits, so that files over them stay cheap to generate; the defaults are the same code.
+      limits: {
+        csvBytes: 256 * 1024,
+        accountFileBytes: 256 * 1024,
+        csvColumns: 50,
+        csvFieldChars: 2_000,
+        importRows: 2_000,
+      },
+    });
+    me = await signUp(t.app);
+    await createBill({ app: t.app, session: me }, { name: 'Power', category: 'Utilities' });
+    tables = await tableNames(t.app.db);
+  });
+  afterAll(() => t.close());
+
+  it('answers hostile CSV uploads, multipart forms and account files with 2xx/4xx JSON, storing nothing on refusal', async () => {
+    const runs = Math.max(30, Math.ceil(RUNS_PER_DIALECT / 20));
+    const tally: Record<string, number> = {};
+    await fc.assert(
+      fc.asyncProperty(fc.gen(), async (g) => {
+        const route = draw(g, fc.constantFrom('/imports/preview', '/imports', '/account/import'));
+        let res: LightMyRequestResponse;
+        if (route === '/account/import') {
+          const text = draw(g, hostileAccountFile);
+          const chunked = draw(g, fc.boolean());
+          res = await t.app.inject({
+            method: 'POST',
+            url: `/api/v1${route}`,
+            headers: {
+              ...me.headers,
+              'content-type': 'application/json',
+              ...(chunked ? { 'transfer-encoding': 'chunked' } : {}),
+            },
+            payload: text,
+          });
+        } else {
+          const form = hostileForm(g, draw(g, hostileCsv));
+          res = await t.app.inject({
+            method: 'POST',
+            url: `/api/v1${route}`,
+            headers: { ...me.headers, ...form.headers },
+            payload: form.payload,
+          });
+        }
+        tally[`${route} ${res.statusCode}`] = (tally[`${route} ${res.statusCode}`] ?? 0) + 1;
+        const label = `[seed ${MASTER_SEED}] ${route} → ${res.statusCode} ${res.body.slice(0, 200)}`;
+        expect(res.statusCode, label).toBeGreaterThanOrEqual(200);
+        expect(res.statusCode, label).toBeLessThan(500);
+        expect(res.headers['cache-control'], label).toBe('no-store');
+        if (res.statusCode >= 400) {
+          expect(res.json(), label).toMatchObject({
+            statusCode: res.statusCode,
+            code: expect.any(String),
+            message: expect.any(String),
+          });
+        }
+        // A commit that was accepted is undone through the API, so every case starts from the same state.
+        if (res.statusCode === 200 && route === '/imports') {
+          const last = JSON.parse(res.body.trim().split('\n').at(-1) ?? '{}') as { result?: { id: number } };
+          if (last.result)
+            await t.app.inject({ method: 'POST', url: `/api/v1/imports/${last.result.id}/undo`, headers: me.headers });
+        }
+        if (res.statusCode >= 400) {
+          const after = await snapshot(t.app.db, tables);
+          expect(changedTables(before, after), label).toEqual([]);
+        }
+        before = await snapshot(t.app.db, tables);
+      }),
+      { numRuns: runs, seed: MASTER_SEED, endOnFailure: true },
+    );
+    console.info(`file fuzz on ${dialect}: seed ${MASTER_SEED}, ${JSON.stringify(tally)}`);
+  }, 300_000);
+
+  let before: Snapshot;
+  beforeAll(async () => {
+    before = await snapshot(t.app.db, tables);
+  });
+});

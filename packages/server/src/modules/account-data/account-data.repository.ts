@@ -8,10 +8,16 @@ import type {
   ScheduleOccurrencesTable,
   SchedulesTable,
 } from '../../db/schema.ts';
+import { nextTurn } from '../../lib/turns.ts';
 import { type CategoryBook, readCategoryBook } from '../categories/category-book.ts';
 
-/** Rows per multi-row INSERT: well under SQLite's 32,766 and PostgreSQL's 65,535 bound parameters. */
+/**
+ * Rows per multi-row INSERT: well under SQLite's 32,766 and PostgreSQL's 65,535 bound parameters. The event loop
+ * gets a turn after each (lib/turns.ts).
+ */
 const CHUNK = 500;
+/** Rows per page of an export's reads. */
+const PAGE = 5_000;
 
 /** Whole-account reads and bulk inserts for the account file (export and import). */
 export class AccountDataRepository extends Repository {
@@ -31,12 +37,43 @@ export class AccountDataRepository extends Repository {
     return this.db.selectFrom('bills').selectAll().where('user_id', '=', userId).orderBy('id').execute();
   }
 
-  entries(userId: number) {
-    return this.db.selectFrom('entries').selectAll().where('user_id', '=', userId).orderBy('id').execute();
+  /** The user's invoices in id order, read a page at a time with a turn of the event loop between pages. */
+  entriesPaged(userId: number) {
+    return this.paged((after) =>
+      this.db
+        .selectFrom('entries')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .where('id', '>', after)
+        .orderBy('id')
+        .limit(PAGE)
+        .execute(),
+    );
   }
 
-  payments(userId: number) {
-    return this.db.selectFrom('payments').selectAll().where('user_id', '=', userId).orderBy('id').execute();
+  /** The user's payments in id order, read a page at a time with a turn of the event loop between pages. */
+  paymentsPaged(userId: number) {
+    return this.paged((after) =>
+      this.db
+        .selectFrom('payments')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .where('id', '>', after)
+        .orderBy('id')
+        .limit(PAGE)
+        .execute(),
+    );
+  }
+
+  private async paged<R extends { id: number }>(page: (after: number) => Promise<R[]>): Promise<R[]> {
+    const all: R[] = [];
+    for (let after = 0; ; ) {
+      const rows = await page(after);
+      for (const row of rows) all.push(row);
+      if (rows.length < PAGE) return all;
+      after = (rows.at(-1) as R).id;
+      await nextTurn();
+    }
   }
 
   schedules(userId: number) {
@@ -85,6 +122,7 @@ export class AccountDataRepository extends Repository {
     for (const row of rows) {
       const inserted = await this.db.insertInto('bills').values(row).returning('id').executeTakeFirstOrThrow();
       ids.push(inserted.id);
+      if (ids.length % CHUNK === 0) await nextTurn();
     }
     return ids;
   }
@@ -100,6 +138,7 @@ export class AccountDataRepository extends Repository {
         .execute();
       for (const row of inserted) ids.set(Number(row.invoice_number), row.id);
       onChunk?.(Math.min(i + CHUNK, rows.length));
+      await nextTurn();
     }
     return ids;
   }
@@ -115,6 +154,7 @@ export class AccountDataRepository extends Repository {
         .execute();
       ids.push(...inserted.map((row) => row.id).sort((a, b) => a - b));
       onChunk?.(Math.min(i + CHUNK, rows.length));
+      await nextTurn();
     }
     return ids;
   }
@@ -128,6 +168,7 @@ export class AccountDataRepository extends Repository {
     for (let i = 0; i < occurrences.length; i += CHUNK) {
       const chunk = occurrences.slice(i, i + CHUNK).map((o) => ({ ...o, schedule_id: id }));
       await this.db.insertInto('schedule_occurrences').values(chunk).execute();
+      await nextTurn();
     }
   }
 }

@@ -14,6 +14,7 @@ import {
 import { centsToDecimalString, toCents } from '@billfold/contract/money';
 import type { Cadence } from '@billfold/contract/schedule-dates';
 import { conflict } from '../../lib/http-error.ts';
+import { nextTurn } from '../../lib/turns.ts';
 import { billNameKey, entryColumnsOf } from '../bills/bill.mapper.ts';
 import { derivePayment } from '../ledger/ledger.ts';
 import type { AccountDataRepository } from './account-data.repository.ts';
@@ -26,6 +27,68 @@ const ms = (text: string | null) => (text === null ? null : Date.parse(text));
 /** The file's decimal strings are validated by the schema, so they always convert. */
 const cents = (text: string) => toCents(text) as number;
 
+/** Items written between two turns of the event loop while a file is built or read. */
+const STEP = 2_000;
+
+type Rows<K extends keyof AccountDataRepository> = AccountDataRepository[K] extends (
+  ...args: never[]
+) => Promise<infer R>
+  ? R
+  : never;
+
+/** What an export reads in its transaction; `exportJson` writes it out afterwards. */
+export interface ExportData {
+  exportedAt: number;
+  lastInvoiceNumber: number;
+  categories: Rows<'categories'>;
+  bills: Rows<'bills'>;
+  entries: Rows<'entriesPaged'>;
+  payments: Rows<'paymentsPaged'>;
+  schedules: Rows<'schedules'>;
+  occurrences: Rows<'occurrences'>;
+}
+
+/** `ref`s are 1, 2, 3… in id order: a map from each row's id to its ref, built a step at a time. */
+async function refsOf(rows: readonly { id: number }[]): Promise<Map<number, number>> {
+  const refs = new Map<number, number>();
+  for (let i = 0; i < rows.length; i++) {
+    refs.set((rows[i] as { id: number }).id, i + 1);
+    if ((i + 1) % (STEP * 10) === 0) await nextTurn();
+  }
+  return refs;
+}
+
+/** `rows.map(map)`, a step at a time with a turn of the event loop between steps. */
+async function mapInSteps<T, U>(rows: readonly T[], map: (row: T, index: number) => U): Promise<U[]> {
+  const out: U[] = [];
+  for (let i = 0; i < rows.length; i++) {
+    out.push(map(rows[i] as T, i));
+    if ((i + 1) % STEP === 0) await nextTurn();
+  }
+  return out;
+}
+
+/** Builds and inserts rows a part of `STEP` at a time, so that only one part's rows exist at once. */
+async function insertInParts<T, R>(items: readonly T[], map: (item: T) => R, insert: (rows: R[]) => Promise<void>) {
+  for (let i = 0; i < items.length; i += STEP) await insert(items.slice(i, i + STEP).map(map));
+}
+
+/** `,"name":[…]`, a part of `STEP` items at a time, with a turn of the event loop between parts. */
+async function* list<T>(
+  name: string,
+  rows: readonly T[],
+  map: (row: T, index: number) => unknown,
+): AsyncGenerator<string> {
+  yield `,${JSON.stringify(name)}:[`;
+  for (let i = 0; i < rows.length; i += STEP) {
+    const part: string[] = [];
+    for (let j = i; j < Math.min(i + STEP, rows.length); j++) part.push(JSON.stringify(map(rows[j] as T, j)));
+    yield (i === 0 ? '' : ',') + part.join(',');
+    await nextTurn();
+  }
+  yield ']';
+}
+
 /** The whole-account file (docs/decisions/0901-account-file.md): export, and import into an empty account. */
 export class AccountDataService {
   constructor(
@@ -33,95 +96,114 @@ export class AccountDataService {
     private readonly now: () => number,
   ) {}
 
-  /** Everything the user owns, read in one transaction so the file is one consistent moment. */
-  export(userId: number): Promise<AccountFile> {
+  /**
+   * Everything the user owns, read in one transaction so the file is one consistent moment. The invoices and
+   * payments are read in pages with a turn of the event loop between them (`AccountDataRepository`).
+   */
+  exportData(userId: number): Promise<ExportData> {
     return this.repo.transaction(async (repo) => {
       const user = await repo.lockUser(userId);
-      const [categories, bills, entries, payments, schedules, occurrences] = [
-        await repo.categories(userId),
-        await repo.bills(userId),
-        await repo.entries(userId),
-        await repo.payments(userId),
-        await repo.schedules(userId),
-        await repo.occurrences(userId),
-      ];
-      const billRef = new Map(bills.map((b, i) => [b.id, i + 1]));
-      const entryRef = new Map(entries.map((e, i) => [e.id, i + 1]));
-      const paymentRef = new Map(payments.map((p, i) => [p.id, i + 1]));
       return {
-        format: ACCOUNT_FILE_FORMAT,
-        version: ACCOUNT_FILE_VERSION,
-        exportedAt: new Date(this.now()).toISOString(),
+        exportedAt: this.now(),
         lastInvoiceNumber: Number(user.last_invoice_number),
-        categories: categories.map((c) => ({
-          name: c.name,
-          flow: c.flow === 'income' ? ('income' as const) : ('expense' as const),
-          retired: c.retired_at !== null,
-          createdAt: iso(c.created_at) as string,
-        })),
-        entities: bills.map((b, i) => ({
-          ref: i + 1,
-          name: b.name,
-          category: categoryLabel(b.category),
-          internal: b.internal === 1,
-          archived: b.status === 0,
-          createdAt: iso(b.created_at) as string,
-          deletedAt: iso(b.recycled_at),
-        })),
-        invoices: entries.map((e, i) => ({
-          ref: i + 1,
-          entity: billRef.get(e.bill_id) as number,
-          number: Number(e.invoice_number),
-          date: e.date,
-          flow: e.flow === 'INCOMING' ? ('income' as const) : ('expense' as const),
-          amount: centsToDecimalString(e.amount_cents),
-          description: e.services,
-          ...(e.due_date === null ? {} : { dueDate: e.due_date }),
-          createdAt: iso(e.created_at) as string,
-          deletedAt: iso(e.recycled_at),
-          deletedWithEntity: e.recycled_cascade === 1,
-        })),
-        payments: payments.map((p, i) => ({
-          ref: i + 1,
-          invoice: entryRef.get(p.entry_id) as number,
-          date: p.date,
-          amount: centsToDecimalString(p.amount_cents),
-          method: `${p.type}|${p.medium}`,
-          notes: p.notes,
-          autopay: p.autopay === 1,
-          createdAt: iso(p.created_at) as string,
-          deletedAt: iso(p.recycled_at),
-          deletedWithInvoice: p.recycled_cascade === 1,
-        })),
-        schedules: schedules.map((s, i) => ({
-          ref: i + 1,
-          entity: billRef.get(s.bill_id) as number,
-          cadence: s.cadence as Cadence,
-          interval: s.interval,
-          dayOfMonth: s.day_of_month,
-          firstDate: s.first_date,
-          endDate: s.end_date,
-          count: s.max_count,
-          amount: centsToDecimalString(s.amount_cents),
-          flow: s.flow === 'INCOMING' ? ('income' as const) : ('expense' as const),
-          description: s.template,
-          dueDays: s.due_days,
-          autopay: s.autopay_method,
-          paused: s.paused === 1,
-          nextDate: s.next_date,
-          createdAt: iso(s.created_at) as string,
-          occurrences: occurrences
-            .filter((o) => o.schedule_id === s.id)
-            .map((o) => ({
-              date: o.occurrence_date,
-              invoice: o.entry_id === null ? null : (entryRef.get(o.entry_id) ?? null),
-              autopayDate: o.autopay_date,
-              payment: o.payment_id === null ? null : (paymentRef.get(o.payment_id) ?? null),
-              createdAt: iso(o.created_at) as string,
-            })),
-        })),
+        categories: await repo.categories(userId),
+        bills: await repo.bills(userId),
+        entries: await repo.entriesPaged(userId),
+        payments: await repo.paymentsPaged(userId),
+        schedules: await repo.schedules(userId),
+        occurrences: await repo.occurrences(userId),
       };
     });
+  }
+
+  /**
+   * The file's JSON text in pieces, in the order of the contract's `accountFileV3` (the schema the route
+   * documents), each list written a part at a time with a turn of the event loop between parts, so a file of a
+   * million invoices never holds the process up while it is built or sent.
+   */
+  async *exportJson(data: ExportData): AsyncGenerator<string> {
+    const billRef = await refsOf(data.bills);
+    const entryRef = await refsOf(data.entries);
+    const paymentRef = await refsOf(data.payments);
+    const occurrences = new Map<number, (typeof data.occurrences)[number][]>();
+    for (const o of data.occurrences) {
+      const list = occurrences.get(o.schedule_id);
+      if (list) list.push(o);
+      else occurrences.set(o.schedule_id, [o]);
+    }
+    const head = {
+      format: ACCOUNT_FILE_FORMAT,
+      version: ACCOUNT_FILE_VERSION,
+      exportedAt: new Date(data.exportedAt).toISOString(),
+      lastInvoiceNumber: data.lastInvoiceNumber,
+    };
+    yield JSON.stringify(head).slice(0, -1);
+    yield* list('categories', data.categories, (c) => ({
+      name: c.name,
+      flow: c.flow === 'income' ? ('income' as const) : ('expense' as const),
+      retired: c.retired_at !== null,
+      createdAt: iso(c.created_at) as string,
+    }));
+    yield* list('entities', data.bills, (b, i) => ({
+      ref: i + 1,
+      name: b.name,
+      category: categoryLabel(b.category),
+      internal: b.internal === 1,
+      archived: b.status === 0,
+      createdAt: iso(b.created_at) as string,
+      deletedAt: iso(b.recycled_at),
+    }));
+    yield* list('invoices', data.entries, (e, i) => ({
+      ref: i + 1,
+      entity: billRef.get(e.bill_id) as number,
+      number: Number(e.invoice_number),
+      date: e.date,
+      flow: e.flow === 'INCOMING' ? ('income' as const) : ('expense' as const),
+      amount: centsToDecimalString(e.amount_cents),
+      description: e.services,
+      ...(e.due_date === null ? {} : { dueDate: e.due_date }),
+      createdAt: iso(e.created_at) as string,
+      deletedAt: iso(e.recycled_at),
+      deletedWithEntity: e.recycled_cascade === 1,
+    }));
+    yield* list('payments', data.payments, (p, i) => ({
+      ref: i + 1,
+      invoice: entryRef.get(p.entry_id) as number,
+      date: p.date,
+      amount: centsToDecimalString(p.amount_cents),
+      method: `${p.type}|${p.medium}`,
+      notes: p.notes,
+      autopay: p.autopay === 1,
+      createdAt: iso(p.created_at) as string,
+      deletedAt: iso(p.recycled_at),
+      deletedWithInvoice: p.recycled_cascade === 1,
+    }));
+    yield* list('schedules', data.schedules, (s, i) => ({
+      ref: i + 1,
+      entity: billRef.get(s.bill_id) as number,
+      cadence: s.cadence as Cadence,
+      interval: s.interval,
+      dayOfMonth: s.day_of_month,
+      firstDate: s.first_date,
+      endDate: s.end_date,
+      count: s.max_count,
+      amount: centsToDecimalString(s.amount_cents),
+      flow: s.flow === 'INCOMING' ? ('income' as const) : ('expense' as const),
+      description: s.template,
+      dueDays: s.due_days,
+      autopay: s.autopay_method,
+      paused: s.paused === 1,
+      nextDate: s.next_date,
+      createdAt: iso(s.created_at) as string,
+      occurrences: (occurrences.get(s.id) ?? []).map((o) => ({
+        date: o.occurrence_date,
+        invoice: o.entry_id === null ? null : (entryRef.get(o.entry_id) ?? null),
+        autopayDate: o.autopay_date,
+        payment: o.payment_id === null ? null : (paymentRef.get(o.payment_id) ?? null),
+        createdAt: iso(o.created_at) as string,
+      })),
+    }));
+    yield '}';
   }
 
   /**
@@ -175,13 +257,16 @@ export class AccountDataService {
       const billByRef = new Map(bills.map((bill, i) => [file.entities[i]?.ref, { ...bill, id: billIds[i] as number }]));
 
       const paid = new Map<number, { cents: number; count: number }>();
-      for (const p of file.payments) {
+      for (const [i, p] of file.payments.entries()) {
+        if (i % (STEP * 10) === 0) await nextTurn();
         if (p.deletedAt !== null) continue;
         const total = paid.get(p.invoice) ?? { cents: 0, count: 0 };
         paid.set(p.invoice, { cents: total.cents + cents(p.amount), count: total.count + 1 });
       }
-      const entryIds = await repo.insertEntries(
-        file.invoices.map((inv) => {
+      const entryIds = new Map<number, number>();
+      await insertInParts(
+        file.invoices,
+        (inv) => {
           const bill = billByRef.get(inv.entity) as NonNullable<ReturnType<typeof billByRef.get>>;
           const amount = cents(inv.amount);
           const total = paid.get(inv.ref) ?? { cents: 0, count: 0 };
@@ -200,11 +285,18 @@ export class AccountDataService {
             recycled_cascade: inv.deletedWithEntity ? 1 : 0,
             created_at: ms(inv.createdAt) as number,
           };
-        }),
+        },
+        async (rows) => {
+          for (const [number, id] of await repo.insertEntries(rows)) entryIds.set(number, id);
+        },
       );
-      const entryByRef = new Map(file.invoices.map((inv) => [inv.ref, entryIds.get(inv.number) as number]));
-      const paymentIds = await repo.insertPayments(
-        file.payments.map((p) => {
+      const entryByRef = new Map(
+        await mapInSteps(file.invoices, (inv) => [inv.ref, entryIds.get(inv.number) as number] as const),
+      );
+      const paymentIds: number[] = [];
+      await insertInParts(
+        file.payments,
+        (p) => {
           const [type = '', medium = ''] = p.method.split('|');
           return {
             user_id: userId,
@@ -219,9 +311,14 @@ export class AccountDataService {
             recycled_cascade: p.deletedWithInvoice ? 1 : 0,
             created_at: ms(p.createdAt) as number,
           };
-        }),
+        },
+        async (rows) => {
+          for (const id of await repo.insertPayments(rows)) paymentIds.push(id);
+        },
       );
-      const paymentByRef = new Map(file.payments.map((p, i) => [p.ref, paymentIds[i] as number]));
+      const paymentByRef = new Map(
+        await mapInSteps(file.payments, (p, i) => [p.ref, paymentIds[i] as number] as const),
+      );
       for (const s of file.schedules) {
         const bill = billByRef.get(s.entity) as NonNullable<ReturnType<typeof billByRef.get>>;
         await repo.insertSchedule(

@@ -41,7 +41,15 @@ export function entriesListRoutes(
       return untyped.type('application/json; charset=utf-8').send(body);
     },
   );
-  r.get(
+  // The export is heavy work (plugins/fairness.ts): declared once for its group.
+  void app.register(async (heavy) => {
+    heavy.addHook('preParsing', app.heavyWork);
+    exportRoute(heavy, service);
+  });
+}
+
+function exportRoute(app: FastifyInstance, service: EntriesListService): void {
+  app.withTypeProvider<ZodTypeProvider>().get(
     '/entries/export',
     {
       onRequest: app.authenticate,

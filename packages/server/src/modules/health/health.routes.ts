@@ -1,12 +1,11 @@
 import { healthResponse } from '@billfold/contract/health';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { sql } from 'kysely';
-import type { Db } from '../../db/database.ts';
 import { send } from '../../plugins/errors.ts';
 import { errorResponses } from '../../plugins/openapi.ts';
 
-export function healthRoutes(app: FastifyInstance, db: Db): void {
+/** `probe` answers whether the database is reachable (db/database.ts, `databaseProbe`). */
+export function healthRoutes(app: FastifyInstance, probe: () => Promise<void>): void {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/health',
     {
@@ -18,7 +17,7 @@ export function healthRoutes(app: FastifyInstance, db: Db): void {
     },
     async (request, reply) => {
       try {
-        await sql`select 1`.execute(db);
+        await probe();
         return { status: 'ok', db: 'ok' };
       } catch (err) {
         request.log.warn({ err }, 'health check: database unreachable');

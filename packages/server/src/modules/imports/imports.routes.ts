@@ -1,6 +1,5 @@
 import {
   type CommitEvent,
-  IMPORT_MAX_BYTES,
   type ImportOptions,
   importList,
   importOptions,
@@ -11,14 +10,17 @@ import { idParams } from '@billfold/contract/primitives';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Limits } from '../../config.ts';
 import { badRequest, HttpError } from '../../lib/http-error.ts';
+import { nextTurn } from '../../lib/turns.ts';
+import { bodyTooLarge } from '../../plugins/body.ts';
 import { errorResponses } from '../../plugins/openapi.ts';
 import { setSecurityHeaders } from '../../plugins/security.ts';
 import type { ImportsService } from './imports.service.ts';
 
 const security = [{ bearer: [] }];
-const MEGABYTES = IMPORT_MAX_BYTES / 1024 / 1024;
-export const TOO_LARGE = `The file is larger than ${MEGABYTES} MB. Split it into smaller files.`;
+/** Room for the form's boundaries, headers and `mapping`/`keep` fields around the file. */
+const FORM_OVERHEAD = 2 * 1024 * 1024;
 const MALFORMED = 'The upload is not a valid multipart/form-data body.';
 const NOT_MULTIPART = 'Upload the CSV file as multipart/form-data with a "file" field.';
 
@@ -29,7 +31,7 @@ interface Upload {
 }
 
 /** The multipart body: one `file`, and the optional `mapping` and `keep` fields as JSON text. */
-async function readUpload(request: FastifyRequest): Promise<Upload> {
+async function readUpload(request: FastifyRequest, limits: Limits): Promise<Upload> {
   if (!request.isMultipart()) throw badRequest(NOT_MULTIPART);
   let file: Upload | null = null;
   const fields: Record<string, unknown> = { mapping: null, keep: [] };
@@ -51,7 +53,8 @@ async function readUpload(request: FastifyRequest): Promise<Upload> {
       }
     }
   } catch (err) {
-    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new HttpError(413, TOO_LARGE);
+    // The file is counted while it streams in and refused at its first byte over the limit.
+    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw bodyTooLarge(limits.csvBytes, 'The file');
     const status = (err as { statusCode?: number }).statusCode;
     if (err instanceof HttpError || (status && status < 500)) throw err;
     // The form parser's own errors (a cut-off body, a wrong boundary) are the client's.
@@ -66,18 +69,23 @@ async function readUpload(request: FastifyRequest): Promise<Upload> {
   return { ...file, options: options.data };
 }
 
-/** CSV import. Only these routes accept multipart bodies (the plugin is registered in this scope alone). */
-export async function importsRoutes(app: FastifyInstance, service: ImportsService): Promise<void> {
+/**
+ * CSV import. Only these routes accept multipart bodies (the plugin is registered in this scope alone). Both are
+ * heavy work (plugins/fairness.ts); a body whose `Content-Length` is over the file limit plus the form's room is
+ * refused before it is read (plugins/body.ts).
+ */
+export async function importsRoutes(app: FastifyInstance, service: ImportsService, limits: Limits): Promise<void> {
   await app.register(async (scope) => {
+    scope.addHook('preParsing', app.heavyWork);
     await scope.register(multipart, {
-      limits: { fileSize: IMPORT_MAX_BYTES, files: 1, fields: 4, fieldSize: 1024 * 1024 },
+      limits: { fileSize: limits.csvBytes, files: 1, fields: 4, fieldSize: 1024 * 1024 },
     });
     const r = scope.withTypeProvider<ZodTypeProvider>();
     r.post(
       '/imports/preview',
       {
         onRequest: app.authenticate,
-        bodyLimit: IMPORT_MAX_BYTES + 2 * 1024 * 1024,
+        bodyLimit: limits.csvBytes + FORM_OVERHEAD,
         schema: {
           tags: ['imports'],
           summary: 'Read a CSV file (multipart `file`, optional `mapping`) and report every row; writes nothing',
@@ -87,7 +95,7 @@ export async function importsRoutes(app: FastifyInstance, service: ImportsServic
         },
       },
       async (request) => {
-        const upload = await readUpload(request);
+        const upload = await readUpload(request, limits);
         return service.preview(request.userId, upload.fileName, upload.bytes, upload.options);
       },
     );
@@ -95,7 +103,7 @@ export async function importsRoutes(app: FastifyInstance, service: ImportsServic
       '/imports',
       {
         onRequest: app.authenticate,
-        bodyLimit: IMPORT_MAX_BYTES + 2 * 1024 * 1024,
+        bodyLimit: limits.csvBytes + FORM_OVERHEAD,
         schema: {
           tags: ['imports'],
           summary:
@@ -106,7 +114,7 @@ export async function importsRoutes(app: FastifyInstance, service: ImportsServic
         },
       },
       async (request, reply) => {
-        const upload = await readUpload(request);
+        const upload = await readUpload(request, limits);
         let streaming = false;
         const write = (event: CommitEvent) => reply.raw.write(`${JSON.stringify(event)}\n`);
         // Refusals before the first write answer as usual (a 4xx JSON body); from then on the answer is a stream.
@@ -127,12 +135,11 @@ export async function importsRoutes(app: FastifyInstance, service: ImportsServic
             async (share) => {
               start();
               const percent = Math.floor(share * 100);
-              if (percent <= last) return;
-              write({ progress: percent / 100 });
-              last = percent;
+              if (percent > last) write({ progress: percent / 100 });
+              last = Math.max(last, percent);
               // The writes run as one chain of promises: without a turn of the event loop the socket would send
-              // every progress line at once, at the end.
-              await new Promise((resolve) => setImmediate(resolve));
+              // every progress line at once, at the end (and other requests would wait for the whole commit).
+              await nextTurn();
             },
           );
           start();

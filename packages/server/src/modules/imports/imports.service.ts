@@ -10,11 +10,12 @@ import { splitMethod } from '@billfold/contract/payment-methods';
 import type { Selectable } from 'kysely';
 import type { ImportsTable, NewEntry } from '../../db/schema.ts';
 import { badRequest, conflict, notFound } from '../../lib/http-error.ts';
+import { nextTurn } from '../../lib/turns.ts';
 import { entryColumnsOf } from '../bills/bill.mapper.ts';
 import type { CategoryBook } from '../categories/category-book.ts';
 import { csvCellText } from '../entries/entries-export.ts';
 import { derivePayment } from '../ledger/ledger.ts';
-import { readCsv } from './csv-file.ts';
+import { type CsvFile, type CsvLimits, readCsv } from './csv-file.ts';
 import {
   detectDateFormat,
   detectMapping,
@@ -32,6 +33,8 @@ type ImportRowDb = Selectable<ImportsTable>;
 
 /** Progress of a commit when its rows are written; adding them to the rollups takes the rest (ADR 0903). */
 const WRITTEN_SHARE = 0.95;
+/** Rows read between two turns of the event loop while a file is checked. */
+const CHECK_STEP = 1_000;
 /** Rows written between two progress reports. */
 const PROGRESS_STEP = 2_000;
 type Bill = Awaited<ReturnType<ImportsRepository['liveBills']>>[number];
@@ -76,15 +79,20 @@ export class ImportsService {
   constructor(
     private readonly repo: ImportsRepository,
     private readonly now: () => number,
+    private readonly limits: CsvLimits,
   ) {}
+
+  /** The file read (and held to the CSV limits) before any database work, so no transaction waits for it. */
+  read(bytes: Uint8Array): Promise<CsvFile> {
+    return readCsv(bytes, this.limits);
+  }
 
   private async analyze(
     repo: ImportsRepository,
     userId: number,
-    bytes: Uint8Array,
+    file: CsvFile,
     sent: ColumnMapping | null,
   ): Promise<Analysis> {
-    const file = readCsv(bytes);
     const bills = new Map((await repo.liveBills(userId)).map((b) => [b.name_key, b]));
     const categories = await repo.categoryBook(userId);
     const a: Analysis = {
@@ -115,7 +123,9 @@ export class ImportsService {
     const dateFormat = a.mapping.dateFormat ?? ('format' in detection ? detection.format : 'YYYY-MM-DD');
     a.mapping = { ...a.mapping, dateFormat };
 
-    for (const record of file.records) {
+    for (const [i, record] of file.records.entries()) {
+      // Other requests get the event loop between steps of a large file.
+      if (i > 0 && i % CHECK_STEP === 0) await nextTurn();
       const cells = a.ownExport ? record.cells.map(csvCellText) : record.cells;
       const { row, candidate } = interpretRow(record.line, cells, a.mapping, dateFormat, (text) =>
         categories.resolve(text),
@@ -173,7 +183,7 @@ export class ImportsService {
   }
 
   async preview(userId: number, fileName: string, bytes: Uint8Array, options: ImportOptions): Promise<ImportPreview> {
-    const a = await this.analyze(this.repo, userId, bytes, options.mapping);
+    const a = await this.analyze(this.repo, userId, await this.read(bytes), options.mapping);
     const errorCount = a.rows.filter((r) => r.errors.length > 0).length;
     const duplicateCount = a.candidates.filter((c) => c.row.duplicate !== null).length;
     const newEntities = new Map<string, string>();
@@ -202,16 +212,17 @@ export class ImportsService {
    * every check, then the rows written (up to `WRITTEN_SHARE`), then 1 when the rollups are added. The commit waits for
    * each report, so the caller can let the answer reach the client before the next rows are written.
    */
-  commit(
+  async commit(
     userId: number,
     fileName: string,
     bytes: Uint8Array,
     options: ImportOptions,
     onProgress: (share: number) => Promise<void> | void = () => {},
   ): Promise<ImportSummary> {
+    const file = await this.read(bytes);
     return this.repo.transaction(async (repo) => {
       await repo.reserveInvoiceNumbers(userId, 0); // the user row's lock: imports of one user run one at a time
-      const a = await this.analyze(repo, userId, bytes, options.mapping);
+      const a = await this.analyze(repo, userId, file, options.mapping);
       if (a.problems.length > 0) throw badRequest(a.problems.join(' '));
       const failed = a.rows.filter((r) => r.errors.length > 0);
       if (failed.length > 0) {

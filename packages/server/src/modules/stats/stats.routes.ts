@@ -5,7 +5,15 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { compiledSerializer, errorResponses } from '../../plugins/openapi.ts';
 import type { StatsService } from './stats.service.ts';
 
+/** Stats over a whole ledger are heavy work (plugins/fairness.ts): the route's group counts against the user's share. */
 export function statsRoutes(app: FastifyInstance, service: StatsService): void {
+  void app.register(async (heavy) => {
+    heavy.addHook('preParsing', app.heavyWork);
+    statsRoute(heavy, service);
+  });
+}
+
+function statsRoute(app: FastifyInstance, service: StatsService): void {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/entries/stats',
     {

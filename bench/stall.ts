@@ -1,0 +1,481 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { CATEGORIES } from '@billfold/contract/categories';
+import { centsToDecimalString } from '@billfold/contract/money';
+import { PAYMENT_METHOD_CODES } from '@billfold/contract/payment-methods';
+import { DEFAULT_LIMITS } from '../packages/server/src/config.ts';
+import { multipart } from '../packages/server/test/helpers/multipart.ts';
+import { parseArgs } from './lib/args.ts';
+import { drawCombination, quantile } from './lib/combinations.ts';
+import { BENCH_PASSWORD, BENCH_USER, sqliteDataset } from './lib/datasets.ts';
+import { Random } from './lib/random.ts';
+import { sampleData } from './lib/sample.ts';
+import { type RunningServer, startServer } from './lib/server-process.ts';
+
+/**
+ * `npm run bench:stall`: does any one request stall the others? The real server (bench/lib/server-process.ts) on a
+ * copy of the seeded SQLite file (1,000,000 invoices, `npm run seed`'s data set); a second client, in a worker
+ * thread of its own so that this process's work never delays it, asks `GET /api/v1/health` every 10 ms for the
+ * whole run. Meanwhile heavy requests drawn at random from the whole space run one at a time: account files from
+ * 64 KiB up to the byte limit into fresh accounts (always one within 2 % of the limit), those accounts' exports,
+ * CSV previews and imports with wide headers (up to and far past the column limit), many rows (up to the row
+ * limit) and long fields (up to and past the field limit), CSV exports and stats of the 1,000,000-invoice ledger
+ * with random filters. Each health answer is counted against the heavy request that was running when it was
+ * asked; the report prints p50 / p99 / max per kind against the budgets (p99 ≤ 100 ms, max ≤ 250 ms), PASS/FAIL,
+ * the seed and the slowest cases. Data reaches the server only through the seeder and the public API.
+ */
+
+const HELP = `Usage: npm run bench:stall -- [options]
+
+  --cases N      heavy requests drawn (default 24; at least one of each kind)
+  --seed N       replay a run (the same seed draws the same requests and files)
+  --invoices N   the seeded ledger's size (default 1,000,000)
+  --reseed       seed the ledger again even when a cached copy is fresh
+  --account-mib N  the largest account file drawn (default: the limit, LIMIT_ACCOUNT_FILE_BYTES's default)
+  --help`;
+
+const BUDGET = { p99: 100, max: 250 };
+const POLL_MS = 10;
+
+const args = parseArgs(process.argv.slice(2), {
+  cases: 'number',
+  seed: 'number',
+  invoices: 'number',
+  reseed: 'boolean',
+  'account-mib': 'number',
+  help: 'boolean',
+});
+if (args.help) {
+  console.log(HELP);
+  process.exit(0);
+}
+const SEED = args.seed ?? Math.floor(Math.random() * 2 ** 31);
+const CASES = Math.max(6, args.cases ?? 24);
+const INVOICES = args.invoices ?? 1_000_000;
+const LIMITS = DEFAULT_LIMITS;
+const ACCOUNT_MAX = Math.min(LIMITS.accountFileBytes, (args['account-mib'] ?? Number.POSITIVE_INFINITY) * 1024 * 1024);
+
+type Kind = 'account-import' | 'account-export' | 'csv-preview' | 'csv-import' | 'entries-export' | 'stats';
+const KINDS: Kind[] = ['account-import', 'account-export', 'csv-preview', 'csv-import', 'entries-export', 'stats'];
+
+interface Case {
+  kind: Kind;
+  what: string;
+  status: number;
+  bytesSent: number;
+  bytesReceived: number;
+  start: number;
+  end: number;
+}
+
+// ---------- the health poller: its own thread and event loop ----------
+
+const POLLER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const http = require('node:http');
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+const samples = [];
+let running = true;
+function once() {
+  return new Promise((resolve) => {
+    const at = performance.timeOrigin + performance.now();
+    const req = http.get(workerData.url, { agent }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ at, ms: performance.timeOrigin + performance.now() - at, status: res.statusCode }));
+    });
+    req.on('error', () => resolve({ at, ms: performance.timeOrigin + performance.now() - at, status: 0 }));
+  });
+}
+(async () => {
+  while (running) {
+    samples.push(await once());
+    await new Promise((r) => setTimeout(r, workerData.pollMs));
+  }
+})();
+parentPort.on('message', () => {
+  running = false;
+  parentPort.postMessage(samples);
+});
+`;
+
+interface Sample {
+  at: number;
+  ms: number;
+  status: number;
+}
+
+function startPoller(url: string): { stop: () => Promise<Sample[]> } {
+  const worker = new Worker(POLLER, { eval: true, workerData: { url: `${url}/api/v1/health`, pollMs: POLL_MS } });
+  return {
+    stop: () =>
+      new Promise((resolve) => {
+        worker.once('message', (samples: Sample[]) => {
+          void worker.terminate();
+          resolve(samples);
+        });
+        worker.postMessage('stop');
+      }),
+  };
+}
+
+// ---------- files ----------
+
+const WORDS = ['Power', 'Water', 'Gas', 'Rent', 'Phone', 'Acme', 'Globex', 'Initech', 'Gym', 'Market', 'Cafe'];
+const iso = (ms: number) => new Date(ms).toISOString();
+const day = (ms: number) => iso(ms).slice(0, 10);
+
+/** An account file (version 2) of about `target` bytes: entities, invoices and about as many payments. */
+function accountFileOf(r: Random, target: number): { text: string; invoices: number } {
+  const entities = r.int(1, 1_000);
+  const created = Date.UTC(2026, 0, 1);
+  const parts: string[] = [];
+  const entityRefs: string[] = [];
+  for (let i = 1; i <= entities; i++) {
+    entityRefs.push(
+      JSON.stringify({
+        ref: i,
+        name: `${r.pick(WORDS)} ${r.pick(WORDS)} ${i}`,
+        category: r.pick(CATEGORIES),
+        internal: false,
+        archived: false,
+        createdAt: iso(created),
+        deletedAt: null,
+      }),
+    );
+  }
+  const invoices: string[] = [];
+  const payments: string[] = [];
+  let bytes = 200 + entityRefs.reduce((n, e) => n + e.length + 1, 0);
+  let n = 0;
+  while (bytes < target - 600) {
+    n += 1;
+    const cents = r.int(100, 500_000);
+    const date = day(Date.UTC(2016, 0, 1) + r.int(0, 3_650) * 86_400_000);
+    const invoice = JSON.stringify({
+      ref: n,
+      entity: r.int(1, entities),
+      number: n,
+      date,
+      flow: r.chance(0.2) ? 'income' : 'expense',
+      amount: centsToDecimalString(cents),
+      description: `Invoice ${n} ${r.pick(WORDS)}`,
+      createdAt: iso(created),
+      deletedAt: null,
+      deletedWithEntity: false,
+    });
+    invoices.push(invoice);
+    bytes += invoice.length + 1;
+    if (r.chance(0.9)) {
+      const payment = JSON.stringify({
+        ref: payments.length + 1,
+        invoice: n,
+        date,
+        amount: centsToDecimalString(r.chance(0.9) ? cents : r.int(1, cents)),
+        method: r.pick(PAYMENT_METHOD_CODES),
+        notes: '',
+        autopay: false,
+        createdAt: iso(created),
+        deletedAt: null,
+        deletedWithInvoice: false,
+      });
+      payments.push(payment);
+      bytes += payment.length + 1;
+    }
+  }
+  parts.push(
+    `{"format":"billfold-account","version":2,"exportedAt":"${iso(created)}","lastInvoiceNumber":${n},`,
+    `"entities":[${entityRefs.join(',')}],"invoices":[${invoices.join(',')}],"payments":[${payments.join(',')}],"schedules":[]}`,
+  );
+  return { text: parts.join(''), invoices: n };
+}
+
+type CsvShape = 'wide' | 'too-wide' | 'many-rows' | 'long-fields' | 'too-long-field' | 'too-many-rows';
+
+/** A CSV file of the drawn shape, within the byte limit. */
+function csvOf(r: Random, shape: CsvShape): { text: string; what: string } {
+  const header = ['Date', 'Entity', 'Amount', 'Description'];
+  const row = (i: number, description: string) =>
+    `2025-${String((i % 12) + 1).padStart(2, '0')}-${String((i % 28) + 1).padStart(2, '0')},${r.pick(WORDS)} ${i % 500},-${r.int(1, 99_999)}.${String(r.int(0, 99)).padStart(2, '0')},${description}`;
+  if (shape === 'too-wide') {
+    // The attack of issue 26: a header of millions of columns, as large as the byte limit allows.
+    const columns = Math.floor((LIMITS.csvBytes - 100) / 4);
+    return {
+      text: `${Array.from({ length: columns }, (_, i) => `c${i % 100}`).join(',')}\n1,2\n`,
+      what: `${columns.toLocaleString('en-US')} columns`,
+    };
+  }
+  if (shape === 'wide') {
+    const columns = r.int(5, LIMITS.csvColumns);
+    const extra = Array.from({ length: columns - header.length }, (_, i) => `Extra ${i}`);
+    const rows = Math.min(LIMITS.importRows, Math.floor(LIMITS.csvBytes / (columns * 3 + 60)), r.int(100, 20_000));
+    const lines = [[...header, ...extra].join(',')];
+    const blanks = ','.repeat(extra.length);
+    for (let i = 0; i < rows; i++) lines.push(`${row(i, `Row ${i}`)}${blanks}`);
+    return { text: `${lines.join('\n')}\n`, what: `${columns} columns, ${rows.toLocaleString('en-US')} rows` };
+  }
+  if (shape === 'many-rows' || shape === 'too-many-rows') {
+    const rows = shape === 'many-rows' ? r.int(10_000, LIMITS.importRows) : LIMITS.importRows + r.int(1, 50_000);
+    const lines = [header.join(',')];
+    for (let i = 0; i < rows; i++) lines.push(row(i, `Row ${i}`));
+    return { text: `${lines.join('\n')}\n`, what: `${rows.toLocaleString('en-US')} rows` };
+  }
+  const length =
+    shape === 'long-fields' ? r.int(1_000, LIMITS.csvFieldChars) : r.int(LIMITS.csvFieldChars + 1, 4_000_000);
+  const rows = Math.max(1, Math.min(2_000, Math.floor((LIMITS.csvBytes - 1000) / (length + 60))));
+  const lines = [header.join(',')];
+  const text = 'x'.repeat(length);
+  for (let i = 0; i < rows; i++) lines.push(row(i, text));
+  return {
+    text: `${lines.join('\n')}\n`,
+    what: `${rows.toLocaleString('en-US')} rows with ${length.toLocaleString('en-US')}-character fields`,
+  };
+}
+
+// ---------- the API ----------
+
+async function signIn(server: RunningServer, username: string, password: string): Promise<string> {
+  const res = await fetch(`${server.url}/api/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  });
+  if (!res.ok) throw new Error(`login ${username}: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { accessToken: string }).accessToken;
+}
+
+let users = 0;
+async function newUser(server: RunningServer): Promise<{ username: string; password: string }> {
+  users += 1;
+  const user = {
+    username: `stall_${SEED}_${users}`,
+    email: `stall_${SEED}_${users}@example.com`,
+    password: 'Str0ng!Passw0rd-stall',
+  };
+  const res = await fetch(`${server.url}/api/v1/auth/create`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(user),
+  });
+  if (!res.ok) throw new Error(`sign-up: ${res.status} ${await res.text()}`);
+  return user;
+}
+
+/**
+ * Sends one request and reads the answer to its end, counting bytes (never holding a large body). node:http, not
+ * fetch: a 128 MiB import on a busy machine may take longer than fetch's five-minute header timeout.
+ */
+function timed(
+  kind: Kind,
+  what: string,
+  url: string,
+  init: { method?: string; headers: Record<string, string>; body?: Buffer | string },
+): Promise<Case> {
+  const start = performance.timeOrigin + performance.now();
+  const sent = init.body === undefined ? 0 : Buffer.byteLength(init.body);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      { method: init.method ?? 'GET', headers: { ...init.headers, 'content-length': String(sent) } },
+      (res) => {
+        let received = 0;
+        let head = '';
+        res.on('data', (chunk: Buffer) => {
+          received += chunk.length;
+          if (head.length < 300) head += chunk.subarray(0, 300).toString();
+        });
+        res.on('end', () => {
+          const end = performance.timeOrigin + performance.now();
+          const status = res.statusCode ?? 0;
+          if (status >= 500) return reject(new Error(`${kind} ${what}: ${status} ${head}`));
+          const refused = status >= 400 || /^\{"error"|\n\{"error"/.test(head);
+          resolve({
+            kind,
+            what: `${what} → ${status}${refused ? ` ${head.replace(/\s+/g, ' ').slice(0, 100)}` : ''}`,
+            status,
+            bytesSent: sent,
+            bytesReceived: received,
+            start,
+            end,
+          });
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(init.body);
+  });
+}
+
+// ---------- the run ----------
+
+const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+
+async function main(): Promise<void> {
+  const r = new Random(SEED);
+  console.log(
+    `bench:stall seed ${SEED}: ${CASES} heavy requests on SQLite, ${INVOICES.toLocaleString('en-US')} invoices; load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')} (${cpus().length} cores)`,
+  );
+  const { file } = await sqliteDataset(INVOICES, args.reseed ?? false);
+  const sample = await sampleData({ dialect: 'sqlite', file }, BENCH_USER);
+  const dataDir = mkdtempSync(join(tmpdir(), 'billfold-stall-'));
+  const server = await startServer({ databaseUrl: `sqlite:${file}`, dataDir });
+  const cases: Case[] = [];
+  let samples: Sample[] = [];
+  try {
+    const demo = () => signIn(server, BENCH_USER, BENCH_PASSWORD);
+    // The timed requests see the steady state: the ledger index loaded (docs/decisions/0405-ledger-index.md).
+    for (const started = Date.now(); ; ) {
+      const res = await fetch(`${server.url}/api/v1/entries/stats?invoiceNum=1`, {
+        headers: { authorization: `Bearer ${await demo()}` },
+      });
+      await res.arrayBuffer();
+      if (res.headers.get('server-timing') === 'ledger;desc=index') break;
+      if (Date.now() - started > 600_000) throw new Error('the ledger index did not load');
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
+    const poller = startPoller(server.url);
+    await new Promise((resolve) => setTimeout(resolve, 2_000)); // an idle stretch, for the baseline
+    const imported: { username: string; password: string; bytes: number }[] = [];
+    const csvUser = await newUser(server);
+    // One of each kind first (the largest account file among them), then kinds drawn at random.
+    const plan: Kind[] = [...KINDS];
+    while (plan.length < CASES) plan.push(r.pick(KINDS));
+    for (const [index, drawn] of plan.entries()) {
+      const kind: Kind = drawn === 'account-export' && imported.length === 0 ? 'account-import' : drawn;
+      if (kind === 'account-import') {
+        const target =
+          index === 0
+            ? ACCOUNT_MAX - r.int(0, Math.floor(ACCOUNT_MAX * 0.02))
+            : Math.round(Math.exp(Math.log(64 * 1024) + r.next() * Math.log(ACCOUNT_MAX / (64 * 1024))));
+        const { text, invoices } = accountFileOf(r, target);
+        const user = await newUser(server);
+        const token = await signIn(server, user.username, user.password);
+        const c = await timed(
+          kind,
+          `${mib(text.length)} file, ${invoices.toLocaleString('en-US')} invoices`,
+          `${server.url}/api/v1/account/import`,
+          {
+            method: 'POST',
+            headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+            body: text,
+          },
+        );
+        cases.push(c);
+        if (c.status === 200) imported.push({ ...user, bytes: text.length });
+      } else if (kind === 'account-export') {
+        const user = r.pick(imported);
+        const token = await signIn(server, user.username, user.password);
+        cases.push(
+          await timed(kind, `account of a ${mib(user.bytes)} file`, `${server.url}/api/v1/account/export`, {
+            headers: { authorization: `Bearer ${token}` },
+          }),
+        );
+      } else if (kind === 'csv-preview' || kind === 'csv-import') {
+        const shapes: CsvShape[] =
+          kind === 'csv-preview'
+            ? ['wide', 'too-wide', 'many-rows', 'long-fields', 'too-long-field', 'too-many-rows']
+            : ['wide', 'many-rows', 'long-fields'];
+        const shape = r.pick(shapes);
+        const { text, what } = csvOf(r, shape);
+        const body = multipart({ name: `stall-${index}.csv`, content: text });
+        const token = await signIn(server, csvUser.username, csvUser.password);
+        cases.push(
+          await timed(
+            kind,
+            `${shape}: ${what}, ${mib(body.payload.length)}`,
+            `${server.url}/api/v1/${kind === 'csv-preview' ? 'imports/preview' : 'imports'}`,
+            {
+              method: 'POST',
+              headers: { authorization: `Bearer ${token}`, ...body.headers },
+              body: body.payload,
+            },
+          ),
+        );
+      } else {
+        const c = drawCombination(r, sample);
+        const query = kind === 'stats' ? c.filters : `${c.filters}${c.filters ? '&' : ''}${c.sort}`;
+        const path = kind === 'stats' ? '/api/v1/entries/stats' : '/api/v1/entries/export';
+        cases.push(
+          await timed(kind, `${path}?${query}`, `${server.url}${path}?${query}`, {
+            headers: { authorization: `Bearer ${await demo()}`, 'cache-control': 'no-cache' },
+          }),
+        );
+      }
+      const last = cases.at(-1) as Case;
+      console.log(
+        `  ${String(index + 1).padStart(3)} ${last.kind.padEnd(14)} ${((last.end - last.start) / 1000).toFixed(2).padStart(7)} s  ${last.what.slice(0, 140)}`,
+      );
+    }
+    samples = await poller.stop();
+    const peak = server.peakRssKb();
+    report(cases, samples, peak);
+  } catch (err) {
+    console.error(server.output());
+    throw err;
+  } finally {
+    await server.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+function report(cases: Case[], samples: Sample[], peakRssKb: number): void {
+  const during = (c: Case) => samples.filter((s) => s.at >= c.start && s.at <= c.end);
+  const baseline = samples.filter((s) => !cases.some((c) => s.at >= c.start - 50 && s.at <= c.end + 50));
+  const failed = samples.filter((s) => s.status !== 200).length;
+  const line = (label: string, ms: number[], n: number) => {
+    const p50 = quantile(ms, 0.5);
+    const p99 = quantile(ms, 0.99);
+    const max = Math.max(...ms);
+    const pass = p99 <= BUDGET.p99 && max <= BUDGET.max;
+    return {
+      text: `  ${label.padEnd(16)} ${String(n).padStart(5)} ${String(ms.length).padStart(8)} ${p50.toFixed(1).padStart(8)} ${p99.toFixed(1).padStart(8)} ${max.toFixed(1).padStart(8)}  ${pass ? 'PASS' : 'FAIL'}`,
+      pass,
+    };
+  };
+  console.log(
+    `\nseed ${SEED}; health asked every ${POLL_MS} ms from its own thread; budgets p99 ≤ ${BUDGET.p99} ms, max ≤ ${BUDGET.max} ms`,
+  );
+  console.log(
+    `  ${'while running'.padEnd(16)} ${'cases'.padStart(5)} ${'health'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'max ms'.padStart(8)}`,
+  );
+  let pass = failed === 0;
+  for (const kind of KINDS) {
+    const ofKind = cases.filter((c) => c.kind === kind);
+    const ms = ofKind.flatMap((c) => during(c).map((s) => s.ms));
+    if (ms.length === 0) continue;
+    const l = line(kind, ms, ofKind.length);
+    pass &&= l.pass;
+    console.log(l.text);
+  }
+  const all = cases.flatMap((c) => during(c).map((s) => s.ms));
+  const l = line('any heavy', all, cases.length);
+  pass &&= l.pass;
+  console.log(l.text);
+  if (baseline.length > 0)
+    console.log(
+      line(
+        'idle (baseline)',
+        baseline.map((s) => s.ms),
+        0,
+      ).text.replace(/PASS|FAIL/, ''),
+    );
+  console.log(`  health answers other than 200: ${failed}; server peak RSS ${(peakRssKb / 1024).toFixed(0)} MB`);
+  console.log('slowest cases (by the slowest health answer while each ran):');
+  const ranked = cases
+    .map((c) => ({ c, worst: Math.max(0, ...during(c).map((s) => s.ms)) }))
+    .sort((a, b) => b.worst - a.worst)
+    .slice(0, 6);
+  for (const { c, worst } of ranked)
+    console.log(
+      `  health max ${worst.toFixed(1)} ms during ${c.kind} (${((c.end - c.start) / 1000).toFixed(2)} s): ${c.what.slice(0, 160)}`,
+    );
+  console.log(pass ? 'PASS' : 'FAIL');
+  if (!pass) process.exitCode = 1;
+}
+
+await main();
