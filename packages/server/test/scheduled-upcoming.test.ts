@@ -142,7 +142,10 @@ describe.each(dialects)('scheduled invoices in the upcoming summary and the cale
 
   it('puts the scheduled invoices in the calendar feed, marked as scheduled, replaced by the invoice later', async () => {
     const { api, landlord, rent, pay } = await household();
-    const on = await request(api, 'PUT', '/account/calendar-feed', { enabled: true });
+    const on = await request(api, 'PUT', '/account/calendar-feed', {
+      enabled: true,
+      password: api.session.password,
+    });
     const path = new URL(on.json<{ url: string }>().url).pathname;
     const events = async () => {
       const res = await t.app.inject({ method: 'GET', url: path });

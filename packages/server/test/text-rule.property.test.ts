@@ -172,6 +172,8 @@ async function build(api: Api, p: Plan): Promise<void> {
       flow: 'expense',
       description: s.description,
       count: 3,
+      // Several schedules of one entity may fall on the same dates: create them all (ADR 1013).
+      duplicates: 'create',
     });
   }
   for (const pay of payments) if (pay.recycle) await created('PUT', '/payments', { paymentId: pay.id, recycle: true });
