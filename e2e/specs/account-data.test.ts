@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { AccountFile } from '@billfold/contract/account-file';
+import { ACCOUNT_FILE_VERSION, type AccountFile } from '@billfold/contract/account-file';
 import { describe, expect, it } from 'vitest';
 import { AccountPage } from '../pages/account-page.ts';
 import { apiLogin } from '../support/api.ts';
@@ -38,7 +38,7 @@ describe('account data', () => {
     expect(download.suggestedFilename()).toMatch(/^billfold-account-\d{4}-\d{2}-\d{2}\.json$/);
     const path = await download.path();
     const file = JSON.parse(readFileSync(path, 'utf8')) as AccountFile;
-    expect(file).toMatchObject({ format: 'billfold-account', version: 2 });
+    expect(file).toMatchObject({ format: 'billfold-account', version: ACCOUNT_FILE_VERSION });
     expect(file.schedules.map((s) => [s.entity, s.nextDate, s.description])).toEqual([
       [2, '2099-01-15', 'Rent {month} {year}'],
     ]);

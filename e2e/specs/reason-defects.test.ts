@@ -155,8 +155,12 @@ describe('history and display', () => {
     const home = new HomePage(page);
     await home.goto();
     await home.settled();
-    expect(await largestAmountsWhole(page)).toBe(4);
+    await page
+      .locator('.MuiDataGrid-cell', { hasText: /^999,999,999\.99$/ })
+      .first()
+      .waitFor();
     await screenshot(page, 'home-grid-largest-amounts');
+    expect(await largestAmountsWhole(page)).toBe(4);
 
     await home.statsTab.click();
     const ticks = page.locator('.MuiChartsAxis-left .MuiChartsAxis-tickLabel');

@@ -91,20 +91,22 @@ export const INVOICE_COLUMNS: GridColDef<Entry>[] = [
 /**
  * How the columns are sized from their content (decision 0604): dates and amounts always have room for their widest
  * value, entity names and categories for the longest on the page (up to a limit), and Description, which can be
- * long, takes what is left. Every header has room for its sort arrow, so a
- * title stays readable, and clickable, when sorted or hovered.
+ * long, takes what is left. Every header of text has room for its sort arrow, so a title stays readable, and
+ * clickable, when sorted or hovered; the icon columns (Flow, Paid, Internal, Archived), whose titles are longer than
+ * what they show, keep none, as the recycle bin's short columns do, so that every column fits at 1280 px with the
+ * largest amounts (e2e/specs/reason-defects.test.ts).
  */
 export const INVOICE_COLUMN_CONTENT: Readonly<Record<string, ColumnContent<Entry>>> = {
   invoiceId: { header: 'Invoice #', text: (row) => String(row.invoiceId), min: 80, fallback: 88 },
   name: { header: 'Entity', text: (row) => row.name, min: 120, max: 320, fallback: 180 },
   date: { header: 'Date', samples: DATE_SAMPLES, min: 88, fallback: 104 },
-  flow: { header: 'Flow', min: 64, fallback: 80 },
+  flow: { header: 'Flow', sortRoom: false, min: 64, fallback: 80 },
   amount: { header: 'Amount', samples: MONEY_SAMPLES, min: 96, fallback: MONEY_COLUMN_WIDTH },
-  status: { header: 'Paid', min: 64, fallback: 80 },
+  status: { header: 'Paid', sortRoom: false, min: 64, fallback: 80 },
   balance: { header: 'Balance', samples: MONEY_SAMPLES, min: 96, fallback: MONEY_COLUMN_WIDTH },
   category: { header: 'Category', text: (row) => categoryLabel(row.category), min: 100, max: 240, fallback: 170 },
-  internal: { header: 'Internal', min: 76, fallback: 100 },
-  archived: { header: 'Archived', min: 84, fallback: 110 },
+  internal: { header: 'Internal', sortRoom: false, min: 76, fallback: 100 },
+  archived: { header: 'Archived', sortRoom: false, min: 84, fallback: 110 },
   dueDate: { header: 'Due', samples: DATE_SAMPLES, bold: true, min: 88, fallback: 104 },
 };
 
