@@ -6,6 +6,7 @@ import { TopBar } from '../pages/top-bar.ts';
 import { apiLogin } from '../support/api.ts';
 import { baseUrl, screenshot, useBrowser } from '../support/browser.ts';
 import { loginAs, pathOf, signUpAndLogin } from '../support/session.ts';
+import { shownUntilPath, watchTimeline } from '../support/timeline.ts';
 
 const browser = useBrowser();
 
@@ -125,13 +126,13 @@ describe('account page', () => {
     await account.dialogError.filter({ hasText: 'Password required.' }).waitFor();
     await screenshot(page, 'account-deactivate');
     await account.dialog.getByLabel('Password', { exact: true }).fill(user.password);
+    await watchTimeline(page, 'Account deactivated. You will be logged out.');
     await account.dialog.getByRole('button', { name: 'Deactivate' }).click();
     await account.notice.filter({ hasText: 'Account deactivated. You will be logged out.' }).waitFor();
-    const shownAt = Date.now();
     expect(pathOf(page)).toBe('/account');
     const login = new LoginPage(page);
     await login.heading.waitFor({ timeout: 5000 });
-    const loggedOutAfter = Date.now() - shownAt;
+    const loggedOutAfter = await shownUntilPath(page, '/logout');
     expect(loggedOutAfter).toBeGreaterThan(1000);
     expect(loggedOutAfter).toBeLessThan(3000);
     await login.notice.filter({ hasText: 'You have been logged out' }).waitFor();

@@ -6,6 +6,7 @@ import { TopBar } from '../pages/top-bar.ts';
 import { createUser, newUser } from '../support/api.ts';
 import { screenshot, useBrowser } from '../support/browser.ts';
 import { pathOf, sessionStorageOf, signUpAndLogin, waitForPath } from '../support/session.ts';
+import { shownFor, watchTimeline } from '../support/timeline.ts';
 
 const browser = useBrowser();
 
@@ -40,16 +41,16 @@ describe('create account, then log in', () => {
     await create.heading.waitFor();
     await create.fill({ ...user, confirmPassword: user.password });
     await screenshot(page, 'create-account');
+    await watchTimeline(page, 'Account created! Please log in.');
     await create.submitButton.click();
 
     await login.notice.filter({ hasText: 'Account created! Please log in.' }).waitFor();
     expect(pathOf(page)).toBe('/');
     await screenshot(page, 'login-account-created');
-    const shownAt = Date.now();
     await login.notice.waitFor({ state: 'hidden', timeout: 5000 });
-    const shownFor = Date.now() - shownAt;
-    expect(shownFor).toBeGreaterThan(1200);
-    expect(shownFor).toBeLessThan(3500);
+    const noticeFor = await shownFor(page);
+    expect(noticeFor).toBeGreaterThan(1200);
+    expect(noticeFor).toBeLessThan(3500);
 
     await login.login(user.username, user.password);
     await page.waitForURL('**/home');
@@ -130,12 +131,12 @@ describe('login', () => {
     const page = await browser.newPage();
     const user = await createUser();
     const login = await new LoginPage(page).goto();
+    await watchTimeline(page, 'Unauthorized: Invalid username or password.');
     await login.login(user.username, 'Wrong!Passw0rd');
     await login.notice.filter({ hasText: 'Unauthorized: Invalid username or password.' }).waitFor();
     await screenshot(page, 'login-wrong-password');
-    const shownAt = Date.now();
     await login.notice.waitFor({ state: 'hidden', timeout: 6000 });
-    expect(Date.now() - shownAt).toBeGreaterThan(2200);
+    expect(await shownFor(page)).toBeGreaterThan(2200);
     expect(pathOf(page)).toBe('/');
     const storage = await sessionStorageOf(page);
     expect(storage.accessToken).toBeUndefined();

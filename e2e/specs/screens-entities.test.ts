@@ -17,6 +17,7 @@ import {
   seedInvoice,
 } from '../support/domain.ts';
 import { pathOf, signUpAndLogin, waitForPath } from '../support/session.ts';
+import { shownUntilPath, watchTimeline } from '../support/timeline.ts';
 
 const browser = useBrowser();
 
@@ -109,11 +110,11 @@ describe('entity page', () => {
     await edit.archiveButton.click();
     await edit.dialog.getByText('Archive Old Gym?').waitFor();
     await screenshot(page, 'entity-archive-confirm');
+    await watchTimeline(page, 'Entity updated successfully.');
     await edit.dialog.getByRole('button', { name: 'Archive' }).click();
     await edit.notice.filter({ hasText: 'Entity updated successfully.' }).waitFor();
-    const archivedAt = Date.now();
     await waitForPath(page, '/home');
-    expect(Date.now() - archivedAt).toBeGreaterThanOrEqual(1000);
+    expect(await shownUntilPath(page, '/home')).toBeGreaterThanOrEqual(1000);
     expect(await getEntity(api, entity.id)).toMatchObject({ status: 0 });
 
     // Entity page: banner, no edit, no new invoice.

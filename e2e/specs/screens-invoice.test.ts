@@ -7,6 +7,7 @@ import { apiLogin } from '../support/api.ts';
 import { screenshot, useBrowser } from '../support/browser.ts';
 import { createEntity, createInvoice, getEntry } from '../support/domain.ts';
 import { pathOf, signUpAndLogin, waitForPath } from '../support/session.ts';
+import { shownUntilPath, watchTimeline } from '../support/timeline.ts';
 
 const browser = useBrowser();
 
@@ -35,11 +36,11 @@ describe('invoice form', () => {
     expect(await form.amount.inputValue()).toBe('1234.56');
     await form.amount.fill('1234.5');
     await screenshot(page, 'invoice-new-filled');
+    await watchTimeline(page, 'Invoice created successfully!');
     await form.submitButton.click();
     await form.notice.filter({ hasText: 'Invoice created successfully!' }).waitFor();
-    const saved = Date.now();
     await waitForPath(page, '/home');
-    expect(Date.now() - saved).toBeGreaterThanOrEqual(1000);
+    expect(await shownUntilPath(page, '/home')).toBeGreaterThanOrEqual(1000);
 
     const { entries } = await api.request<EntryList>('GET', '/entries');
     expect(entries).toHaveLength(1);
