@@ -76,7 +76,7 @@ export const INVOICE_COLUMNS: GridColDef<Entry>[] = [
     valueGetter: (_value, row) => row.balance.totalBalance,
     valueFormatter: (value: number) => formatAmount(value),
   },
-  { field: 'services', headerName: 'Description', minWidth: 120, flex: 1 },
+  { field: 'services', headerName: 'Description', minWidth: 100, flex: 1 },
   { field: 'category', headerName: 'Category', width: 140, valueGetter: (_value, row) => categoryLabel(row.category) },
   { field: 'internal', headerName: 'Internal', type: 'boolean', width: 76 },
   { field: 'archived', headerName: 'Archived', type: 'boolean', width: 84 },
@@ -92,17 +92,18 @@ export const INVOICE_COLUMNS: GridColDef<Entry>[] = [
  * How the columns are sized from their content (decision 0604): dates and amounts always have room for their widest
  * value, entity names and categories for the longest on the page (up to a limit), and Description, which can be
  * long, takes what is left. Every header of text has room for its sort arrow, so a title stays readable, and
- * clickable, when sorted or hovered; the icon columns (Flow, Paid, Internal, Archived), whose titles are longer than
- * what they show, keep none, as the recycle bin's short columns do, so that every column fits at 1280 px with the
- * largest amounts (e2e/specs/reason-defects.test.ts).
+ * clickable, when sorted or hovered; Internal and Archived, whose titles are much wider than their icons, keep none
+ * (sorted or hovered, the title shortens to an ellipsis), as the recycle bin's short columns do, so that every
+ * column fits at 1280 px beside the largest amounts (e2e/specs/reason-defects.test.ts). Flow and Paid keep it:
+ * their titles are so short that the arrow and the menu button would leave nothing to click.
  */
 export const INVOICE_COLUMN_CONTENT: Readonly<Record<string, ColumnContent<Entry>>> = {
   invoiceId: { header: 'Invoice #', text: (row) => String(row.invoiceId), min: 80, fallback: 88 },
   name: { header: 'Entity', text: (row) => row.name, min: 120, max: 320, fallback: 180 },
   date: { header: 'Date', samples: DATE_SAMPLES, min: 88, fallback: 104 },
-  flow: { header: 'Flow', sortRoom: false, min: 64, fallback: 80 },
+  flow: { header: 'Flow', min: 64, fallback: 80 },
   amount: { header: 'Amount', samples: MONEY_SAMPLES, min: 96, fallback: MONEY_COLUMN_WIDTH },
-  status: { header: 'Paid', sortRoom: false, min: 64, fallback: 80 },
+  status: { header: 'Paid', min: 64, fallback: 80 },
   balance: { header: 'Balance', samples: MONEY_SAMPLES, min: 96, fallback: MONEY_COLUMN_WIDTH },
   category: { header: 'Category', text: (row) => categoryLabel(row.category), min: 100, max: 240, fallback: 170 },
   internal: { header: 'Internal', sortRoom: false, min: 76, fallback: 100 },
@@ -115,7 +116,7 @@ export const MIN_COLUMN_WIDTH = 48;
 
 /**
  * The columns at their widths: the one the user dragged a column to (saved with the grid's other settings) wins,
- * else the width its content needs; Description fills what is left (at least 120 px).
+ * else the width its content needs; Description fills what is left (at least 100 px).
  */
 export function sizedInvoiceColumns(
   content: Readonly<Record<string, number>>,
