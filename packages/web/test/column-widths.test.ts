@@ -29,7 +29,7 @@ describe('column widths from content', () => {
     expect(byField.date).toMatchObject({ width: 150, flex: 0, minWidth: MIN_COLUMN_WIDTH });
     expect(byField.services).toMatchObject({ width: 300, flex: 0 });
     const untouched = sizedInvoiceColumns({}, {});
-    expect(untouched.find((column) => column.field === 'services')).toMatchObject({ flex: 1, minWidth: 120 });
+    expect(untouched.find((column) => column.field === 'services')).toMatchObject({ flex: 1, minWidth: 100 });
     expect(untouched.find((column) => column.field === 'name')?.flex).toBeUndefined();
   });
 });
