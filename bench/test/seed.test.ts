@@ -231,6 +231,7 @@ describe('seeder (SQLite, 2,000 invoices)', () => {
       created: 0,
       skipped: 0,
       autopaid: 0,
+      adopted: 0,
     });
     await kysely.destroy();
   });
