@@ -102,6 +102,16 @@ export function upcomingOccurrences(rule: ScheduleRule, from: string, limit: num
   return dates;
 }
 
+/**
+ * The due date of an occurrence's invoice: `dueDays` after its date, never past the last date the app stores (as an
+ * edit that moves an invoice's due date).
+ */
+export function occurrenceDueDate(date: string, dueDays: number): string {
+  const due = addIsoDays(date, dueDays);
+  if (due > MAX_DATE) return MAX_DATE;
+  return due;
+}
+
 /** How many occurrences fall on or before `today`, counting at most `limit + 1` (enough to tell "too many"). */
 export function occurrencesUpTo(rule: ScheduleRule, today: string, limit: number): number {
   return upcomingOccurrences(rule, rule.firstDate, limit + 1).filter((date) => date <= today).length;

@@ -7,6 +7,7 @@ import {
   firstOccurrenceOnOrAfter,
   occurrenceAfter,
   occurrenceDate,
+  occurrenceDueDate,
   type ScheduleRule,
   unknownPlaceholder,
   upcomingOccurrences,
@@ -190,6 +191,13 @@ describe('schedule arithmetic (examples)', () => {
     const r: ScheduleRule = { ...monthly('2026-01-15', 15), endDate: '2026-03-15' };
     expect(upcomingOccurrences(r, '2026-01-01', 10)).toEqual(['2026-01-15', '2026-02-15', '2026-03-15']);
     expect(occurrenceAfter(monthly('2099-11-30', 30), '2099-12-30')).toBeNull();
+  });
+
+  it("puts an occurrence's due date its due days later, never past the last date the app stores", () => {
+    expect(occurrenceDueDate('2026-01-31', 0)).toBe('2026-01-31');
+    expect(occurrenceDueDate('2026-12-20', 25)).toBe('2027-01-14');
+    expect(occurrenceDueDate('2099-12-01', 30)).toBe('2099-12-31');
+    expect(occurrenceDueDate('2099-12-20', 365)).toBe('2099-12-31');
   });
 
   it('expands description templates', () => {

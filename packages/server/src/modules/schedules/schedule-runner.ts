@@ -1,7 +1,7 @@
-import { addDays, MAX_DATE, utcDate } from '@billfold/contract/dates';
+import { utcDate } from '@billfold/contract/dates';
 import type { Flow } from '@billfold/contract/entries';
 import { splitMethod } from '@billfold/contract/payment-methods';
-import { expandTemplate, occurrenceAfter } from '@billfold/contract/schedule-dates';
+import { expandTemplate, occurrenceAfter, occurrenceDueDate } from '@billfold/contract/schedule-dates';
 import { EntriesService } from '../entries/entries.service.ts';
 import { PaymentsService } from '../payments/payments.service.ts';
 import { ruleOf } from './schedule.mapper.ts';
@@ -79,8 +79,7 @@ export class ScheduleRunner {
         return 'skipped';
       }
       const date = schedule.next_date;
-      // Never past the last date the app stores, as an edit that moves an invoice's due date.
-      const dueDate = [addDays(date, schedule.due_days), MAX_DATE].sort()[0] ?? MAX_DATE;
+      const dueDate = occurrenceDueDate(date, schedule.due_days);
       const n = schedule.created_count + 1;
       const ended = schedule.max_count !== null && n >= schedule.max_count;
       if (await repo.findClaim(schedule.id, date)) {

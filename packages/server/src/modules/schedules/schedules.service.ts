@@ -1,8 +1,9 @@
-import { addDays, MAX_DATE, utcDate } from '@billfold/contract/dates';
+import { addDays, utcDate } from '@billfold/contract/dates';
 import { fromCents } from '@billfold/contract/money';
 import {
   expandTemplate,
   firstOccurrenceOnOrAfter,
+  occurrenceDueDate,
   type ScheduleRule,
   upcomingOccurrences,
 } from '@billfold/contract/schedule-dates';
@@ -114,12 +115,12 @@ export class SchedulesService {
   }
 
   async create(userId: number, billId: number, input: ScheduleInput): Promise<Schedule> {
-    const next = this.firstOf(input);
+    const { next, dates } = this.checkNew(input);
     const row = await this.repo.transaction(async (repo) => {
       const bill = await repo.entries().lockBill(userId, billId);
       if (bill?.recycled_at != null) throw conflict(MESSAGES.entityRecycled);
       assertWritableBill(bill, MESSAGES.entityNotFound);
-      const atOnce = await this.atOnceOfNew(repo, userId, billId, input);
+      const atOnce = await this.withSame(repo, userId, billId, dates, input.amount);
       const row = await repo.insert({
         user_id: userId,
         bill_id: billId,
@@ -139,20 +140,24 @@ export class SchedulesService {
    * same date and amount beside it. Changes nothing.
    */
   async previewNew(userId: number, billId: number, input: ScheduleInput): Promise<SchedulePreview> {
-    this.firstOf(input);
+    const { dates } = this.checkNew(input);
     const bill = await this.repo.findBill(userId, billId);
     if (bill?.recycled_at != null) throw conflict(MESSAGES.entityRecycled);
     assertWritableBill(bill, MESSAGES.entityNotFound);
-    return this.preview(input, await this.atOnceOfNew(this.repo, userId, billId, input), 1);
+    return this.preview(input, await this.withSame(this.repo, userId, billId, dates, input.amount), 1);
   }
 
   /** The same for replacing a schedule with this body: at most today's occurrence, numbered after the last. */
   async previewReplace(userId: number, id: number, input: ScheduleInput): Promise<SchedulePreview> {
-    this.firstOf(input);
+    this.checkNew(input);
     const schedule = await this.visible(userId, id);
     assertWritableBill(await this.repo.findBill(userId, schedule.bill_id), SCHEDULE_MESSAGES.notFound);
-    const atOnce = await this.atOnceOfReplace(this.repo, schedule, input);
-    return this.preview(input, atOnce, schedule.created_count + 1);
+    const from = await this.replaceFrom(this.repo, schedule.id, input);
+    return this.preview(
+      input,
+      await this.atOnceOfReplace(this.repo, schedule, input, from),
+      schedule.created_count + 1,
+    );
   }
 
   replace(userId: number, id: number, input: ScheduleInput): Promise<Schedule> {
@@ -160,7 +165,7 @@ export class SchedulesService {
       const rule = ruleOfInput(input);
       if (firstOccurrenceOnOrAfter(rule, input.firstDate) === null) throw badRequest(SCHEDULE_MESSAGES.noOccurrence);
       const from = await this.replaceFrom(repo, schedule.id, input);
-      await this.settleDuplicates(repo, schedule.id, await this.atOnceOfReplace(repo, schedule, input), input);
+      await this.settleDuplicates(repo, schedule.id, await this.atOnceOfReplace(repo, schedule, input, from), input);
       return { ...columnsOf(input), next_date: nextFrom(rule, from, schedule.created_count, input.count) };
     });
   }
@@ -186,14 +191,17 @@ export class SchedulesService {
     });
   }
 
-  /** The first occurrence of a new schedule; 400 when it has none or would create too many invoices at once. */
-  private firstOf(input: ScheduleInput): string {
+  /**
+   * A new schedule's first occurrence and the occurrences it creates at once (dated up to today); 400 when it has
+   * no occurrence or would create too many invoices at once.
+   */
+  private checkNew(input: ScheduleInput): { next: string; dates: string[] } {
     const rule = ruleOfInput(input);
     const next = firstOccurrenceOnOrAfter(rule, input.firstDate);
     if (next === null) throw badRequest(SCHEDULE_MESSAGES.noOccurrence);
-    if (dueAtOnce(rule, input.firstDate, utcDate(this.now()), input.count).length > MAX_CATCH_UP)
-      throw badRequest(SCHEDULE_MESSAGES.tooManyAtOnce);
-    return next;
+    const dates = dueAtOnce(rule, input.firstDate, utcDate(this.now()), input.count);
+    if (dates.length > MAX_CATCH_UP) throw badRequest(SCHEDULE_MESSAGES.tooManyAtOnce);
+    return { next, dates };
   }
 
   /** Where a replaced rule goes on from: today, and after the last occurrence already claimed. */
@@ -202,15 +210,15 @@ export class SchedulesService {
     return later(utcDate(this.now()), last ? addDays(last, 1) : input.firstDate);
   }
 
-  private atOnceOfNew(repo: SchedulesRepository, userId: number, billId: number, input: ScheduleInput) {
-    const dates = dueAtOnce(ruleOfInput(input), input.firstDate, utcDate(this.now()), input.count);
-    return this.withSame(repo, userId, billId, dates, input.amount);
-  }
-
-  private async atOnceOfReplace(repo: SchedulesRepository, schedule: ScheduleRow, input: ScheduleInput) {
+  /** What replacing the schedule's rule creates at once, going on from `from` (`replaceFrom`). */
+  private async atOnceOfReplace(
+    repo: SchedulesRepository,
+    schedule: ScheduleRow,
+    input: ScheduleInput,
+    from: string,
+  ): Promise<AtOnce> {
     // A paused schedule creates nothing when edited.
-    if (schedule.paused === 1) return { dates: [], same: new Map() } satisfies AtOnce;
-    const from = await this.replaceFrom(repo, schedule.id, input);
+    if (schedule.paused === 1) return { dates: [], same: new Map() };
     const remaining = input.count === null ? null : input.count - schedule.created_count;
     const dates = dueAtOnce(ruleOfInput(input), from, utcDate(this.now()), remaining);
     return this.withSame(repo, schedule.user_id, schedule.bill_id, dates, input.amount);
@@ -257,7 +265,7 @@ export class SchedulesService {
   private preview(input: ScheduleInput, atOnce: AtOnce, firstN: number): SchedulePreview {
     const today = utcDate(this.now());
     const invoices = atOnce.dates.map((date, i): PreviewInvoice => {
-      const dueDate = [addDays(date, input.dueDays), MAX_DATE].sort()[0] ?? MAX_DATE;
+      const dueDate = occurrenceDueDate(date, input.dueDays);
       const same = atOnce.same.get(date);
       return {
         date,
