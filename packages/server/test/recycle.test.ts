@@ -461,6 +461,30 @@ describe.each(dialects)('recycle bin on %s', (dialect) => {
       expect(await rollupDifferences(t.app.db)).toEqual([]);
     });
 
+    it('refuses an item whose parent is in the bin too (404): it is not listed, and comes back with its parent', async () => {
+      const api = await newUser();
+      const h = await entityWithHistory(api);
+      await updateBill(api, { id: h.bill.id, recycle: true });
+      const before = await rowsOf(h.bill.id);
+      // Deleted on their own before the entity (e3, p2), and deleted with it (e1, p1).
+      for (const [type, id] of [
+        ['Invoice', h.e3.entryId],
+        ['Payment', h.p2.paymentId],
+        ['Invoice', h.e1.entryId],
+        ['Payment', h.p1.paymentId],
+      ] as const) {
+        const res = await remove(api, type, id);
+        expect(res.statusCode).toBe(404);
+        expect(res.json()).toMatchObject({ code: 'NOT_FOUND', message: 'Item not found' });
+      }
+      expect(await rowsOf(h.bill.id)).toEqual(before);
+      expect(ids(await listRecycle(api))).toEqual([`Entity:${h.bill.id}`]);
+      expect(
+        (await request(api, 'POST', '/recycle/restore', { entityType: 'Entity', entityId: h.bill.id })).statusCode,
+      ).toBe(200);
+      expect(ids(await listRecycle(api))).toEqual([`Invoice:${h.e3.entryId}`, `Payment:${h.p2.paymentId}`]);
+    });
+
     it('refuses what is not in the caller’s bin (404), and a bad type or id (400), with codes', async () => {
       const api = await newUser();
       const stranger = await newUser();

@@ -1,5 +1,6 @@
 import type { RecycleType } from '@billfold/contract/recycle';
 import { Repository } from '../../db/repository.ts';
+import { LedgerRepository } from '../ledger/ledger.repository.ts';
 
 /** The bin's listing: items recycled since `since` whose parent is not itself in the bin. */
 export class RecycleRepository extends Repository {
@@ -68,10 +69,12 @@ export class RecycleRepository extends Repository {
   }
 
   /**
-   * Deletes a recycled item for good with what was deleted with it, children first as the purge job does
-   * (jobs/recycle-purge.ts): a payment; an invoice and its payments; an entity, its invoices and their payments
-   * (its schedules and rollup rows go by foreign-key cascade). Only recycled rows are counted in rollups and totals,
-   * so nothing derived changes. Call inside a transaction. False when the item is not in this user's bin.
+   * Deletes an item of this user's bin for good with what was deleted with it, children first as the purge job
+   * does (jobs/recycle-purge.ts): a payment; an invoice and its payments; an entity, its invoices and their payments
+   * (its schedules and rollup rows go by foreign-key cascade). Every row removed is recycled, and recycled rows
+   * count in no rollup or total, so nothing derived changes. An item is in the bin as the listing has it: recycled,
+   * its parent not. The entity or invoice is locked as a restore locks it, so the two run one after the other. Call
+   * inside a transaction. False when the item is not in this user's bin.
    */
   async deleteForever(userId: number, type: RecycleType, id: number): Promise<boolean> {
     if (type === 'Payment') {
@@ -80,25 +83,23 @@ export class RecycleRepository extends Repository {
         .where('id', '=', id)
         .where('user_id', '=', userId)
         .where('recycled_at', 'is not', null)
+        .where('entry_id', 'in', this.db.selectFrom('entries').select('id').where('recycled_at', 'is', null))
         .executeTakeFirst();
       return Number(result.numDeletedRows) === 1;
     }
-    if (!(await this.isRecycled(userId, type, id))) return false;
-    const entries = (eb: typeof this.db) =>
-      type === 'Invoice'
-        ? eb.selectFrom('entries').select('id').where('id', '=', id).where('user_id', '=', userId)
-        : eb.selectFrom('entries').select('id').where('bill_id', '=', id).where('user_id', '=', userId);
-    await this.db
-      .deleteFrom('payments')
-      .where('user_id', '=', userId)
-      .where('entry_id', 'in', entries(this.db))
-      .execute();
-    if (type === 'Invoice') {
-      await this.db.deleteFrom('entries').where('id', '=', id).where('user_id', '=', userId).execute();
+    const ledger = new LedgerRepository(this.db);
+    if (type === 'Entity') {
+      const bill = await ledger.lockBill(userId, id);
+      if (bill?.recycled_at == null) return false;
     } else {
-      await this.db.deleteFrom('entries').where('bill_id', '=', id).where('user_id', '=', userId).execute();
-      await this.db.deleteFrom('bills').where('id', '=', id).where('user_id', '=', userId).execute();
+      const entry = await ledger.lockEntry(userId, id);
+      if (entry?.recycled_at == null || (await this.isRecycled(userId, 'Entity', entry.bill_id))) return false;
     }
+    const column = type === 'Entity' ? 'bill_id' : 'id';
+    const entries = this.db.selectFrom('entries').select('id').where(column, '=', id).where('user_id', '=', userId);
+    await this.db.deleteFrom('payments').where('entry_id', 'in', entries).execute();
+    await this.db.deleteFrom('entries').where(column, '=', id).where('user_id', '=', userId).execute();
+    if (type === 'Entity') await this.db.deleteFrom('bills').where('id', '=', id).execute();
     return true;
   }
 }
