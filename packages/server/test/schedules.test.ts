@@ -329,6 +329,29 @@ describe.each(dialects)('recurring invoices on %s', (dialect) => {
       expect((await storedInvoices(t.app.db, bill.id)).map((i) => i.id)).toEqual([today.entryId]);
     });
 
+    it('the preview of an edit applies the edit’s rules: a long-running schedule is no "too many at once"', async () => {
+      const api = await userOn('2026-11-22');
+      const bill = await createBill(api);
+      // Nearly twelve years of months, but a count of 3: the three invoices of 2015 are created at once.
+      const schedule = await createSchedule(api, bill.id, { firstDate: '2015-01-01', count: 3 });
+      expect(schedule).toMatchObject({ createdCount: 3, nextDate: null });
+      // Without the count, an edit goes on from today: nothing is dated up to today, so nothing is made at once.
+      const body = scheduleData({ firstDate: '2015-01-01' });
+      const preview = await request(api, 'POST', `/schedules/${schedule.id}/preview`, body);
+      expect(preview.statusCode).toBe(200);
+      expect(preview.json<SchedulePreview>().invoices).toEqual([]);
+      const saved = await request(api, 'PUT', `/schedules/${schedule.id}`, body);
+      expect(saved.statusCode).toBe(200);
+      expect(saved.json<Schedule>()).toMatchObject({ createdCount: 3, nextDate: '2026-12-01' });
+      expect(await storedInvoices(t.app.db, bill.id)).toHaveLength(3);
+      // A new schedule of the same body would create them all at once: that one is refused, preview and save alike.
+      for (const path of [`/bills/${bill.id}/schedules/preview`, `/bills/${bill.id}/schedules`]) {
+        const res = await request(api, 'POST', path, body);
+        expect(res.statusCode).toBe(400);
+        expect(res.json().message).toContain('invoices dated up to today at once');
+      }
+    });
+
     it('editing a paused schedule creates nothing, so it asks about nothing', async () => {
       let api = await userOn('2026-11-22');
       const bill = await createBill(api);

@@ -56,6 +56,17 @@ function columnsOf(input: ScheduleInput) {
   };
 }
 
+/**
+ * The body's rule and its first occurrence; 400 when it has none (an end date before it). A save of any kind, and
+ * its preview, apply this.
+ */
+function checkRule(input: ScheduleInput): { rule: ScheduleRule; first: string } {
+  const rule = ruleOfInput(input);
+  const first = firstOccurrenceOnOrAfter(rule, input.firstDate);
+  if (first === null) throw badRequest(SCHEDULE_MESSAGES.noOccurrence);
+  return { rule, first };
+}
+
 /** The later of two dates. */
 const later = (a: string, b: string) => (a > b ? a : b);
 
@@ -149,7 +160,7 @@ export class SchedulesService {
 
   /** The same for replacing a schedule with this body: at most today's occurrence, numbered after the last. */
   async previewReplace(userId: number, id: number, input: ScheduleInput): Promise<SchedulePreview> {
-    this.checkNew(input);
+    checkRule(input);
     const schedule = await this.visible(userId, id);
     assertWritableBill(await this.repo.findBill(userId, schedule.bill_id), SCHEDULE_MESSAGES.notFound);
     const from = await this.replaceFrom(this.repo, schedule.id, input);
@@ -162,8 +173,7 @@ export class SchedulesService {
 
   replace(userId: number, id: number, input: ScheduleInput): Promise<Schedule> {
     return this.change(userId, id, async (repo, schedule) => {
-      const rule = ruleOfInput(input);
-      if (firstOccurrenceOnOrAfter(rule, input.firstDate) === null) throw badRequest(SCHEDULE_MESSAGES.noOccurrence);
+      const { rule } = checkRule(input);
       const from = await this.replaceFrom(repo, schedule.id, input);
       await this.settleDuplicates(repo, schedule.id, await this.atOnceOfReplace(repo, schedule, input, from), input);
       return { ...columnsOf(input), next_date: nextFrom(rule, from, schedule.created_count, input.count) };
@@ -196,12 +206,10 @@ export class SchedulesService {
    * no occurrence or would create too many invoices at once.
    */
   private checkNew(input: ScheduleInput): { next: string; dates: string[] } {
-    const rule = ruleOfInput(input);
-    const next = firstOccurrenceOnOrAfter(rule, input.firstDate);
-    if (next === null) throw badRequest(SCHEDULE_MESSAGES.noOccurrence);
+    const { rule, first } = checkRule(input);
     const dates = dueAtOnce(rule, input.firstDate, utcDate(this.now()), input.count);
     if (dates.length > MAX_CATCH_UP) throw badRequest(SCHEDULE_MESSAGES.tooManyAtOnce);
-    return { next, dates };
+    return { next: first, dates };
   }
 
   /** Where a replaced rule goes on from: today, and after the last occurrence already claimed. */
