@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AuthResponse, CreateUserBody, LoginBody, LoginResponse, MfaLoginBody } from '@billfold/contract/auth';
+import type { UserRow } from '../../db/schema.ts';
 import { conflict, unauthorized } from '../../lib/http-error.ts';
 import { burnVerification, hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import { DAY } from '../../lib/time.ts';
@@ -50,9 +51,9 @@ export class AuthService {
       await this.addresses.tellOwnerOfTakenAddress(emailKey, appUrl);
       return created;
     }
-    let userId: number;
+    let user: UserRow;
     try {
-      const user = await this.repo.insertUser({
+      user = await this.repo.insertUser({
         username: body.username,
         username_key: usernameKey,
         email: body.email,
@@ -60,7 +61,6 @@ export class AuthService {
         password_hash: passwordHash,
         created_at: this.now(),
       });
-      userId = user.id;
     } catch (err) {
       // Lost a race with a concurrent sign-up of the same name or email.
       const again = await this.repo.usernameOrEmailTaken(usernameKey, emailKey);
@@ -71,7 +71,7 @@ export class AuthService {
       }
       throw err;
     }
-    await this.addresses.sendLink(userId, appUrl, 'new');
+    await this.addresses.sendLinkTo(user, appUrl, 'new');
     return created;
   }
 

@@ -5,6 +5,7 @@ import {
   VERIFICATION_LINK_HOURS,
   type VerifyEmailResult,
 } from '@billfold/contract/email-verification';
+import type { UserRow } from '../../db/schema.ts';
 import { badRequest, conflict, notFound } from '../../lib/http-error.ts';
 import type { Outbox } from '../../lib/outbox.ts';
 import { HOUR } from '../../lib/time.ts';
@@ -15,6 +16,9 @@ import type { EmailVerificationRepository } from './email-verification.repositor
 import { addressTakenMail, type LinkReason, verificationMail } from './verification-mail.ts';
 
 export const VERIFICATION_TTL = VERIFICATION_LINK_HOURS * HOUR;
+
+/** What sending a link needs of the account. */
+type LinkUser = Pick<UserRow, 'id' | 'username' | 'email' | 'email_key' | 'email_verified_at'>;
 
 /**
  * Verified addresses (docs/decisions/1131-verified-addresses.md): a new or changed address gets a link, single
@@ -48,13 +52,18 @@ export class EmailVerificationService {
   async sendLink(userId: number, appUrl: string | null, reason: LinkReason): Promise<void> {
     if (!this.outbox.configured) return;
     const user = await this.repo.user(userId);
-    if (!user || user.email_verified_at !== null) return;
+    if (user) await this.sendLinkTo(user, appUrl, reason);
+  }
+
+  /** `sendLink` for an account row the caller has already read (a new account's, just inserted). */
+  async sendLinkTo(user: LinkUser, appUrl: string | null, reason: LinkReason): Promise<void> {
+    if (!this.outbox.configured || user.email_verified_at !== null) return;
     const token = newOpaqueToken();
     const now = this.now();
     await this.repo.transaction(async (repo) => {
-      await repo.removeOtherAddresses(userId, user.email_key);
+      await repo.removeOtherAddresses(user.id, user.email_key);
       await repo.insert({
-        user_id: userId,
+        user_id: user.id,
         token_hash: sha256(token),
         email_key: user.email_key,
         created_at: now,
@@ -72,7 +81,7 @@ export class EmailVerificationService {
     if (!user) throw notFound('User not found');
     if (user.email_verified_at !== null) throw conflict(EMAIL_MESSAGES.alreadyVerified);
     await reserveAttempt(this.throttle, [verificationMailKey(userId)], this.now(), EMAIL_MESSAGES.resendThrottled);
-    await this.sendLink(userId, appUrl, 'again');
+    await this.sendLinkTo(user, appUrl, 'again');
     return this.status(userId);
   }
 

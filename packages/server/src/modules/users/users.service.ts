@@ -51,10 +51,10 @@ export class UsersService {
     // A taken address is refused, so each change asks whether an address has an account: as slowly as sign-up.
     if (newAddress) await reserveAttempt(this.throttle, [emailChangeKey(userId)], now, 'Too many email changes.');
 
-    let revokeTokens = false;
+    // A new password or deactivation ends every session and the calendar feed.
+    const revokeTokens = newHash !== undefined || change.recycle === true;
     const updated = await this.repo.transaction(async (repo) => {
       const changes: Updateable<UsersTable> = {};
-      revokeTokens = false;
       if (change.newEmail !== undefined) {
         const emailKey = change.newEmail.toLowerCase();
         if (await repo.emailTakenByOther(emailKey, userId)) throw conflict('Email already registered');
@@ -62,15 +62,9 @@ export class UsersService {
         // Another address (not merely other letter case) is unproven until its link is followed.
         if (newAddress) changes.email_verified_at = null;
       }
-      if (newHash !== undefined) {
-        changes.password_hash = newHash;
-        revokeTokens = true;
-      }
+      if (newHash !== undefined) changes.password_hash = newHash;
       if (turnMfaOff) await repo.turnOffMfa(userId);
-      if (change.recycle === true) {
-        changes.deactivated_at = now;
-        revokeTokens = true;
-      }
+      if (change.recycle === true) changes.deactivated_at = now;
       if (revokeTokens) {
         // Every refresh token dies, and every access token issued so far stops at its next request.
         changes.token_version = current.token_version + 1;
@@ -79,12 +73,12 @@ export class UsersService {
       if (Object.keys(changes).length > 0) await repo.update(userId, changes);
       const row = await repo.findById(userId);
       if (!row) throw notFound('User not found');
-      return toUser(row);
+      return row;
     });
     // After the commit: the token version raised above has already ended the feed; this drops its row.
     if (revokeTokens) await this.calendar.revoke(userId);
-    if (newAddress) await this.addresses.sendLink(userId, appUrl, 'changed');
-    return updated;
+    if (newAddress) await this.addresses.sendLinkTo(updated, appUrl, 'changed');
+    return toUser(updated);
   }
 
   /**
