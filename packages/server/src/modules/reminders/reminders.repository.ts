@@ -45,11 +45,11 @@ export class RemindersRepository extends Repository {
    * Active accounts with reminders on whose address is unverified and was never sent a link for: those made
    * before addresses were verified, whose digests have stopped (docs/decisions/1131-verified-addresses.md).
    */
-  async awaitingFirstLink(): Promise<number[]> {
-    const rows = await this.db
+  awaitingFirstLink() {
+    return this.db
       .selectFrom('reminder_settings as s')
       .innerJoin('users as u', 'u.id', 's.user_id')
-      .select('u.id')
+      .select(['u.id', 'u.username', 'u.email', 'u.email_key', 'u.email_verified_at'])
       .where('u.email_verified_at', 'is', null)
       .where('u.deactivated_at', 'is', null)
       .where(({ exists, not, selectFrom }) =>
@@ -64,7 +64,6 @@ export class RemindersRepository extends Repository {
       )
       .orderBy('u.id')
       .execute();
-    return rows.map((r) => Number(r.id));
   }
 
   /**

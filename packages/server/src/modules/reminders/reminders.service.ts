@@ -87,8 +87,8 @@ export class RemindersService {
     const run: DigestRun = { sent: 0, nothingDue: 0, claimedElsewhere: 0, failed: 0, askedToVerify: 0 };
     const { mailer, now } = this.options;
     if (!mailer || new Date(now()).getUTCHours() < this.options.hourUtc) return run;
-    for (const userId of await this.repo.awaitingFirstLink()) {
-      await this.addresses.sendLink(userId, this.options.appUrl, 'reminders');
+    for (const user of await this.repo.awaitingFirstLink()) {
+      await this.addresses.sendLinkTo(user, this.options.appUrl, 'reminders');
       run.askedToVerify += 1;
     }
     const today = utcDate(now());
