@@ -82,12 +82,7 @@ export class ScheduleRunner {
       const dueDate = occurrenceDueDate(date, schedule.due_days);
       const n = schedule.created_count + 1;
       const ended = schedule.max_count !== null && n >= schedule.max_count;
-      if (await repo.findClaim(schedule.id, date)) {
-        // The existing invoice is this occurrence's: it counts as the schedule's n-th, and nothing is paid for it.
-        await repo.update(schedule.id, { created_count: n, next_date: ended ? null : occurrenceAfter(rule, date) });
-        return 'adopted';
-      }
-      const claim = await repo.claim({
+      const claim = await repo.claimIfFree({
         schedule_id: schedule.id,
         occurrence_date: date,
         entry_id: null,
@@ -95,6 +90,11 @@ export class ScheduleRunner {
         payment_id: null,
         created_at: now,
       });
+      if (!claim) {
+        // Claimed for an existing invoice: it is this occurrence's, the schedule's n-th, and nothing is paid for it.
+        await repo.update(schedule.id, { created_count: n, next_date: ended ? null : occurrenceAfter(rule, date) });
+        return 'adopted';
+      }
       const entry = await new EntriesService(repo.entries(), () => now).create(schedule.user_id, {
         billId: schedule.bill_id,
         date,

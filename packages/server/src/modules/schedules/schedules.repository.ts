@@ -101,18 +101,21 @@ export class SchedulesRepository extends Repository {
       .execute();
   }
 
-  /** The claim of one occurrence, if it was claimed already (an existing invoice taken over at creation). */
-  findClaim(scheduleId: number, date: string) {
-    return this.db
-      .selectFrom('schedule_occurrences')
-      .selectAll()
-      .where('schedule_id', '=', scheduleId)
-      .where('occurrence_date', '=', date)
-      .executeTakeFirst();
-  }
-
   claim(row: Insertable<ScheduleOccurrencesTable>) {
     return this.db.insertInto('schedule_occurrences').values(row).returningAll().executeTakeFirstOrThrow();
+  }
+
+  /**
+   * Claims the occurrence unless it is claimed already (an existing invoice taken over by a save told to skip
+   * duplicates): the new claim, or undefined. One statement, on the unique key (schedule, date).
+   */
+  claimIfFree(row: Insertable<ScheduleOccurrencesTable>) {
+    return this.db
+      .insertInto('schedule_occurrences')
+      .values(row)
+      .onConflict((oc) => oc.columns(['schedule_id', 'occurrence_date']).doNothing())
+      .returningAll()
+      .executeTakeFirst();
   }
 
   async setOccurrence(id: number, changes: Updateable<ScheduleOccurrencesTable>): Promise<void> {
