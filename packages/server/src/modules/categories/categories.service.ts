@@ -13,15 +13,12 @@ import { conflict, notFound } from '../../lib/http-error.ts';
 import { isUniqueViolation } from '../bills/unique-violation.ts';
 import { CATEGORY_MESSAGES, categoryNameTaken } from './categories.messages.ts';
 import type { CategoriesRepository } from './categories.repository.ts';
+import { ownCategoryOf } from './category-book.ts';
 
-const item = (row: CategoryRow, entities: Map<string, number>): CategoryItem => ({
-  id: Number(row.id),
-  name: row.name,
-  builtIn: false,
-  flow: row.flow === 'income' ? 'income' : 'expense',
-  retired: row.retired_at !== null,
-  entities: entities.get(row.name) ?? 0,
-});
+const item = (row: CategoryRow, entities: Map<string, number>): CategoryItem => {
+  const { id, name, flow, retired } = ownCategoryOf(row);
+  return { id, name, builtIn: false, flow, retired, entities: entities.get(name) ?? 0 };
+};
 
 /** Categories of the user's own beside the built-in ones (docs/decisions/0105-categories-of-your-own.md). */
 export class CategoriesService {
