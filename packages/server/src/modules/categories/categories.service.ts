@@ -29,7 +29,7 @@ export class CategoriesService {
 
   /** The built-in categories and the user's own, retired ones included, in display order. */
   async list(userId: number): Promise<CategoryItem[]> {
-    const [rows, entities] = [await this.repo.list(userId), await this.repo.entityCounts(userId)];
+    const [rows, entities] = await Promise.all([this.repo.list(userId), this.repo.entityCounts(userId)]);
     const builtIn = CATEGORIES.map(
       (name): CategoryItem => ({
         id: null,
@@ -88,7 +88,7 @@ export class CategoriesService {
           flow: change.flow ?? row.flow,
           retired_at: retiredAt,
         });
-        return item(updated, await repo.entityCounts(userId));
+        return item(updated, await repo.entityCounts(userId, updated.name));
       });
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
