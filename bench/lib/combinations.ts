@@ -181,29 +181,26 @@ export async function runCombinations(
   const ledgerStart = Date.parse(sample.firstDate);
   const days = Math.max(1, Math.round((Date.parse(sample.lastDate) - ledgerStart) / 86_400_000));
   const sizes: { filters: string; sort: string; total: number }[] = [];
+  /** Times one GET, records it with `kind`, and returns its body. */
+  const time = async (kind: Timed[], url: string) => {
+    const { ms, body } = await timedGet(e, url);
+    kind.push({ url, ms });
+    return body;
+  };
   for (let i = 0; i < count; i++) {
     const c = drawCombination(r, sample);
     const base = `/api/v1/entries?${c.filters}${c.filters ? '&' : ''}${c.sort}&pageSize=100`;
-    const first = await timedGet(e, `${base}&pageNum=0`);
-    out.first.push({ url: `${base}&pageNum=0`, ms: first.ms });
-    const total = (first.body as Pick<EntryList, 'total'>).total;
-    const pageNum = r.int(0, Math.max(0, Math.ceil(total / 100) - 1));
-    out.page.push({ url: `${base}&pageNum=${pageNum}`, ms: (await timedGet(e, `${base}&pageNum=${pageNum}`)).ms });
-    const stats = `/api/v1/entries/stats?${c.filters}`;
-    out.stats.push({ url: stats, ms: (await timedGet(e, stats)).ms });
-    const due = `/api/v1/entries/due-summary?today=${new Date(ledgerStart + r.int(0, days + 30) * 86_400_000).toISOString().slice(0, 10)}`;
-    out.due.push({ url: due, ms: (await timedGet(e, due)).ms });
+    const { total } = (await time(out.first, `${base}&pageNum=0`)) as Pick<EntryList, 'total'>;
+    await time(out.page, `${base}&pageNum=${r.int(0, Math.max(0, Math.ceil(total / 100) - 1))}`);
+    await time(out.stats, `/api/v1/entries/stats?${c.filters}`);
+    const day = new Date(ledgerStart + r.int(0, days + 30) * 86_400_000).toISOString().slice(0, 10);
+    await time(out.due, `/api/v1/entries/due-summary?today=${day}`);
     sizes.push({ ...c, total });
-    const search = `/api/v1/bills/overview?${drawEntityCombination(er, sample)}`;
-    const entities = await timedGet(e, `${search}&pageNum=0`);
-    out.entities.push({ url: `${search}&pageNum=0`, ms: entities.ms });
-    const overview = entities.body as BillOverviewList;
-    const pageSize = Number(new URLSearchParams(search.split('?')[1]).get('pageSize'));
-    const entityPage = er.int(0, Math.max(0, Math.ceil(overview.total / pageSize) - 1));
-    out.entities.push({
-      url: `${search}&pageNum=${entityPage}`,
-      ms: (await timedGet(e, `${search}&pageNum=${entityPage}`)).ms,
-    });
+    const entityQuery = drawEntityCombination(er, sample);
+    const search = `/api/v1/bills/overview?${entityQuery}`;
+    const overview = (await time(out.entities, `${search}&pageNum=0`)) as BillOverviewList;
+    const pageSize = Number(new URLSearchParams(entityQuery).get('pageSize'));
+    await time(out.entities, `${search}&pageNum=${er.int(0, Math.max(0, Math.ceil(overview.total / pageSize) - 1))}`);
     if ((i + 1) % 25 === 0) log(`   ${i + 1}/${count} combinations`);
   }
   const largest = sizes.sort((a, b) => b.total - a.total).slice(0, 2);

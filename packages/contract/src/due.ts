@@ -37,22 +37,25 @@ export const scheduledInvoice = z.object({
 });
 export type ScheduledInvoice = z.infer<typeof scheduledInvoice>;
 
+/** How many a group holds and what is owed on them, the same for its invoices and for its scheduled ones. */
+const groupTotals = {
+  count: z.number().int(),
+  /** What is still owed on the group's expenses. */
+  toPay: moneyOut,
+  /** What is still owed to the user on the group's income. */
+  toCollect: moneyOut,
+};
+
 /** The scheduled invoices of a group, counted and summed apart from the invoices that exist. */
 const scheduledGroup = z.object({
-  count: z.number().int(),
-  toPay: moneyOut,
-  toCollect: moneyOut,
+  ...groupTotals,
   /** The first `DUE_SUMMARY_LIST` by due date. */
   invoices: z.array(scheduledInvoice),
 });
 export type ScheduledGroup = z.infer<typeof scheduledGroup>;
 
 const dueGroup = z.object({
-  count: z.number().int(),
-  /** What is still owed on the group's expenses. */
-  toPay: moneyOut,
-  /** What is still owed to the user on the group's income. */
-  toCollect: moneyOut,
+  ...groupTotals,
   /** The first `DUE_SUMMARY_LIST` invoices by due date (then invoice number). */
   entries: z.array(entry),
   /** What active schedules will create in the group's window and have not created yet; not in the above. */

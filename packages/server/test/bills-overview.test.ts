@@ -295,9 +295,12 @@ describe.each(dialects)('the entity overview (/bills/overview) on %s', (dialect)
       'pageNum=-1',
       'status=gone',
       'today=2026-13-01',
+      `name=${'x'.repeat(101)}`,
+      `category=${'x'.repeat(101)}`,
     ]) {
       const res = await request(api, 'GET', `/bills/overview?${query}`);
       expect(res.statusCode, query).toBe(400);
+      expect(res.json().code, query).toBe('VALIDATION_FAILED');
     }
     expect((await request(api, 'GET', '/bills/overview')).statusCode).toBe(200);
     expect(

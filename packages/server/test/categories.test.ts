@@ -141,6 +141,38 @@ describe.each(dialects)('categories of one’s own on %s', (dialect) => {
     expect((await list(api)).filter((c) => !c.builtIn)).toHaveLength(MAX_OWN_CATEGORIES);
   });
 
+  it('refuses a change it cannot read (400 with a code) or a name in use (409), and stores nothing', async () => {
+    const api = await userOf();
+    const gifts = await add(api, 'Gifts');
+    await add(api, 'Travel');
+    const entity = await createBill(api, { name: 'Aunt May', category: 'gifts' });
+    const before = await list(api);
+    for (const body of [
+      {},
+      { name: '' },
+      { name: '   ' },
+      { name: 'Gi\u200Bfts' },
+      { name: 'x'.repeat(51) },
+      { name: 7 },
+      { flow: 'both' },
+      { retired: 'soon' },
+    ]) {
+      const res = await patch(api, gifts.id, body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(res.json().code, JSON.stringify(body)).toBe('VALIDATION_FAILED');
+    }
+    for (const name of ['travel', 'Groceries', ' GROCERIES ']) {
+      const res = await patch(api, gifts.id, { name, retired: true, flow: 'income' });
+      expect(res.statusCode, name).toBe(409);
+      expect(res.json().code, name).toBe('CATEGORY_NAME_TAKEN');
+    }
+    expect((await request(api, 'POST', '/categories', { name: 'Pets', flow: 'both' })).json().code).toBe(
+      'VALIDATION_FAILED',
+    );
+    expect(await list(api)).toEqual(before);
+    expect((await getBill(api, entity.id)).category).toBe('Gifts');
+  });
+
   it('another user’s category is not found, and never reachable through names', async () => {
     const alice = await userOf();
     const bob = await userOf();

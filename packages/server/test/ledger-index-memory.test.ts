@@ -121,6 +121,40 @@ describe.each(dialects)('the ledger index memory cap on %s', (dialect) => {
     expect(fits.reads('payments')).toBe(true);
   });
 
+  it('estimates a ledger that did not fit again only after tooLargeRecheckMs, and loads it once it fits', async () => {
+    const { bytes } = await estimateLedgerBytes(t.app.db, long.id);
+    let clock = 1_000_000;
+    const w = watched(t.app.db);
+    const options = { ...DEFAULT_LEDGER_INDEX_OPTIONS, maxBytes: bytes - 1 };
+    const indexes = new LedgerIndexes(
+      w.db,
+      new DataVersionRepository(w.db),
+      async () => 0,
+      options,
+      () => clock,
+    );
+    expect(await indexes.read(long.id, (index) => index.bytes)).toBeNull();
+    expect(w.statements.length).toBeGreaterThan(0);
+    // Past the retry of a failed load, still before the recheck: neither estimated nor read.
+    clock += Math.max(options.retryAfterMs, options.tooLargeRecheckMs - 1);
+    w.statements.length = 0;
+    expect(await indexes.read(long.id, (index) => index.bytes)).toBeNull();
+    expect(w.statements).toEqual([]);
+    // At the recheck it is estimated again; still over, so still SQL, and the next recheck is as far away.
+    clock += 1;
+    expect(await indexes.read(long.id, (index) => index.bytes)).toBeNull();
+    expect(w.statements.some((st) => st.includes('"name":"bills"'))).toBe(true);
+    w.statements.length = 0;
+    clock += options.tooLargeRecheckMs - 1;
+    expect(await indexes.read(long.id, (index) => index.bytes)).toBeNull();
+    expect(w.statements).toEqual([]);
+    // Given the memory it needs, the recheck loads it.
+    options.maxBytes = bytes;
+    clock += 1;
+    expect((await indexes.read(long.id, (index) => index.bytes))?.value).toBeGreaterThan(0);
+    expect(indexes.answered(long.id)).toBe('index');
+  });
+
   it('drops an index that the changes it caught up with took past the memory, and SQL answers', async () => {
     const grower = await ledger(false);
     const { bytes } = await estimateLedgerBytes(t.app.db, grower.id);

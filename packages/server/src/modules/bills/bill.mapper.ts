@@ -1,8 +1,8 @@
 import type { Bill, BillOverview, BillScheduleSummary } from '@billfold/contract/bills';
 import { categoryLabel } from '@billfold/contract/categories';
 import { fromCents } from '@billfold/contract/money';
-import type { Cadence } from '@billfold/contract/schedule-dates';
 import type { BillRow, EntriesTable, ScheduleRow } from '../../db/schema.ts';
+import { toSchedule } from '../schedules/schedule.mapper.ts';
 import type { BillOverviewRow } from './bills.repository.ts';
 
 /** The entity columns every invoice carries a copy of. */
@@ -37,18 +37,10 @@ export function entryColumnsOf(
   };
 }
 
+/** A schedule in short: what `toSchedule` says of its rule, amount, flow and next date, and whether it has ended. */
 export function toScheduleSummary(row: ScheduleRow): BillScheduleSummary {
-  return {
-    id: row.id,
-    cadence: row.cadence as Cadence,
-    interval: row.interval,
-    dayOfMonth: row.day_of_month,
-    amount: fromCents(row.amount_cents),
-    flow: row.flow === 'INCOMING' ? 'INCOMING' : 'OUTGOING',
-    paused: row.paused === 1,
-    nextDate: row.paused === 1 ? null : row.next_date,
-    ended: row.next_date === null,
-  };
+  const { id, cadence, interval, dayOfMonth, amount, flow, paused, nextDate } = toSchedule(row);
+  return { id, cadence, interval, dayOfMonth, amount, flow, paused, nextDate, ended: row.next_date === null };
 }
 
 /** An entity of the overview with its open balances, next due date (overdue before `today`) and schedules. */

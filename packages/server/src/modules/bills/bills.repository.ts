@@ -1,10 +1,9 @@
 import type { BillQuery, BillSortField } from '@billfold/contract/bills';
-import { categoryLabel } from '@billfold/contract/categories';
 import type { SortOrder } from '@billfold/contract/entries';
 import { type Insertable, type RawBuilder, type SqlBool, sql, type Updateable } from 'kysely';
 import { Repository } from '../../db/repository.ts';
 import type { BillRow, BillsTable } from '../../db/schema.ts';
-import { entityCategory, namesOwnCategory, readCategoryBook } from '../categories/category-book.ts';
+import { entityCategory, readFilterBook } from '../categories/category-book.ts';
 import { LedgerRepository } from '../ledger/ledger.repository.ts';
 import { PAY_STATE, recycledEntry } from '../ledger/ledger.ts';
 import type { EntryBillColumns } from './bill.mapper.ts';
@@ -51,8 +50,8 @@ export class BillsRepository extends Repository {
 
   /** A filter's category values as stored names; the user's own are read only when a value is not built in. */
   async categoryFilter(userId: number, values: readonly string[]): Promise<string[]> {
-    const book = namesOwnCategory(values) ? await readCategoryBook(this.db, userId) : null;
-    return values.map((value) => (book ? book.filterName(value) : categoryLabel(value)));
+    const book = await readFilterBook(this.db, userId, values);
+    return values.map((value) => book.filterName(value));
   }
 
   list(userId: number, search: BillSearch) {

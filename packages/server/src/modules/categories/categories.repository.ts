@@ -7,15 +7,15 @@ export class CategoriesRepository extends Repository {
     return this.db.selectFrom('categories').selectAll().where('user_id', '=', userId).execute();
   }
 
-  /** How many live entities (archived ones included) carry each category name. */
-  async entityCounts(userId: number): Promise<Map<string, number>> {
-    const rows = await this.db
+  /** How many live entities (archived ones included) carry each category name, or only `name`. */
+  async entityCounts(userId: number, name?: string): Promise<Map<string, number>> {
+    let query = this.db
       .selectFrom('bills')
       .select((eb) => ['category', eb.fn.countAll<number>().as('n')])
       .where('user_id', '=', userId)
-      .where('recycled_at', 'is', null)
-      .groupBy('category')
-      .execute();
+      .where('recycled_at', 'is', null);
+    if (name !== undefined) query = query.where('category', '=', name);
+    const rows = await query.groupBy('category').execute();
     return new Map(rows.map((r) => [r.category, Number(r.n)]));
   }
 

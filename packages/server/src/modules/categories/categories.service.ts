@@ -13,15 +13,12 @@ import { conflict, notFound } from '../../lib/http-error.ts';
 import { isUniqueViolation } from '../bills/unique-violation.ts';
 import { CATEGORY_MESSAGES, categoryNameTaken } from './categories.messages.ts';
 import type { CategoriesRepository } from './categories.repository.ts';
+import { ownCategoryOf } from './category-book.ts';
 
-const item = (row: CategoryRow, entities: Map<string, number>): CategoryItem => ({
-  id: Number(row.id),
-  name: row.name,
-  builtIn: false,
-  flow: row.flow === 'income' ? 'income' : 'expense',
-  retired: row.retired_at !== null,
-  entities: entities.get(row.name) ?? 0,
-});
+const item = (row: CategoryRow, entities: Map<string, number>): CategoryItem => {
+  const { id, name, flow, retired } = ownCategoryOf(row);
+  return { id, name, builtIn: false, flow, retired, entities: entities.get(name) ?? 0 };
+};
 
 /** Categories of the user's own beside the built-in ones (docs/decisions/0105-categories-of-your-own.md). */
 export class CategoriesService {
@@ -32,7 +29,7 @@ export class CategoriesService {
 
   /** The built-in categories and the user's own, retired ones included, in display order. */
   async list(userId: number): Promise<CategoryItem[]> {
-    const [rows, entities] = [await this.repo.list(userId), await this.repo.entityCounts(userId)];
+    const [rows, entities] = await Promise.all([this.repo.list(userId), this.repo.entityCounts(userId)]);
     const builtIn = CATEGORIES.map(
       (name): CategoryItem => ({
         id: null,
@@ -91,7 +88,7 @@ export class CategoriesService {
           flow: change.flow ?? row.flow,
           retired_at: retiredAt,
         });
-        return item(updated, await repo.entityCounts(userId));
+        return item(updated, await repo.entityCounts(userId, updated.name));
       });
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;

@@ -60,9 +60,17 @@ export class CategoryBook {
   }
 }
 
-/** Whether any of the values may name a category of the user's own (else the built-in list answers alone). */
-export const namesOwnCategory = (values: readonly string[] | undefined) =>
-  (values ?? []).some((v) => !isBuiltInCategory(v));
+/** No categories of the user's own: what a filter of built-in names only needs, read from nowhere. */
+export const BUILT_IN_ONLY = new CategoryBook([]);
+
+/**
+ * The book a filter's category values need: the user's own categories when a value may name one, else
+ * `BUILT_IN_ONLY` without a query (the built-in list answers alone).
+ */
+export function readFilterBook(db: Db, userId: number, values: readonly string[] | undefined): Promise<CategoryBook> {
+  const namesOwn = (values ?? []).some((v) => !isBuiltInCategory(v));
+  return namesOwn ? readCategoryBook(db, userId) : Promise.resolve(BUILT_IN_ONLY);
+}
 
 /** The user's own categories, read on `db` (a transaction's, when the caller writes with them). */
 export async function readCategoryBook(db: Db, userId: number): Promise<CategoryBook> {

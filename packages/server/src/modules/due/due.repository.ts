@@ -5,7 +5,7 @@ import { Repository } from '../../db/repository.ts';
 import { ENTRY_VIEW_COLUMNS } from '../entries/entry.mapper.ts';
 import { PAY_STATE } from '../ledger/ledger.ts';
 import type { LedgerIndexes } from '../read-model/ledger-indexes.ts';
-import { pendingOccurrences, type ScheduledOccurrence } from './scheduled.ts';
+import { OCCURRENCE_COLUMNS, pendingOccurrences, type ScheduledOccurrence } from './scheduled.ts';
 
 /** Counts and owed sums of one window of due dates, in cents. */
 export interface DueTotals {
@@ -116,23 +116,8 @@ export class DueRepository extends Repository {
     const schedules = await this.db
       .selectFrom('schedules as s')
       .innerJoin('bills as b', 'b.id', 's.bill_id')
-      .select([
-        's.id',
-        's.bill_id',
-        's.cadence',
-        's.interval',
-        's.day_of_month',
-        's.first_date',
-        's.end_date',
-        's.max_count',
-        's.amount_cents',
-        's.flow',
-        's.template',
-        's.due_days',
-        's.next_date',
-        's.created_count',
-        'b.name as bill_name',
-      ])
+      .select(OCCURRENCE_COLUMNS.map((column) => `s.${column}` as const))
+      .select('b.name as bill_name')
       .where('s.user_id', '=', userId)
       .where('s.paused', '=', 0)
       .where('s.next_date', 'is not', null)

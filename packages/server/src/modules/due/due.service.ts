@@ -3,7 +3,7 @@ import { DUE_SOON_DAYS, DUE_SUMMARY_LIST, type DueSummary } from '@billfold/cont
 import type { DueRepository, DueTotals } from './due.repository.ts';
 import { type DueWindow, dueGroup, scheduledInWindow } from './due-group.ts';
 
-const GROUPS = ['overdue', 'next7', 'next30', 'later'] as const;
+type GroupName = 'overdue' | 'next7' | 'next30' | 'later';
 
 /** The part of `outer` after `inner` (windows that start the same day): exact, in cents. */
 const minus = (outer: DueTotals | undefined, inner: DueTotals | undefined): DueTotals => ({
@@ -26,7 +26,7 @@ export class DueService {
   async summary(userId: number, clientToday: string | undefined): Promise<DueSummary> {
     const today = clientToday ?? utcDate(this.now());
     const [near, far] = DUE_SOON_DAYS;
-    const windows: Record<(typeof GROUPS)[number], DueWindow> = {
+    const windows: Record<GroupName, DueWindow> = {
       overdue: { from: null, to: addDays(today, -1) },
       next7: { from: today, to: addDays(today, near) },
       next30: { from: today, to: addDays(today, far) },
@@ -34,19 +34,19 @@ export class DueService {
     };
     const [overdue, next7, next30] = await this.repo.totals(userId, today, DUE_SOON_DAYS);
     const totals = { overdue, next7, next30, later: minus(next30, next7) };
+    const group = (name: GroupName) => dueGroup(this.repo, userId, totals[name], windows[name], DUE_SUMMARY_LIST);
     // Side by side: on PostgreSQL the reads overlap instead of waiting for each other.
-    const [overdueGroup, next7Group, next30Group, laterGroup] = await Promise.all(
-      GROUPS.map((name) => dueGroup(this.repo, userId, totals[name], windows[name], DUE_SUMMARY_LIST)),
-    );
+    const [overdueGroup, next7Group, next30Group, laterGroup] = await Promise.all([
+      group('overdue'),
+      group('next7'),
+      group('next30'),
+      group('later'),
+    ]);
     // The schedules are read after the invoices: an occurrence that becomes an invoice in between is then missing
     // from this one answer rather than counted twice.
     const scheduled = await this.repo.scheduled(userId, null, windows.next30.to);
-    const withScheduled = (group: Awaited<ReturnType<typeof dueGroup>> | undefined, name: (typeof GROUPS)[number]) => ({
-      count: 0,
-      toPay: 0,
-      toCollect: 0,
-      entries: [],
-      ...group,
+    const withScheduled = (found: Awaited<ReturnType<typeof group>>, name: GroupName) => ({
+      ...found,
       scheduled: scheduledInWindow(scheduled, windows[name], DUE_SUMMARY_LIST),
     });
     return {

@@ -21,24 +21,26 @@ export interface ScheduledOccurrence {
   description: string;
 }
 
+/** The columns of a schedule the due reads select, beside its entity's name. */
+export const OCCURRENCE_COLUMNS = [
+  'id',
+  'bill_id',
+  'cadence',
+  'interval',
+  'day_of_month',
+  'first_date',
+  'end_date',
+  'max_count',
+  'amount_cents',
+  'flow',
+  'template',
+  'due_days',
+  'next_date',
+  'created_count',
+] as const satisfies readonly (keyof ScheduleRow)[];
+
 /** A schedule row as the due reads select it: with its entity's name. */
-export type ScheduleWithEntity = Pick<
-  ScheduleRow,
-  | 'id'
-  | 'bill_id'
-  | 'cadence'
-  | 'interval'
-  | 'day_of_month'
-  | 'first_date'
-  | 'end_date'
-  | 'max_count'
-  | 'amount_cents'
-  | 'flow'
-  | 'template'
-  | 'due_days'
-  | 'next_date'
-  | 'created_count'
-> & { bill_name: string };
+export type ScheduleWithEntity = Pick<ScheduleRow, (typeof OCCURRENCE_COLUMNS)[number]> & { bill_name: string };
 
 /** Occurrences of one schedule a window may reach: a weekly one over a year is 53; this also bounds a long backlog. */
 const MAX_PER_SCHEDULE = 400;

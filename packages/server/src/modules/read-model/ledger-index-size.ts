@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { BYTES_PER_SLOT, INITIAL_SLOTS } from './ledger-index-columns.ts';
+import { BYTES_PER_SLOT, INITIAL_SLOTS, Shares } from './ledger-index-columns.ts';
 import { SORT_COLUMNS } from './scope-sql.ts';
 
 /**
@@ -16,8 +16,8 @@ export const descriptionBytes = (chars: number) => textBytes(chars) + 32;
 /** An entity: its name, name key and category strings, the object holding them, its map entry and list slot. */
 export const entityBytes = (nameChars: number, keyChars: number, categoryChars: number) =>
   textBytes(nameChars) + textBytes(keyChars) + textBytes(categoryChars) + 88;
-/** The per-method shares start at this size (`Shares`). */
-export const SHARES_START_BYTES = 1024 * 17;
+/** The per-method shares start at this size: `Shares.bytes` of new ones, not a copy of its arithmetic. */
+export const SHARES_START_BYTES = new Shares().bytes;
 
 /** Sort orders the index keeps: one `Int32Array` of live slots per distinct sort column. */
 export const ORDER_COUNT = new Set(Object.values(SORT_COLUMNS)).size;

@@ -3,7 +3,7 @@ import { type SelectExpression, sql } from 'kysely';
 import { type Db, isSqlite } from '../../db/database.ts';
 import { Repository } from '../../db/repository.ts';
 import type { Database } from '../../db/schema.ts';
-import { type CategoryBook, namesOwnCategory, readCategoryBook } from '../categories/category-book.ts';
+import { type CategoryBook, readFilterBook } from '../categories/category-book.ts';
 import type { ExportRow } from '../entries/entries-export.ts';
 import { ENTRY_VIEW_COLUMNS } from '../entries/entry.mapper.ts';
 import { DataVersionRepository } from './data-version.repository.ts';
@@ -71,10 +71,10 @@ export class ReadModelRepository extends Repository {
   }
   /**
    * The user's own categories when a filter's values may name one (docs/decisions/0105-categories-of-your-own.md);
-   * none needed when every value is built in.
+   * none read when every value is built in.
    */
-  async categoryBook(userId: number, values: readonly string[] | undefined): Promise<CategoryBook | undefined> {
-    return namesOwnCategory(values) ? readCategoryBook(this.db, userId) : undefined;
+  categoryBook(userId: number, values: readonly string[] | undefined): Promise<CategoryBook> {
+    return readFilterBook(this.db, userId, values);
   }
 
   /** The invoices `ids` with `columns`, in the order of `ids`. */

@@ -1,8 +1,7 @@
-import { categoryLabel } from '@billfold/contract/categories';
 import { addDays, utcDate } from '@billfold/contract/dates';
 import type { EntryFilters, Flow } from '@billfold/contract/entries';
 import { billNameKey } from '../bills/bill.mapper.ts';
-import type { CategoryBook } from '../categories/category-book.ts';
+import { BUILT_IN_ONLY, type CategoryBook } from '../categories/category-book.ts';
 import { PAY_STATE } from '../ledger/ledger.ts';
 
 /**
@@ -76,7 +75,7 @@ export interface ScopeOptions {
    * between one's own accounts).
    */
   internalOnlyWhenAsked?: boolean;
-  /** The user's own categories, when the category filter names one (`ReadModelRepository.categoryBook`). */
+  /** The user's own categories, when the category filter names one (`ReadModelRepository.categoryBook`); built-in only when absent. */
   categories?: CategoryBook | undefined;
 }
 
@@ -93,8 +92,8 @@ export function toScope(userId: number, f: EntryFilters, options: ScopeOptions =
   if (f.invoiceNum !== undefined) scope.invoiceNumber = f.invoiceNum;
   const nameKeys = distinct(f.partyList?.map((name) => billNameKey(name.trim())));
   if (nameKeys) scope.nameKeys = nameKeys;
-  const book = options.categories;
-  const categories = distinct(f.categoryList?.map((value) => (book ? book.filterName(value) : categoryLabel(value))));
+  const book = options.categories ?? BUILT_IN_ONLY;
+  const categories = distinct(f.categoryList?.map((value) => book.filterName(value)));
   if (categories) scope.categories = categories;
   if (f.min !== undefined) scope.minCents = f.min;
   if (f.max !== undefined) scope.maxCents = f.max;
