@@ -4,8 +4,7 @@ import type { Payment } from '@billfold/contract/payments';
 import type { PreviewInvoice, Schedule } from '@billfold/contract/schedules';
 import { MESSAGES } from '@billfold/contract/validation';
 import { act, useState } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AmountTextField } from '../src/components/AmountTextField.tsx';
 import {
   catchUpQuestion,
@@ -22,9 +21,7 @@ import {
 } from '../src/features/invoices/invoice-form.ts';
 import { emptyPaymentForm, paymentFormFromPayment, paymentWarnings } from '../src/features/invoices/payment-form.ts';
 import { amountInputText, readAmountInput } from '../src/lib/amount-input.ts';
-
-// React only runs effects synchronously inside act() when told it is in a test environment.
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+import { reactRootPerTest } from './react-root.ts';
 
 function entry(overrides: Partial<Entry> = {}): Entry {
   return {
@@ -71,20 +68,10 @@ function Box() {
 }
 
 describe('amount boxes say why a character was refused', () => {
-  let container: HTMLDivElement;
-  let root: Root;
-  beforeEach(() => {
-    container = document.createElement('div');
-    document.body.append(container);
-    root = createRoot(container);
-  });
-  afterEach(() => {
-    act(() => root.unmount());
-    container.remove();
-  });
+  const dom = reactRootPerTest();
 
-  const input = () => container.querySelector('input') as HTMLInputElement;
-  const helper = () => container.querySelector('.MuiFormHelperText-root')?.textContent ?? null;
+  const input = () => dom.container.querySelector('input') as HTMLInputElement;
+  const helper = () => dom.container.querySelector('.MuiFormHelperText-root')?.textContent ?? null;
   /** What a key press does to a React-controlled input: the browser's value setter, then an input event. */
   function type(text: string) {
     for (const key of text) {
@@ -103,7 +90,7 @@ describe('amount boxes say why a character was refused', () => {
   });
 
   it('typing -5 leaves 5 and keeps saying the minus sign was not taken until the user edits it again after leaving', () => {
-    act(() => root.render(<Box />));
+    act(() => dom.root.render(<Box />));
     type('-5');
     expect(input().value).toBe('5');
     expect(helper()).toBe(MESSAGES.amountNegative);
