@@ -1,8 +1,10 @@
 import type { Bill } from '@billfold/contract/bills';
 import type { Entry } from '@billfold/contract/entries';
+import { centsToDecimalString } from '@billfold/contract/money';
 import type { Payment } from '@billfold/contract/payments';
 import type { PreviewInvoice, Schedule } from '@billfold/contract/schedules';
 import { MESSAGES } from '@billfold/contract/validation';
+import fc from 'fast-check';
 import { act, useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import { AmountTextField } from '../src/components/AmountTextField.tsx';
@@ -88,6 +90,40 @@ describe('amount boxes say why a character was refused', () => {
       expect(readAmountInput(text)).toEqual({ text: null, error: MESSAGES.amountNegative });
     expect(readAmountInput('12-5')).toEqual({ text: null, error: MESSAGES.amountNotUnderstood });
   });
+
+  /** Every amount a box can hold, from 0.00 to 999,999,999.99, as the box shows it. */
+  const amountTexts = fc.integer({ min: 0, max: 99_999_999_999 }).map(centsToDecimalString);
+
+  it('any amount with a minus sign or brackets, in any spelling, is refused as negative, never read as positive', () => {
+    fc.assert(
+      fc.property(
+        amountTexts,
+        fc.constantFrom('-', '\u2212', ' -', '-$', '('),
+        fc.boolean(),
+        (amount, sign, behind) => {
+          const text =
+            behind && sign.trim() !== '(' && sign !== '-$'
+              ? `${amount}${sign.trim()}`
+              : `${sign}${amount}${sign === '(' ? ')' : ''}`;
+          expect(readAmountInput(text), text).toEqual({ text: null, error: MESSAGES.amountNegative });
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('typing any amount after a minus sign leaves that amount in the box and says the minus was not taken', () => {
+    fc.assert(
+      fc.property(amountTexts, (amount) => {
+        act(() => dom.root.render(<Box key={amount} />));
+        type(`-${amount}`);
+        expect(input().value).toBe(amount);
+        expect(helper()).toBe(MESSAGES.amountNegative);
+      }),
+      // A few draws: each types a dozen keys through React and MUI (fast-check includes 0.00 and the largest).
+      { numRuns: 12 },
+    );
+  }, 30_000);
 
   it('typing -5 leaves 5 and keeps saying the minus sign was not taken until the user edits it again after leaving', () => {
     act(() => dom.root.render(<Box />));
