@@ -45,6 +45,18 @@ export class EntitiesPage extends DataGridModel {
     return this.page.getByRole('button', { name: `${action} ${name}`, exact: true });
   }
 
+  /** Clicks an entity's Archive or Delete and waits for its dialog to ask `question`. */
+  async ask(action: 'Archive' | 'Delete', name: string, question: string): Promise<void> {
+    await this.button(action, name).click();
+    await this.dialog.getByText(question).waitFor();
+  }
+
+  /** Confirms the open dialog with its `action` button and waits for the notice `done`. */
+  async confirm(action: 'Archive' | 'Delete', done: string): Promise<void> {
+    await this.dialog.getByRole('button', { name: action }).click();
+    await this.notice.filter({ hasText: done }).waitFor();
+  }
+
   /** The item or row of one entity. */
   item(name: string): Locator {
     return this.page

@@ -1,5 +1,6 @@
 import type { EntryList } from '@billfold/contract/entries';
 import type { RecycleList } from '@billfold/contract/recycle';
+import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { apiLogin } from '../support/api.ts';
 import { screenshot, useBrowser } from '../support/browser.ts';
@@ -7,6 +8,17 @@ import { createEntity, createInvoice } from '../support/domain.ts';
 import { signUpAndLogin } from '../support/session.ts';
 
 const browser = useBrowser();
+
+/** A CSV file for the file input. */
+const csvFile = (name: string, text: string) => ({ name, mimeType: 'text/csv', buffer: Buffer.from(text) });
+
+/** A new user's Import CSV page at `viewport` (the browser's default when not given); its file input. */
+async function openImport(viewport?: { width: number; height: number }): Promise<{ page: Page; input: Locator }> {
+  const page = await browser.newPage(viewport ? { viewport, mobile: true } : {});
+  await signUpAndLogin(page);
+  await page.goto('/import');
+  return { page, input: page.getByTestId('csv-file-input') };
+}
 
 const BANK = [
   'Posted,Payee,Details,Out,In',
@@ -27,7 +39,7 @@ describe('CSV import', () => {
     await page.goto('/import');
     await page.getByRole('heading', { name: 'Import CSV' }).waitFor();
     const input = page.getByTestId('csv-file-input');
-    await input.setInputFiles({ name: 'bank.csv', mimeType: 'text/csv', buffer: Buffer.from(BANK) });
+    await input.setInputFiles(csvFile('bank.csv', BANK));
     const summary = page.getByText(/^4 rows · /);
     await summary.waitFor();
     // Payee and Details map themselves; "Posted", "Out" and "In" are not names the detector knows: the user maps them.
@@ -94,22 +106,15 @@ describe('CSV import', () => {
     ]);
 
     // The mapping is remembered for this header set: the same file maps itself next time.
-    await input.setInputFiles({ name: 'bank.csv', mimeType: 'text/csv', buffer: Buffer.from(BANK) });
+    await input.setInputFiles(csvFile('bank.csv', BANK));
     await page.getByText('4 rows · 0 rows with errors · 1 likely duplicate · 2 new entities').waitFor();
     await screenshot(page, 'csv-import-remembered');
     expect(browser.pageErrors).toEqual([]);
   });
 
   it('says what is wrong with a bad file and imports nothing', async () => {
-    const page = await browser.newPage();
-    await signUpAndLogin(page);
-    await page.goto('/import');
-    const input = page.getByTestId('csv-file-input');
-    await input.setInputFiles({
-      name: 'mixed.csv',
-      mimeType: 'text/csv',
-      buffer: Buffer.from('Date,Entity,Amount\n2026-01-05,Power,-12\n01/06/2026,Power,-13\n'),
-    });
+    const { page, input } = await openImport();
+    await input.setInputFiles(csvFile('mixed.csv', 'Date,Entity,Amount\n2026-01-05,Power,-12\n01/06/2026,Power,-13\n'));
     await page
       .getByText(
         'The dates mix formats: 1 row like "2026-01-05" (YYYY-MM-DD) on line 2; 1 row like "01/06/2026" (MM/DD/YYYY or DD/MM/YYYY) on line 3.',
@@ -119,27 +124,22 @@ describe('CSV import', () => {
     await expect(
       page.getByRole('button', { name: /^(Import All|Import 1|Nothing to Import)/ }).isDisabled(),
     ).resolves.toBe(true);
-    await input.setInputFiles({
-      name: 'bad.csv',
-      mimeType: 'text/csv',
-      buffer: Buffer.from('Date,Entity,Amount\n2026-01-05,Power,lots\n2026-01-06,Power,"$1,000,000,000.00"\n'),
-    });
+    await input.setInputFiles(
+      csvFile('bad.csv', 'Date,Entity,Amount\n2026-01-05,Power,lots\n2026-01-06,Power,"$1,000,000,000.00"\n'),
+    );
     await page.getByText('Amount "lots" is not an amount.').waitFor();
     await page.getByText('Amount "$1,000,000,000.00" is out of range (the most is 999,999,999.99).').waitFor();
     await screenshot(page, 'csv-import-errors');
-    await input.setInputFiles({ name: 'data.csv', mimeType: 'text/csv', buffer: Buffer.from('2026-01-05,Power,12\n') });
+    await input.setInputFiles(csvFile('data.csv', '2026-01-05,Power,12\n'));
     await page.getByText('The first line holds data, not column names.', { exact: false }).waitFor();
     expect(browser.pageErrors).toEqual([]);
   });
 
   it('names the rows and the format of every date problem', async () => {
-    const page = await browser.newPage();
-    await signUpAndLogin(page);
-    await page.goto('/import');
-    const input = page.getByTestId('csv-file-input');
+    const { page, input } = await openImport();
     const lines = ['Date,Entity,Amount', '2026-01-05,Power,-12', '2026-01-06,Power,-12'];
     for (let day = 10; day <= 13; day++) lines.push(`01/${day}/2026,Water,-3`);
-    await input.setInputFiles({ name: 'mixed.csv', mimeType: 'text/csv', buffer: Buffer.from(lines.join('\n')) });
+    await input.setInputFiles(csvFile('mixed.csv', lines.join('\n')));
     await page
       .getByText(
         'The dates mix formats: 2 rows like "2026-01-05" (YYYY-MM-DD) on lines 2 and 3; 4 rows like "01/10/2026" (MM/DD/YYYY or DD/MM/YYYY) on lines 4, 5, 6 and 7. Use one date format throughout the file.',
@@ -147,11 +147,9 @@ describe('CSV import', () => {
       .waitFor();
     await screenshot(page, 'csv-import-mixed-dates');
     // One layout, but some dates the file's format cannot read: which lines, which format.
-    await input.setInputFiles({
-      name: 'days.csv',
-      mimeType: 'text/csv',
-      buffer: Buffer.from('Date,Entity,Amount\n01/05/2026,Power,-1\n05/13/2026,Power,-2\n13/05/2026,Power,-3\n'),
-    });
+    await input.setInputFiles(
+      csvFile('days.csv', 'Date,Entity,Amount\n01/05/2026,Power,-1\n05/13/2026,Power,-2\n13/05/2026,Power,-3\n'),
+    );
     await page
       .getByText(
         '1 date is not in the format MM/DD/YYYY on line 4. Fix it in the file, or choose another date format in the mapping.',
@@ -166,13 +164,9 @@ describe('CSV import', () => {
   });
 
   it('asks before undoing an import from the list, with its count; on a phone too', async () => {
-    const page = await browser.newPage({ viewport: { width: 390, height: 844 }, mobile: true });
-    await signUpAndLogin(page);
-    await page.goto('/import');
+    const { page, input } = await openImport({ width: 390, height: 844 });
     const file = 'Date,Payee,Amount\n2026-02-01,Phone Co,-40\n2026-02-02,Phone Co,-41\n';
-    await page
-      .getByTestId('csv-file-input')
-      .setInputFiles({ name: 'phone.csv', mimeType: 'text/csv', buffer: Buffer.from(file) });
+    await input.setInputFiles(csvFile('phone.csv', file));
     await page.getByRole('button', { name: 'Import All 2 Invoices' }).click();
     await page.getByText('Imported 2 invoices, 1 new entity.').waitFor();
     await screenshot(page, 'csv-import-phone-done');
@@ -189,18 +183,12 @@ describe('CSV import', () => {
   });
 
   it('shows the real progress of a large import: checking, then the share written, then the result', async () => {
-    const page = await browser.newPage();
-    await signUpAndLogin(page);
-    await page.goto('/import');
+    const { page, input } = await openImport();
     const rows = 20_000;
     const lines = ['Date,Payee,Memo,Amount'];
     for (let i = 0; i < rows; i++)
       lines.push(`2026-${String((i % 12) + 1).padStart(2, '0')}-15,Payee ${i % 50},Row ${i},-${i + 1}.25`);
-    await page.getByTestId('csv-file-input').setInputFiles({
-      name: 'large.csv',
-      mimeType: 'text/csv',
-      buffer: Buffer.from(lines.join('\n')),
-    });
+    await input.setInputFiles(csvFile('large.csv', lines.join('\n')));
     await page.getByRole('button', { name: 'Import All 20,000 Invoices' }).waitFor();
     // Every state the progress bar passes through, recorded in the page as it changes.
     await page.evaluate(() => {

@@ -126,14 +126,12 @@ describe('Entities page', () => {
     await entities.displayedRows().filter({ hasText: '1–3 of 3' }).waitFor();
 
     // Archive asks first, then the entity leaves the active list.
-    await entities.button('Archive', 'Oakwood Properties').click();
-    await entities.dialog
-      .getByText(
-        'Archive Oakwood Properties? It and its invoices and payments become read only until you restore it from Archives in the History menu.',
-      )
-      .waitFor();
-    await entities.dialog.getByRole('button', { name: 'Archive' }).click();
-    await entities.notice.filter({ hasText: 'Entity updated successfully.' }).waitFor();
+    await entities.ask(
+      'Archive',
+      'Oakwood Properties',
+      'Archive Oakwood Properties? It and its invoices and payments become read only until you restore it from Archives in the History menu.',
+    );
+    await entities.confirm('Archive', 'Entity updated successfully.');
     await entities.displayedRows().filter({ hasText: '1–2 of 2' }).waitFor();
     expect((await getEntity(api, oakwood.id)).status).toBe(0);
 
@@ -151,17 +149,15 @@ describe('Entities page', () => {
     await entities.filters.getByRole('button', { name: 'Only' }).click();
     await entities.nameSearch.fill('Oakwood');
     await entities.displayedRows().filter({ hasText: '1–1 of 1' }).waitFor();
-    await entities.button('Delete', 'Oakwood Properties').click();
-    await entities.dialog
-      .getByText(
-        'Delete Oakwood Properties with all its invoices and payments? They stay in the recycle bin for 14 days and are then deleted permanently.',
-      )
-      .waitFor();
+    await entities.ask(
+      'Delete',
+      'Oakwood Properties',
+      'Delete Oakwood Properties with all its invoices and payments? They stay in the recycle bin for 14 days and are then deleted permanently.',
+    );
     await entities.dialog.getByRole('button', { name: 'Cancel' }).click();
     expect(await entities.names()).toEqual(['Oakwood Properties']);
     await entities.button('Delete', 'Oakwood Properties').click();
-    await entities.dialog.getByRole('button', { name: 'Delete' }).click();
-    await entities.notice.filter({ hasText: 'Entity recycled successfully.' }).waitFor();
+    await entities.confirm('Delete', 'Entity recycled successfully.');
     await entities.overlay('No entities found.').waitFor();
     expect((await listRecycleBin(api)).map((item) => [item.entityType, item.partyName])).toContainEqual([
       'Entity',
@@ -205,16 +201,14 @@ describe('Entities page', () => {
     await entities.nameSearch.fill('zenith');
     await entities.pagination().getByText('1–1 of 1').waitFor();
     await entities.button('Archive', 'Zenith Payroll').click();
-    await entities.dialog.getByRole('button', { name: 'Archive' }).click();
-    await entities.notice.filter({ hasText: 'Entity updated successfully.' }).waitFor();
+    await entities.confirm('Archive', 'Entity updated successfully.');
     await page.getByRole('status').filter({ hasText: 'No entities found.' }).waitFor();
     await entities.filters.getByRole('button', { name: 'Include' }).click();
     await entities.button('Restore', 'Zenith Payroll').click();
     await entities.notice.filter({ hasText: 'Entity restored successfully.' }).waitFor();
     await entities.button('Archive', 'Zenith Payroll').waitFor();
     await entities.button('Delete', 'Zenith Payroll').click();
-    await entities.dialog.getByRole('button', { name: 'Delete' }).click();
-    await entities.notice.filter({ hasText: 'Entity recycled successfully.' }).waitFor();
+    await entities.confirm('Delete', 'Entity recycled successfully.');
     await page.getByRole('status').filter({ hasText: 'No entities found.' }).waitFor();
     expect(await overflows(page)).toBe(false);
     expect(browser.pageErrors).toEqual([]);

@@ -52,6 +52,17 @@ async function seedWideRows(api: ApiSession) {
   return { entity, entry, overdue };
 }
 
+/** Home at 1366 px, signed in as a new user with the widest rows, its first row shown. */
+async function openWideHome(): Promise<{ page: Page; home: HomePage }> {
+  const api = await createSignedInUser();
+  await seedWideRows(api);
+  const page = await browser.newPage({ viewport: DESKTOP });
+  await loginAs(page, api.user);
+  const home = new HomePage(page);
+  await home.rows.first().waitFor();
+  return { page, home };
+}
+
 async function showDueColumn(page: Page): Promise<void> {
   await page.getByRole('toolbar').getByRole('button', { name: 'Columns' }).click();
   await page.getByRole('checkbox', { name: 'Due' }).check();
@@ -65,12 +76,7 @@ async function columnWidth(grid: Locator, field: string): Promise<number> {
 
 describe('grid columns at 1366 px, on this machine’s fonts', () => {
   it('home: dates, due dates, 999,999,999.99, long entity names and headers are never cut, light and dark', async () => {
-    const api = await createSignedInUser();
-    await seedWideRows(api);
-    const page = await browser.newPage({ viewport: DESKTOP });
-    await loginAs(page, api.user);
-    const home = new HomePage(page);
-    await home.rows.first().waitFor();
+    const { page, home } = await openWideHome();
     await showDueColumn(page);
     await screenshot(page, 'grid-home-1366-light');
     await expect(cutCells(home.grid)).resolves.toEqual([]);
@@ -90,12 +96,7 @@ describe('grid columns at 1366 px, on this machine’s fonts', () => {
   });
 
   it('home: a column dragged wider keeps its width after a reload and a visit elsewhere', async () => {
-    const api = await createSignedInUser();
-    await seedWideRows(api);
-    const page = await browser.newPage({ viewport: DESKTOP });
-    await loginAs(page, api.user);
-    const home = new HomePage(page);
-    await home.rows.first().waitFor();
+    const { page, home } = await openWideHome();
     const before = await columnWidth(home.grid, 'date');
     const separator = home.grid.locator('.MuiDataGrid-columnHeader[data-field="date"] .MuiDataGrid-columnSeparator');
     const box = await separator.boundingBox();

@@ -4,7 +4,7 @@ import { AccountPage } from '../pages/account-page.ts';
 import { LoginPage } from '../pages/login-page.ts';
 import { apiLogin, createUser } from '../support/api.ts';
 import { useBrowser } from '../support/browser.ts';
-import { pathOf, sessionStorageOf, waitForPath } from '../support/session.ts';
+import { countRefreshes, pathOf, sessionStorageOf, waitForPath } from '../support/session.ts';
 import { forgedAccessToken } from '../support/tokens.ts';
 
 const browser = useBrowser();
@@ -15,14 +15,6 @@ async function storeSession(page: Page, session: { accessToken: string; refreshT
   await page.evaluate((values) => {
     for (const [key, value] of Object.entries(values)) sessionStorage.setItem(key, value);
   }, session);
-}
-
-function countRefreshes(page: Page): () => number {
-  let count = 0;
-  page.on('request', (request) => {
-    if (request.url().includes('/api/v1/auth/refresh')) count += 1;
-  });
-  return () => count;
 }
 
 describe('token refresh in the browser', () => {
@@ -37,15 +29,12 @@ describe('token refresh in the browser', () => {
     });
     await first.evaluate(() => sessionStorage.setItem('sessionId', 'one-sign-in'));
     await first.reload(); // the app starts holding this session, and answers new tabs with it
-    const refreshes = { count: 0 };
-    first.context().on('request', (request) => {
-      if (request.url().includes('/api/v1/auth/refresh')) refreshes.count += 1;
-    });
+    const refreshes = countRefreshes(first.context());
 
     const second = await first.context().newPage();
     const account = await new AccountPage(second).goto();
     await expect(account.value('Username').textContent()).resolves.toBe(user.username);
-    expect(refreshes.count).toBe(1);
+    expect(refreshes()).toBe(1);
     const renewed = await sessionStorageOf(second);
     expect(renewed.sessionId).toBe('one-sign-in');
     expect(renewed.refreshToken).not.toBe(api.refreshToken);

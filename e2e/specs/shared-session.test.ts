@@ -6,7 +6,7 @@ import { LoginPage } from '../pages/login-page.ts';
 import { TopBar } from '../pages/top-bar.ts';
 import { apiLogin, createUser } from '../support/api.ts';
 import { baseUrl, screenshot, useBrowser } from '../support/browser.ts';
-import { loginAs, pathOf, sessionStorageOf, waitForPath } from '../support/session.ts';
+import { countRefreshes, loginAs, pathOf, sessionStorageOf, waitForPath } from '../support/session.ts';
 import { forgedAccessToken } from '../support/tokens.ts';
 
 const browser = useBrowser();
@@ -14,14 +14,6 @@ const browser = useBrowser();
 /** The suite's server tolerates a repeated refresh for 2 s (global-setup); waiting longer makes repeats theft. */
 const PAST_REUSE_INTERVAL_MS = 2_500;
 const SESSION_ENDED = 'Your session has ended. Please log in again.';
-
-function countRefreshes(page: Page): () => number {
-  let count = 0;
-  page.on('request', (request) => {
-    if (request.url().includes('/api/v1/auth/refresh')) count += 1;
-  });
-  return () => count;
-}
 
 /** The tab's access token is refused from now on (as an expired one is): its next call must refresh. */
 async function spoilAccessToken(page: Page): Promise<void> {

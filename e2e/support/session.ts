@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { beforeAll } from 'vitest';
 import { HomePage } from '../pages/home-page.ts';
 import { LoginPage } from '../pages/login-page.ts';
@@ -51,4 +51,13 @@ export function useSpecAccount(): { api: ApiSession; user: UserData } {
     account.user = account.api.user;
   });
   return account;
+}
+
+/** Counts the token refreshes sent from now on by a tab, or by every tab of a browser context. */
+export function countRefreshes(target: Page | BrowserContext): () => number {
+  let count = 0;
+  target.on('request', (request) => {
+    if (request.url().includes('/api/v1/auth/refresh')) count += 1;
+  });
+  return () => count;
 }

@@ -1,24 +1,14 @@
 import { act, useState } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfirmDialog } from '../src/components/ConfirmDialog.tsx';
 import { NoticeProvider, useNotice } from '../src/components/notices.tsx';
+import { reactRootPerTest } from './react-root.ts';
 
-// React only runs effects synchronously inside act() when told it is in a test environment.
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-
-let container: HTMLDivElement;
-let root: Root;
-beforeEach(() => {
-  container = document.createElement('div');
-  document.body.append(container);
-  root = createRoot(container);
-});
+// Registered first, so it runs after the tree is unmounted (after-hooks run last-registered first).
 afterEach(() => {
-  act(() => root.unmount());
-  container.remove();
   vi.useRealTimers();
 });
+const dom = reactRootPerTest();
 
 const button = (name: string) =>
   [...document.querySelectorAll('button')].find((b) => b.textContent === name) as HTMLButtonElement;
@@ -37,7 +27,7 @@ describe('notices', () => {
   it('shows a notice and closes it after its duration', () => {
     vi.useFakeTimers();
     act(() =>
-      root.render(
+      dom.root.render(
         <NoticeProvider>
           <Raise message="Email updated." duration={3000} />
         </NoticeProvider>,
@@ -54,7 +44,7 @@ describe('notices', () => {
 
   it('refuses to be used outside its provider', () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
-    expect(() => act(() => root.render(<Raise message="x" duration={1} />))).toThrow(/NoticeProvider/);
+    expect(() => act(() => dom.root.render(<Raise message="x" duration={1} />))).toThrow(/NoticeProvider/);
   });
 });
 
@@ -77,7 +67,7 @@ function ConfirmHarness({ onConfirm }: { onConfirm: () => void }) {
 describe('ConfirmDialog', () => {
   it('asks, and calls onConfirm only when confirmed', () => {
     const onConfirm = vi.fn();
-    act(() => root.render(<ConfirmHarness onConfirm={onConfirm} />));
+    act(() => dom.root.render(<ConfirmHarness onConfirm={onConfirm} />));
     expect(document.querySelector('[role="dialog"]')?.textContent).toContain('Its invoices become read only.');
     act(() => button('Archive').click());
     expect(onConfirm).toHaveBeenCalledTimes(1);
@@ -85,7 +75,7 @@ describe('ConfirmDialog', () => {
 
   it('calls onCancel from Cancel', () => {
     const onConfirm = vi.fn();
-    act(() => root.render(<ConfirmHarness onConfirm={onConfirm} />));
+    act(() => dom.root.render(<ConfirmHarness onConfirm={onConfirm} />));
     act(() => button('Cancel').click());
     expect(onConfirm).not.toHaveBeenCalled();
   });

@@ -1,11 +1,12 @@
 import type { Bill } from '@billfold/contract/bills';
 import type { Entry } from '@billfold/contract/entries';
+import { centsToDecimalString } from '@billfold/contract/money';
 import type { Payment } from '@billfold/contract/payments';
 import type { PreviewInvoice, Schedule } from '@billfold/contract/schedules';
 import { MESSAGES } from '@billfold/contract/validation';
+import fc from 'fast-check';
 import { act, useState } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AmountTextField } from '../src/components/AmountTextField.tsx';
 import {
   catchUpQuestion,
@@ -22,9 +23,7 @@ import {
 } from '../src/features/invoices/invoice-form.ts';
 import { emptyPaymentForm, paymentFormFromPayment, paymentWarnings } from '../src/features/invoices/payment-form.ts';
 import { amountInputText, readAmountInput } from '../src/lib/amount-input.ts';
-
-// React only runs effects synchronously inside act() when told it is in a test environment.
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+import { reactRootPerTest } from './react-root.ts';
 
 function entry(overrides: Partial<Entry> = {}): Entry {
   return {
@@ -71,20 +70,10 @@ function Box() {
 }
 
 describe('amount boxes say why a character was refused', () => {
-  let container: HTMLDivElement;
-  let root: Root;
-  beforeEach(() => {
-    container = document.createElement('div');
-    document.body.append(container);
-    root = createRoot(container);
-  });
-  afterEach(() => {
-    act(() => root.unmount());
-    container.remove();
-  });
+  const dom = reactRootPerTest();
 
-  const input = () => container.querySelector('input') as HTMLInputElement;
-  const helper = () => container.querySelector('.MuiFormHelperText-root')?.textContent ?? null;
+  const input = () => dom.container.querySelector('input') as HTMLInputElement;
+  const helper = () => dom.container.querySelector('.MuiFormHelperText-root')?.textContent ?? null;
   /** What a key press does to a React-controlled input: the browser's value setter, then an input event. */
   function type(text: string) {
     for (const key of text) {
@@ -102,8 +91,42 @@ describe('amount boxes say why a character was refused', () => {
     expect(readAmountInput('12-5')).toEqual({ text: null, error: MESSAGES.amountNotUnderstood });
   });
 
+  /** Every amount a box can hold, from 0.00 to 999,999,999.99, as the box shows it. */
+  const amountTexts = fc.integer({ min: 0, max: 99_999_999_999 }).map(centsToDecimalString);
+
+  it('any amount with a minus sign or brackets, in any spelling, is refused as negative, never read as positive', () => {
+    fc.assert(
+      fc.property(
+        amountTexts,
+        fc.constantFrom('-', '\u2212', ' -', '-$', '('),
+        fc.boolean(),
+        (amount, sign, behind) => {
+          const text =
+            behind && sign.trim() !== '(' && sign !== '-$'
+              ? `${amount}${sign.trim()}`
+              : `${sign}${amount}${sign === '(' ? ')' : ''}`;
+          expect(readAmountInput(text), text).toEqual({ text: null, error: MESSAGES.amountNegative });
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('typing any amount after a minus sign leaves that amount in the box and says the minus was not taken', () => {
+    fc.assert(
+      fc.property(amountTexts, (amount) => {
+        act(() => dom.root.render(<Box key={amount} />));
+        type(`-${amount}`);
+        expect(input().value).toBe(amount);
+        expect(helper()).toBe(MESSAGES.amountNegative);
+      }),
+      // A few draws: each types a dozen keys through React and MUI (fast-check includes 0.00 and the largest).
+      { numRuns: 12 },
+    );
+  }, 30_000);
+
   it('typing -5 leaves 5 and keeps saying the minus sign was not taken until the user edits it again after leaving', () => {
-    act(() => root.render(<Box />));
+    act(() => dom.root.render(<Box />));
     type('-5');
     expect(input().value).toBe('5');
     expect(helper()).toBe(MESSAGES.amountNegative);
