@@ -1,8 +1,7 @@
-import { addDays, MAX_DATE } from '@billfold/contract/dates';
 import type { ScheduledGroup } from '@billfold/contract/due';
 import type { Flow } from '@billfold/contract/entries';
 import { fromCents } from '@billfold/contract/money';
-import { expandTemplate, occurrenceAfter } from '@billfold/contract/schedule-dates';
+import { expandTemplate, occurrenceAfter, occurrenceDueDate } from '@billfold/contract/schedule-dates';
 import type { ScheduleRow } from '../../db/schema.ts';
 import { ruleOf } from '../schedules/schedule.mapper.ts';
 
@@ -62,7 +61,7 @@ export function pendingOccurrences(
   for (let i = 0; date !== null && i < MAX_PER_SCHEDULE; i++, n++) {
     if (schedule.max_count !== null && n > schedule.max_count) break;
     // The invoice's due date as the runner sets it (docs/decisions/1010-recurring-invoices.md).
-    const dueDate = [addDays(date, schedule.due_days), MAX_DATE].sort()[0] ?? MAX_DATE;
+    const dueDate = occurrenceDueDate(date, schedule.due_days);
     if (dueDate > to) break;
     if (from === null || dueDate >= from) {
       found.push({
