@@ -1,4 +1,6 @@
-import type { DueSummary } from '@billfold/contract/due';
+import { addDays } from '@billfold/contract/dates';
+import { DUE_SOON_DAYS, type DueSummary } from '@billfold/contract/due';
+import { fromCents } from '@billfold/contract/money';
 import nodeIcal, { type VEvent } from 'node-ical';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, dialects, type TestApp } from './helpers/app.ts';
@@ -122,6 +124,47 @@ describe.each(dialects)('scheduled invoices in the upcoming summary and the cale
     expect(summary.later).toMatchObject({ count: 1, toPay: 60, toCollect: 0 });
     expect(summary.later.entries.map((e) => e.entryId)).toEqual([later.entryId]);
     expect(summary.next30).toMatchObject({ count: 2, toPay: 100 });
+  });
+
+  it('puts an invoice due on each day from 3 days ago to 33 days ahead in exactly one group, at the edges too', async () => {
+    t.clock.set(noon('2026-11-22'));
+    const api: Api = { app: t.app, session: await signUp(t.app) };
+    const bill = await createBill(api, { name: 'Every Day Co' });
+    const [near, far] = DUE_SOON_DAYS;
+    const expected = { overdue: [] as number[], next7: [] as number[], later: [] as number[] };
+    const ids = new Map<number, number>();
+    for (let offset = -3; offset <= far + 3; offset++) {
+      // A different amount in cents for every day, so a sum names the days it holds.
+      const cents = 1000 + offset * 101 + 7;
+      const entry = await createEntry(api, {
+        billId: bill.id,
+        date: '2026-10-01',
+        dueDate: addDays('2026-11-22', offset),
+        amount: cents / 100,
+        flow: 'expense',
+      });
+      ids.set(entry.entryId, offset);
+      if (offset < 0) expected.overdue.push(cents);
+      else if (offset <= near) expected.next7.push(cents);
+      else if (offset <= far) expected.later.push(cents);
+    }
+    const summary = await summaryOf(api);
+    const seen = new Map<number, string>();
+    for (const name of ['overdue', 'next7', 'later'] as const) {
+      const cents = expected[name];
+      expect(summary[name], name).toMatchObject({
+        count: cents.length,
+        toPay: fromCents(cents.reduce((a, b) => a + b, 0)),
+      });
+      for (const e of summary[name].entries) {
+        expect(seen.get(e.entryId), `invoice ${e.entryId} in ${name} and ${seen.get(e.entryId)}`).toBeUndefined();
+        seen.set(e.entryId, name);
+        const offset = ids.get(e.entryId) as number;
+        expect(offset < 0 ? 'overdue' : offset <= near ? 'next7' : 'later').toBe(name);
+      }
+    }
+    // The 30 days are the 7 days and the 8-30 days together.
+    expect(summary.next30.count).toBe(summary.next7.count + summary.later.count);
   });
 
   it('counts an occurrence once: as scheduled until its invoice is created, then as the invoice', async () => {
