@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emptyMapping } from '../src/modules/imports/import-mapping.ts';
 import { interpretRow } from '../src/modules/imports/import-rows.ts';
+import { fileEntity, fileInvoice, smallAccountFile } from './helpers/account-file.ts';
 import { createTestApp, dialects, type TestApp } from './helpers/app.ts';
 import { type Api, createBill, createEntry, createPayment, request } from './helpers/domain.ts';
 import { signUp } from './helpers/factories.ts';
@@ -224,53 +225,7 @@ describe.each(dialects)('safe lookups on %s', (dialect) => {
   });
 
   it('account-file values that are inherited keys are refused naming the field; names spelled so round-trip', async () => {
-    const base = (): AccountFile => ({
-      format: 'billfold-account',
-      version: 3,
-      categories: [],
-      exportedAt: '2026-11-01T00:00:00.000Z',
-      lastInvoiceNumber: 1,
-      entities: [
-        {
-          ref: 1,
-          name: 'Power Co',
-          category: 'Utilities',
-          internal: false,
-          archived: false,
-          createdAt: '2026-01-01T00:00:00.000Z',
-          deletedAt: null,
-        },
-      ],
-      invoices: [
-        {
-          ref: 1,
-          entity: 1,
-          number: 1,
-          date: '2026-01-05',
-          flow: 'expense',
-          amount: '10.00',
-          description: 'Bill',
-          createdAt: '2026-01-05T00:00:00.000Z',
-          deletedAt: null,
-          deletedWithEntity: false,
-        },
-      ],
-      payments: [
-        {
-          ref: 1,
-          invoice: 1,
-          date: '2026-01-06',
-          amount: '10.00',
-          method: 'cash|person',
-          notes: '',
-          autopay: false,
-          createdAt: '2026-01-06T00:00:00.000Z',
-          deletedAt: null,
-          deletedWithInvoice: false,
-        },
-      ],
-      schedules: [],
-    });
+    const base = () => smallAccountFile();
     const api = await newUser();
     for (const key of KEYS) {
       const hostile: [string, (f: AccountFile) => void][] = [
@@ -290,11 +245,11 @@ describe.each(dialects)('safe lookups on %s', (dialect) => {
     }
     const named = base();
     named.entities = KEYS.map((name, i) => ({
-      ...(base().entities[0] as AccountFile['entities'][number]),
+      ...fileEntity,
       ref: i + 1,
       name,
     }));
-    named.invoices = [{ ...(base().invoices[0] as AccountFile['invoices'][number]), description: 'constructor' }];
+    named.invoices = [{ ...fileInvoice, description: 'constructor' }];
     const res = await request(api, 'POST', '/account/import', named);
     expect(res.statusCode, res.body).toBe(200);
     const back = (await request(api, 'GET', '/account/export')).json<AccountFile>();

@@ -2,6 +2,7 @@ import { type AccountFile, accountFileV3 } from '@billfold/contract/account-file
 import { nameProblem, textProblem } from '@billfold/contract/text-rules';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fileEntity, fileInvoice, filePayment, smallAccountFile } from './helpers/account-file.ts';
 import { createTestApp, dialects, type TestApp } from './helpers/app.ts';
 import { type Api, request } from './helpers/domain.ts';
 import { signIn, userData } from './helpers/factories.ts';
@@ -290,51 +291,10 @@ describe.each(dialects)('one text rule on every path, on %s', (dialect) => {
     await fc.assert(
       fc.asyncProperty(texts, async (x) => {
         const api = await newUser();
-        const file: AccountFile = {
-          format: 'billfold-account',
-          version: 3,
-          categories: [],
-          exportedAt: '2026-11-01T00:00:00.000Z',
-          lastInvoiceNumber: 1,
-          entities: [
-            {
-              ref: 1,
-              name: x.name,
-              category: 'Utilities',
-              internal: false,
-              archived: false,
-              createdAt: '2026-01-01T00:00:00.000Z',
-              deletedAt: null,
-            },
-          ],
-          invoices: [
-            {
-              ref: 1,
-              entity: 1,
-              number: 1,
-              date: '2026-01-05',
-              flow: 'expense',
-              amount: '10.00',
-              description: x.description,
-              createdAt: '2026-01-05T00:00:00.000Z',
-              deletedAt: null,
-              deletedWithEntity: false,
-            },
-          ],
-          payments: [
-            {
-              ref: 1,
-              invoice: 1,
-              date: '2026-01-06',
-              amount: '10.00',
-              method: 'cash|person',
-              notes: x.notes,
-              autopay: false,
-              createdAt: '2026-01-06T00:00:00.000Z',
-              deletedAt: null,
-              deletedWithInvoice: false,
-            },
-          ],
+        const file = smallAccountFile({
+          entities: [{ ...fileEntity, name: x.name }],
+          invoices: [{ ...fileInvoice, description: x.description }],
+          payments: [{ ...filePayment, notes: x.notes }],
           schedules: [
             {
               ref: 1,
@@ -356,7 +316,7 @@ describe.each(dialects)('one text rule on every path, on %s', (dialect) => {
               occurrences: [],
             },
           ],
-        };
+        });
         const res = await request(api, 'POST', '/account/import', file);
         if (res.statusCode === 400) {
           expect(res.json<{ message: string }>().message).toMatch(
