@@ -83,7 +83,7 @@ export class ImportsService {
   ) {}
 
   /** The file read (and held to the CSV limits) before any database work, so no transaction waits for it. */
-  read(bytes: Uint8Array): Promise<CsvFile> {
+  private read(bytes: Uint8Array): Promise<CsvFile> {
     return readCsv(bytes, this.limits);
   }
 
