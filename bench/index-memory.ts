@@ -1,9 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from './lib/args.ts';
 import { BENCH_PASSWORD, BENCH_USER, sqliteDataset } from './lib/datasets.ts';
-import { type RunningServer, startServer } from './lib/server-process.ts';
+import { type RunningServer, signIn, withServer } from './lib/server-process.ts';
 
 /**
  * `npm run bench:index-memory -- [options]`: how much a large ledger raises the server's memory under a small
@@ -23,16 +20,6 @@ const HELP = `Usage: npm run bench:index-memory -- [options]
   --help`;
 
 const mb = (kb: number) => kb / 1024;
-
-async function signIn(server: RunningServer): Promise<string> {
-  const res = await fetch(`${server.url}/api/v1/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: BENCH_USER, password: BENCH_PASSWORD }),
-  });
-  if (!res.ok) throw new Error(`login failed: ${res.status} ${await res.text()}`);
-  return ((await res.json()) as { accessToken: string }).accessToken;
-}
 
 /** One request read to its end; returns who answered the stats (index or SQL) when it says. */
 async function get(server: RunningServer, token: string, path: string): Promise<string | null> {
@@ -70,18 +57,13 @@ async function main(): Promise<number> {
   const capMb = args.mb ?? 32;
   const settle = args.settle ?? 20;
   const { file } = await sqliteDataset(invoices, args.reseed ?? false);
-  const dataDir = mkdtempSync(join(tmpdir(), 'billfold-index-memory-'));
-  const server = await startServer({
-    databaseUrl: `sqlite:${file}`,
-    dataDir,
-    env: { LEDGER_INDEX_MB: String(capMb) },
-  });
-  try {
+  const env = { LEDGER_INDEX_MB: String(capMb) };
+  return withServer({ databaseUrl: `sqlite:${file}`, dataDirPrefix: 'billfold-index-memory-', env }, async (server) => {
     // The baseline is the server just started, before it sizes or preloads any ledger (`preload` runs at start).
     const baseline = server.memory().rssKb;
     await new Promise((resolve) => setTimeout(resolve, 5_000));
     const afterPreload = server.memory().rssKb;
-    const token = await signIn(server);
+    const token = await signIn(server, BENCH_USER, BENCH_PASSWORD);
     const answers = new Set<string>();
     const started = performance.now();
     for (let round = 1; round <= 2; round++) {
@@ -108,13 +90,7 @@ async function main(): Promise<number> {
       `  growth ${growth.toFixed(0)} MB (limit ${limit} MB = 3 x LEDGER_INDEX_MB): ${pass ? 'PASS' : 'FAIL'}`,
     );
     return pass ? 0 : 1;
-  } catch (err) {
-    console.error(server.output());
-    throw err;
-  } finally {
-    await server.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+  });
 }
 
 process.exitCode = await main();

@@ -16,7 +16,7 @@ import { BENCH_PASSWORD, BENCH_USER, postgresDataset, type SeedInfo, sqliteDatas
 import { captureRequestSql, type RequestKind, timeFloor } from './lib/floor.ts';
 import { type LoadResult, median, runLoad } from './lib/load.ts';
 import { type DataSample, sampleData } from './lib/sample.ts';
-import { REPO_ROOT, type RunningServer, startServer } from './lib/server-process.ts';
+import { REPO_ROOT, type RunningServer, signIn, startServer } from './lib/server-process.ts';
 
 /**
  * `npm run bench -- [options]`: the real server on a seeded database, loaded with autocannon, on SQLite and
@@ -222,16 +222,6 @@ function scenarios(sample: DataSample, deepPage: number, connections: number): S
   ]);
 }
 
-async function login(server: RunningServer): Promise<string> {
-  const res = await fetch(`${server.url}/api/v1/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: BENCH_USER, password: BENCH_PASSWORD }),
-  });
-  if (!res.ok) throw new Error(`login failed: ${res.status} ${await res.text()}`);
-  return ((await res.json()) as { accessToken: string }).accessToken;
-}
-
 /**
  * Waits until the user's ledger index answers (the server loads it in the background at start, answering by SQL
  * meanwhile: docs/decisions/0405-ledger-index.md), so that every timed request sees the steady state. The stats
@@ -326,7 +316,7 @@ async function benchDatabase(
     env: { LIMIT_REQUESTS_PER_MINUTE: '0' },
   });
   try {
-    const token = await login(server);
+    const token = await signIn(server, BENCH_USER, BENCH_PASSWORD);
     const indexSeconds = await waitForLedgerIndex(server, token);
     log(`   ledger index ready ${indexSeconds.toFixed(1)} s after the server started answering`);
     // Random filter combinations first, one request at a time, on the data as seeded (the budgets of issue 12).

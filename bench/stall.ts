@@ -1,7 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { cpus, loadavg } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { CATEGORIES } from '@billfold/contract/categories';
 import { centsToDecimalString } from '@billfold/contract/money';
@@ -13,7 +11,7 @@ import { drawCombination, quantile } from './lib/combinations.ts';
 import { BENCH_PASSWORD, BENCH_USER, sqliteDataset } from './lib/datasets.ts';
 import { Random } from './lib/random.ts';
 import { sampleData } from './lib/sample.ts';
-import { type RunningServer, startServer } from './lib/server-process.ts';
+import { type RunningServer, signIn, withServer } from './lib/server-process.ts';
 
 /**
  * `npm run bench:stall`: does any one request stall the others? The real server (bench/lib/server-process.ts) on a
@@ -236,16 +234,6 @@ function csvOf(r: Random, shape: CsvShape): { text: string; what: string } {
 
 // ---------- the API ----------
 
-async function signIn(server: RunningServer, username: string, password: string): Promise<string> {
-  const res = await fetch(`${server.url}/api/v1/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username, password }),
-  });
-  if (!res.ok) throw new Error(`login ${username}: ${res.status} ${await res.text()}`);
-  return ((await res.json()) as { accessToken: string }).accessToken;
-}
-
 let users = 0;
 async function newUser(server: RunningServer): Promise<{ username: string; password: string }> {
   users += 1;
@@ -322,11 +310,8 @@ async function main(): Promise<void> {
   );
   const { file } = await sqliteDataset(INVOICES, args.reseed ?? false);
   const sample = await sampleData({ dialect: 'sqlite', file }, BENCH_USER);
-  const dataDir = mkdtempSync(join(tmpdir(), 'billfold-stall-'));
-  const server = await startServer({ databaseUrl: `sqlite:${file}`, dataDir });
-  const cases: Case[] = [];
-  let samples: Sample[] = [];
-  try {
+  await withServer({ databaseUrl: `sqlite:${file}`, dataDirPrefix: 'billfold-stall-' }, async (server) => {
+    const cases: Case[] = [];
     const demo = () => signIn(server, BENCH_USER, BENCH_PASSWORD);
     // The timed requests see the steady state: the ledger index loaded (docs/decisions/0405-ledger-index.md).
     for (const started = Date.now(); ; ) {
@@ -411,16 +396,8 @@ async function main(): Promise<void> {
         `  ${String(index + 1).padStart(3)} ${last.kind.padEnd(14)} ${((last.end - last.start) / 1000).toFixed(2).padStart(7)} s  ${last.what.slice(0, 140)}`,
       );
     }
-    samples = await poller.stop();
-    const peak = server.peakRssKb();
-    report(cases, samples, peak);
-  } catch (err) {
-    console.error(server.output());
-    throw err;
-  } finally {
-    await server.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+    report(cases, await poller.stop(), server.peakRssKb());
+  });
 }
 
 function report(cases: Case[], samples: Sample[], peakRssKb: number): void {

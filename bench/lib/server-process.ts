@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { startServer as startServerProcess } from '../../packages/server/test/helpers/server-process.ts';
 
 export const REPO_ROOT = resolve(import.meta.dirname, '../..');
@@ -67,4 +68,41 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       await server.stop();
     },
   };
+}
+
+/**
+ * Runs `work` against the real server on a fresh data directory under the system's temporary one (named after
+ * `dataDirPrefix`); when `work` fails the server's last lines are printed. The server is stopped and the directory
+ * removed either way.
+ */
+export async function withServer<T>(
+  options: Omit<ServerOptions, 'dataDir'> & { dataDirPrefix: string },
+  work: (server: RunningServer) => Promise<T>,
+): Promise<T> {
+  const { dataDirPrefix, ...rest } = options;
+  const dataDir = mkdtempSync(join(tmpdir(), dataDirPrefix));
+  try {
+    const server = await startServer({ ...rest, dataDir });
+    try {
+      return await work(server);
+    } catch (err) {
+      console.error(server.output());
+      throw err;
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** A user's access token from the server's sign-in (`POST /api/v1/auth/login`). */
+export async function signIn(server: Pick<RunningServer, 'url'>, username: string, password: string): Promise<string> {
+  const res = await fetch(`${server.url}/api/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  });
+  if (!res.ok) throw new Error(`login ${username}: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { accessToken: string }).accessToken;
 }

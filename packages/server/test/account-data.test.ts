@@ -225,6 +225,31 @@ describe.each(dialects)('account file from %s', (dialect) => {
     expect((await exportFile(empty)).entities).toEqual([]);
   });
 
+  it('exports every invoice and payment of an account larger than one page of reads (5,000 rows)', async () => {
+    const from = await userOf(source);
+    const bill = await createBill(from, { name: 'Power Co' });
+    await createPayment(from, {
+      entryId: (await createEntry(from, { billId: bill.id, amount: 12 })).entryId,
+      amount: 5,
+    });
+    const small = await exportFile(from);
+    const [invoice] = small.invoices;
+    const [payment] = small.payments;
+    if (!invoice || !payment) throw new Error('no invoice or payment');
+    const count = 5_001;
+    const refs = Array.from({ length: count }, (_, i) => i + 1);
+    const file = {
+      ...small,
+      lastInvoiceNumber: count,
+      invoices: refs.map((ref) => ({ ...invoice, ref, number: ref, description: `Invoice ${ref}` })),
+      payments: refs.map((ref) => ({ ...payment, ref, invoice: ref, notes: `Payment ${ref}` })),
+    };
+    const to = await userOf(target);
+    const imported = await request(to, 'POST', '/account/import', file);
+    expect(imported.statusCode).toBe(200);
+    expect(withoutTime(await exportFile(to))).toEqual(withoutTime(file));
+  });
+
   it('keeps importing a version-1 file written by an earlier release', async () => {
     const fixture = JSON.parse(readFileSync(V1_FIXTURE, 'utf8')) as AccountFile;
     const to = await userOf(target);

@@ -23,8 +23,6 @@ export const unauthorized = (message = 'Unauthorized', code?: ErrorCode) => new 
 export const forbidden = (message = 'Forbidden', code?: ErrorCode) => new HttpError(403, message, {}, code);
 export const notFound = (message = 'Not found', code?: ErrorCode) => new HttpError(404, message, {}, code);
 export const conflict = (message: string, code?: ErrorCode) => new HttpError(409, message, {}, code);
-export const payloadTooLarge = (message: string, code: ErrorCode = 'BODY_TOO_LARGE') =>
-  new HttpError(413, message, {}, code);
 /** 429 with `Retry-After`; the message says when to try again (see `modules/auth/throttle.ts`). */
 export const tooManyRequests = (retryAfterSeconds: number, message: string, code?: ErrorCode) =>
   new HttpError(429, message, { 'retry-after': String(retryAfterSeconds) }, code);

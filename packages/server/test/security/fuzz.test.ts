@@ -158,6 +158,19 @@ const bypass = (g: Gen) => maybe(g, () => draw(g, fc.constantFrom('bypass', 'BYP
 /** Six digits (a TOTP code, almost surely wrong) or recovery-code shaped text. */
 const mfaCode = fc.oneof(fc.stringMatching(/^\d{6}$/), fc.stringMatching(/^[a-z2-9]{5}-[a-z2-9]{5}$/));
 
+/** An item of the recycle bin of a drawn kind (an entity, an invoice or a payment), by type and id. */
+function recycledItem(g: Gen, w: World): { entityType: string; entityId: number } {
+  const [entityType, ids] = draw(
+    g,
+    fc.constantFrom<[string, number[]]>(
+      ['Entity', w.pools.bills.recycled],
+      ['Invoice', w.pools.entries.recycled],
+      ['Payment', w.pools.payments.recycled],
+    ),
+  );
+  return { entityType, entityId: idFrom(g, w, ids) };
+}
+
 /** A schedule body: any cadence, a first date around the test clock's today (some in the past), any end. */
 function scheduleBodyOf(g: Gen) {
   const cadence = draw(g, fc.constantFrom('weekly', 'monthly', 'quarterly', 'yearly'));
@@ -418,28 +431,8 @@ const EXAMPLES: Record<string, (g: Gen, w: World) => Example> = {
   'POST /api/v1/schedules/:id/pause': (g, w) => ({ params: { id: idFrom(g, w, w.pools.schedules.kept) } }),
   'POST /api/v1/schedules/:id/resume': (g, w) => ({ params: { id: idFrom(g, w, w.pools.schedules.kept) } }),
   'DELETE /api/v1/schedules/:id': (g, w) => ({ params: { id: idFrom(g, w, w.pools.schedules.disposable) } }),
-  'POST /api/v1/recycle/restore': (g, w) => {
-    const [entityType, ids] = draw(
-      g,
-      fc.constantFrom<[string, number[]]>(
-        ['Entity', w.pools.bills.recycled],
-        ['Invoice', w.pools.entries.recycled],
-        ['Payment', w.pools.payments.recycled],
-      ),
-    );
-    return { body: { entityType, entityId: idFrom(g, w, ids) } };
-  },
-  'DELETE /api/v1/recycle/:entityType/:entityId': (g, w) => {
-    const [entityType, ids] = draw(
-      g,
-      fc.constantFrom<[string, number[]]>(
-        ['Entity', w.pools.bills.recycled],
-        ['Invoice', w.pools.entries.recycled],
-        ['Payment', w.pools.payments.recycled],
-      ),
-    );
-    return { params: { entityType, entityId: idFrom(g, w, ids) } };
-  },
+  'POST /api/v1/recycle/restore': (g, w) => ({ body: recycledItem(g, w) }),
+  'DELETE /api/v1/recycle/:entityType/:entityId': (g, w) => ({ params: recycledItem(g, w) }),
 };
 
 /** Routes whose every well-formed call runs the password KDF: fewer cases, or the suite would take minutes. */

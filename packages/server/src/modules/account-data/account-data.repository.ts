@@ -1,8 +1,10 @@
-import type { Insertable } from 'kysely';
+import type { Insertable, Selectable } from 'kysely';
 import { Repository } from '../../db/repository.ts';
 import type {
   BillsTable,
   CategoriesTable,
+  Database,
+  EntriesTable,
   NewEntry,
   PaymentsTable,
   ScheduleOccurrencesTable,
@@ -38,40 +40,33 @@ export class AccountDataRepository extends Repository {
   }
 
   /** The user's invoices in id order, read a page at a time with a turn of the event loop between pages. */
-  entriesPaged(userId: number) {
-    return this.paged((after) =>
-      this.db
-        .selectFrom('entries')
-        .selectAll()
-        .where('user_id', '=', userId)
-        .where('id', '>', after)
-        .orderBy('id')
-        .limit(PAGE)
-        .execute(),
-    );
+  entriesPaged(userId: number): Promise<Selectable<EntriesTable>[]> {
+    return this.paged('entries', userId);
   }
 
   /** The user's payments in id order, read a page at a time with a turn of the event loop between pages. */
-  paymentsPaged(userId: number) {
-    return this.paged((after) =>
-      this.db
-        .selectFrom('payments')
+  paymentsPaged(userId: number): Promise<Selectable<PaymentsTable>[]> {
+    return this.paged('payments', userId);
+  }
+
+  /**
+   * Every row of the user's in `table`, in id order: pages of `PAGE` rows after the last id read. Kysely types a query
+   * over a union of table names as holding the columns of all of them, so the rows are named by `T` again.
+   */
+  private async paged<T extends 'entries' | 'payments'>(table: T, userId: number): Promise<Selectable<Database[T]>[]> {
+    const all: Selectable<Database[T]>[] = [];
+    for (let after = 0; ; ) {
+      const rows = (await this.db
+        .selectFrom(table as 'entries' | 'payments')
         .selectAll()
         .where('user_id', '=', userId)
         .where('id', '>', after)
         .orderBy('id')
         .limit(PAGE)
-        .execute(),
-    );
-  }
-
-  private async paged<R extends { id: number }>(page: (after: number) => Promise<R[]>): Promise<R[]> {
-    const all: R[] = [];
-    for (let after = 0; ; ) {
-      const rows = await page(after);
+        .execute()) as Selectable<Database[T]>[];
       for (const row of rows) all.push(row);
       if (rows.length < PAGE) return all;
-      after = (rows.at(-1) as R).id;
+      after = (rows.at(-1) as { id: number }).id;
       await nextTurn();
     }
   }

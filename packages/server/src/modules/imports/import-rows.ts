@@ -96,23 +96,29 @@ export function interpretRow(
   dateFormat: DateFormat,
   /** The stored category a cell names: a built-in one, or one of the user's own (`CategoryBook.resolve`). */
   categoryOf: (text: string) => string = normalizeCategory,
-): { row: ImportRow; candidate: Candidate | null } {
+): {
+  row: ImportRow;
+  candidate: Candidate | null;
+  /** The row's date is there but not written in `dateFormat`. */
+  dateUnread: boolean;
+} {
   const cell = (column: number | null) => (column === null ? '' : (cells[column] ?? '').trim());
   const errors: string[] = [];
 
-  /** A date cell in the file's format, or null with the reason among the row's errors. */
-  const readDate = (label: string, text: string): string | null => {
+  /** A date cell in the file's format, or null with the reason among the row's errors (`unread`: not in it). */
+  const readDate = (label: string, text: string): { iso: string | null; unread: boolean } => {
     const iso = parseDate(text, dateFormat);
     if (iso === null) errors.push(`${label} "${text}" is not a date in the format ${dateFormat}.`);
     else if (!isValidIsoDate(iso)) errors.push(`${label} ${iso} is outside ${MIN_DATE}..${MAX_DATE}.`);
-    else return iso;
-    return null;
+    else return { iso, unread: false };
+    return { iso: null, unread: iso === null };
   };
   const dateText = cell(mapping.date);
   if (dateText === '') errors.push('Date is empty.');
-  const date = dateText === '' ? null : readDate('Date', dateText);
+  const dateRead = dateText === '' ? { iso: null, unread: false } : readDate('Date', dateText);
+  const date = dateRead.iso;
   const dueText = cell(mapping.dueDate);
-  const dueDate = dueText === '' ? null : readDate('Due date', dueText);
+  const dueDate = dueText === '' ? null : readDate('Due date', dueText).iso;
   if (date !== null && dueDate !== null && dueDate < date) errors.push(MESSAGES.dueBeforeDate);
 
   const entity = entityCell(cell(mapping.entity), errors);
@@ -190,9 +196,12 @@ export function interpretRow(
     errors,
     duplicate: null,
   };
-  if (errors.length > 0 || date === null || amountCents === null || flow === null) return { row, candidate: null };
+  const dateUnread = dateRead.unread;
+  if (errors.length > 0 || date === null || amountCents === null || flow === null)
+    return { row, candidate: null, dateUnread };
   return {
     row,
+    dateUnread,
     candidate: {
       line,
       date,

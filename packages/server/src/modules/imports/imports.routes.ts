@@ -75,6 +75,7 @@ async function readUpload(request: FastifyRequest, limits: Limits): Promise<Uplo
  * refused before it is read (plugins/body.ts).
  */
 export async function importsRoutes(app: FastifyInstance, service: ImportsService, limits: Limits): Promise<void> {
+  const formLimit = limits.csvBytes + FORM_OVERHEAD;
   await app.register(async (scope) => {
     scope.addHook('preParsing', app.heavyWork);
     await scope.register(multipart, {
@@ -85,7 +86,7 @@ export async function importsRoutes(app: FastifyInstance, service: ImportsServic
       '/imports/preview',
       {
         onRequest: app.authenticate,
-        bodyLimit: limits.csvBytes + FORM_OVERHEAD,
+        bodyLimit: formLimit,
         schema: {
           tags: ['imports'],
           summary: 'Read a CSV file (multipart `file`, optional `mapping`) and report every row; writes nothing',
@@ -103,7 +104,7 @@ export async function importsRoutes(app: FastifyInstance, service: ImportsServic
       '/imports',
       {
         onRequest: app.authenticate,
-        bodyLimit: limits.csvBytes + FORM_OVERHEAD,
+        bodyLimit: formLimit,
         schema: {
           tags: ['imports'],
           summary:

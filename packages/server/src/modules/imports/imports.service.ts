@@ -23,7 +23,6 @@ import {
   layoutName,
   lineList,
   mappingProblems,
-  parseDate,
 } from './import-mapping.ts';
 import { type Candidate, duplicateKey, interpretRow } from './import-rows.ts';
 import { IMPORT_MESSAGES } from './imports.messages.ts';
@@ -83,7 +82,7 @@ export class ImportsService {
   ) {}
 
   /** The file read (and held to the CSV limits) before any database work, so no transaction waits for it. */
-  read(bytes: Uint8Array): Promise<CsvFile> {
+  private read(bytes: Uint8Array): Promise<CsvFile> {
     return readCsv(bytes, this.limits);
   }
 
@@ -123,13 +122,17 @@ export class ImportsService {
     const dateFormat = a.mapping.dateFormat ?? ('format' in detection ? detection.format : 'YYYY-MM-DD');
     a.mapping = { ...a.mapping, dateFormat };
 
+    // The lines whose date the format does not read, for one line naming them all (each row says it too, but the
+    // table may show few of them).
+    const unread: number[] = [];
     for (const [i, record] of file.records.entries()) {
       // Other requests get the event loop between steps of a large file.
       if (i > 0 && i % CHECK_STEP === 0) await nextTurn();
       const cells = a.ownExport ? record.cells.map(csvCellText) : record.cells;
-      const { row, candidate } = interpretRow(record.line, cells, a.mapping, dateFormat, (text) =>
+      const { row, candidate, dateUnread } = interpretRow(record.line, cells, a.mapping, dateFormat, (text) =>
         categories.resolve(text),
       );
+      if (dateUnread) unread.push(record.line);
       if (candidate) {
         const bill = bills.get(candidate.entityKey);
         if (bill?.status === 0)
@@ -144,13 +147,6 @@ export class ImportsService {
       }
       a.rows.push(row);
     }
-    // One line for every date the format does not read (each row says it too, but the table may show few of them).
-    const unread = file.records
-      .filter((r) => {
-        const text = (r.cells[dateColumn] ?? '').trim();
-        return text !== '' && parseDate(text, dateFormat) === null;
-      })
-      .map((r) => r.line);
     if (unread.length > 0) {
       a.problems.push(
         `${unread.length === 1 ? '1 date is' : `${unread.length} dates are`} not in the format ${dateFormat} on ${lineList(unread)}. Fix ${unread.length === 1 ? 'it' : 'them'} in the file, or choose another date format in the mapping.`,
