@@ -466,6 +466,13 @@ describe.each(dialects)('recycle bin on %s', (dialect) => {
       const h = await entityWithHistory(api);
       await updateBill(api, { id: h.bill.id, recycle: true });
       const before = await rowsOf(h.bill.id);
+      // A refusal stores nothing: not even a new data version or change record (which a lock taken in a committed
+      // transaction would leave).
+      const versions = async () => ({
+        versions: await t.app.db.selectFrom('user_data_versions').selectAll().orderBy('user_id').execute(),
+        changes: (await t.app.db.selectFrom('entry_changes').select('entry_id').execute()).length,
+      });
+      const versionsBefore = await versions();
       // Deleted on their own before the entity (e3, p2), and deleted with it (e1, p1).
       for (const [type, id] of [
         ['Invoice', h.e3.entryId],
@@ -478,6 +485,7 @@ describe.each(dialects)('recycle bin on %s', (dialect) => {
         expect(res.json()).toMatchObject({ code: 'NOT_FOUND', message: 'Item not found' });
       }
       expect(await rowsOf(h.bill.id)).toEqual(before);
+      expect(await versions()).toEqual(versionsBefore);
       expect(ids(await listRecycle(api))).toEqual([`Entity:${h.bill.id}`]);
       expect(
         (await request(api, 'POST', '/recycle/restore', { entityType: 'Entity', entityId: h.bill.id })).statusCode,

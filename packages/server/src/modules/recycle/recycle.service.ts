@@ -77,8 +77,10 @@ export class RecycleService {
    * with it (docs/decisions/0106-recycle-bin-purge-date-and-delete-forever.md).
    */
   async deleteForever(userId: number, type: RecycleType, id: number): Promise<{ message: string }> {
-    const deleted = await this.repo.transaction((repo) => repo.deleteForever(userId, type, id));
-    if (!deleted) throw notFound(RECYCLE_MESSAGES.itemNotFound);
+    // Refused inside the transaction, so that the locks it took roll back with it: a refusal stores nothing.
+    await this.repo.transaction(async (repo) => {
+      if (!(await repo.deleteForever(userId, type, id))) throw notFound(RECYCLE_MESSAGES.itemNotFound);
+    });
     return { message: `${type} deleted permanently.` };
   }
 
