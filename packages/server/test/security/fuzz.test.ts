@@ -180,7 +180,14 @@ function scheduleBodyOf(g: Gen) {
     cadence,
     interval: maybe(g, () => draw(g, fc.integer({ min: 1, max: 99 }))),
     dayOfMonth: cadence === 'weekly' ? undefined : maybe(g, () => draw(g, fc.integer({ min: 1, max: 31 }))),
-    firstDate: draw(g, fc.oneof(validDate, fc.constantFrom('2026-09-30', '2026-11-22', '2027-01-31'))),
+    // Mostly near the test clock's today: a first date decades back is refused as too many invoices at once.
+    firstDate: draw(
+      g,
+      fc.oneof(
+        { weight: 1, arbitrary: validDate },
+        { weight: 3, arbitrary: fc.constantFrom('2026-09-30', '2026-11-22', '2027-01-31') },
+      ),
+    ),
     endDate: ends === 'date' ? draw(g, validDate) : undefined,
     count: ends === 'count' ? draw(g, fc.integer({ min: 1, max: 1000 })) : undefined,
     amount: draw(g, validAmount),
@@ -188,7 +195,8 @@ function scheduleBodyOf(g: Gen) {
     description: draw(g, fc.oneof(shortText, fc.constantFrom('Rent {month} {year}', '#{n} {date} {quarter}'))),
     dueDays: maybe(g, () => draw(g, fc.integer({ min: 0, max: 365 }))),
     autopay: maybe(g, () => draw(g, fc.constantFrom(null, 'bank|ach', 'credit|web', 'other|other'))),
-    duplicates: maybe(g, () => draw(g, fc.constantFrom(null, 'skip', 'create'))),
+    // Without it, a first date in the past beside existing invoices is a 409 that asks (ADR 1013).
+    duplicates: draw(g, fc.constantFrom(undefined, null, 'skip', 'create', 'create')),
   };
 }
 
@@ -1020,6 +1028,7 @@ describe.each(dialects)('fuzzing every route on %s', (dialect) => {
         const op = operationOf(doc, route);
         const numRuns = Math.max(5, Math.ceil((RUNS_PER_DIALECT * weightOf(route)) / totalWeight));
         tally[route] = {};
+        let run = 0;
         if (await restock({ app: t.app, session: w.me }, route, w.pools)) {
           state = await snapshot(t.app.db, tables);
           w.pools = poolsOf(state, w.me.id);
@@ -1038,14 +1047,19 @@ describe.each(dialects)('fuzzing every route on %s', (dialect) => {
               body: base.body,
               mutations: [],
             };
-            // A third of the cases go unmutated, so writes are accepted and deeper states are reached.
-            const count = draw(
-              g,
-              fc.oneof(
-                { weight: 1, arbitrary: fc.constant(0) },
-                { weight: 2, arbitrary: fc.integer({ min: 1, max: 3 }) },
-              ),
-            );
+            // The first three cases of a route, and a third of the rest, go unmutated, so writes are accepted,
+            // deeper states are reached, and every route's example gets its chance to succeed whatever the seed.
+            run += 1;
+            const count =
+              run <= 3
+                ? 0
+                : draw(
+                    g,
+                    fc.oneof(
+                      { weight: 1, arbitrary: fc.constant(0) },
+                      { weight: 2, arbitrary: fc.integer({ min: 1, max: 3 }) },
+                    ),
+                  );
             for (let i = 0; i < count; i++) mutate(g, draft, op, draw(g, fc.constantFrom(...MUTATIONS)));
             const options = toInject(draft, w, draw(g, fc.ipV4()));
             const res = await t.app.inject(options);
