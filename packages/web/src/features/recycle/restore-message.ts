@@ -24,7 +24,7 @@ export function deleteForeverNotice(outcome: Outcome<{ message: string }>): {
   severity: 'success' | 'error';
 } {
   if (outcome.ok) return { message: outcome.data.message, severity: 'success' };
-  if (outcome.status === 404) return { message: 'Item not found', severity: 'error' };
+  if (outcome.code === 'NOT_FOUND') return { message: 'Item not found', severity: 'error' };
   const reason = serverReason(outcome);
   return { message: reason ? `Delete failed: ${reason}` : 'Delete failed', severity: 'error' };
 }
