@@ -78,7 +78,7 @@ function ScheduledLine({ item }: { item: ScheduledInvoice }) {
   );
 }
 
-type Line = { dueDate: string; key: string; node: ReactNode };
+type Line = { dueDate: string; node: ReactNode };
 
 function Group({
   title,
@@ -97,12 +97,10 @@ function Group({
   const lines: Line[] = [
     ...group.entries.map((entry) => ({
       dueDate: entry.dueDate ?? '',
-      key: `e${entry.entryId}`,
       node: <InvoiceLine key={`e${entry.entryId}`} entry={entry} />,
     })),
     ...group.scheduled.invoices.map((item) => ({
       dueDate: item.dueDate,
-      key: `s${item.scheduleId}-${item.date}`,
       node: <ScheduledLine key={`s${item.scheduleId}-${item.date}`} item={item} />,
     })),
   ]
