@@ -10,6 +10,7 @@ import { Link as RouterLink } from 'react-router-dom';
 import { DueDate } from '../../components/DueDate.tsx';
 import { ListPagination } from '../../components/ListPagination.tsx';
 import { SortPicker } from '../../components/SortPicker.tsx';
+import { countOf } from '../../lib/format.ts';
 import { EntityRowActions, type EntityRowsProps, openBalanceLines, scheduleLine } from './entity-actions.tsx';
 
 /** The grid's sortable columns, by their titles. */
@@ -42,7 +43,7 @@ function EntityItem({ bill, actions }: { bill: BillOverview; actions: EntityRows
           <Chip label={categoryLabel(bill.category)} size="small" />
           {bill.status === 0 && <Chip label="Archived" size="small" color="warning" variant="outlined" />}
           <Typography variant="body2" color="text.secondary">
-            {bill.invoiceCount === 1 ? '1 invoice' : `${bill.invoiceCount} invoices`}
+            {countOf(bill.invoiceCount, 'invoice', 'invoices')}
           </Typography>
           {bill.nextDueDate && (
             <Typography variant="body2" color="text.secondary" component="span">
