@@ -83,6 +83,23 @@ describe('recycle bin days left and delete forever (docs/decisions/0106-recycle-
       severity: 'success',
     });
   });
+  it("says Item not found by the server's NOT_FOUND code, and Delete failed with its reason otherwise", () => {
+    expect(
+      deleteForeverNotice({ ok: false, reason: 'failed', status: 404, message: 'Not in the bin', code: 'NOT_FOUND' }),
+    ).toEqual({ message: 'Item not found', severity: 'error' });
+    // A 404 without our code is some other answer (a proxy's): not "Item not found".
+    expect(deleteForeverNotice({ ok: false, reason: 'failed', status: 404, message: null })).toEqual({
+      message: 'Delete failed',
+      severity: 'error',
+    });
+    expect(
+      deleteForeverNotice({ ok: false, reason: 'failed', status: 400, message: 'Bad id', code: 'VALIDATION_FAILED' }),
+    ).toEqual({ message: 'Delete failed: Bad id.', severity: 'error' });
+    expect(deleteForeverNotice({ ok: false, reason: 'error', status: null, message: null })).toEqual({
+      message: 'Delete failed',
+      severity: 'error',
+    });
+  });
 });
 
 describe('write outcomes and single reads', () => {

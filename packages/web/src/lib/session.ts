@@ -212,13 +212,18 @@ function answer(store: Storage, to: string, sessionId: string): void {
 }
 
 function adopt(store: Storage, message: Extract<SessionMessage, { type: 'share' }>): void {
+  hold(store, message, message.sessionId);
+  emit();
+}
+
+/** Makes `tokens` this tab's session `sessionId`, in place of anything stored before. */
+function hold(store: Storage, tokens: Tokens, sessionId: string): void {
   removeAll(store);
-  writeTokens(store, message);
-  store.setItem(SESSION_KEYS.sessionId, message.sessionId);
+  writeTokens(store, tokens);
+  store.setItem(SESSION_KEYS.sessionId, sessionId);
   lastEnd = null;
   finishAsking();
   holdLock();
-  emit();
 }
 
 function finishAsking(): void {
@@ -274,13 +279,8 @@ export function isSessionPending(): boolean {
 export function startSession(tokens: Tokens): void {
   const store = storage();
   if (!store) return;
-  removeAll(store);
-  writeTokens(store, tokens);
   const sessionId = newSessionId();
-  store.setItem(SESSION_KEYS.sessionId, sessionId);
-  lastEnd = null;
-  finishAsking();
-  holdLock();
+  hold(store, tokens, sessionId);
   broadcast({ type: 'share', askId: null, sessionId, ...tokens });
   emit();
 }

@@ -1,21 +1,17 @@
 import type { Entry, SortOrder } from '@billfold/contract/entries';
 import { formatAmount } from '@billfold/contract/money';
 import AddIcon from '@mui/icons-material/Add';
-import ArrowDownwardIcon from '@mui/icons-material/ArrowDownward';
-import ArrowUpwardIcon from '@mui/icons-material/ArrowUpward';
 import FileDownloadIcon from '@mui/icons-material/FileDownload';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import IconButton from '@mui/material/IconButton';
 import LinearProgress from '@mui/material/LinearProgress';
 import Link from '@mui/material/Link';
-import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
-import TablePagination from '@mui/material/TablePagination';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router-dom';
 import { isOverdue } from '../DueDate.tsx';
+import { ListPagination } from '../ListPagination.tsx';
+import { SortPicker } from '../SortPicker.tsx';
 import { visuallyHidden } from '../visually-hidden.ts';
 import { INVOICE_COLUMNS } from './columns.tsx';
 import type { InvoiceGridViewState } from './grid-state.ts';
@@ -25,7 +21,6 @@ import { PAID_LABELS, PaidIcon, paidState } from './icons.tsx';
 
 /** The sort choices: every column of the grid, by its title. */
 const SORT_CHOICES = INVOICE_COLUMNS.map((column) => ({ field: column.field, label: column.headerName ?? '' }));
-const NO_SORT = '';
 
 export interface InvoiceListProps {
   label: string;
@@ -144,30 +139,14 @@ export function InvoiceList({
           {actions.exporting ? 'Exporting…' : 'Export CSV'}
         </Button>
         {/* At the right end when it fits beside the buttons; wrapped onto its own line, at the left like them. */}
-        <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5, ml: { xs: 0, sm: 'auto' } }}>
-          <TextField
-            select
-            size="small"
-            label="Sort by"
-            value={sort?.field ?? NO_SORT}
-            onChange={(event) => onSort(event.target.value || null, direction)}
-            sx={{ width: 150 }}
-          >
-            <MenuItem value={NO_SORT}>Default</MenuItem>
-            {SORT_CHOICES.map((choice) => (
-              <MenuItem key={choice.field} value={choice.field}>
-                {choice.label}
-              </MenuItem>
-            ))}
-          </TextField>
-          <IconButton
-            aria-label={direction === 'asc' ? 'Ascending, change to descending' : 'Descending, change to ascending'}
-            disabled={!sort}
-            onClick={() => sort && onSort(sort.field, direction === 'asc' ? 'desc' : 'asc')}
-          >
-            {direction === 'asc' ? <ArrowUpwardIcon /> : <ArrowDownwardIcon />}
-          </IconButton>
-        </Box>
+        <SortPicker
+          choices={SORT_CHOICES}
+          field={sort?.field}
+          direction={direction}
+          width={150}
+          onSort={onSort}
+          sx={{ ml: { xs: 0, sm: 'auto' } }}
+        />
       </Box>
       <Box sx={{ height: 4 }}>{loading && <LinearProgress aria-label="Loading invoices" />}</Box>
       {entries && entries.length > 0 ? (
@@ -189,19 +168,12 @@ export function InvoiceList({
           onPage={(page) => onPage(page, view.pageSize)}
         />
       </Box>
-      <TablePagination
-        component="div"
-        count={total}
+      <ListPagination
+        total={total}
         page={view.page}
-        rowsPerPage={view.pageSize}
-        rowsPerPageOptions={[...pageSizeOptions]}
-        onPageChange={(_event, page) => onPage(page, view.pageSize)}
-        onRowsPerPageChange={(event) => onPage(0, Number(event.target.value))}
-        // Wrapped on a phone, the page arrows start their line at the same edge (no margin of their own).
-        sx={{
-          '& .MuiTablePagination-toolbar': { flexWrap: 'wrap', px: 1, columnGap: 1 },
-          '& .MuiTablePagination-toolbar .MuiTablePagination-actions': { ml: 0 },
-        }}
+        pageSize={view.pageSize}
+        pageSizeOptions={pageSizeOptions}
+        onPage={onPage}
       />
     </Paper>
   );

@@ -1,6 +1,7 @@
 import { SORT_ALIASES, SORT_FIELDS, type SortField, type SortOrder } from '@billfold/contract/entries';
 import { INHERITED_KEYS, ownValue } from '@billfold/contract/own-keys';
 import type { EntrySortParams } from '../../api/invoices/list-invoices.ts';
+import { isRecord, savedPage, savedSortModel } from '../../lib/saved-view.ts';
 import { readSetting, VIEW_KEYS, writeSetting } from '../../lib/session.ts';
 import { HIDDEN_BY_DEFAULT, MIN_COLUMN_WIDTH } from './columns.tsx';
 
@@ -63,9 +64,7 @@ export function memoryGridStore(initial: Partial<InvoiceGridViewState> = {}): In
   };
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+const isSortColumn = (field: unknown): field is string => typeof field === 'string' && toSortField(field) !== null;
 
 /** The server's sort field for a grid column, or null when the column cannot be sorted on the server. */
 export function toSortField(field: string): SortField | null {
@@ -95,19 +94,8 @@ export function sanitizeViewState(
     typeof saved.pageSize === 'number' && pageSizes.includes(saved.pageSize) && saved.pageSize <= MAX_PAGE_SIZE
       ? saved.pageSize
       : defaultPageSize;
-  const page = typeof saved.page === 'number' && Number.isInteger(saved.page) && saved.page >= 0 ? saved.page : 0;
-  const sortModel = Array.isArray(saved.sortModel)
-    ? saved.sortModel
-        .filter(
-          (item): item is SortItem =>
-            isRecord(item) &&
-            typeof item.field === 'string' &&
-            toSortField(item.field) !== null &&
-            (item.sort === 'asc' || item.sort === 'desc'),
-        )
-        .slice(0, 1)
-        .map((item) => ({ field: item.field, sort: item.sort }))
-    : [];
+  const page = savedPage(saved.page);
+  const sortModel: SortItem[] = savedSortModel(saved.sortModel, isSortColumn);
   const columnVisibility: Record<string, boolean> = { ...HIDDEN_BY_DEFAULT };
   if (isRecord(saved.columnVisibility)) {
     for (const [field, visible] of Object.entries(saved.columnVisibility)) {

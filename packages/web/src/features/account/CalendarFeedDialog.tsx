@@ -1,11 +1,9 @@
-import { MESSAGES } from '@billfold/contract/validation';
 import DialogContentText from '@mui/material/DialogContentText';
-import { useState } from 'react';
 import { useSetCalendarFeed } from '../../api/account/set-calendar-feed.ts';
 import { failureMessage, serverReason } from '../../api/outcome.ts';
 import { FormDialog } from '../../components/FormDialog.tsx';
-import { CurrentPasswordField } from '../../components/PasswordField.tsx';
 import { useAccountNotice } from './use-account-notice.ts';
+import { useCurrentPassword } from './use-current-password.tsx';
 
 interface Props {
   open: boolean;
@@ -21,23 +19,19 @@ interface Props {
  * (docs/decisions/1002-calendar-feed.md): the address reads the ledger without a session for as long as it lives.
  */
 export function CalendarFeedDialog({ open, regenerate, onClose, onMade }: Props) {
-  const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const { password, error, setError, missing, reset, field } = useCurrentPassword();
   const setFeed = useSetCalendarFeed();
   const notify = useAccountNotice();
   const failed = regenerate ? 'Failed to make a new address.' : 'Failed to turn on the calendar feed.';
 
   const close = () => {
-    setPassword('');
-    setError(null);
+    reset();
     onClose();
   };
   const submit = async () => {
-    if (!password) {
-      setError(MESSAGES.passwordRequired);
-      return;
-    }
-    setError(null);
+    const problem = missing();
+    setError(problem);
+    if (problem) return;
     const outcome = await setFeed.mutateAsync({ enabled: true, password });
     if (!outcome.ok) {
       notify(failureMessage(outcome, { failed, error: failed }), 'error');
@@ -65,7 +59,7 @@ export function CalendarFeedDialog({ open, regenerate, onClose, onMade }: Props)
           ? 'Calendars subscribed to the current address stop updating. Enter your password to make a new one.'
           : 'Anyone with the feed’s address can read your due dates. Enter your password to make one.'}
       </DialogContentText>
-      <CurrentPasswordField value={password} onChange={setPassword} autoFocus />
+      {field}
     </FormDialog>
   );
 }

@@ -1,13 +1,12 @@
-import { MESSAGES } from '@billfold/contract/validation';
 import DialogContentText from '@mui/material/DialogContentText';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useUpdateUser } from '../../api/account/update-user.ts';
 import { failureMessage, serverReason } from '../../api/outcome.ts';
 import { FormDialog } from '../../components/FormDialog.tsx';
-import { CurrentPasswordField } from '../../components/PasswordField.tsx';
 import { DEACTIVATION_LOGOUT_MS } from '../../lib/timing.ts';
 import { useAccountNotice } from './use-account-notice.ts';
+import { useCurrentPassword } from './use-current-password.tsx';
 
 interface Props {
   open: boolean;
@@ -15,24 +14,20 @@ interface Props {
 }
 
 export function DeactivateDialog({ open, onClose }: Props) {
-  const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const { password, error, setError, missing, reset, field } = useCurrentPassword();
   const [done, setDone] = useState(false);
   const update = useUpdateUser();
   const notify = useAccountNotice();
   const navigate = useNavigate();
 
   const close = () => {
-    setPassword('');
-    setError(null);
+    reset();
     onClose();
   };
   const submit = async () => {
-    if (!password) {
-      setError(MESSAGES.passwordRequired);
-      return;
-    }
-    setError(null);
+    const problem = missing();
+    setError(problem);
+    if (problem) return;
     const outcome = await update.mutateAsync({ password, recycle: true });
     if (!outcome.ok) {
       notify(
@@ -65,7 +60,7 @@ export function DeactivateDialog({ open, onClose }: Props) {
         You will be logged out. Your account and all its data are deleted if you do not log in again within 30 days;
         logging in before then reactivates it.
       </DialogContentText>
-      <CurrentPasswordField value={password} onChange={setPassword} autoFocus />
+      {field}
     </FormDialog>
   );
 }

@@ -1,19 +1,16 @@
 import { BILL_SORT_FIELDS, type BillOverview, type BillSortField } from '@billfold/contract/bills';
 import { categoryLabel } from '@billfold/contract/categories';
-import ArrowDownwardIcon from '@mui/icons-material/ArrowDownward';
-import ArrowUpwardIcon from '@mui/icons-material/ArrowUpward';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
-import IconButton from '@mui/material/IconButton';
 import LinearProgress from '@mui/material/LinearProgress';
 import Link from '@mui/material/Link';
-import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
-import TablePagination from '@mui/material/TablePagination';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router-dom';
 import { DueDate } from '../../components/DueDate.tsx';
+import { ListPagination } from '../../components/ListPagination.tsx';
+import { SortPicker } from '../../components/SortPicker.tsx';
+import { countOf } from '../../lib/format.ts';
 import { EntityRowActions, type EntityRowsProps, openBalanceLines, scheduleLine } from './entity-actions.tsx';
 
 /** The grid's sortable columns, by their titles. */
@@ -24,7 +21,7 @@ const SORT_LABELS: Record<BillSortField, string> = {
   balance: 'Open Balance',
   nextDue: 'Next Due',
 };
-const NO_SORT = '';
+const SORT_CHOICES = BILL_SORT_FIELDS.map((field) => ({ field, label: SORT_LABELS[field] }));
 
 function EntityItem({ bill, actions }: { bill: BillOverview; actions: EntityRowsProps['actions'] }) {
   return (
@@ -46,7 +43,7 @@ function EntityItem({ bill, actions }: { bill: BillOverview; actions: EntityRows
           <Chip label={categoryLabel(bill.category)} size="small" />
           {bill.status === 0 && <Chip label="Archived" size="small" color="warning" variant="outlined" />}
           <Typography variant="body2" color="text.secondary">
-            {bill.invoiceCount === 1 ? '1 invoice' : `${bill.invoiceCount} invoices`}
+            {countOf(bill.invoiceCount, 'invoice', 'invoices')}
           </Typography>
           {bill.nextDueDate && (
             <Typography variant="body2" color="text.secondary" component="span">
@@ -89,33 +86,14 @@ export function EntitiesList({
   const direction = sort?.sort ?? 'asc';
   return (
     <Paper variant="outlined" sx={{ overflow: 'hidden' }}>
-      <Box sx={{ display: 'flex', gap: 0.5, p: 1.5, alignItems: 'center', justifyContent: 'flex-end' }}>
-        <TextField
-          select
-          size="small"
-          label="Sort by"
-          value={sort?.field ?? NO_SORT}
-          onChange={(event) => {
-            const field = event.target.value as BillSortField | '';
-            onSort(field ? [{ field, sort: direction }] : []);
-          }}
-          sx={{ width: 170 }}
-        >
-          <MenuItem value={NO_SORT}>Default</MenuItem>
-          {BILL_SORT_FIELDS.map((field) => (
-            <MenuItem key={field} value={field}>
-              {SORT_LABELS[field]}
-            </MenuItem>
-          ))}
-        </TextField>
-        <IconButton
-          aria-label={direction === 'asc' ? 'Ascending, change to descending' : 'Descending, change to ascending'}
-          disabled={!sort}
-          onClick={() => sort && onSort([{ field: sort.field, sort: direction === 'asc' ? 'desc' : 'asc' }])}
-        >
-          {direction === 'asc' ? <ArrowUpwardIcon /> : <ArrowDownwardIcon />}
-        </IconButton>
-      </Box>
+      <SortPicker
+        choices={SORT_CHOICES}
+        field={sort?.field}
+        direction={direction}
+        width={170}
+        onSort={(field, order) => onSort(field ? [{ field, sort: order }] : [])}
+        sx={{ p: 1.5, justifyContent: 'flex-end' }}
+      />
       <Box sx={{ height: 4 }}>{loading && <LinearProgress aria-label="Loading entities" />}</Box>
       {rows && rows.length > 0 ? (
         <Box component="ul" aria-label="Entities" aria-busy={loading} sx={{ listStyle: 'none', m: 0, p: 0 }}>
@@ -128,15 +106,12 @@ export function EntitiesList({
           {rows ? 'No entities found.' : 'Loading…'}
         </Typography>
       )}
-      <TablePagination
-        component="div"
-        count={total}
+      <ListPagination
+        total={total}
         page={view.page}
-        rowsPerPage={view.pageSize}
-        rowsPerPageOptions={[...pageSizeOptions]}
-        onPageChange={(_event, page) => onPage(page, view.pageSize)}
-        onRowsPerPageChange={(event) => onPage(0, Number(event.target.value))}
-        sx={{ '& .MuiTablePagination-toolbar': { flexWrap: 'wrap', px: 1 } }}
+        pageSize={view.pageSize}
+        pageSizeOptions={pageSizeOptions}
+        onPage={onPage}
       />
     </Paper>
   );

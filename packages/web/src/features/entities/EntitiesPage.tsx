@@ -2,7 +2,6 @@ import { BILL_PAGE_SIZES } from '@billfold/contract/bills';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Container from '@mui/material/Container';
-import Paper from '@mui/material/Paper';
 import { useTheme } from '@mui/material/styles';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
@@ -12,6 +11,7 @@ import { useEntityOverview } from '../../api/entities/entity-overview.ts';
 import { useCategoryFilterOptions } from '../../components/CategorySelect.tsx';
 import { ChipSelect } from '../../components/ChipSelect.tsx';
 import { ChoiceGroup } from '../../components/ChoiceGroup.tsx';
+import { FilterForm } from '../../components/FilterForm.tsx';
 import { todayIso } from '../../lib/dates.ts';
 import { FILTER_DEBOUNCE_MS } from '../../lib/timing.ts';
 import { EntitiesGrid } from './EntitiesGrid.tsx';
@@ -28,8 +28,6 @@ import {
   toOverviewParams,
 } from './entities-view.ts';
 import { EntityActionDialogs, useEntityActions } from './entity-actions.tsx';
-
-/** Uncategorized first, then alphabetical, in title case (docs/product.md, Filters), through the label helper. */
 
 /**
  * The bills search filter panel (docs/product.md, Entities (/entities)): the parts of the filter panel that describe an
@@ -48,17 +46,7 @@ function EntityFilterPanel({
 }) {
   const categoryOptions = useCategoryFilterOptions(draft.categories);
   return (
-    <Paper
-      component="form"
-      role="search"
-      aria-label="Filters"
-      variant="outlined"
-      onSubmit={(event) => {
-        event.preventDefault();
-        onSearch();
-      }}
-      sx={{ p: 2, mb: 2 }}
-    >
+    <FilterForm onSearch={onSearch} sx={{ p: 2, mb: 2 }}>
       <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, alignItems: 'flex-end' }}>
         <TextField
           size="small"
@@ -88,7 +76,7 @@ function EntityFilterPanel({
           <Button onClick={onClear}>Clear Filters</Button>
         </Box>
       </Box>
-    </Paper>
+    </FilterForm>
   );
 }
 

@@ -7,6 +7,7 @@ import {
 } from '@billfold/contract/bills';
 import type { SortOrder } from '@billfold/contract/entries';
 import type { EntityOverviewParams } from '../../api/entities/entity-overview.ts';
+import { isRecord, savedPage, savedSortModel } from '../../lib/saved-view.ts';
 import { readSetting, VIEW_KEYS, writeSetting } from '../../lib/session.ts';
 
 /**
@@ -54,8 +55,8 @@ export function statusOf(archives: ArchivesChoice | null): NonNullable<BillOverv
   return 'active';
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isSortField = (field: unknown): field is BillSortField =>
+  (BILL_SORT_FIELDS as readonly unknown[]).includes(field);
 
 /** Saved text is untrusted: anything malformed falls back to the default, field by field. */
 export function sanitizeEntitiesView(saved: unknown): EntitiesView {
@@ -71,19 +72,7 @@ export function sanitizeEntitiesView(saved: unknown): EntitiesView {
     typeof saved.pageSize === 'number' && (BILL_PAGE_SIZES as readonly number[]).includes(saved.pageSize)
       ? saved.pageSize
       : fallback.pageSize;
-  const page = typeof saved.page === 'number' && Number.isInteger(saved.page) && saved.page >= 0 ? saved.page : 0;
-  const sortModel = Array.isArray(saved.sortModel)
-    ? saved.sortModel
-        .filter(
-          (item): item is EntitySort =>
-            isRecord(item) &&
-            (BILL_SORT_FIELDS as readonly unknown[]).includes(item.field) &&
-            (item.sort === 'asc' || item.sort === 'desc'),
-        )
-        .slice(0, 1)
-        .map((item) => ({ field: item.field, sort: item.sort }))
-    : [];
-  return { filters, page, pageSize, sortModel };
+  return { filters, page: savedPage(saved.page), pageSize, sortModel: savedSortModel(saved.sortModel, isSortField) };
 }
 
 export function loadEntitiesView(): EntitiesView {

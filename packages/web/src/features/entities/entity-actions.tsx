@@ -12,6 +12,7 @@ import { useUpdateEntity } from '../../api/entities/update-entity.ts';
 import { failureMessage } from '../../api/outcome.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { useNotice } from '../../components/notices.tsx';
+import { owedParts } from '../../lib/format.ts';
 import type { EntitiesView } from './entities-view.ts';
 
 const ARCHIVE_FAILED = { failed: 'Failed to update entity.', error: 'Error updating entity.' };
@@ -132,9 +133,7 @@ export function EntityRowActions({ bill, actions }: { bill: BillOverview; action
 
 /** "$1,234.00 to pay", "$50.00 to collect", both, or "Nothing open". */
 export function openBalanceLines(bill: Pick<BillOverview, 'balance'>): string[] {
-  const lines: string[] = [];
-  if (bill.balance.toPay > 0) lines.push(`${formatUsd(bill.balance.toPay)} to pay`);
-  if (bill.balance.toCollect > 0) lines.push(`${formatUsd(bill.balance.toCollect)} to collect`);
+  const lines = owedParts(bill.balance);
   return lines.length > 0 ? lines : ['Nothing open'];
 }
 

@@ -14,6 +14,7 @@ import {
   scheduleBody,
 } from '@billfold/contract/schedules';
 import { amountInputText, parseAmountInput } from '../../lib/amount-input.ts';
+import { countOf } from '../../lib/format.ts';
 
 export type ScheduleEnds = 'never' | 'date' | 'count';
 
@@ -119,11 +120,10 @@ export function catchUpQuestion(preview: SchedulePreview, today: string): CatchU
   const { invoices } = preview;
   const duplicates = invoices.filter((i) => i.duplicateOf !== null);
   if (duplicates.length === 0 && !invoices.some((i) => i.date < today)) return null;
-  const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
   const first = invoices[0]?.date ?? '';
   const last = invoices[invoices.length - 1]?.date ?? '';
   const lines = [
-    `This creates ${count(invoices.length, 'invoice')} at once, dated ${first === last ? first : `${first} to ${last}`}.`,
+    `This creates ${countOf(invoices.length, 'invoice', 'invoices')} at once, dated ${first === last ? first : `${first} to ${last}`}.`,
   ];
   const paid = invoices.filter((i) => i.autopay).length;
   if (paid > 0)
@@ -138,7 +138,7 @@ export function catchUpQuestion(preview: SchedulePreview, today: string): CatchU
     const others = invoices.length - duplicates.length;
     lines.push(
       `This entity already has ${one ? 'an invoice' : 'invoices'} of the same date and amount: ${which}.`,
-      `Skip existing keeps ${one ? 'it' : 'them'} as the schedule's own, never paid automatically, and creates ${others === 0 ? 'nothing else' : `the other ${count(others, 'invoice')}`}.`,
+      `Skip existing keeps ${one ? 'it' : 'them'} as the schedule's own, never paid automatically, and creates ${others === 0 ? 'nothing else' : `the other ${countOf(others, 'invoice', 'invoices')}`}.`,
     );
   }
   return { lines, duplicates: duplicates.length, created: invoices.length };

@@ -15,23 +15,17 @@ import { type ReactNode, useId, useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { useDueSummary } from '../../api/due/due-summary.ts';
 import { type DueChoice, dueLink } from '../../lib/due-links.ts';
+import { countOf, owedParts } from '../../lib/format.ts';
 
 /** Lines each group lists (invoices and scheduled ones together, soonest due first); the rest are in the grid. */
 const LISTED = 5;
 
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
-
 /** "$1,234.00 to pay · $50.00 to collect", leaving out a side with nothing owed. */
-function owed(sums: { toPay: number; toCollect: number }): string {
-  const parts = [];
-  if (sums.toPay > 0) parts.push(`${formatUsd(sums.toPay)} to pay`);
-  if (sums.toCollect > 0) parts.push(`${formatUsd(sums.toCollect)} to collect`);
-  return parts.join(' · ');
-}
+const owed = (sums: { toPay: number; toCollect: number }) => owedParts(sums).join(' · ');
 
 /** "2 invoices · 1 scheduled": what the group holds. */
 function counted(group: DueGroup): string {
-  const parts = [plural(group.count, 'invoice', 'invoices')];
+  const parts = [countOf(group.count, 'invoice', 'invoices')];
   if (group.scheduled.count > 0) parts.push(`${group.scheduled.count} scheduled`);
   return parts.join(' · ');
 }
@@ -78,7 +72,7 @@ function ScheduledLine({ item }: { item: ScheduledInvoice }) {
   );
 }
 
-type Line = { dueDate: string; key: string; node: ReactNode };
+type Line = { dueDate: string; node: ReactNode };
 
 function Group({
   title,
@@ -97,12 +91,10 @@ function Group({
   const lines: Line[] = [
     ...group.entries.map((entry) => ({
       dueDate: entry.dueDate ?? '',
-      key: `e${entry.entryId}`,
       node: <InvoiceLine key={`e${entry.entryId}`} entry={entry} />,
     })),
     ...group.scheduled.invoices.map((item) => ({
       dueDate: item.dueDate,
-      key: `s${item.scheduleId}-${item.date}`,
       node: <ScheduledLine key={`s${item.scheduleId}-${item.date}`} item={item} />,
     })),
   ]

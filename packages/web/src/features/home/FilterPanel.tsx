@@ -3,7 +3,6 @@ import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
 import Collapse from '@mui/material/Collapse';
 import FormControlLabel from '@mui/material/FormControlLabel';
-import Paper from '@mui/material/Paper';
 import TextField from '@mui/material/TextField';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
@@ -12,6 +11,7 @@ import { useEntities } from '../../api/entities/list-entities.ts';
 import { useCategoryFilterOptions } from '../../components/CategorySelect.tsx';
 import { ChipSelect } from '../../components/ChipSelect.tsx';
 import { ChoiceGroup } from '../../components/ChoiceGroup.tsx';
+import { FilterForm } from '../../components/FilterForm.tsx';
 import { IsoDateField } from '../../components/IsoDateField.tsx';
 import { AmountField } from './AmountField.tsx';
 import {
@@ -52,17 +52,7 @@ export function FilterPanel({ filters }: { filters: HomeFilters }) {
     update((state) => setDateField(state, side, date, problem));
 
   return (
-    <Paper
-      component="form"
-      role="search"
-      aria-label="Filters"
-      variant="outlined"
-      onSubmit={(event) => {
-        event.preventDefault();
-        search();
-      }}
-      sx={{ p: 2, minWidth: { md: 800 } }}
-    >
+    <FilterForm onSearch={search} sx={{ p: 2, minWidth: { md: 800 } }}>
       <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, alignItems: 'flex-start' }}>
         <TextField
           size="small"
@@ -194,6 +184,6 @@ export function FilterPanel({ filters }: { filters: HomeFilters }) {
           label="Show more options"
         />
       </Box>
-    </Paper>
+    </FilterForm>
   );
 }

@@ -1,6 +1,7 @@
 import { parseApiTimestamp } from '@billfold/contract/dates';
 import type { RecycleItem, RecycleType } from '@billfold/contract/recycle';
 import { type Outcome, serverReason } from '../../api/outcome.ts';
+import { countOf } from '../../lib/format.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -24,7 +25,7 @@ export function deleteForeverNotice(outcome: Outcome<{ message: string }>): {
   severity: 'success' | 'error';
 } {
   if (outcome.ok) return { message: outcome.data.message, severity: 'success' };
-  if (outcome.status === 404) return { message: 'Item not found', severity: 'error' };
+  if (outcome.code === 'NOT_FOUND') return { message: 'Item not found', severity: 'error' };
   const reason = serverReason(outcome);
   return { message: reason ? `Delete failed: ${reason}` : 'Delete failed', severity: 'error' };
 }
@@ -33,7 +34,7 @@ export function deleteForeverNotice(outcome: Outcome<{ message: string }>): {
 export function daysLeft(purgeDate: string, now: number): { days: number; label: string } {
   const ms = parseApiTimestamp(purgeDate).getTime() - now;
   const days = Math.max(0, Math.ceil(ms / DAY_MS));
-  return { days, label: days === 0 ? 'Today' : `${days} ${days === 1 ? 'day' : 'days'}` };
+  return { days, label: days === 0 ? 'Today' : countOf(days, 'day', 'days') };
 }
 
 /** What Delete Forever takes with the item, for its confirmation. */
