@@ -44,6 +44,11 @@ export const ERROR_CODES = {
   TOO_MANY_CATEGORIES: 'The user already has the most categories of their own allowed (retired ones count).',
   SCHEDULE_DUPLICATES:
     'A schedule save would create invoices beside existing ones of the same entity, date and amount: send `duplicates`.',
+  LEDGER_READ_ONLY: 'The caller is a viewer of the ledger the request names: every write is refused.',
+  LEDGER_OWNER_ONLY: 'Only an owner of the ledger may do this (members, invitations, rename, delete).',
+  LAST_OWNER: 'The change would leave the ledger without an owner: make another member owner first.',
+  PERSONAL_LEDGER: 'A personal ledger cannot be left or deleted (it goes with its account).',
+  INVITATION_INVALID: 'The invitation link is unknown, expired, revoked or already used.',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -252,7 +252,70 @@ export interface ReminderSendsTable {
   sent_at: number | null;
 }
 
+/**
+ * A ledger: the unit of data people share (docs/decisions/0107-ledgers.md). `personal_user_id` is set on a
+ * user's personal ledger (one each, made at sign-up), the one a request uses without a `Billfold-Ledger` header.
+ */
+export interface LedgersTable {
+  id: Generated<number>;
+  name: string;
+  personal_user_id: number | null;
+  created_at: number;
+  /** Highest invoice number ever issued in the ledger; incremented under the row lock, never reused. */
+  last_invoice_number: Generated<number>;
+}
+
+/** Who may use a ledger, and as what: `owner`, `editor` or `viewer` (`LEDGER_ROLES` of the contract). */
+export interface LedgerMembersTable {
+  ledger_id: number;
+  user_id: number;
+  role: string;
+  joined_at: number;
+}
+
+/** A single-use invitation link into a ledger, its token stored hashed. */
+export interface LedgerInvitationsTable {
+  id: Generated<number>;
+  ledger_id: number;
+  token_hash: string;
+  role: string;
+  created_by: number;
+  created_at: number;
+  expires_at: number;
+  accepted_by: number | null;
+  accepted_at: number | null;
+  revoked_at: number | null;
+}
+
+/**
+ * One write of an item, by whom (null: the server's own work) and each field from and to, as JSON
+ * `[{field, from, to}]` (docs/decisions/0108-change-history.md). One table per kind of item, each row going
+ * with its item.
+ */
+interface HistoryColumns {
+  id: Generated<number>;
+  user_id: number | null;
+  at: number;
+  action: string;
+  fields: string;
+}
+export interface EntryHistoryTable extends HistoryColumns {
+  entry_id: number;
+}
+export interface PaymentHistoryTable extends HistoryColumns {
+  payment_id: number;
+}
+export interface BillHistoryTable extends HistoryColumns {
+  bill_id: number;
+}
+
 export interface Database {
+  ledgers: LedgersTable;
+  ledger_members: LedgerMembersTable;
+  ledger_invitations: LedgerInvitationsTable;
+  entry_history: EntryHistoryTable;
+  payment_history: PaymentHistoryTable;
+  bill_history: BillHistoryTable;
   users: UsersTable;
   user_data_versions: UserDataVersionsTable;
   entry_changes: EntryChangesTable;

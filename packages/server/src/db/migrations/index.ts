@@ -14,6 +14,7 @@ import * as calendarFeedsAndReminders from './2026-11-29T03-00_calendar_feeds_an
 import * as categories from './2026-11-30T00-00_categories.ts';
 import * as verifiedAddresses from './2026-11-30T00-00_verified_addresses.ts';
 import * as billNextDue from './2026-11-30T01-00_bill_next_due.ts';
+import * as ledgers from './2026-12-01T00-00_ledgers.ts';
 
 /** Every migration, by name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-30T00-00_verified_addresses': verifiedAddresses,
   '2026-11-30T01-00_bill_next_due': billNextDue,
   '2026-11-30T00-00_categories': categories,
+  '2026-12-01T00-00_ledgers': ledgers,
 };

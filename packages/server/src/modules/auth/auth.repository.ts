@@ -2,6 +2,9 @@ import type { Insertable } from 'kysely';
 import { Repository } from '../../db/repository.ts';
 import type { UsersTable } from '../../db/schema.ts';
 
+/** The name a personal ledger starts with; its owner may rename it. */
+export const PERSONAL_LEDGER_NAME = 'Personal';
+
 export class AuthRepository extends Repository {
   findUserByLogin(key: string) {
     return this.db
@@ -27,8 +30,21 @@ export class AuthRepository extends Repository {
     };
   }
 
+  /** The account and its personal ledger (docs/decisions/0107-ledgers.md), which it owns: made together or not at all. */
   insertUser(user: Insertable<UsersTable>) {
-    return this.db.insertInto('users').values(user).returningAll().executeTakeFirstOrThrow();
+    return this.transaction(async (repo) => {
+      const row = await repo.db.insertInto('users').values(user).returningAll().executeTakeFirstOrThrow();
+      const ledger = await repo.db
+        .insertInto('ledgers')
+        .values({ name: PERSONAL_LEDGER_NAME, personal_user_id: row.id, created_at: row.created_at })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await repo.db
+        .insertInto('ledger_members')
+        .values({ ledger_id: ledger.id, user_id: row.id, role: 'owner', joined_at: row.created_at })
+        .execute();
+      return row;
+    });
   }
 
   recordLogin(userId: number, at: number) {
