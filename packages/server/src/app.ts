@@ -58,10 +58,10 @@ import { SchedulesRepository } from './modules/schedules/schedules.repository.ts
 import { schedulesRoutes } from './modules/schedules/schedules.routes.ts';
 import { SchedulesService } from './modules/schedules/schedules.service.ts';
 import { statsRoutes } from './modules/stats/stats.routes.ts';
+import { StatsService } from './modules/stats/stats.service.ts';
 import { TokensRepository } from './modules/tokens/tokens.repository.ts';
 import { tokensRoutes } from './modules/tokens/tokens.routes.ts';
 import { TokensService } from './modules/tokens/tokens.service.ts';
-import { StatsService } from './modules/stats/stats.service.ts';
 import { UsersRepository } from './modules/users/users.repository.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { UsersService } from './modules/users/users.service.ts';

@@ -95,7 +95,8 @@ const oidcEnvSchema = z.object({
 
 function oidcOf(e: z.output<typeof oidcEnvSchema>, publicUrl: string | undefined): OidcConfig | null {
   if (!e.OIDC_ISSUER) {
-    if (!e.PASSWORD_LOGIN) throw new Error('Invalid configuration: PASSWORD_LOGIN=false needs OIDC_ISSUER, or nobody can sign in');
+    if (!e.PASSWORD_LOGIN)
+      throw new Error('Invalid configuration: PASSWORD_LOGIN=false needs OIDC_ISSUER, or nobody can sign in');
     return null;
   }
   const problems = [

@@ -82,7 +82,10 @@ describe.each(dialects)('API tokens (%s)', (dialect) => {
       payload: newBill('Power'),
     });
     expect(write.statusCode).toBe(403);
-    expect(write.json()).toMatchObject({ code: 'TOKEN_READ_ONLY', message: 'This API token can only read: its scope is read.' });
+    expect(write.json()).toMatchObject({
+      code: 'TOKEN_READ_ONLY',
+      message: 'This API token can only read: its scope is read.',
+    });
     const bills = await app.inject({ method: 'GET', url: '/api/v1/bills', headers: s.headers });
     expect(bills.json().billDTOList).toEqual([]);
   });
@@ -122,7 +125,11 @@ describe.each(dialects)('API tokens (%s)', (dialect) => {
     }
     expect(await row(id)).toBeDefined();
     // Reading the account is a read, and allowed.
-    const user = await app.inject({ method: 'GET', url: `/api/v1/user?userName=${s.username}`, headers: bearer(token) });
+    const user = await app.inject({
+      method: 'GET',
+      url: `/api/v1/user?userName=${s.username}`,
+      headers: bearer(token),
+    });
     expect(user.statusCode).toBe(200);
   });
 
@@ -195,9 +202,13 @@ describe.each(dialects)('API tokens (%s)', (dialect) => {
       payload: { password: s.password, newPassword: 'An0ther!Passw0rd' },
     });
     expect(changed.statusCode).toBe(200);
-    expect((await app.inject({ method: 'GET', url: '/api/v1/bills', headers: bearer(made.token) })).statusCode).toBe(200);
+    expect((await app.inject({ method: 'GET', url: '/api/v1/bills', headers: bearer(made.token) })).statusCode).toBe(
+      200,
+    );
     await app.db.updateTable('users').set({ deactivated_at: clock.now() }).where('username', '=', s.username).execute();
-    expect((await app.inject({ method: 'GET', url: '/api/v1/bills', headers: bearer(made.token) })).statusCode).toBe(401);
+    expect((await app.inject({ method: 'GET', url: '/api/v1/bills', headers: bearer(made.token) })).statusCode).toBe(
+      401,
+    );
   });
 
   it('binds a token only to a ledger its user is a member of; the bound ledger is the default and any other is 404', async () => {
@@ -260,7 +271,9 @@ describe.each(dialects)('API tokens (%s)', (dialect) => {
     // A deleted ledger takes its tokens with it: they never fall back to another ledger.
     await app.db.deleteFrom('ledger_members').where('ledger_id', '=', sharedId).execute();
     await app.db.deleteFrom('ledgers').where('id', '=', sharedId).execute();
-    expect((await app.inject({ method: 'GET', url: '/api/v1/bills', headers: bearer(toShared.token) })).statusCode).toBe(401);
+    expect(
+      (await app.inject({ method: 'GET', url: '/api/v1/bills', headers: bearer(toShared.token) })).statusCode,
+    ).toBe(401);
   });
 
   it('holds at most 50 tokens per account (409 TOO_MANY_TOKENS)', async () => {

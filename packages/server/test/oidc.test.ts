@@ -55,7 +55,11 @@ describe.each(dialects)('sign-in with an OpenID Connect provider (%s)', (dialect
    * The whole browser trip: the app's start (a 302 to the provider, with the state cookie), the provider's pages
    * as `account`, the callback with the cookie; answers where the app sends the browser in the end.
    */
-  const providerTrip = async (app: FastifyInstance, account: ProviderAccount | 'refuse', start?: { url: string; cookie: string }) => {
+  const providerTrip = async (
+    app: FastifyInstance,
+    account: ProviderAccount | 'refuse',
+    start?: { url: string; cookie: string },
+  ) => {
     let url: string;
     let cookie: string;
     if (start) ({ url, cookie } = start);
@@ -138,7 +142,12 @@ describe.each(dialects)('sign-in with an OpenID Connect provider (%s)', (dialect
     expect((await linkStatus(t.app, s)).linked).toBe(false);
     const after = await link(t.app, s, account);
     expect(after.href).toBe(`${PUBLIC_URL}/account#oidc=linked`);
-    expect(await linkStatus(t.app, s)).toMatchObject({ provider: 'Authelia', linked: true, email: account.email, canUnlink: true });
+    expect(await linkStatus(t.app, s)).toMatchObject({
+      provider: 'Authelia',
+      linked: true,
+      email: account.email,
+      canUnlink: true,
+    });
 
     const tokens = await signInWith(t.app, account);
     expect(tokens.username).toBe(s.username);
@@ -150,7 +159,11 @@ describe.each(dialects)('sign-in with an OpenID Connect provider (%s)', (dialect
       payload: { refreshToken: tokens.refreshToken },
     });
     expect(refreshed.statusCode).toBe(200);
-    const user = await t.app.db.selectFrom('users').select('last_login').where('username', '=', s.username).executeTakeFirstOrThrow();
+    const user = await t.app.db
+      .selectFrom('users')
+      .select('last_login')
+      .where('username', '=', s.username)
+      .executeTakeFirstOrThrow();
     expect(user.last_login).toBe(t.clock.now());
   });
 
@@ -323,7 +336,11 @@ describe.each(dialects)('sign-in with an OpenID Connect provider (%s)', (dialect
     });
     expect(ticketOf(new URL(String(forged.headers.location))).error).toBe('OIDC_FAILED');
     // The right cookie still works once (the code was not spent by the refused tries).
-    const good = await t.app.inject({ method: 'GET', url: `${back.pathname}${back.search}`, headers: { cookie: ownCookie } });
+    const good = await t.app.inject({
+      method: 'GET',
+      url: `${back.pathname}${back.search}`,
+      headers: { cookie: ownCookie },
+    });
     expect(ticketOf(new URL(String(good.headers.location))).ticket).toMatch(/^[A-Za-z0-9_-]{43}$/);
   });
 

@@ -84,7 +84,9 @@ const TABLE: Record<string, Row> = {
   'GET /api/v1/auth/methods': { skip: 'public: which ways of signing in the server offers; no user data' },
   'GET /api/v1/auth/oidc/start': { skip: 'public: a redirect to the identity provider; takes no ids' },
   'GET /api/v1/auth/oidc/callback': { skip: 'no session: the signed state cookie is the key (test/oidc.test.ts)' },
-  'POST /api/v1/auth/oidc/exchange': { skip: 'no session: a one-time ticket bound to its own account (test/oidc.test.ts)' },
+  'POST /api/v1/auth/oidc/exchange': {
+    skip: 'no session: a one-time ticket bound to its own account (test/oidc.test.ts)',
+  },
   'GET /api/v1/account/oidc': { skip: "takes no ids: the caller's own link (test/oidc.test.ts)" },
   'POST /api/v1/account/oidc/link': { skip: "takes no ids: links the caller's own account, behind its password" },
   'POST /api/v1/account/oidc/unlink': { skip: "takes no ids: unlinks the caller's own account, behind its password" },

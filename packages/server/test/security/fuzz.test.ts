@@ -226,7 +226,10 @@ const EXAMPLES: Record<string, (g: Gen, w: World) => Example> = {
   'GET /api/v1/auth/methods': () => ({}),
   'GET /api/v1/auth/oidc/start': () => ({}),
   'GET /api/v1/auth/oidc/callback': (g) => ({
-    query: { code: draw(g, fc.stringMatching(/^[A-Za-z0-9_-]{1,43}$/)), state: draw(g, fc.stringMatching(/^[A-Za-z0-9_-]{1,43}$/)) },
+    query: {
+      code: draw(g, fc.stringMatching(/^[A-Za-z0-9_-]{1,43}$/)),
+      state: draw(g, fc.stringMatching(/^[A-Za-z0-9_-]{1,43}$/)),
+    },
   }),
   'POST /api/v1/auth/oidc/exchange': (g) => ({ body: { ticket: draw(g, fc.stringMatching(/^[A-Za-z0-9_-]{1,43}$/)) } }),
   'GET /api/v1/account/oidc': () => ({}),

@@ -4,8 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '../../plugins/openapi.ts';
-import { OIDC_COOKIE, readCookie } from './oidc-state.ts';
 import type { OidcService } from './oidc.service.ts';
+import { OIDC_COOKIE, readCookie } from './oidc-state.ts';
 
 /** The callback's query as the provider sends it; the library checks it, this only bounds its size. */
 const callbackQuery = z.object({

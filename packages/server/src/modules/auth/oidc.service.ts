@@ -252,7 +252,9 @@ export class OidcService {
     for (const name of candidates) {
       if (USERNAME_PATTERN.test(name) && !(await this.repo.usernameTaken(name.toLowerCase()))) return name;
     }
-    return `${base}-${newOpaqueToken().slice(0, 6).replace(/[^A-Za-z0-9]/g, 'x')}`;
+    return `${base}-${newOpaqueToken()
+      .slice(0, 6)
+      .replace(/[^A-Za-z0-9]/g, 'x')}`;
   }
 
   private async insertIdentity(userId: number, subject: string, email: string | null, now: number) {
@@ -288,7 +290,8 @@ export class OidcService {
   async exchange(ticket: string): Promise<LoginResponse> {
     const userId = await this.repo.spendSignInTicket(sha256(ticket), this.options.now());
     const user = userId === null ? undefined : await this.repo.findUserById(userId);
-    if (!user) throw unauthorized('Unauthorized: this sign-in link expired or was used already', 'SIGN_IN_TICKET_INVALID');
+    if (!user)
+      throw unauthorized('Unauthorized: this sign-in link expired or was used already', 'SIGN_IN_TICKET_INVALID');
     return this.auth.completeProviderLogin(user);
   }
 

@@ -58,7 +58,10 @@ export class TokensService {
     const token = `${API_TOKEN_PREFIX}${newOpaqueToken()}`;
     const row = await this.repo.transaction(async (repo) => {
       if ((await repo.count(userId)) >= MAX_API_TOKENS)
-        throw conflict(`You already have ${MAX_API_TOKENS} API tokens, the most allowed: revoke one first.`, 'TOO_MANY_TOKENS');
+        throw conflict(
+          `You already have ${MAX_API_TOKENS} API tokens, the most allowed: revoke one first.`,
+          'TOO_MANY_TOKENS',
+        );
       return repo.insert({
         user_id: userId,
         name: body.name,

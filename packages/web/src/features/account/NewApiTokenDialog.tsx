@@ -97,9 +97,7 @@ export function NewApiTokenDialog({ open, onClose }: { open: boolean; onClose: (
               Copy
             </Button>
           </Box>
-          <DialogContentText variant="body2">
-            Send it in the Authorization header, for example:
-          </DialogContentText>
+          <DialogContentText variant="body2">Send it in the Authorization header, for example:</DialogContentText>
           <Box
             component="code"
             sx={{ fontFamily: 'monospace', fontSize: '0.8rem', overflowWrap: 'anywhere', color: 'text.secondary' }}

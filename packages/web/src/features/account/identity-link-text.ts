@@ -10,7 +10,10 @@ export function linkReturnNotice(
   if (!answer) return null;
   if (answer === 'linked') return { message: `Linked to ${provider}.`, severity: 'success' };
   if (answer === 'OIDC_ALREADY_LINKED')
-    return { message: `Failed to link. That ${provider} account is linked to another Billfold account.`, severity: 'error' };
+    return {
+      message: `Failed to link. That ${provider} account is linked to another Billfold account.`,
+      severity: 'error',
+    };
   if (answer === 'ACCOUNT_DEACTIVATED')
     return { message: 'Failed to link. This account is deactivated.', severity: 'error' };
   return { message: `Failed to link. Signing in with ${provider} did not complete.`, severity: 'error' };
