@@ -4,7 +4,7 @@ import { formatTimestamp } from '../../lib/dates.ts';
 /** The scope as the Account page says it. */
 export const SCOPE_LABELS: Record<TokenScope, string> = { read: 'Read only', 'read-write': 'Read and write' };
 
-/** The line under a token's name: its scope, last use and expiry (docs/product.md, API tokens). */
+/** The line under a token's name: its scope, last use and expiry (docs/product.md, Account (/account)). */
 export function tokenDetails(token: ApiToken, now = Date.now()): string {
   const used = token.lastUsedAt ? `Last used ${formatTimestamp(token.lastUsedAt)}` : 'Never used';
   const parts = [SCOPE_LABELS[token.scope], used];
