@@ -63,6 +63,7 @@ describe('API tokens on the Account page', () => {
     await section.getByRole('button', { name: 'New Token' }).click();
     await account.dialog.getByLabel('Name').fill('Home Assistant');
     await account.dialog.getByLabel('Read only').check();
+    await shoot(page, 'api-token-form');
     await account.dialog.getByRole('button', { name: 'Create Token' }).click();
     await account.dialog.getByRole('heading', { name: 'Copy Your Token' }).waitFor();
     const token = (await account.dialog.getByTestId('new-api-token').textContent()) ?? '';
