@@ -111,7 +111,9 @@ describe('sign-in with the identity provider', () => {
     // Out to the provider and back.
     await page.waitForURL(`${server.baseUrl}/account`);
     await expect.poll(() => account.notice.textContent()).toContain('Linked to Authelia.');
-    await expect.poll(() => account.value('Authelia').textContent()).toBe(`LinkedSign in with Authelia as ${api.user.email}`);
+    await expect
+      .poll(() => account.value('Authelia').textContent())
+      .toBe(`LinkedSign in with Authelia as ${api.user.email}`);
     await shoot(page, 'account-provider-linked');
 
     const fresh = await browser.newPage({ baseUrl: server.baseUrl });

@@ -128,10 +128,18 @@ describe.each(dialects)('purge of deactivated accounts (%s)', (dialect) => {
       .values({ user_id: id, name: 'x', token_hash: `h-${id}`, hint: 'bf_abcd', scope: 'read', created_at: now })
       .execute();
     await purgeAccounts(t.app.db, now);
-    const tickets = await t.app.db.selectFrom('sign_in_tickets').select('token_hash').where('user_id', '=', id).execute();
+    const tickets = await t.app.db
+      .selectFrom('sign_in_tickets')
+      .select('token_hash')
+      .where('user_id', '=', id)
+      .execute();
     expect(tickets.map((row) => row.token_hash)).toEqual([`live-${id}`]);
 
-    await t.app.db.updateTable('users').set({ deactivated_at: now - 31 * DAY }).where('id', '=', id).execute();
+    await t.app.db
+      .updateTable('users')
+      .set({ deactivated_at: now - 31 * DAY })
+      .where('id', '=', id)
+      .execute();
     await purgeAccounts(t.app.db, now);
     for (const table of ['sign_in_tickets', 'user_identities', 'api_tokens'] as const) {
       const rows = await t.app.db.selectFrom(table).select('user_id').where('user_id', '=', id).execute();

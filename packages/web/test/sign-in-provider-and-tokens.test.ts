@@ -1,7 +1,7 @@
 import type { ApiToken } from '@billfold/contract/tokens';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exchangeSignInTicket } from '../src/api/auth/exchange-sign-in-ticket.ts';
 import { getApiTokens } from '../src/api/account/get-api-tokens.ts';
+import { exchangeSignInTicket } from '../src/api/auth/exchange-sign-in-ticket.ts';
 import { configureClient } from '../src/api/client.ts';
 import { curlExample, tokenDetails, tokenNameProblem } from '../src/features/account/api-token-text.ts';
 import { linkReturnNotice } from '../src/features/account/identity-link-text.ts';
@@ -49,7 +49,10 @@ describe('API tokens on the Account page (docs/decisions/0721-api-tokens.md)', (
 
 describe('linking the identity provider (docs/decisions/0722-openid-connect-sign-in.md)', () => {
   it('tells how the link went from the address the provider sent the browser back to', () => {
-    expect(linkReturnNotice('#oidc=linked', 'Authelia')).toEqual({ message: 'Linked to Authelia.', severity: 'success' });
+    expect(linkReturnNotice('#oidc=linked', 'Authelia')).toEqual({
+      message: 'Linked to Authelia.',
+      severity: 'success',
+    });
     expect(linkReturnNotice('#oidc=OIDC_ALREADY_LINKED', 'Authelia')?.message).toBe(
       'Failed to link. That Authelia account is linked to another Billfold account.',
     );
@@ -75,7 +78,9 @@ describe('linking the identity provider (docs/decisions/0722-openid-connect-sign
     expect(providerSignInMessage('SIGN_IN_TICKET_INVALID', 'Authelia')).toBe(
       'This sign-in expired or was used already. Please sign in again.',
     );
-    expect(providerSignInMessage(null, 'Authelia')).toBe('Signing in with Authelia did not complete. Please try again.');
+    expect(providerSignInMessage(null, 'Authelia')).toBe(
+      'Signing in with Authelia did not complete. Please try again.',
+    );
   });
 });
 
