@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -60,8 +60,13 @@ export interface TestServer {
   stop: () => Promise<void>;
 }
 
-/** Starts the built server with the suite's settings plus `env` (e.g. `SMTP_URL`), and waits until it is healthy. */
-export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {
+/**
+ * Starts the built server with the suite's settings plus `env` (e.g. `SMTP_URL`), and waits until it is healthy.
+ * `env` may be a function of the server's address, for settings that name it (`PUBLIC_URL`).
+ */
+export async function startServer(
+  env: Record<string, string> | ((baseUrl: string) => Record<string, string>) = {},
+): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'billfold-e2e-'));
   const logFile = join(dataDir, 'server.log');
   const port = await freePort();
@@ -85,7 +90,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
   for (const key of ['DATABASE_URL', 'JWT_SECRET', 'WEB_ROOT', 'SMTP_URL', 'MAIL_FROM', 'REMINDER_HOUR']) {
     delete childEnv[key];
   }
-  Object.assign(childEnv, env);
+  Object.assign(childEnv, typeof env === 'function' ? env(baseUrl) : env);
   const log = createWriteStream(logFile, { flags: 'a' });
 
   let child: ChildProcess;

@@ -49,6 +49,18 @@ export const ERROR_CODES = {
   LAST_OWNER: 'The change would leave the ledger without an owner: make another member owner first.',
   PERSONAL_LEDGER: 'A personal ledger cannot be left or deleted (it goes with its account).',
   INVITATION_INVALID: 'The invitation link is unknown, expired, revoked or already used.',
+  // API tokens and sign-in with an identity provider (docs/decisions/0721-api-tokens.md, 0722-openid-connect-sign-in.md).
+  TOKEN_READ_ONLY: 'The API token has the `read` scope: only GET and HEAD calls are allowed with it.',
+  TOKEN_NOT_ALLOWED: 'API tokens cannot do this (tokens, password, email, MFA, sign-in links): sign in instead.',
+  TOO_MANY_TOKENS: 'The account already holds the most API tokens allowed: revoke one first.',
+  PASSWORD_LOGIN_DISABLED: 'The server signs in through its identity provider only (`PASSWORD_LOGIN=false`).',
+  OIDC_NOT_CONFIGURED: 'The server has no identity provider (`OIDC_ISSUER`).',
+  OIDC_FAILED: 'The identity provider’s sign-in did not complete (refused, expired, or its answer failed the checks).',
+  OIDC_NOT_LINKED: 'No account is linked to this identity provider account, and sign-up through it is off.',
+  OIDC_ALREADY_LINKED: 'This identity provider account is linked to another account, or this account to another one.',
+  OIDC_EMAIL_TAKEN: 'Sign-up through the provider found an account with that address: sign in with it and link it.',
+  OIDC_LAST_SIGN_IN: 'Unlinking would leave the account no way to sign in (no password, or password sign-in is off).',
+  SIGN_IN_TICKET_INVALID: 'The one-time ticket of a provider sign-in is unknown, expired or already used.',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

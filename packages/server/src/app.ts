@@ -11,6 +11,8 @@ import { AccountDataService } from './modules/account-data/account-data.service.
 import { AuthRepository } from './modules/auth/auth.repository.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
+import { oidcRoutes } from './modules/auth/oidc.routes.ts';
+import { OidcService } from './modules/auth/oidc.service.ts';
 import { BillsRepository } from './modules/bills/bills.repository.ts';
 import { billsRoutes } from './modules/bills/bills.routes.ts';
 import { BillsService } from './modules/bills/bills.service.ts';
@@ -57,6 +59,9 @@ import { schedulesRoutes } from './modules/schedules/schedules.routes.ts';
 import { SchedulesService } from './modules/schedules/schedules.service.ts';
 import { statsRoutes } from './modules/stats/stats.routes.ts';
 import { StatsService } from './modules/stats/stats.service.ts';
+import { TokensRepository } from './modules/tokens/tokens.repository.ts';
+import { tokensRoutes } from './modules/tokens/tokens.routes.ts';
+import { TokensService } from './modules/tokens/tokens.service.ts';
 import { UsersRepository } from './modules/users/users.repository.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { UsersService } from './modules/users/users.service.ts';
@@ -192,15 +197,24 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       healthRoutes(api, probe.check);
       registerHeavyWork(api, limits);
       const mfa = new MfaService(new MfaRepository(db), authRepository, new SecretBox(config.mfaKey), config.now);
-      authRoutes(
+      const auth = new AuthService(authRepository, mfa, addresses, {
+        signAccessToken: app.signAccessToken,
+        now: config.now,
+        refreshReuseSeconds: config.refreshReuseSeconds,
+        passwordLogin: config.passwordLogin ?? true,
+      });
+      authRoutes(api, auth, appUrl);
+      // Sign-in with an identity provider and API tokens (docs/decisions/0721, 0722).
+      oidcRoutes(
         api,
-        new AuthService(authRepository, mfa, addresses, {
-          signAccessToken: app.signAccessToken,
+        new OidcService(authRepository, auth, {
+          config: config.oidc ?? null,
+          passwordLogin: config.passwordLogin ?? true,
+          secret: config.jwtSecret,
           now: config.now,
-          refreshReuseSeconds: config.refreshReuseSeconds,
         }),
-        appUrl,
       );
+      tokensRoutes(api, new TokensService(new TokensRepository(db), config.now));
       const calendar = new CalendarService(new CalendarRepository(db), due, authRepository, config.now);
       usersRoutes(
         api,

@@ -37,7 +37,88 @@ export interface Config {
   publicUrl?: string | null;
   /** Size, shape and fairness limits; absent ones take `DEFAULT_LIMITS`. */
   limits?: Partial<Limits>;
+  /** Sign-in with an OpenID Connect provider; null (or absent) when `OIDC_ISSUER` is not set. */
+  oidc?: OidcConfig | null;
+  /** Username/password sign-in and sign-up (`PASSWORD_LOGIN`); true when absent. */
+  passwordLogin?: boolean;
 }
+
+// ---- Sign-in with an identity provider (docs/decisions/0722-openid-connect-sign-in.md) ----
+
+export interface OidcConfig {
+  /** The provider's issuer URL (`OIDC_ISSUER`); its discovery document is read from there. */
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** What the login page's button says: "Sign in with <name>" (`OIDC_NAME`). */
+  name: string;
+  /** Whether someone without an account may make one by signing in at the provider (`OIDC_SIGNUP`). */
+  signup: boolean;
+  /** Whether a first provider sign-in may take over the account of the same, provider-verified address (`OIDC_MATCH_EMAIL`). */
+  matchEmail: boolean;
+  /** `PUBLIC_URL` + `/api/v1/auth/oidc/callback`: register it at the provider. */
+  redirectUri: string;
+  /** The web app's address, where the callback sends the browser. */
+  appUrl: string;
+}
+
+const flag = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off', ''], { message: 'must be true or false' })
+    .optional()
+    .transform((v) => (v === undefined || v === '' ? fallback : ['true', '1', 'yes', 'on'].includes(v)));
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/** An issuer must be https, except on this machine (a provider started beside the app, as the tests do). */
+export function issuerProblem(issuer: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(issuer);
+  } catch {
+    return 'OIDC_ISSUER must be a URL';
+  }
+  if (url.protocol === 'https:') return null;
+  if (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname)) return null;
+  return 'OIDC_ISSUER must be an https:// address (http:// only on 127.0.0.1 or localhost)';
+}
+
+const oidcEnvSchema = z.object({
+  OIDC_ISSUER: z.string().trim().min(1).optional(),
+  OIDC_CLIENT_ID: z.string().trim().min(1).optional(),
+  OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+  OIDC_NAME: z.string().trim().min(1).max(40).optional(),
+  OIDC_SIGNUP: flag(false),
+  OIDC_MATCH_EMAIL: flag(false),
+  PASSWORD_LOGIN: flag(true),
+});
+
+function oidcOf(e: z.output<typeof oidcEnvSchema>, publicUrl: string | undefined): OidcConfig | null {
+  if (!e.OIDC_ISSUER) {
+    if (!e.PASSWORD_LOGIN)
+      throw new Error('Invalid configuration: PASSWORD_LOGIN=false needs OIDC_ISSUER, or nobody can sign in');
+    return null;
+  }
+  const problems = [
+    issuerProblem(e.OIDC_ISSUER),
+    e.OIDC_CLIENT_ID ? null : 'OIDC_CLIENT_ID is required with OIDC_ISSUER',
+    e.OIDC_CLIENT_SECRET ? null : 'OIDC_CLIENT_SECRET is required with OIDC_ISSUER',
+    publicUrl ? null : 'PUBLIC_URL is required with OIDC_ISSUER (the provider sends the browser back to it)',
+  ].filter((p) => p !== null);
+  if (problems.length > 0) throw new Error(`Invalid configuration: ${problems.join('; ')}`);
+  return {
+    issuer: e.OIDC_ISSUER,
+    clientId: e.OIDC_CLIENT_ID ?? '',
+    clientSecret: e.OIDC_CLIENT_SECRET ?? '',
+    name: e.OIDC_NAME ?? new URL(e.OIDC_ISSUER).hostname,
+    signup: e.OIDC_SIGNUP,
+    matchEmail: e.OIDC_MATCH_EMAIL,
+    redirectUri: `${publicUrl}/api/v1/auth/oidc/callback`,
+    appUrl: publicUrl ?? '',
+  };
+}
+
+// ---- end of identity provider ----
 
 // ---- Limits and fairness (docs/security.md, Limits; docs/decisions/0706-limits-and-fairness.md) ----
 
@@ -107,7 +188,7 @@ export function resolvedLimits(config: Pick<Config, 'limits'>): Limits {
 
 // ---- end of limits ----
 
-const envSchema = limitsEnvSchema.extend({
+const envSchema = limitsEnvSchema.extend(oidcEnvSchema.shape).extend({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().min(1).default('0.0.0.0'),
   DATA_DIR: z.string().min(1).default('./data'),
@@ -226,6 +307,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     reminderHourUtc: e.REMINDER_HOUR ?? null,
     publicUrl: e.PUBLIC_URL ?? null,
     limits: limitsOf(e),
+    oidc: oidcOf(e, e.PUBLIC_URL),
+    passwordLogin: e.PASSWORD_LOGIN,
   };
 }
 

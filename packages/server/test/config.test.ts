@@ -126,3 +126,58 @@ describe('config', () => {
     expect(() => loadConfig({ DATA_DIR: tempDir(), ...env })).toThrow(/Invalid configuration: \w+/);
   });
 });
+
+// Sign-in with an identity provider (docs/decisions/0722-openid-connect-sign-in.md).
+describe('config: identity provider and password sign-in', () => {
+  const provider = {
+    OIDC_ISSUER: 'https://auth.example.com/realms/home',
+    OIDC_CLIENT_ID: 'billfold',
+    OIDC_CLIENT_SECRET: 'secret',
+    PUBLIC_URL: 'https://bills.example.com/',
+  };
+
+  it('has no provider and allows passwords by default', () => {
+    const config = loadConfig({ DATA_DIR: tempDir() });
+    expect(config.oidc).toBeNull();
+    expect(config.passwordLogin).toBe(true);
+  });
+
+  it('reads the provider, its name, sign-up and e-mail matching (both off unless set), and the callback address', () => {
+    expect(loadConfig({ DATA_DIR: tempDir(), ...provider }).oidc).toEqual({
+      issuer: 'https://auth.example.com/realms/home',
+      clientId: 'billfold',
+      clientSecret: 'secret',
+      name: 'auth.example.com',
+      signup: false,
+      matchEmail: false,
+      redirectUri: 'https://bills.example.com/api/v1/auth/oidc/callback',
+      appUrl: 'https://bills.example.com',
+    });
+    const set = loadConfig({
+      DATA_DIR: tempDir(),
+      ...provider,
+      OIDC_NAME: 'Authentik',
+      OIDC_SIGNUP: 'true',
+      OIDC_MATCH_EMAIL: '1',
+      PASSWORD_LOGIN: 'false',
+    });
+    expect(set.oidc).toMatchObject({ name: 'Authentik', signup: true, matchEmail: true });
+    expect(set.passwordLogin).toBe(false);
+  });
+
+  it.each([
+    [{ ...provider, OIDC_CLIENT_ID: undefined }, 'OIDC_CLIENT_ID is required'],
+    [{ ...provider, OIDC_CLIENT_SECRET: undefined }, 'OIDC_CLIENT_SECRET is required'],
+    [{ ...provider, PUBLIC_URL: undefined }, 'PUBLIC_URL is required with OIDC_ISSUER'],
+    [{ ...provider, OIDC_ISSUER: 'http://auth.example.com' }, 'OIDC_ISSUER must be an https:// address'],
+    [{ ...provider, OIDC_SIGNUP: 'maybe' }, 'OIDC_SIGNUP: must be true or false'],
+    [{ PASSWORD_LOGIN: 'false' }, 'PASSWORD_LOGIN=false needs OIDC_ISSUER'],
+  ])('refuses %j: %s', (env, message) => {
+    expect(() => loadConfig({ DATA_DIR: tempDir(), ...env })).toThrow(message);
+  });
+
+  it('allows an http issuer only on this machine', () => {
+    const local = loadConfig({ DATA_DIR: tempDir(), ...provider, OIDC_ISSUER: 'http://127.0.0.1:9000' });
+    expect(local.oidc?.issuer).toBe('http://127.0.0.1:9000');
+  });
+});

@@ -80,6 +80,23 @@ const TABLE: Record<string, Row> = {
   'POST /api/v1/user/mfa/enable': { skip: 'own account only, behind a code of its own pending secret; takes no ids' },
   'POST /api/v1/user/mfa/recovery-codes': { skip: 'own account only, behind its password and a code; takes no ids' },
   'GET /api/v1/openapi.json': { skip: 'public API description; no user data' },
+  // Sign-in with an identity provider and API tokens (docs/decisions/0721-api-tokens.md, 0722-openid-connect-sign-in.md).
+  'GET /api/v1/auth/methods': { skip: 'public: which ways of signing in the server offers; no user data' },
+  'GET /api/v1/auth/oidc/start': { skip: 'public: a redirect to the identity provider; takes no ids' },
+  'GET /api/v1/auth/oidc/callback': { skip: 'no session: the signed state cookie is the key (test/oidc.test.ts)' },
+  'POST /api/v1/auth/oidc/exchange': {
+    skip: 'no session: a one-time ticket bound to its own account (test/oidc.test.ts)',
+  },
+  'GET /api/v1/account/oidc': { skip: "takes no ids: the caller's own link (test/oidc.test.ts)" },
+  'POST /api/v1/account/oidc/link': { skip: "takes no ids: links the caller's own account, behind its password" },
+  'POST /api/v1/account/oidc/unlink': { skip: "takes no ids: unlinks the caller's own account, behind its password" },
+  'GET /api/v1/tokens': { skip: "lists only the caller's tokens (test/api-tokens.test.ts)" },
+  'POST /api/v1/tokens': {
+    skip: "takes a ledger id: another user's ledger is 404 (test/api-tokens.test.ts, binds a token only to a ledger…)",
+  },
+  'DELETE /api/v1/tokens/:id': {
+    skip: "another user's token id is 404 (test/api-tokens.test.ts, revoking stops a token at once…)",
+  },
 
   'GET /api/v1/bills': {
     probes: (w) =>

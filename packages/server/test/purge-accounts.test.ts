@@ -108,6 +108,45 @@ describe.each(dialects)('purge of deactivated accounts (%s)', (dialect) => {
     }
   });
 
+  it('removes expired provider sign-in tickets and keeps live ones; an account takes its tokens and provider link along', async () => {
+    const s = await signUp(t.app);
+    const id = await userId(s);
+    const now = t.clock.now();
+    await t.app.db
+      .insertInto('sign_in_tickets')
+      .values([
+        { user_id: id, token_hash: `expired-${id}`, expires_at: now - 1 },
+        { user_id: id, token_hash: `live-${id}`, expires_at: now + 60_000 },
+      ])
+      .execute();
+    await t.app.db
+      .insertInto('user_identities')
+      .values({ user_id: id, issuer: 'https://idp.example.com', subject: `s-${id}`, email: null, linked_at: now })
+      .execute();
+    await t.app.db
+      .insertInto('api_tokens')
+      .values({ user_id: id, name: 'x', token_hash: `h-${id}`, hint: 'bf_abcd', scope: 'read', created_at: now })
+      .execute();
+    await purgeAccounts(t.app.db, now);
+    const tickets = await t.app.db
+      .selectFrom('sign_in_tickets')
+      .select('token_hash')
+      .where('user_id', '=', id)
+      .execute();
+    expect(tickets.map((row) => row.token_hash)).toEqual([`live-${id}`]);
+
+    await t.app.db
+      .updateTable('users')
+      .set({ deactivated_at: now - 31 * DAY })
+      .where('id', '=', id)
+      .execute();
+    await purgeAccounts(t.app.db, now);
+    for (const table of ['sign_in_tickets', 'user_identities', 'api_tokens'] as const) {
+      const rows = await t.app.db.selectFrom(table).select('user_id').where('user_id', '=', id).execute();
+      expect([table, rows.length]).toEqual([table, 0]);
+    }
+  });
+
   it('is safe when two processes run it at the same moment', async () => {
     const victims = await Promise.all([signUp(t.app), signUp(t.app), signUp(t.app)]);
     const ids = await Promise.all(victims.map(userId));

@@ -28,6 +28,8 @@ export interface UsersTable {
   token_version: Generated<number>;
   /** When the current address was proven by a verification link; null until then (and after a change). */
   email_verified_at: number | null;
+  /** 0 for an account made through the identity provider: it has no password of its own (ADR 0722). */
+  has_password: Generated<number>;
 }
 
 export interface RefreshTokensTable {
@@ -309,7 +311,47 @@ export interface BillHistoryTable extends HistoryColumns {
   bill_id: number;
 }
 
+/** The identity-provider account (issuer + subject) a user signs in with (docs/decisions/0722-openid-connect-sign-in.md). */
+export interface UserIdentitiesTable {
+  id: Generated<number>;
+  user_id: number;
+  issuer: string;
+  subject: string;
+  /** The address the provider gave when the link was made, shown on the Account page. */
+  email: string | null;
+  linked_at: number;
+  last_used_at: number | null;
+}
+
+/** The one-time ticket a provider sign-in ends in: stored hashed, spent by `POST /auth/oidc/exchange`. */
+export interface SignInTicketsTable {
+  id: Generated<number>;
+  user_id: number;
+  token_hash: string;
+  expires_at: number;
+  used_at: number | null;
+}
+
+/** A personal API token (docs/decisions/0721-api-tokens.md): only its SHA-256 is stored. */
+export interface ApiTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  token_hash: string;
+  /** The secret's first characters, to tell tokens apart in the list. */
+  hint: string;
+  scope: string;
+  /** The one ledger the token works in; null: the ledgers of its user, as a session. */
+  ledger_id: number | null;
+  created_at: number;
+  expires_at: number | null;
+  last_used_at: number | null;
+}
+
 export interface Database {
+  user_identities: UserIdentitiesTable;
+  sign_in_tickets: SignInTicketsTable;
+  api_tokens: ApiTokensTable;
   ledgers: LedgersTable;
   ledger_members: LedgerMembersTable;
   ledger_invitations: LedgerInvitationsTable;

@@ -1,7 +1,9 @@
+import { API_TOKEN_PREFIX, type TokenScope } from '@billfold/contract/tokens';
 import { createSigner, createVerifier } from 'fast-jwt';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../db/database.ts';
-import { unauthorized } from '../lib/http-error.ts';
+import { forbidden, notFound, unauthorized } from '../lib/http-error.ts';
+import { sha256 } from '../lib/tokens.ts';
 
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
 
@@ -14,10 +16,27 @@ interface AccessClaims {
   ver?: number;
 }
 
+/** What an API token allows (docs/decisions/0721-api-tokens.md); a session allows everything its user may do. */
+export interface ApiTokenGrant {
+  id: number;
+  scope: TokenScope;
+  /** The one ledger the token works in; null: every ledger of its user, as a session. */
+  ledgerId: number | null;
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
     /** The signed-in user's id, set by `authenticate`. */
     userId: number;
+    /** Set by `authenticate` when the caller sent an API token instead of a session's access token. */
+    apiToken: ApiTokenGrant | null;
+  }
+  interface FastifyContextConfig {
+    /**
+     * Only a session may call this route, never an API token (403 `TOKEN_NOT_ALLOWED`): managing tokens, the
+     * password, the address, MFA, the calendar feed and the identity-provider link.
+     */
+    sessionOnly?: boolean;
   }
   interface FastifyInstance {
     authenticate: (request: FastifyRequest) => Promise<void>;
@@ -26,6 +45,26 @@ declare module 'fastify' {
 }
 
 const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*)$/;
+/** `bf_` and 256 random bits in base64url (`modules/tokens/tokens.service.ts`): never confused with a JWT. */
+export const API_TOKEN_PATTERN = new RegExp(`^${API_TOKEN_PREFIX}[A-Za-z0-9_-]{43}$`);
+const BEARER_API_TOKEN = /^Bearer (\S+)$/;
+/** A token's last use is written at most once a minute: a dashboard polling every few seconds costs no write each. */
+export const TOKEN_LAST_USE_STEP = 60_000;
+/** The methods a `read` token may use. */
+const READ_METHODS = new Set(['GET', 'HEAD']);
+
+/**
+ * The ledger a request made with `apiToken` works in, given the ledger it names (the `Billfold-Ledger` header,
+ * docs/decisions/0107-ledgers.md) or null when it names none. A token bound to a ledger uses that ledger when the
+ * request names none and answers 404 for any other, like a ledger the caller is not a member of; a token without
+ * a ledger, and a session, leave the choice as it was (null: the caller's personal ledger). The ledger
+ * resolution calls this before it checks membership, so a bound token still needs its user to be a member.
+ */
+export function ledgerForApiToken(apiToken: ApiTokenGrant | null, requested: number | null): number | null {
+  if (apiToken?.ledgerId == null) return requested;
+  if (requested !== null && requested !== apiToken.ledgerId) throw notFound('Ledger not found');
+  return apiToken.ledgerId;
+}
 
 /**
  * HS256 access tokens of 15 minutes, timed by the app's clock. `authenticate` also checks that the account
@@ -64,7 +103,51 @@ export function registerAuth(
   if (activeUser.parameters.length !== 1)
     throw new Error('the account check must have the user id as its only parameter');
 
+  // The API token check: the token's row and whether its user is active, one indexed read by the token's hash.
+  const tokenQuery = opts.db
+    .selectFrom('api_tokens')
+    .innerJoin('users', 'users.id', 'api_tokens.user_id')
+    .select([
+      'api_tokens.id',
+      'api_tokens.user_id',
+      'api_tokens.scope',
+      'api_tokens.ledger_id',
+      'api_tokens.expires_at',
+      'api_tokens.last_used_at',
+    ])
+    .where('api_tokens.token_hash', '=', '')
+    .where('users.deactivated_at', 'is', null)
+    .compile();
+
+  const authenticateApiToken = async (request: FastifyRequest, token: string) => {
+    const [row] = (await opts.db.executeQuery({ ...tokenQuery, parameters: [sha256(token)] } as typeof tokenQuery))
+      .rows;
+    const now = opts.now();
+    if (!row) throw unauthorized('Unauthorized: invalid API token');
+    if (row.expires_at !== null && Number(row.expires_at) <= now) throw unauthorized('Unauthorized: API token expired');
+    if (request.routeOptions.config.sessionOnly)
+      throw forbidden('API tokens cannot do this: sign in to the app instead.', 'TOKEN_NOT_ALLOWED');
+    const scope = row.scope === 'read-write' ? 'read-write' : 'read';
+    if (scope === 'read' && !READ_METHODS.has(request.method))
+      throw forbidden('This API token can only read: its scope is read.', 'TOKEN_READ_ONLY');
+    const lastUsed = row.last_used_at === null ? null : Number(row.last_used_at);
+    if (lastUsed === null || now - lastUsed >= TOKEN_LAST_USE_STEP) {
+      // Conditional, so of concurrent requests (on any process) one writes and the rest find it fresh.
+      await opts.db
+        .updateTable('api_tokens')
+        .set({ last_used_at: now })
+        .where('id', '=', Number(row.id))
+        .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<=', now - TOKEN_LAST_USE_STEP)]))
+        .execute();
+    }
+    const userId = Number(row.user_id);
+    opts.onUser?.(userId);
+    request.userId = userId;
+    request.apiToken = { id: Number(row.id), scope, ledgerId: row.ledger_id === null ? null : Number(row.ledger_id) };
+  };
+
   app.decorateRequest('userId', 0);
+  app.decorateRequest('apiToken', null);
   app.decorate('signAccessToken', (user: { id: number; token_version: number }) => {
     const iat = Math.floor(opts.now() / 1000);
     const claims: AccessClaims = {
@@ -77,7 +160,13 @@ export function registerAuth(
     return sign(claims);
   });
   app.decorate('authenticate', async (request: FastifyRequest) => {
-    const match = BEARER.exec(request.headers.authorization ?? '');
+    const header = request.headers.authorization ?? '';
+    const apiToken = BEARER_API_TOKEN.exec(header)?.[1];
+    if (apiToken?.startsWith(API_TOKEN_PREFIX)) {
+      if (!API_TOKEN_PATTERN.test(apiToken)) throw unauthorized('Unauthorized: invalid API token');
+      return authenticateApiToken(request, apiToken);
+    }
+    const match = BEARER.exec(header);
     if (!match?.[1]) throw unauthorized('Unauthorized: missing or malformed access token');
     let claims: AccessClaims;
     try {

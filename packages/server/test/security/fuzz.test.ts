@@ -222,6 +222,32 @@ const EXAMPLES: Record<string, (g: Gen, w: World) => Example> = {
     body: { challenge: draw(g, fc.base64String({ minLength: 4, maxLength: 44 })), code: draw(g, mfaCode) },
   }),
   'GET /api/v1/user': (_g, w) => ({ query: { userName: w.me.username } }),
+  // Sign-in with an identity provider (none is configured here: test/oidc.test.ts drives a real one) and API tokens.
+  'GET /api/v1/auth/methods': () => ({}),
+  'GET /api/v1/auth/oidc/start': () => ({}),
+  'GET /api/v1/auth/oidc/callback': (g) => ({
+    query: {
+      code: draw(g, fc.stringMatching(/^[A-Za-z0-9_-]{1,43}$/)),
+      state: draw(g, fc.stringMatching(/^[A-Za-z0-9_-]{1,43}$/)),
+    },
+  }),
+  'POST /api/v1/auth/oidc/exchange': (g) => ({ body: { ticket: draw(g, fc.stringMatching(/^[A-Za-z0-9_-]{1,43}$/)) } }),
+  'GET /api/v1/account/oidc': () => ({}),
+  'POST /api/v1/account/oidc/link': (g, w) => ({
+    body: { password: draw(g, fc.constantFrom(w.me.password, 'Wrong!Passw0rd')) },
+  }),
+  'POST /api/v1/account/oidc/unlink': (g, w) => ({
+    body: { password: draw(g, fc.constantFrom(w.me.password, 'Wrong!Passw0rd')) },
+  }),
+  'GET /api/v1/tokens': () => ({}),
+  'POST /api/v1/tokens': (g) => ({
+    body: {
+      name: draw(g, fc.constantFrom('Home Assistant', 'script', 'dashboard')),
+      scope: draw(g, fc.constantFrom('read', 'read-write')),
+      expiresOn: maybe(g, () => draw(g, fc.constantFrom('2099-12-31', '2030-01-01'))),
+    },
+  }),
+  'DELETE /api/v1/tokens/:id': (g) => ({ params: { id: draw(g, fc.integer({ min: 1, max: 200 })) } }),
   'GET /api/v1/user/mfa': () => ({}),
   'POST /api/v1/user/mfa/setup': (g, w) => ({
     body: { password: draw(g, fc.constantFrom(w.me.password, 'Wrong!Passw0rd')) },
@@ -468,6 +494,12 @@ const ALWAYS_REFUSED = new Set([
   'POST /api/v1/imports/preview',
   'POST /api/v1/imports',
   'POST /api/v1/imports/:id/undo',
+  // No identity provider is configured for the fuzzing server, and it never holds a provider sign-in's ticket.
+  'GET /api/v1/auth/oidc/start',
+  'GET /api/v1/auth/oidc/callback',
+  'POST /api/v1/auth/oidc/exchange',
+  'POST /api/v1/account/oidc/link',
+  'POST /api/v1/account/oidc/unlink',
 ]);
 const weightOf = (route: string) =>
   route.startsWith('HEAD ') ||

@@ -7,8 +7,9 @@ import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
 export interface AppRoute {
   path: string;
   /**
-   * `public` routes are reachable signed out: `/` and `/user` (docs/product.md, Who may do what), and
-   * `/verify-email`, the link of a verification email, which may be opened in any browser.
+   * `public` routes are reachable signed out: `/` and `/user` (docs/product.md, Who may do what),
+   * `/verify-email`, the link of a verification email, which may be opened in any browser, and `/login/oidc`, where
+   * a sign-in with the identity provider comes back.
    */
   access: 'public' | 'signed-in';
   Page: LazyExoticComponent<ComponentType>;
@@ -18,6 +19,8 @@ export const routes: readonly AppRoute[] = [
   { path: '/', access: 'public', Page: lazy(() => import('../features/auth/LoginPage.tsx')) },
   { path: '/user', access: 'public', Page: lazy(() => import('../features/auth/CreateAccountPage.tsx')) },
   { path: '/verify-email', access: 'public', Page: lazy(() => import('../features/account/VerifyEmailPage.tsx')) },
+  // Where a sign-in with the identity provider ends (docs/decisions/0722-openid-connect-sign-in.md).
+  { path: '/login/oidc', access: 'public', Page: lazy(() => import('../features/auth/ProviderSignInPage.tsx')) },
   { path: '/logout', access: 'signed-in', Page: lazy(() => import('../features/auth/LogoutPage.tsx')) },
   { path: '/home', access: 'signed-in', Page: lazy(() => import('../features/home/HomePage.tsx')) },
   { path: '/account', access: 'signed-in', Page: lazy(() => import('../features/account/AccountPage.tsx')) },

@@ -1,6 +1,6 @@
 import type { Insertable } from 'kysely';
 import { Repository } from '../../db/repository.ts';
-import type { UsersTable } from '../../db/schema.ts';
+import type { UserIdentitiesTable, UsersTable } from '../../db/schema.ts';
 
 /** The name a personal ledger starts with; its owner may rename it. */
 export const PERSONAL_LEDGER_NAME = 'Personal';
@@ -46,6 +46,75 @@ export class AuthRepository extends Repository {
       return row;
     });
   }
+
+  // ---- identity provider (docs/decisions/0722-openid-connect-sign-in.md) ----
+
+  findIdentity(issuer: string, subject: string) {
+    return this.db
+      .selectFrom('user_identities')
+      .selectAll()
+      .where('issuer', '=', issuer)
+      .where('subject', '=', subject)
+      .executeTakeFirst();
+  }
+
+  findIdentityOfUser(userId: number, issuer: string) {
+    return this.db
+      .selectFrom('user_identities')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('issuer', '=', issuer)
+      .executeTakeFirst();
+  }
+
+  findUserByEmail(emailKey: string) {
+    return this.db.selectFrom('users').selectAll().where('email_key', '=', emailKey).executeTakeFirst();
+  }
+
+  async usernameTaken(usernameKey: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('users')
+      .select('id')
+      .where('username_key', '=', usernameKey)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  insertIdentity(identity: Insertable<UserIdentitiesTable>) {
+    return this.db.insertInto('user_identities').values(identity).execute();
+  }
+
+  touchIdentity(id: number, at: number) {
+    return this.db.updateTable('user_identities').set({ last_used_at: at }).where('id', '=', id).execute();
+  }
+
+  async deleteIdentity(userId: number, issuer: string): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom('user_identities')
+      .where('user_id', '=', userId)
+      .where('issuer', '=', issuer)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) === 1;
+  }
+
+  insertSignInTicket(ticket: { user_id: number; token_hash: string; expires_at: number }) {
+    return this.db.insertInto('sign_in_tickets').values(ticket).execute();
+  }
+
+  /** Spends an unexpired ticket once (a conditional update): its user's id, or null. */
+  async spendSignInTicket(tokenHash: string, now: number): Promise<number | null> {
+    const row = await this.db
+      .updateTable('sign_in_tickets')
+      .set({ used_at: now })
+      .where('token_hash', '=', tokenHash)
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', now)
+      .returning('user_id')
+      .executeTakeFirst();
+    return row ? Number(row.user_id) : null;
+  }
+
+  // ---- end of identity provider ----
 
   recordLogin(userId: number, at: number) {
     return this.db

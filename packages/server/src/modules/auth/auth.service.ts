@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AuthResponse, CreateUserBody, LoginBody, LoginResponse, MfaLoginBody } from '@billfold/contract/auth';
 import type { UserRow } from '../../db/schema.ts';
-import { conflict, unauthorized } from '../../lib/http-error.ts';
+import { conflict, forbidden, unauthorized } from '../../lib/http-error.ts';
 import { burnVerification, hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import { DAY } from '../../lib/time.ts';
 import { newOpaqueToken, sha256 } from '../../lib/tokens.ts';
@@ -18,7 +18,11 @@ export interface AuthOptions {
   now: () => number;
   /** Seconds after its first use within which a refresh token may be presented again (REFRESH_REUSE_SECONDS). */
   refreshReuseSeconds: number;
+  /** Whether username/password sign-in and sign-up are allowed (`PASSWORD_LOGIN`; ADR 0722). */
+  passwordLogin?: boolean;
 }
+
+export const PASSWORD_LOGIN_OFF = 'Sign-in with a password is turned off on this server: use the identity provider.';
 
 export class AuthService {
   constructor(
@@ -39,6 +43,7 @@ export class AuthService {
    * verification link at `appUrl`.
    */
   async create(body: CreateUserBody, ip: string, appUrl: string) {
+    if (this.options.passwordLogin === false) throw forbidden(PASSWORD_LOGIN_OFF, 'PASSWORD_LOGIN_DISABLED');
     await reserveAttempt(this.repo, [signUpKey(ip)], this.now(), 'Too many accounts created from this address.');
     const usernameKey = body.username.toLowerCase();
     const emailKey = body.email.toLowerCase();
@@ -76,6 +81,7 @@ export class AuthService {
   }
 
   async login(body: LoginBody, ip: string): Promise<LoginResponse> {
+    if (this.options.passwordLogin === false) throw forbidden(PASSWORD_LOGIN_OFF, 'PASSWORD_LOGIN_DISABLED');
     const loginKey = body.username.toLowerCase();
     const now = this.now();
     // The account is found first: its username and its email count against one throttle key.
@@ -101,6 +107,15 @@ export class AuthService {
 
   async completeMfaLogin(body: MfaLoginBody, ip: string): Promise<AuthResponse> {
     return this.completeLogin(await this.mfa.redeemChallenge(body.challenge, body.code, ip));
+  }
+
+  /**
+   * The end of a sign-in at the identity provider (docs/decisions/0722-openid-connect-sign-in.md): the provider
+   * stands in for the password step only, so an account with MFA on still gets the code step.
+   */
+  async completeProviderLogin(user: UserRow): Promise<LoginResponse> {
+    if (user.mfa_enabled === 1) return this.mfa.startChallenge(user.id);
+    return this.completeLogin(user);
   }
 
   private async completeLogin(user: { id: number; username: string; token_version: number }): Promise<AuthResponse> {

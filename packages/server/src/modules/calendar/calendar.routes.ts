@@ -30,6 +30,7 @@ export function calendarRoutes(app: FastifyInstance, service: CalendarService, p
     '/account/calendar-feed',
     {
       onRequest: app.authenticate,
+      config: { sessionOnly: true },
       schema: {
         tags: ['calendar'],
         summary: 'Turn the private calendar feed on with a new address (the old one stops working), or off',

@@ -29,6 +29,7 @@ export function emailVerificationRoutes(
     '/account/email/verification',
     {
       onRequest: app.authenticate,
+      config: { sessionOnly: true },
       schema: {
         tags: ['user'],
         summary: 'Send a new verification link to the account’s address',

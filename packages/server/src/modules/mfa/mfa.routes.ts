@@ -15,7 +15,8 @@ import type { MfaService } from './mfa.service.ts';
 /** Enrolment and recovery codes of the signed-in account; the sign-in's code step is under `/auth`. */
 export function mfaRoutes(app: FastifyInstance, service: MfaService): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const common = { onRequest: app.authenticate } as const;
+  // A session only: no API token sets up or reads the second factor (docs/decisions/0721-api-tokens.md).
+  const common = { onRequest: app.authenticate, config: { sessionOnly: true } } as const;
   const tags = ['user'];
   const security = [{ bearer: [] }];
   r.get(

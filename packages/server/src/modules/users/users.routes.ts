@@ -28,6 +28,7 @@ export function usersRoutes(
     '/user',
     {
       onRequest: app.authenticate,
+      config: { sessionOnly: true },
       schema: {
         tags: ['user'],
         summary: 'Change email or password, turn MFA off (with a code), or deactivate; needs the current password',

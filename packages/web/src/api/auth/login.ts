@@ -39,16 +39,20 @@ function readAuth(text: string): AuthResponse | null {
 
 const isOnline = () => typeof navigator === 'undefined' || navigator.onLine !== false;
 
-/** `POST /auth/login`; reports the failure as observed so the page can name it (docs/product.md, Messages). */
-export async function login(credentials: LoginBody): Promise<LoginResult> {
-  const observation = await exchange('POST', '/auth/login', { body: credentials });
+/** A sign-in's answer: tokens, the MFA code step, or the failure as observed. */
+export function readLoginAnswer(observation: Observation, username = ''): LoginResult {
   if (observation.stage === 'response' && observation.ok) {
     const auth = readAuth(observation.text);
-    if (auth) return { ok: true, auth: { ...auth, username: auth.username || credentials.username } };
+    if (auth) return { ok: true, auth: { ...auth, username: auth.username || username } };
     const mfa = readChallenge(observation.text);
     if (mfa) return { ok: false, mfa };
   }
   return { ok: false, failure: { observation, online: isOnline() } };
+}
+
+/** `POST /auth/login`; reports the failure as observed so the page can name it (docs/product.md, Messages). */
+export async function login(credentials: LoginBody): Promise<LoginResult> {
+  return readLoginAnswer(await exchange('POST', '/auth/login', { body: credentials }), credentials.username);
 }
 
 /** `POST /auth/login/mfa`: the challenge of the password step and a code, for the tokens. */

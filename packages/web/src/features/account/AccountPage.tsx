@@ -4,8 +4,10 @@ import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router-dom';
 import { useEmailStatus } from '../../api/account/get-email-status.ts';
+import { useIdentityLink } from '../../api/account/get-identity-link.ts';
 import { useMfaStatus } from '../../api/account/get-mfa-status.ts';
 import { useUser } from '../../api/account/get-user.ts';
 import { PageCard } from '../../components/PageCard.tsx';
@@ -13,6 +15,7 @@ import { formatTimestamp } from '../../lib/dates.ts';
 import { roleLabel } from '../../lib/format.ts';
 import { useSession } from '../../lib/use-session.ts';
 import { AccountDataSection } from './AccountDataSection.tsx';
+import { ApiTokensSection } from './ApiTokensSection.tsx';
 import { ChangeEmailDialog } from './ChangeEmailDialog.tsx';
 import { ChangePasswordDialog } from './ChangePasswordDialog.tsx';
 import { DeactivateDialog } from './DeactivateDialog.tsx';
@@ -20,9 +23,21 @@ import { DisableMfaDialog } from './DisableMfaDialog.tsx';
 import { DueSettingsSection } from './DueSettingsSection.tsx';
 import { EmailStateChip, EmailVerificationHelp } from './EmailVerification.tsx';
 import { EnableMfaDialog } from './EnableMfaDialog.tsx';
+import { linkReturnNotice } from './identity-link-text.ts';
+import { LinkIdentityDialog } from './LinkIdentityDialog.tsx';
 import { RecoveryCodesDialog } from './RecoveryCodesDialog.tsx';
+import { useAccountNotice } from './use-account-notice.ts';
 
-type OpenDialog = 'email' | 'password' | 'deactivate' | 'enableMfa' | 'disableMfa' | 'recoveryCodes' | null;
+type OpenDialog =
+  | 'email'
+  | 'password'
+  | 'deactivate'
+  | 'enableMfa'
+  | 'disableMfa'
+  | 'recoveryCodes'
+  | 'link'
+  | 'unlink'
+  | null;
 
 function Row({ label, wrap = false, children }: { label: string; wrap?: boolean; children: ReactNode }) {
   return (
@@ -56,8 +71,22 @@ export default function AccountPage() {
   const { data: user, isPending } = useUser(username);
   const { data: mfa } = useMfaStatus(user?.mfaEnabled ? username : '');
   const { data: emailStatus } = useEmailStatus();
+  const { data: identity } = useIdentityLink();
   const [dialog, setDialog] = useState<OpenDialog>(null);
   const close = () => setDialog(null);
+  const location = useLocation();
+  const navigate = useNavigate();
+  const notify = useAccountNotice();
+  const provider = identity?.provider ?? null;
+
+  // Back from the identity provider after linking (`#oidc=…`): say how it went, once, and drop it from the address.
+  useEffect(() => {
+    if (!provider) return;
+    const notice = linkReturnNotice(location.hash, provider);
+    if (!notice) return;
+    notify(notice.message, notice.severity);
+    navigate({ pathname: location.pathname, search: location.search, hash: '' }, { replace: true });
+  }, [provider, location.hash, location.pathname, location.search, notify, navigate]);
 
   let content: ReactNode;
   if (!username) content = <Alert severity="error">Not authenticated.</Alert>;
@@ -122,6 +151,29 @@ export default function AccountPage() {
               </Button>
             )}
           </Row>
+          {identity && provider && (
+            <Row label={provider}>
+              <Stack sx={{ flexGrow: 1, minWidth: 0 }}>
+                <Typography>{identity.linked ? 'Linked' : 'Not linked'}</Typography>
+                <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
+                  {identity.linked
+                    ? `Sign in with ${provider}${identity.email ? ` as ${identity.email}` : ''}`
+                    : `Link your ${provider} account to sign in with it`}
+                </Typography>
+              </Stack>
+              {identity.linked ? (
+                identity.canUnlink && (
+                  <Button size="small" color="error" onClick={() => setDialog('unlink')} sx={{ whiteSpace: 'nowrap' }}>
+                    Unlink
+                  </Button>
+                )
+              ) : (
+                <Button size="small" onClick={() => setDialog('link')} sx={{ whiteSpace: 'nowrap' }}>
+                  Link {provider}
+                </Button>
+              )}
+            </Row>
+          )}
         </Stack>
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mt: 3 }}>
           <Button variant="contained" onClick={() => setDialog('password')}>
@@ -132,6 +184,7 @@ export default function AccountPage() {
           </Button>
         </Stack>
         <DueSettingsSection />
+        <ApiTokensSection />
         <AccountDataSection />
         <ChangeEmailDialog open={dialog === 'email'} currentEmail={user.email} onClose={close} />
         <ChangePasswordDialog
@@ -144,6 +197,14 @@ export default function AccountPage() {
         <EnableMfaDialog open={dialog === 'enableMfa'} username={user.username} onClose={close} />
         <DisableMfaDialog open={dialog === 'disableMfa'} username={user.username} onClose={close} />
         <RecoveryCodesDialog open={dialog === 'recoveryCodes'} username={user.username} onClose={close} />
+        {provider && (
+          <LinkIdentityDialog
+            open={dialog === 'link' || dialog === 'unlink'}
+            mode={dialog === 'unlink' ? 'unlink' : 'link'}
+            provider={provider}
+            onClose={close}
+          />
+        )}
       </>
     );
 

@@ -1,9 +1,11 @@
 import type { AuthResponse, MfaChallenge } from '@billfold/contract/auth';
 import Button from '@mui/material/Button';
+import Divider from '@mui/material/Divider';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { type FormEvent, useEffect, useState } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router-dom';
+import { OIDC_START_PATH, useSignInMethods } from '../../api/auth/get-sign-in-methods.ts';
 import { login } from '../../api/auth/login.ts';
 import { AuthCard } from '../../components/AuthCard.tsx';
 import { useNotice } from '../../components/notices.tsx';
@@ -37,6 +39,7 @@ export default function LoginPage() {
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
   const [challenge, setChallenge] = useState<MfaChallenge | null>(null);
+  const { data: methods } = useSignInMethods();
   const flag = readLoginFlag(location.state);
   // Kept past the effect below, which drops the router state: after signing in, back to where the user was.
   const [returnTo] = useState(() => readReturnPath(location.state));
@@ -79,6 +82,21 @@ export default function LoginPage() {
     );
   }
 
+  // The identity provider, when the server has one (docs/decisions/0722-openid-connect-sign-in.md): a navigation to
+  // the server, which sends the browser on to the provider and back to /login/oidc.
+  const providerButton = methods?.oidc && (
+    <Button variant={methods.password ? 'outlined' : 'contained'} href={OIDC_START_PATH} fullWidth>
+      Sign in with {methods.oidc.name}
+    </Button>
+  );
+  if (methods && !methods.password) {
+    return (
+      <AuthCard title="Login">
+        <Stack spacing={2}>{providerButton}</Stack>
+      </AuthCard>
+    );
+  }
+
   return (
     <AuthCard title="Login or Create User">
       <Stack component="form" spacing={2} onSubmit={submit} noValidate>
@@ -100,6 +118,12 @@ export default function LoginPage() {
             Create User
           </Button>
         </Stack>
+        {providerButton && (
+          <>
+            <Divider>or</Divider>
+            {providerButton}
+          </>
+        )}
       </Stack>
     </AuthCard>
   );

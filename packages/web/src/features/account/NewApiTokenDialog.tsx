@@ -1,0 +1,151 @@
+import type { CreatedToken, TokenScope } from '@billfold/contract/tokens';
+import ContentCopy from '@mui/icons-material/ContentCopy';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import DialogContentText from '@mui/material/DialogContentText';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import FormLabel from '@mui/material/FormLabel';
+import Radio from '@mui/material/Radio';
+import RadioGroup from '@mui/material/RadioGroup';
+import TextField from '@mui/material/TextField';
+import { useState } from 'react';
+import { useCreateApiToken } from '../../api/account/create-api-token.ts';
+import { failureMessage } from '../../api/outcome.ts';
+import { FormDialog } from '../../components/FormDialog.tsx';
+import { IsoDateField } from '../../components/IsoDateField.tsx';
+import { curlExample, SCOPE_LABELS, tokenNameProblem } from './api-token-text.ts';
+import { useAccountNotice } from './use-account-notice.ts';
+
+const FAILED = 'Failed to create the token.';
+
+/**
+ * A new API token in two steps: its name, scope and optional last day; then the token itself, shown this once with
+ * a Copy button, and only Done (docs/decisions/0721-api-tokens.md).
+ */
+export function NewApiTokenDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const [name, setName] = useState('');
+  const [scope, setScope] = useState<TokenScope>('read');
+  const [expiresOn, setExpiresOn] = useState('');
+  const [dateProblem, setDateProblem] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [made, setMade] = useState<CreatedToken | null>(null);
+  const create = useCreateApiToken();
+  const notify = useAccountNotice();
+
+  const close = () => {
+    setName('');
+    setScope('read');
+    setExpiresOn('');
+    setDateProblem(null);
+    setError(null);
+    setMade(null);
+    onClose();
+  };
+  const submit = async () => {
+    if (made) return close();
+    const problem = tokenNameProblem(name) ?? dateProblem;
+    setError(problem);
+    if (problem) return;
+    const outcome = await create.mutateAsync({ name: name.trim(), scope, expiresOn: expiresOn || null });
+    if (!outcome.ok) return setError(failureMessage(outcome, { failed: FAILED, error: FAILED }));
+    setMade(outcome.data);
+  };
+  const copy = async () => {
+    if (!made) return;
+    try {
+      await navigator.clipboard.writeText(made.token);
+      notify('Token copied.', 'success');
+    } catch {
+      notify('Could not copy; select the token and copy it yourself.', 'error');
+    }
+  };
+
+  return (
+    <FormDialog
+      open={open}
+      title={made ? 'Copy Your Token' : 'New API Token'}
+      submitLabel={made ? 'Done' : 'Create Token'}
+      hideCancel={made !== null}
+      error={error}
+      onDismissError={() => setError(null)}
+      busy={create.isPending}
+      onSubmit={submit}
+      onClose={close}
+    >
+      {made ? (
+        <>
+          <Alert severity="warning">Copy this token now. It is shown only once.</Alert>
+          <Box
+            component="code"
+            aria-label="API token"
+            data-testid="new-api-token"
+            sx={{
+              p: 1.5,
+              fontFamily: 'monospace',
+              fontSize: '0.95rem',
+              overflowWrap: 'anywhere',
+              bgcolor: 'action.hover',
+              borderRadius: 1,
+              userSelect: 'all',
+            }}
+          >
+            {made.token}
+          </Box>
+          <Box>
+            <Button startIcon={<ContentCopy />} onClick={copy}>
+              Copy
+            </Button>
+          </Box>
+          <DialogContentText variant="body2">Send it in the Authorization header, for example:</DialogContentText>
+          <Box
+            component="code"
+            sx={{ fontFamily: 'monospace', fontSize: '0.8rem', overflowWrap: 'anywhere', color: 'text.secondary' }}
+          >
+            {curlExample(made.token, window.location.origin)}
+          </Box>
+        </>
+      ) : (
+        <>
+          <DialogContentText>
+            A token lets a script or a home dashboard use your account without your password. Anyone holding it can do
+            what its scope allows.
+          </DialogContentText>
+          <TextField
+            label="Name"
+            name="token-name"
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+            helperText="What uses it, e.g. Home Assistant"
+            autoFocus
+            fullWidth
+            required
+          />
+          <Box>
+            <FormLabel id="token-scope-label">Scope</FormLabel>
+            <RadioGroup
+              aria-labelledby="token-scope-label"
+              value={scope}
+              onChange={(event) => setScope(event.target.value as TokenScope)}
+            >
+              {(['read', 'read-write'] as const).map((value) => (
+                <FormControlLabel key={value} value={value} control={<Radio />} label={SCOPE_LABELS[value]} />
+              ))}
+            </RadioGroup>
+          </Box>
+          <IsoDateField
+            label="Expires after (optional)"
+            name="token-expires"
+            value={expiresOn}
+            clearable
+            onChange={(value, problem) => {
+              setExpiresOn(value);
+              setDateProblem(problem);
+            }}
+            helperText="The last day it works; empty: until you revoke it"
+          />
+        </>
+      )}
+    </FormDialog>
+  );
+}
