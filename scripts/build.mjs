@@ -72,9 +72,9 @@ function filesUnder(path, out) {
 }
 
 /** The content hash of a target's inputs: names and bytes of every file, in a fixed order. */
-export function sourceHash(target) {
+export function sourceHash(target, inputs = TARGETS[target].inputs) {
   const hash = createHash('sha256');
-  for (const input of TARGETS[target].inputs) {
+  for (const input of inputs) {
     for (const file of filesUnder(input, [])) {
       hash.update(relative(ROOT, file));
       hash.update('\0');
