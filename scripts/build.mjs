@@ -9,7 +9,7 @@
 //   node scripts/build.mjs                 build both (what `npm run build` runs)
 //   node scripts/build.mjs --if-changed    build only what is stale (what `npm start` runs first)
 //   node scripts/build.mjs --server | --web  one target only
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
   copyFileSync,
@@ -110,12 +110,24 @@ export function isFresh(target, hash = sourceHash(target)) {
   return existsSync(join(current.dir, target === 'web' ? 'index.html' : 'main.js'));
 }
 
+/** Runs a command without blocking this process's event loop (a running server may share it); its output is shown only if it fails. */
 function run(command, args, options) {
-  const result = spawnSync(command, args, { encoding: 'utf8', ...options });
-  if (result.status !== 0) {
-    process.stderr.write(`${result.stdout ?? ''}${result.stderr ?? ''}`);
-    throw new Error(`${basename(command)} ${args.join(' ')} failed (exit ${result.status ?? result.signal})`);
-  }
+  return new Promise((resolveRun, reject) => {
+    const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      if (code === 0) return resolveRun();
+      process.stderr.write(output);
+      reject(new Error(`${basename(command)} ${args.join(' ')} failed (exit ${code ?? signal})`));
+    });
+  });
 }
 
 /**
@@ -184,7 +196,7 @@ async function buildServer(outDir) {
 /** The web app through Vite, into `outDir`. */
 function buildWeb(outDir) {
   const vite = join(ROOT, 'node_modules/vite/bin/vite.js');
-  run(process.execPath, [vite, 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'], {
+  return run(process.execPath, [vite, 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'], {
     cwd: TARGETS.web.dir,
     // What ships is React's production bundle, whatever NODE_ENV the caller has (vitest sets `test`).
     env: { ...process.env, NODE_ENV: 'production' },
@@ -274,7 +286,7 @@ export async function buildTarget(target, hash = sourceHash(target)) {
   rmSync(tmp, { recursive: true, force: true });
   try {
     if (target === 'server') await buildServer(tmp);
-    else buildWeb(tmp);
+    else await buildWeb(tmp);
     const assets = assetsOf(tmp);
     if (target === 'web') keepPreviousAssets(previous, tmp);
     const builtAt = new Date();
