@@ -34,6 +34,8 @@ async function start(dataDir: string): Promise<number> {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // Its own process group, stopped as a whole the way a terminal's Ctrl-C stops one: npm does not pass SIGTERM on.
+    detached: true,
   });
   let stderr = '';
   const keep = (chunk: Buffer) => {
@@ -56,9 +58,9 @@ async function start(dataDir: string): Promise<number> {
     }
     await new Promise((r) => setTimeout(r, 5));
   }
-  child.kill('SIGTERM');
+  process.kill(-(child.pid ?? 0), 'SIGTERM');
   const code = await exited;
-  // npm ends by the signal it passed on to the server; the server itself must have stopped with 0.
+  // npm ends by the signal; the server itself must have drained and stopped.
   if (code !== 0 && child.signalCode !== 'SIGTERM') throw new Error(`npm start ended with ${code}:\n${stderr}`);
   if (/stopping anyway|shutdown failed/.test(stderr)) throw new Error(`the server did not drain:\n${stderr}`);
   for (;;) {

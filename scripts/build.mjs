@@ -277,8 +277,12 @@ function stamp(date) {
     .replace(/\.\d+Z$/, '');
 }
 
-/** Builds one target into a new directory and switches `dist` to it. Returns that directory. */
-export async function buildTarget(target, hash = sourceHash(target)) {
+/** Builds one target into a new directory and switches `dist` to it, under the target's lock. Returns that directory. */
+export function buildTarget(target, hash = sourceHash(target)) {
+  return withLock(target, () => buildUnlocked(target, hash));
+}
+
+async function buildUnlocked(target, hash) {
   const builds = buildsOf(target);
   mkdirSync(builds, { recursive: true });
   const previous = currentBuild(target);
@@ -306,6 +310,39 @@ export async function buildTarget(target, hash = sourceHash(target)) {
 }
 
 /**
+ * Holds a target's build lock (the directory `builds/.lock`, made atomically, with its owner's pid) while `work`
+ * runs, so two starts on one checkout build one after the other and the second finds the first's build fresh. A lock
+ * whose process is gone is taken over.
+ */
+async function withLock(target, work) {
+  const builds = buildsOf(target);
+  mkdirSync(builds, { recursive: true });
+  const lock = join(builds, '.lock');
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      writeFileSync(join(lock, 'pid'), String(process.pid));
+      break;
+    } catch (err) {
+      if (err.code !== 'EEXIST') throw err;
+      let owner = 0;
+      try {
+        owner = Number(readFileSync(join(lock, 'pid'), 'utf8'));
+      } catch {
+        // just released, or its owner has not written its pid yet
+      }
+      if (owner && !pidAlive(owner)) rmSync(lock, { recursive: true, force: true });
+      else await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  try {
+    return await work();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+/**
  * Builds the targets asked for: every one (`force`), or only those whose sources changed since their build.
  * `say` reports each build in one line; nothing is said when nothing is built.
  */
@@ -314,11 +351,15 @@ export async function ensureBuilt({ force = false, targets = ['server', 'web'], 
   for (const target of targets) {
     const hash = sourceHash(target);
     if (!force && isFresh(target, hash)) continue;
-    const started = Date.now();
-    say(`Building the ${target === 'web' ? 'web app' : 'server'}${force ? '' : ' (its sources changed)'}…`);
-    const dir = await buildTarget(target, hash);
-    say(`Built the ${target === 'web' ? 'web app' : 'server'} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    built.push({ target, dir });
+    await withLock(target, async () => {
+      // Another process may have built it while this one waited.
+      if (!force && isFresh(target, hash)) return;
+      const started = Date.now();
+      say(`Building the ${target === 'web' ? 'web app' : 'server'}${force ? '' : ' (its sources changed)'}…`);
+      const dir = await buildUnlocked(target, hash);
+      say(`Built the ${target === 'web' ? 'web app' : 'server'} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      built.push({ target, dir });
+    });
   }
   return built;
 }
