@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -78,6 +78,25 @@ describe('main: the real process', () => {
       second.child.kill('SIGTERM');
       expect(await exitOf(second.child)).toBe(0);
     }
+  });
+
+  it('the compiled backup and mfa-reset commands run from their links in dist/', async () => {
+    await compiledServer();
+    const env = { ...process.env, DATA_DIR: dataDir };
+    const backup = spawnSync(process.execPath, ['packages/server/dist/backup.js'], {
+      cwd: root,
+      env,
+      encoding: 'utf8',
+    });
+    expect(backup.status, backup.stderr).toBe(0);
+    expect(backup.stdout).toMatch(/^Backup written: .*billfold-.*\.db \(\d+ bytes, integrity ok\)/);
+    const reset = spawnSync(process.execPath, ['packages/server/dist/mfa-reset.js', 'nobody-here'], {
+      cwd: root,
+      env,
+      encoding: 'utf8',
+    });
+    expect(reset.status).toBe(1);
+    expect(reset.stderr).toContain('nobody-here');
   });
 
   it('SIGTERM lets a request in flight finish, refuses new connections, then exits 0', async () => {

@@ -49,7 +49,8 @@ export function loggerOptions(options: {
           sync: true,
           colorize: options.stream ? false : PinoPretty.isColorSupported,
           translateTime: 'SYS:HH:MM:ss.l',
-          ignore: 'pid,hostname,reqId,req,res,responseTime',
+          // What the message already says (the request line, the start line) is not repeated after it.
+          ignore: 'pid,hostname,reqId,req,res,responseTime,address,database,startSeconds',
           messageFormat: '{if reqId}[{reqId}] {end}{msg}',
           singleLine: true,
         })
