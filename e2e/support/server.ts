@@ -1,5 +1,6 @@
 /**
- * The real server (`packages/server/src/main.ts`, exactly as `npm start` runs it) as a child process on a free
+ * The real server (the compiled `packages/server/dist/main.js`, exactly as `npm start` runs it, rebuilt first when
+ * its sources changed: scripts/build.mjs) as a child process on a free
  * loopback port with a fresh data directory (a new SQLite file). The suite's shared server (support/global-setup.ts)
  * and any spec that needs a server of its own with other settings (e.g. mail, specs/reminders.test.ts) start it here.
  */
@@ -8,6 +9,7 @@ import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { ensureBuilt } from '../../scripts/build.mjs';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -92,10 +94,12 @@ export async function startServer(
   }
   Object.assign(childEnv, typeof env === 'function' ? env(baseUrl) : env);
   const log = createWriteStream(logFile, { flags: 'a' });
+  // The server is always current, even with E2E_SKIP_BUILD (which skips the forced build of both): quick when fresh.
+  await ensureBuilt({ targets: ['server'] });
 
   let child: ChildProcess;
   const launch = async () => {
-    child = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
+    child = spawn(process.execPath, ['packages/server/dist/main.js'], {
       cwd: ROOT,
       env: childEnv,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -6,7 +6,9 @@ const apiTarget = process.env.BILLFOLD_API ?? 'http://127.0.0.1:8080';
 export default defineConfig({
   plugins: [react()],
   build: {
-    outDir: 'dist',
+    // `npm run build` (scripts/build.mjs) names a new directory with --outDir for every build and then switches
+    // `dist` to it; a bare `vite build` must never empty the build a running server serves, so it writes here.
+    outDir: 'builds/vite',
     emptyOutDir: true,
     // Inline assets would be data: URLs; served files keep the CSP simple and the entry chunk small.
     assetsInlineLimit: 0,

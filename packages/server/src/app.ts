@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { type Config, resolvedLimits, type TrustProxy } from './config.ts';
 import { createDatabase, type Db, databaseProbe, migrateToLatest } from './db/database.ts';
+import { loggerOptions, registerRequestLogging, resolveLogFormat } from './lib/logger.ts';
 import { createMailer } from './lib/mailer.ts';
 import { Outbox } from './lib/outbox.ts';
 import { SecretBox } from './lib/secret-box.ts';
@@ -86,6 +87,8 @@ declare module 'fastify' {
     outbox: Outbox;
     /** The recurring invoices' runner, run by the hourly jobs (`main.ts`) and after each schedule change. */
     schedules: ScheduleRunner;
+    /** Work outside requests (main.ts: the hourly jobs, the index preload) that must end before the database closes. */
+    finishBeforeClose: (work: () => Promise<unknown>) => void;
   }
 }
 
@@ -116,20 +119,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     trustProxy: fastifyTrustProxy(config.trustProxy),
     // A path Fastify cannot route (bad percent-escape, overlong parameter) is refused before any hook runs.
     frameworkErrors: answerFrameworkError,
-    logger: {
+    // Log lines: format, request ids, one line per request, no secrets (lib/logger.ts).
+    ...loggerOptions({
       level: config.logLevel,
+      format: resolveLogFormat(config.logFormat ?? 'auto', options.logStream ?? process.stdout),
       ...(options.logStream ? { stream: options.logStream } : {}),
-      // Only the path is logged: query strings may carry refresh tokens.
-      serializers: {
-        req: (req: { method: string; url: string; ip?: string }) => ({
-          method: req.method,
-          url: maskCalendarToken(req.url.split('?')[0] ?? ''),
-          ip: req.ip,
-        }),
-      },
-      redact: ['req.headers.authorization'],
-    },
+      maskPath: maskCalendarToken,
+      quietRoutes: ['/api/v1/health'],
+    }),
   });
+  registerRequestLogging(app, maskCalendarToken);
   app.decorate('db', db);
   app.decorate('config', config);
   const readModel = new ReadModelRepository(
@@ -249,5 +248,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     },
     { prefix: '/api/v1' },
   );
+  // Registered last, so it runs first when the app closes (after the requests in flight): what main.ts started
+  // outside requests finishes before the database and the mailer close.
+  const background: Array<() => Promise<unknown>> = [];
+  app.decorate('finishBeforeClose', (work: () => Promise<unknown>) => {
+    background.push(work);
+  });
+  app.addHook('onClose', async () => {
+    await Promise.all(background.map((work) => work()));
+  });
   return app;
 }

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
-import { isAbsolute, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { z } from 'zod';
+import type { LogFormat } from './lib/logger.ts';
 import type { MailConfig } from './lib/mailer.ts';
 
 /** The forms of Fastify's `trustProxy` that an environment variable can express. */
@@ -19,6 +20,10 @@ export interface Config {
   /** Key text that encrypts MFA secrets and keys the recovery-code hashes. */
   mfaKey: string;
   logLevel: string;
+  /** `LOG_FORMAT`: readable lines, JSON, or `auto` (readable on a terminal); absent is `auto` (lib/logger.ts). */
+  logFormat?: LogFormat;
+  /** Seconds a SIGTERM waits for in-flight requests and jobs before the process ends anyway (main.ts). */
+  shutdownTimeoutSeconds?: number;
   /** Which proxies' `X-Forwarded-For` decides the client address (Fastify's `trustProxy`); false trusts none. */
   trustProxy: TrustProxy;
   /** Seconds after its first use within which a refresh token may be presented again without revoking its family. */
@@ -196,6 +201,8 @@ const envSchema = limitsEnvSchema.extend(oidcEnvSchema.shape).extend({
   JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
   MFA_KEY: z.string().min(32, 'MFA_KEY must be at least 32 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
+  SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(25),
   WEB_ROOT: z.string().min(1).optional(),
   TRUST_PROXY: z
     .string()
@@ -283,7 +290,23 @@ function loadOrCreateSecret(dataDir: string, name: 'jwt-secret' | 'mfa-key'): st
   }
 }
 
-const defaultWebRoot = resolve(import.meta.dirname, '../../web/dist');
+/**
+ * The server package's folder, found upwards from this module: `src/` when run from source, `builds/<id>/` when
+ * compiled (scripts/build.mjs).
+ */
+function serverPackageDir(): string {
+  for (let dir = import.meta.dirname; dir !== dirname(dir); dir = dirname(dir)) {
+    try {
+      if (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).name === '@billfold/server') return dir;
+    } catch {
+      // no package.json here
+    }
+  }
+  return resolve(import.meta.dirname, '..');
+}
+
+/** The web app's current build (`packages/web/dist`, a link the build switches: docs/decisions/0904-compiled-start.md). */
+const defaultWebRoot = join(serverPackageDir(), '../web/dist');
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const e = parseEnv(envSchema, env);
@@ -298,6 +321,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jwtSecret: e.JWT_SECRET ?? loadOrCreateSecret(dataDir, 'jwt-secret'),
     mfaKey: e.MFA_KEY ?? loadOrCreateSecret(dataDir, 'mfa-key'),
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
+    shutdownTimeoutSeconds: e.SHUTDOWN_TIMEOUT_SECONDS,
     trustProxy: e.TRUST_PROXY,
     refreshReuseSeconds: e.REFRESH_REUSE_SECONDS,
     ledgerIndexMb: e.LEDGER_INDEX_MB,

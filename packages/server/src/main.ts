@@ -1,13 +1,35 @@
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { buildApp } from './app.ts';
-import { loadConfig } from './config.ts';
+import { type Config, loadConfig } from './config.ts';
 import { purgeAccounts } from './jobs/purge.ts';
 import { purgeRecycleBin } from './jobs/recycle-purge.ts';
 import { scheduleHourly } from './jobs/scheduler.ts';
+import { markBuildInUse } from './lib/build-dir.ts';
+import { markListenText } from './lib/logger.ts';
 import { DataVersionRepository } from './modules/read-model/data-version.repository.ts';
 
+/** Where the data lives, for the start line: never a password or any other part of `DATABASE_URL`'s credentials. */
+function describeDatabase(database: Config['database']): string {
+  if (database.dialect === 'sqlite') return `SQLite ${database.file}`;
+  try {
+    const url = new URL(database.url);
+    return `PostgreSQL ${url.hostname}${url.port ? `:${url.port}` : ''}${url.pathname}`;
+  } catch {
+    return 'PostgreSQL';
+  }
+}
+
 const config = loadConfig();
+// The compiled server (scripts/build.mjs) keeps the build it runs from while it runs.
+if (import.meta.url.endsWith('.js')) markBuildInUse(dirname(fileURLToPath(import.meta.url)));
 const app = await buildApp(config);
-await app.listen({ port: config.port, host: config.host });
+const address = await app.listen({ port: config.port, host: config.host, listenTextResolver: markListenText });
+const everywhere = config.host === '0.0.0.0' || config.host === '::';
+app.log.info(
+  { address, database: describeDatabase(config.database), startSeconds: Math.round(process.uptime() * 100) / 100 },
+  `Billfold listening at ${address}${everywhere ? ` (all interfaces, port ${config.port})` : ''}, data in ${describeDatabase(config.database)}, started in ${process.uptime().toFixed(2)} s`,
+);
 const stopJobs = scheduleHourly(
   [
     { name: 'purge-accounts', run: () => purgeAccounts(app.db, config.now()) },
@@ -19,16 +41,38 @@ const stopJobs = scheduleHourly(
   app.log,
 );
 // The ledger indexes of the users most likely to come back, loaded while the server already answers (by SQL).
-void app.ledgerIndexes.preload();
+const preloading = app.ledgerIndexes.preload().catch((err: unknown) => app.log.error({ err }, 'preload failed'));
+app.finishBeforeClose(() => Promise.all([stopJobs(), preloading]));
 
+/**
+ * SIGTERM (systemd, a container engine) or SIGINT (Ctrl-C): no new connections; the requests in flight, the running
+ * job and the index preload finish; the database closes; exit 0. A process that has not drained within
+ * `SHUTDOWN_TIMEOUT_SECONDS`, or gets a second signal, exits 1 at once.
+ */
 let closing = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, async () => {
-    if (closing) return;
+    if (closing) {
+      app.log.warn({ signal }, 'second signal: stopping without waiting');
+      process.exit(1);
+    }
     closing = true;
-    app.log.info({ signal }, 'shutting down');
-    stopJobs();
-    await app.close();
+    const seconds = config.shutdownTimeoutSeconds ?? 25;
+    app.log.info({ signal }, `Shutting down: finishing requests and jobs in flight (at most ${seconds} s)`);
+    const deadline = setTimeout(() => {
+      app.log.error(`Requests or jobs still running after ${seconds} s: stopping anyway`);
+      process.exit(1);
+    }, seconds * 1000);
+    deadline.unref();
+    try {
+      // No job starts from now on; the one running and the requests in flight finish, then the database closes.
+      void stopJobs();
+      await app.close();
+    } catch (err) {
+      app.log.error({ err }, 'shutdown failed');
+      process.exit(1);
+    }
+    app.log.info('Stopped');
     process.exit(0);
   });
 }

@@ -1,8 +1,10 @@
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { loadBackupConfig, loadConfig, parseDatabaseUrl, parseTrustProxy } from '../src/config.ts';
+import { resolveLogFormat } from '../src/lib/logger.ts';
 
 const tempDir = () => mkdtempSync(join(tmpdir(), 'billfold-config-'));
 
@@ -30,6 +32,23 @@ describe('config', () => {
     expect(config.database).toEqual({ dialect: 'sqlite', file: join(dir, 'billfold.db') });
     expect(config.trustProxy).toBe(false);
     expect(config.refreshReuseSeconds).toBe(30);
+  });
+
+  it('reads LOG_FORMAT and SHUTDOWN_TIMEOUT_SECONDS, and serves the web app from packages/web/dist by default', () => {
+    const dir = tempDir();
+    const config = loadConfig({ DATA_DIR: dir });
+    expect(config.logFormat).toBe('auto');
+    expect(config.shutdownTimeoutSeconds).toBe(25);
+    expect(config.webRoot).toBe(resolve(import.meta.dirname, '../../web/dist'));
+    expect(loadConfig({ DATA_DIR: dir, LOG_FORMAT: 'json', SHUTDOWN_TIMEOUT_SECONDS: '5' })).toMatchObject({
+      logFormat: 'json',
+      shutdownTimeoutSeconds: 5,
+    });
+    expect(() => loadConfig({ DATA_DIR: dir, LOG_FORMAT: 'xml' })).toThrow('LOG_FORMAT');
+    expect(() => loadConfig({ DATA_DIR: dir, SHUTDOWN_TIMEOUT_SECONDS: '0' })).toThrow('SHUTDOWN_TIMEOUT_SECONDS');
+    expect(resolveLogFormat('auto', Object.assign(new PassThrough(), { isTTY: true }))).toBe('pretty');
+    expect(resolveLogFormat('auto', new PassThrough())).toBe('json');
+    expect(resolveLogFormat('json', Object.assign(new PassThrough(), { isTTY: true }))).toBe('json');
   });
 
   it('reads TRUST_PROXY in the forms of Fastify trustProxy', () => {

@@ -3,10 +3,17 @@ import { HOUR } from '../lib/time.ts';
 
 export type Job = { name: string; run: () => Promise<unknown> };
 
-/** Runs every job now and then hourly; a failing job is logged and tried again next hour. */
-export function scheduleHourly(jobs: Job[], log: FastifyBaseLogger): () => void {
+/**
+ * Runs every job now and then hourly; a failing job is logged and tried again next hour. The returned `stop`
+ * starts no further job and resolves once the one running (if any) has finished, so the database can close after;
+ * it may be called more than once.
+ */
+export function scheduleHourly(jobs: Job[], log: FastifyBaseLogger): () => Promise<void> {
+  let stopped = false;
+  let running: Promise<void> = Promise.resolve();
   const runAll = async () => {
     for (const job of jobs) {
+      if (stopped) return;
       try {
         const result = await job.run();
         log.info({ job: job.name, result }, 'job finished');
@@ -15,8 +22,15 @@ export function scheduleHourly(jobs: Job[], log: FastifyBaseLogger): () => void 
       }
     }
   };
-  void runAll();
-  const timer = setInterval(runAll, HOUR);
+  const start = () => {
+    running = running.then(runAll);
+  };
+  start();
+  const timer = setInterval(start, HOUR);
   timer.unref();
-  return () => clearInterval(timer);
+  return async () => {
+    stopped = true;
+    clearInterval(timer);
+    await running;
+  };
 }

@@ -1,14 +1,22 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { ensureBuilt } from '../../../../scripts/build.mjs';
 import { freePort } from './pg-cluster.ts';
 
 /**
- * The real server as production starts it (`node --import tsx src/main.ts`, configured only by its environment),
- * on 127.0.0.1 and a free port: for the crash, backup and deployment tests and for the benchmarks
- * (bench/lib/server-process.ts). Resolves once `/api/v1/health` answers 200.
+ * The real server as production starts it (the compiled `dist/main.js`, rebuilt first when its sources changed:
+ * scripts/build.mjs; configured only by its environment), on 127.0.0.1 and a free port: for the crash, backup and
+ * deployment tests and for the benchmarks (bench/lib/server-process.ts). Resolves once `/api/v1/health` answers 200.
  */
 
 const serverDir = resolve(import.meta.dirname, '../..');
+
+/** The compiled server, built when its sources changed since its last build (once per test process). */
+let built: Promise<unknown> | null = null;
+export function compiledServer(): Promise<string> {
+  built ??= ensureBuilt({ targets: ['server'] });
+  return built.then(() => join(serverDir, 'dist/main.js'));
+}
 
 export interface ServerProcess {
   url: string;
@@ -26,8 +34,9 @@ export async function startServer(
   env: Record<string, string>,
   { healthyWithinMs = 60_000 } = {},
 ): Promise<ServerProcess> {
+  const main = await compiledServer();
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, [main], {
     cwd: serverDir,
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

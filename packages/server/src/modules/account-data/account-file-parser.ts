@@ -4,6 +4,7 @@ import type { ErrorCode } from '@billfold/contract/error-codes';
 import { HttpError } from '../../lib/http-error.ts';
 import { nextTurn } from '../../lib/turns.ts';
 import { summarize } from '../../lib/validation-summary.ts';
+import { workerStart } from '../../lib/worker-url.ts';
 import { parseJsonBody } from '../../plugins/body.ts';
 
 /** Files up to this size are parsed where they arrive (milliseconds); larger ones in a worker thread. */
@@ -54,8 +55,7 @@ export function* fileMessages(bytes: Uint8Array): Generator<WorkerMessage> {
   yield { done: true };
 }
 
-const WORKER_ENTRY = new URL('../../lib/worker-entry.mjs', import.meta.url);
-const WORKER_MODULE = new URL('./account-file.worker.ts', import.meta.url).href;
+const WORKER = workerStart(new URL('./account-file.worker.ts', import.meta.url));
 
 /**
  * Parses an account file off the event loop (docs/decisions/0706-limits-and-fairness.md): a large file goes to a
@@ -70,8 +70,8 @@ export async function parseAccountFile(bytes: Uint8Array): Promise<AccountFile> 
   }
   const owned = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
   const data = owned ? bytes : bytes.slice();
-  const worker = new Worker(WORKER_ENTRY, {
-    workerData: { entry: WORKER_MODULE, bytes: data },
+  const worker = new Worker(WORKER.entry, {
+    workerData: { ...WORKER.workerData, bytes: data },
     transferList: [data.buffer as ArrayBuffer],
   });
   return new Promise<AccountFile>((resolve, reject) => {
