@@ -35,6 +35,9 @@ import { EntriesService } from './modules/entries/entries.service.ts';
 import { entriesListRoutes } from './modules/entries/entries-list.routes.ts';
 import { EntriesListService } from './modules/entries/entries-list.service.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
+import { HistoryRepository } from './modules/history/history.repository.ts';
+import { historyRoutes } from './modules/history/history.routes.ts';
+import { HistoryService } from './modules/history/history.service.ts';
 import { ImportsRepository } from './modules/imports/imports.repository.ts';
 import { importsRoutes } from './modules/imports/imports.routes.ts';
 import { ImportsService } from './modules/imports/imports.service.ts';
@@ -245,6 +248,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         limits.accountFileBytes,
       );
       await importsRoutes(api, new ImportsService(new ImportsRepository(db), config.now, limits), limits);
+      // Change history (docs/decisions/0108-change-history.md): reads only; each writer records its own.
+      historyRoutes(api, new HistoryService(new HistoryRepository(db, 0)));
     },
     { prefix: '/api/v1' },
   );

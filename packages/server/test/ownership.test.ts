@@ -205,6 +205,26 @@ const TABLE: Record<string, Row> = {
       notFound('GET', `${API}/payments/${w.recycledPayment}`),
     ],
   },
+  // Change history (docs/decisions/0108-change-history.md): another user's item, live or in the bin, is not found.
+  'GET /api/v1/entries/:id/history': {
+    probes: (w) => [
+      notFound('GET', `${API}/entries/${w.entry}/history`),
+      notFound('GET', `${API}/entries/${w.recycledEntry}/history`),
+      notFound('GET', `${API}/entries/${w.cascadedEntry}/history`),
+    ],
+  },
+  'GET /api/v1/bills/:id/history': {
+    probes: (w) => [
+      notFound('GET', `${API}/bills/${w.bill}/history`),
+      notFound('GET', `${API}/bills/${w.recycledBill}/history`),
+    ],
+  },
+  'GET /api/v1/payments/:id/history': {
+    probes: (w) => [
+      notFound('GET', `${API}/payments/${w.payment}/history`),
+      notFound('GET', `${API}/payments/${w.recycledPayment}/history`),
+    ],
+  },
   'POST /api/v1/payments': {
     probes: (w) => [notFound('POST', `${API}/payments`, { ...paymentBody, entryId: w.entry })],
   },

@@ -5,6 +5,7 @@
 export const MESSAGES = {
   entityNotFound: 'Entity not found.',
   invoiceNotFound: 'Invoice not found.',
+  paymentNotFound: 'Payment not found.',
   entityArchived:
     'This entity is archived: it and its invoices and payments are read only. Restore it from Archives in the History menu first.',
   archivedRestoreOnly:

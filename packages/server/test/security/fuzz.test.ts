@@ -446,6 +446,10 @@ const EXAMPLES: Record<string, (g: Gen, w: World) => Example> = {
     },
   }),
   'GET /api/v1/bills/:id/schedules': (g, w) => ({ params: { id: idFrom(g, w, allBills(w)) } }),
+  // Change history (docs/decisions/0108-change-history.md): any item of the caller's, in the bin or not.
+  'GET /api/v1/entries/:id/history': (g, w) => ({ params: { id: idFrom(g, w, allEntries(w)) } }),
+  'GET /api/v1/bills/:id/history': (g, w) => ({ params: { id: idFrom(g, w, allBills(w)) } }),
+  'GET /api/v1/payments/:id/history': (g, w) => ({ params: { id: idFrom(g, w, allPayments(w)) } }),
   'POST /api/v1/bills/:id/schedules': (g, w) => ({
     params: { id: idFrom(g, w, allBills(w)) },
     body: scheduleBodyOf(g),

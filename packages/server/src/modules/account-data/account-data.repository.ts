@@ -12,6 +12,7 @@ import type {
 } from '../../db/schema.ts';
 import { nextTurn } from '../../lib/turns.ts';
 import { type CategoryBook, readCategoryBook } from '../categories/category-book.ts';
+import { HistoryRepository } from '../history/history.repository.ts';
 
 /**
  * Rows per multi-row INSERT: well under SQLite's 32,766 and PostgreSQL's 65,535 bound parameters. The event loop
@@ -23,6 +24,11 @@ const PAGE = 5_000;
 
 /** Whole-account reads and bulk inserts for the account file (export and import). */
 export class AccountDataRepository extends Repository {
+  /** The change history, on the same connection (and transaction), for writes at instant `at`. */
+  history(at: number): HistoryRepository {
+    return new HistoryRepository(this.db, at);
+  }
+
   categories(userId: number) {
     return this.db.selectFrom('categories').selectAll().where('user_id', '=', userId).orderBy('id').execute();
   }

@@ -215,6 +215,8 @@ export class AccountDataService {
     return this.repo.transaction(async (repo) => {
       const user = await repo.lockUser(userId);
       if (await repo.hasData(userId)) throw conflict(ACCOUNT_NOT_EMPTY);
+      // Each item's history starts with its `import`, one multi-row insert per part (ADR 0108).
+      const history = repo.history(this.now());
 
       // The file's own categories join the account's: one the account already has (same name, case and spacing
       // aside) is kept as it is, and the file's entities take its name.
@@ -254,6 +256,12 @@ export class AccountDataService {
         created_at: ms(e.createdAt) as number,
       }));
       const billIds = await repo.insertBills(bills);
+      await history.recordMany(
+        'bill',
+        userId,
+        'import',
+        bills.map((b, i) => ({ id: billIds[i] as number, before: null, after: b })),
+      );
       const billByRef = new Map(bills.map((bill, i) => [file.entities[i]?.ref, { ...bill, id: billIds[i] as number }]));
 
       const paid = new Map<number, { cents: number; count: number }>();
@@ -287,7 +295,10 @@ export class AccountDataService {
           };
         },
         async (rows) => {
-          for (const [number, id] of await repo.insertEntries(rows)) entryIds.set(number, id);
+          const ids = await repo.insertEntries(rows);
+          for (const [number, id] of ids) entryIds.set(number, id);
+          const items = rows.map((row) => ({ id: ids.get(row.invoice_number) as number, before: null, after: row }));
+          await history.recordMany('entry', userId, 'import', items);
         },
       );
       const entryByRef = new Map(
@@ -313,7 +324,10 @@ export class AccountDataService {
           };
         },
         async (rows) => {
-          for (const id of await repo.insertPayments(rows)) paymentIds.push(id);
+          const ids = await repo.insertPayments(rows);
+          for (const id of ids) paymentIds.push(id);
+          const items = rows.map((row, i) => ({ id: ids[i] as number, before: null, after: row }));
+          await history.recordMany('payment', userId, 'import', items);
         },
       );
       const paymentByRef = new Map(

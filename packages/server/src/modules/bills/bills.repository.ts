@@ -4,6 +4,7 @@ import { type Insertable, type RawBuilder, type SqlBool, sql, type Updateable } 
 import { Repository } from '../../db/repository.ts';
 import type { BillRow, BillsTable } from '../../db/schema.ts';
 import { entityCategory, readFilterBook } from '../categories/category-book.ts';
+import { HistoryRepository } from '../history/history.repository.ts';
 import { LedgerRepository } from '../ledger/ledger.repository.ts';
 import { PAY_STATE, recycledEntry } from '../ledger/ledger.ts';
 import type { EntryBillColumns } from './bill.mapper.ts';
@@ -41,6 +42,11 @@ export class BillsRepository extends Repository {
   /** The ledger's locks and totals, on the same connection (and transaction) as this repository. */
   ledger(): LedgerRepository {
     return new LedgerRepository(this.db);
+  }
+
+  /** The change history, on the same connection (and transaction), for writes at instant `at`. */
+  history(at: number): HistoryRepository {
+    return new HistoryRepository(this.db, at);
   }
 
   /** The stored category an entity's input names (docs/decisions/0105-categories-of-your-own.md). */
@@ -197,6 +203,7 @@ export class BillsRepository extends Repository {
       .set(recycledEntry(at, 1))
       .where('bill_id', '=', billId)
       .where('recycled_at', 'is', null)
+      .returningAll()
       .execute();
   }
 
@@ -213,6 +220,7 @@ export class BillsRepository extends Repository {
           .where('recycled_at', '=', at)
           .where('recycled_cascade', '=', 1),
       )
+      .returningAll()
       .execute();
   }
 
@@ -231,10 +239,11 @@ export class BillsRepository extends Repository {
           .where('recycled_at', 'is not', null)
           .where('recycled_cascade', '=', 1),
       )
+      .returningAll()
       .execute();
   }
 
-  /** Restores the invoices deleted together with the entity; returns them for the totals refresh. */
+  /** Restores the invoices deleted together with the entity; returns them for the totals refresh and history. */
   restoreCascadedEntries(billId: number) {
     return this.db
       .updateTable('entries')
@@ -242,7 +251,7 @@ export class BillsRepository extends Repository {
       .where('bill_id', '=', billId)
       .where('recycled_at', 'is not', null)
       .where('recycled_cascade', '=', 1)
-      .returning(['id', 'amount_cents', 'paid_cents', 'payment_count', 'balance_cents', 'pay_state'])
+      .returningAll()
       .execute();
   }
 }

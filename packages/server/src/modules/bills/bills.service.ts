@@ -88,6 +88,7 @@ export class BillsService implements RecycleIntents<BillChange, Bill> {
           status: input.status ?? 1,
           created_at: this.now(),
         });
+        await repo.history(this.now()).record('bill', row.id, userId, 'create', null, row);
         return toBill(row);
       });
     } catch (err) {
@@ -117,8 +118,9 @@ export class BillsService implements RecycleIntents<BillChange, Bill> {
       if (bill.recycled_at !== null) return toBill(bill);
       const now = this.now();
       const recycled = await repo.update(bill.id, { recycled_at: now });
-      await repo.recycleLiveEntries(bill.id, now);
-      await repo.recyclePaymentsOfCascadedEntries(bill.id, now);
+      const entries = await repo.recycleLiveEntries(bill.id, now);
+      const payments = await repo.recyclePaymentsOfCascadedEntries(bill.id, now);
+      await repo.history(now).binMovesOf(userId, 'recycle', { bills: [recycled], entries, payments });
       return toBill(recycled);
     });
   }
@@ -191,9 +193,11 @@ export class BillsService implements RecycleIntents<BillChange, Bill> {
       status,
       ...(restoring ? { recycled_at: null } : {}),
     });
+    await repo.history(this.now()).record('bill', bill.id, userId, restoring ? 'restore' : 'update', bill, updated);
     if (restoring) {
-      await repo.restorePaymentsOfCascadedEntries(bill.id);
+      const payments = await repo.restorePaymentsOfCascadedEntries(bill.id);
       const entries = await repo.restoreCascadedEntries(bill.id);
+      await repo.history(this.now()).binMovesOf(userId, 'restore', { entries, payments });
       await refreshTotals(repo.ledger(), entries);
     }
     // The invoices take the entity's columns; their own stored flow never changes with `internal`.

@@ -1,6 +1,7 @@
 import type { Insertable, Updateable } from 'kysely';
 import { Repository } from '../../db/repository.ts';
-import type { CategoriesTable } from '../../db/schema.ts';
+import type { BillRow, CategoriesTable } from '../../db/schema.ts';
+import { HistoryRepository } from '../history/history.repository.ts';
 
 export class CategoriesRepository extends Repository {
   list(userId: number) {
@@ -68,14 +69,15 @@ export class CategoriesRepository extends Repository {
 
   /**
    * A rename reaches every entity of the user that carries the old name (recycled ones too, so a restore brings
-   * the new name back) and their invoices' copies; the rollup and data-version triggers follow in the transaction.
+   * the new name back) and their invoices' copies; the rollup and data-version triggers follow in the transaction. Returns the entities renamed.
    */
-  async renameOnEntities(userId: number, from: string, to: string): Promise<void> {
-    await this.db
+  async renameOnEntities(userId: number, from: string, to: string): Promise<BillRow[]> {
+    const bills = await this.db
       .updateTable('bills')
       .set({ category: to })
       .where('user_id', '=', userId)
       .where('category', '=', from)
+      .returningAll()
       .execute();
     await this.db
       .updateTable('entries')
@@ -85,5 +87,11 @@ export class CategoriesRepository extends Repository {
       )
       .where('category', '=', from)
       .execute();
+    return bills;
+  }
+
+  /** The change history, on the same connection (and transaction), for writes at instant `at`. */
+  history(at: number): HistoryRepository {
+    return new HistoryRepository(this.db, at);
   }
 }

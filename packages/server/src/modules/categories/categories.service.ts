@@ -78,7 +78,9 @@ export class CategoriesService {
         const name = change.name ?? row.name;
         if (name !== row.name) {
           if (categoryKey(name) !== row.name_key) await this.checkName(repo, userId, name, row.id);
-          await repo.renameOnEntities(userId, row.name, name);
+          const bills = await repo.renameOnEntities(userId, row.name, name);
+          const renamed = bills.map((bill) => ({ id: bill.id, before: { ...bill, category: row.name }, after: bill }));
+          await repo.history(this.now()).recordMany('bill', userId, 'update', renamed);
         }
         const retiredAt =
           change.retired === undefined ? row.retired_at : change.retired ? (row.retired_at ?? this.now()) : null;

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { EntryUpdate, NewEntry } from '../../db/schema.ts';
+import { HistoryRepository } from '../history/history.repository.ts';
 import { LedgerRepository } from '../ledger/ledger.repository.ts';
 
 /**
@@ -7,6 +8,11 @@ import { LedgerRepository } from '../ledger/ledger.repository.ts';
  * (`LedgerRepository`), which this builds on.
  */
 export class EntriesRepository extends LedgerRepository {
+  /** The change history, on the same connection (and transaction), for writes at instant `at`. */
+  history(at: number): HistoryRepository {
+    return new HistoryRepository(this.db, at);
+  }
+
   /** Issues the user's next invoice number: an atomic increment under the user row's lock, never reused. */
   async nextInvoiceNumber(userId: number): Promise<number> {
     const row = await this.db
@@ -33,6 +39,7 @@ export class EntriesRepository extends LedgerRepository {
       .set({ recycled_at: at, recycled_cascade: 1 })
       .where('entry_id', '=', entryId)
       .where('recycled_at', 'is', null)
+      .returningAll()
       .execute();
   }
 
@@ -44,6 +51,7 @@ export class EntriesRepository extends LedgerRepository {
       .where('entry_id', '=', entryId)
       .where('recycled_at', 'is not', null)
       .where('recycled_cascade', '=', 1)
+      .returningAll()
       .execute();
   }
 }

@@ -6,6 +6,7 @@ import { badRequest, conflict, notFound } from '../../lib/http-error.ts';
 import type { RecycleIntents } from '../../lib/intents.ts';
 import { MESSAGES } from '../../lib/messages.ts';
 import { entryColumnsOf } from '../bills/bill.mapper.ts';
+import type { Author } from '../history/history-fields.ts';
 import { refreshTotals } from '../ledger/ledger.service.ts';
 import { derivePayment } from '../ledger/ledger.ts';
 import { ENTRY_MESSAGES } from './entries.messages.ts';
@@ -68,7 +69,8 @@ export class EntriesService implements RecycleIntents<EntryChange, Entry> {
     return toEntry(row);
   }
 
-  create(userId: number, input: NewEntry): Promise<Entry> {
+  /** `author`: who the history names; the schedule runner's invoices are the server's own (`schedule`). */
+  create(userId: number, input: NewEntry, author: Author = { actor: userId, action: 'create' }): Promise<Entry> {
     return this.repo.transaction(async (repo) => {
       const bill = await repo.lockBill(userId, input.billId);
       if (!bill) throw notFound(MESSAGES.entityNotFound);
@@ -88,6 +90,7 @@ export class EntriesService implements RecycleIntents<EntryChange, Entry> {
         ...entryColumnsOf(bill),
         created_at: this.now(),
       });
+      await repo.history(this.now()).record('entry', row.id, author.actor, author.action, null, row);
       return toEntry(row);
     });
   }
@@ -97,7 +100,7 @@ export class EntriesService implements RecycleIntents<EntryChange, Entry> {
     return this.repo.transaction(async (repo) => {
       const { entry, target } = await this.lockForChange(repo, userId, change);
       if (entry.recycled_at !== null) throw conflict(MESSAGES.invoiceRecycled);
-      return this.applyEdit(repo, entry, target, change, false);
+      return this.applyEdit(repo, userId, entry, target, change, false);
     });
   }
 
@@ -107,8 +110,10 @@ export class EntriesService implements RecycleIntents<EntryChange, Entry> {
       const { entry } = await this.lockForChange(repo, userId, change);
       if (entry.archived === 1) throw conflict(MESSAGES.entityArchived);
       if (entry.recycled_at !== null) return toEntry(entry);
-      await repo.recycleLivePayments(entry.id, this.now());
+      const payments = await repo.recycleLivePayments(entry.id, this.now());
       const recycled = await repo.update(entry.id, { recycled_at: this.now(), recycled_cascade: 0 });
+      await repo.history(this.now()).binMoves('payment', userId, 'recycle', payments);
+      await repo.history(this.now()).record('entry', entry.id, userId, 'recycle', entry, recycled);
       const [fresh = recycled] = await refreshTotals(repo, [recycled]);
       return toEntry(fresh);
     });
@@ -123,7 +128,7 @@ export class EntriesService implements RecycleIntents<EntryChange, Entry> {
       const { entry, current, target } = await this.lockForChange(repo, userId, change);
       const restoring = entry.recycled_at !== null;
       if (restoring && current.recycled_at !== null) throw conflict(ENTRY_MESSAGES.invoiceEntityRecycled);
-      return this.applyEdit(repo, entry, target, change, restoring);
+      return this.applyEdit(repo, userId, entry, target, change, restoring);
     });
   }
 
@@ -152,6 +157,7 @@ export class EntriesService implements RecycleIntents<EntryChange, Entry> {
   /** Writes the edit's changed columns (and the way back from the bin, when `restoring`), then the totals. */
   private async applyEdit(
     repo: EntriesRepository,
+    actor: number,
     entry: EntryRow,
     target: BillRow,
     change: EntryChange,
@@ -167,10 +173,12 @@ export class EntriesService implements RecycleIntents<EntryChange, Entry> {
       if (target.status === 0) throw conflict(MESSAGES.entityArchived);
     }
     if (restoring) {
-      await repo.restoreCascadedPayments(entry.id);
+      const payments = await repo.restoreCascadedPayments(entry.id);
+      await repo.history(this.now()).binMoves('payment', actor, 'restore', payments);
       Object.assign(changes, { recycled_at: null, recycled_cascade: 0 });
     }
     const updated = Object.keys(changes).length > 0 ? await repo.update(entry.id, changes) : entry;
+    await repo.history(this.now()).record('entry', entry.id, actor, restoring ? 'restore' : 'update', entry, updated);
     const [fresh = updated] = await refreshTotals(repo, [updated]);
     return toEntry(fresh);
   }

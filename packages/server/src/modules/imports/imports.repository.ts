@@ -5,6 +5,7 @@ import type { BillsTable, ImportsTable, NewEntry, PaymentsTable } from '../../db
 import { AccountDataRepository } from '../account-data/account-data.repository.ts';
 import { BillsRepository } from '../bills/bills.repository.ts';
 import { type CategoryBook, holdCategory, readCategoryBook } from '../categories/category-book.ts';
+import { HistoryRepository } from '../history/history.repository.ts';
 import { recycledEntry } from '../ledger/ledger.ts';
 import { DataVersionRepository } from '../read-model/data-version.repository.ts';
 import { addToRollups } from '../read-model/rollup-tables.ts';
@@ -28,6 +29,11 @@ export class ImportsRepository extends Repository {
   /** The bulk inserts, on the same connection (and transaction). */
   private bulk(): AccountDataRepository {
     return new AccountDataRepository(this.db);
+  }
+
+  /** The change history, on the same connection (and transaction), for writes at instant `at`. */
+  history(at: number): HistoryRepository {
+    return new HistoryRepository(this.db, at);
   }
 
   categoryBook(userId: number): Promise<CategoryBook> {
@@ -181,17 +187,18 @@ export class ImportsRepository extends Repository {
       .execute();
   }
 
-  /** Deletes an entity with its live invoices and their payments, exactly as deleting it by hand does. */
-  async recycleEntity(billId: number, at: number): Promise<void> {
+  /** Deletes an entity with its live invoices and their payments, exactly as deleting it by hand does; returns them. */
+  async recycleEntity(billId: number, at: number) {
     const bills = new BillsRepository(this.db);
-    await bills.update(billId, { recycled_at: at });
-    await bills.recycleLiveEntries(billId, at);
-    await bills.recyclePaymentsOfCascadedEntries(billId, at);
+    const bill = await bills.update(billId, { recycled_at: at });
+    const entries = await bills.recycleLiveEntries(billId, at);
+    const payments = await bills.recyclePaymentsOfCascadedEntries(billId, at);
+    return { bills: [bill], entries, payments };
   }
 
-  /** Deletes the import's remaining live invoices (each with its live payments), as deleting each by hand does. */
-  async recycleImportedEntries(userId: number, importId: number, at: number): Promise<void> {
-    await this.db
+  /** Deletes the import's remaining live invoices (each with its live payments), as deleting each by hand does; returns them. */
+  async recycleImportedEntries(userId: number, importId: number, at: number) {
+    const payments = await this.db
       .updateTable('payments')
       .set({ recycled_at: at, recycled_cascade: 1 })
       .where('recycled_at', 'is', null)
@@ -203,13 +210,16 @@ export class ImportsRepository extends Repository {
           .where('import_id', '=', importId)
           .where('recycled_at', 'is', null),
       )
+      .returningAll()
       .execute();
-    await this.db
+    const entries = await this.db
       .updateTable('entries')
       .set(recycledEntry(at, 0))
       .where('user_id', '=', userId)
       .where('import_id', '=', importId)
       .where('recycled_at', 'is', null)
+      .returningAll()
       .execute();
+    return { entries, payments };
   }
 }

@@ -253,6 +253,8 @@ export class ImportsService {
         undone_at: null,
       };
       const importId = await repo.insertImport(record);
+      // Each item's history starts with its `import`, one multi-row insert per step (ADR 0108).
+      const history = repo.history(now);
       const held = new Map<string, string>();
       for (const c of fresh.values())
         if (!held.has(c.category)) held.set(c.category, await repo.holdCategory(a.categories, c.category));
@@ -268,6 +270,12 @@ export class ImportsService {
         import_id: importId,
       }));
       const billIds = await repo.insertBills(newBills);
+      await history.recordMany(
+        'bill',
+        userId,
+        'import',
+        newBills.map((b, i) => ({ id: billIds[i] as number, before: null, after: b })),
+      );
       const bills = new Map<string, { id: number } & Parameters<typeof entryColumnsOf>[0]>(a.bills);
       newBills.forEach((b, i) => {
         bills.set(b.name_key, { ...b, id: billIds[i] as number });
@@ -296,7 +304,15 @@ export class ImportsService {
       await repo.bulkWrite(userId, importId, async () => {
         const ids = new Map<number, number>();
         for (let i = 0; i < entries.length; i += PROGRESS_STEP) {
-          for (const [n, id] of await repo.insertEntries(entries.slice(i, i + PROGRESS_STEP))) ids.set(n, id);
+          const step = entries.slice(i, i + PROGRESS_STEP);
+          const stepIds = await repo.insertEntries(step);
+          for (const [n, id] of stepIds) ids.set(n, id);
+          const items = step.map((e) => ({
+            id: stepIds.get(Number(e.invoice_number)) as number,
+            before: null,
+            after: e,
+          }));
+          await history.recordMany('entry', userId, 'import', items);
           await onProgress((Math.min(i + PROGRESS_STEP, entries.length) / total) * WRITTEN_SHARE);
         }
         const payments = chosen
@@ -318,7 +334,14 @@ export class ImportsService {
             };
           });
         for (let i = 0; i < payments.length; i += PROGRESS_STEP) {
-          await repo.insertPayments(payments.slice(i, i + PROGRESS_STEP));
+          const step = payments.slice(i, i + PROGRESS_STEP);
+          const stepIds = await repo.insertPayments(step);
+          await history.recordMany(
+            'payment',
+            userId,
+            'import',
+            step.map((p, j) => ({ id: stepIds[j] as number, before: null, after: p })),
+          );
           await onProgress(((entries.length + Math.min(i + PROGRESS_STEP, payments.length)) / total) * WRITTEN_SHARE);
         }
       });
@@ -342,8 +365,10 @@ export class ImportsService {
       if (!row) throw notFound(IMPORT_MESSAGES.notFound);
       if (row.undone_at !== null) throw conflict(IMPORT_MESSAGES.alreadyUndone);
       const at = this.now();
-      for (const bill of await repo.ownEntities(userId, importId)) await repo.recycleEntity(bill.id, at);
-      await repo.recycleImportedEntries(userId, importId, at);
+      const history = repo.history(at);
+      for (const bill of await repo.ownEntities(userId, importId))
+        await history.binMovesOf(userId, 'recycle', await repo.recycleEntity(bill.id, at));
+      await history.binMovesOf(userId, 'recycle', await repo.recycleImportedEntries(userId, importId, at));
       await repo.markUndone(importId, at);
       return toSummary({ ...row, undone_at: at });
     });

@@ -1,12 +1,18 @@
 import type { Insertable, Updateable } from 'kysely';
 import { Repository } from '../../db/repository.ts';
 import type { PaymentsTable } from '../../db/schema.ts';
+import { HistoryRepository } from '../history/history.repository.ts';
 import { LedgerRepository } from '../ledger/ledger.repository.ts';
 
 export class PaymentsRepository extends Repository {
   /** The invoice's lock and totals, on the same connection (and transaction) as this repository. */
   ledger(): LedgerRepository {
     return new LedgerRepository(this.db);
+  }
+
+  /** The change history, on the same connection (and transaction), for writes at instant `at`. */
+  history(at: number): HistoryRepository {
+    return new HistoryRepository(this.db, at);
   }
 
   /** Live payments of one invoice, newest first with a unique tie-breaker. */

@@ -4,6 +4,7 @@ import type { EntryRow, PaymentRow, PaymentsTable } from '../../db/schema.ts';
 import { badRequest, conflict, notFound } from '../../lib/http-error.ts';
 import type { RecycleIntents } from '../../lib/intents.ts';
 import { MESSAGES } from '../../lib/messages.ts';
+import type { Author } from '../history/history-fields.ts';
 import type { LedgerRepository } from '../ledger/ledger.repository.ts';
 import { refreshTotals } from '../ledger/ledger.service.ts';
 import { toPayment } from './payment.mapper.ts';
@@ -53,7 +54,8 @@ export class PaymentsService implements RecycleIntents<PaymentChange, Payment> {
     return toPayment(row);
   }
 
-  create(userId: number, input: NewPayment): Promise<Payment> {
+  /** `author`: who the history names; the schedule runner's automatic payments are the server's own (`autopay`). */
+  create(userId: number, input: NewPayment, author: Author = { actor: userId, action: 'create' }): Promise<Payment> {
     return this.repo.transaction(async (repo) => {
       const ledger = repo.ledger();
       const entry = await ledger.lockEntry(userId, input.entryId);
@@ -70,6 +72,7 @@ export class PaymentsService implements RecycleIntents<PaymentChange, Payment> {
         autopay: input.autopay ? 1 : 0,
         created_at: this.now(),
       });
+      await repo.history(this.now()).record('payment', row.id, author.actor, author.action, null, row);
       await refreshTotals(ledger, [entry]);
       return toPayment(row);
     });
@@ -80,7 +83,7 @@ export class PaymentsService implements RecycleIntents<PaymentChange, Payment> {
     return this.repo.transaction(async (repo) => {
       const { ledger, entry, payment } = await this.lockForChange(repo, userId, change);
       if (payment.recycled_at !== null) throw conflict(PAYMENT_MESSAGES.paymentRecycled);
-      return this.applyEdit(repo, ledger, entry, payment, change, false);
+      return this.applyEdit(repo, userId, ledger, entry, payment, change, false);
     });
   }
 
@@ -91,6 +94,7 @@ export class PaymentsService implements RecycleIntents<PaymentChange, Payment> {
       if (entry.archived === 1) throw conflict(MESSAGES.entityArchived);
       if (payment.recycled_at !== null) return toPayment(payment);
       const updated = await repo.update(payment.id, { recycled_at: this.now(), recycled_cascade: 0 });
+      await repo.history(this.now()).record('payment', payment.id, userId, 'recycle', payment, updated);
       await refreshTotals(ledger, [entry]);
       return toPayment(updated);
     });
@@ -102,7 +106,7 @@ export class PaymentsService implements RecycleIntents<PaymentChange, Payment> {
       const { ledger, entry, payment } = await this.lockForChange(repo, userId, change);
       const restoring = payment.recycled_at !== null;
       if (restoring && entry.recycled_at !== null) throw conflict(PAYMENT_MESSAGES.paymentInvoiceRecycled);
-      return this.applyEdit(repo, ledger, entry, payment, change, restoring);
+      return this.applyEdit(repo, userId, ledger, entry, payment, change, restoring);
     });
   }
 
@@ -124,6 +128,7 @@ export class PaymentsService implements RecycleIntents<PaymentChange, Payment> {
   /** Writes the edit's changed columns (and the way back from the bin, when `restoring`), then the invoice's totals. */
   private async applyEdit(
     repo: PaymentsRepository,
+    actor: number,
     ledger: LedgerRepository,
     entry: EntryRow,
     payment: PaymentRow,
@@ -138,6 +143,9 @@ export class PaymentsService implements RecycleIntents<PaymentChange, Payment> {
     if (entry.recycled_at !== null) throw conflict(MESSAGES.invoiceRecycled);
     if (restoring) Object.assign(changes, { recycled_at: null, recycled_cascade: 0 });
     const updated = Object.keys(changes).length > 0 ? await repo.update(payment.id, changes) : payment;
+    await repo
+      .history(this.now())
+      .record('payment', payment.id, actor, restoring ? 'restore' : 'update', payment, updated);
     await refreshTotals(ledger, [entry]);
     return toPayment(updated);
   }

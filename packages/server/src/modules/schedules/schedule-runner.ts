@@ -44,18 +44,26 @@ export class ScheduleRunner {
     return result;
   }
 
-  /** One schedule's due occurrences and automatic payments, right after it was created, edited or resumed. */
-  async runOne(scheduleId: number, now: number): Promise<ScheduleRunResult> {
+  /**
+   * One schedule's due occurrences and automatic payments, right after it was created, edited or resumed: the
+   * history names `actor`, whose save made them due (docs/decisions/0108-change-history.md).
+   */
+  async runOne(scheduleId: number, now: number, actor: number | null = null): Promise<ScheduleRunResult> {
     const result: ScheduleRunResult = { created: 0, skipped: 0, autopaid: 0, adopted: 0 };
-    await this.catchUp(scheduleId, now, result);
-    await this.autopayDue(now, result, scheduleId);
+    await this.catchUp(scheduleId, now, result, actor);
+    await this.autopayDue(now, result, scheduleId, actor);
     return result;
   }
 
-  private async catchUp(scheduleId: number, now: number, result: ScheduleRunResult): Promise<boolean> {
+  private async catchUp(
+    scheduleId: number,
+    now: number,
+    result: ScheduleRunResult,
+    actor: number | null = null,
+  ): Promise<boolean> {
     let progressed = false;
     for (;;) {
-      const outcome = await this.step(scheduleId, now);
+      const outcome = await this.step(scheduleId, now, actor);
       if (outcome === null) return progressed;
       result[outcome]++;
       progressed = true;
@@ -66,7 +74,11 @@ export class ScheduleRunner {
    * The schedule's next occurrence, if it is due: created, skipped when its entity is archived or recycled, or
    * adopted when the save that made it due claimed it for an existing invoice of the same date and amount.
    */
-  private step(scheduleId: number, now: number): Promise<'created' | 'skipped' | 'adopted' | null> {
+  private step(
+    scheduleId: number,
+    now: number,
+    actor: number | null,
+  ): Promise<'created' | 'skipped' | 'adopted' | null> {
     const today = utcDate(now);
     return this.repo.transaction(async (repo) => {
       const schedule = await repo.lock(scheduleId);
@@ -95,25 +107,34 @@ export class ScheduleRunner {
         await repo.update(schedule.id, { created_count: n, next_date: ended ? null : occurrenceAfter(rule, date) });
         return 'adopted';
       }
-      const entry = await new EntriesService(repo.entries(), () => now).create(schedule.user_id, {
-        billId: schedule.bill_id,
-        date,
-        flow: schedule.flow as Flow,
-        amount: schedule.amount_cents,
-        services: expandTemplate(schedule.template, date, n),
-        dueDate,
-      });
+      const entry = await new EntriesService(repo.entries(), () => now).create(
+        schedule.user_id,
+        {
+          billId: schedule.bill_id,
+          date,
+          flow: schedule.flow as Flow,
+          amount: schedule.amount_cents,
+          services: expandTemplate(schedule.template, date, n),
+          dueDate,
+        },
+        { actor, action: 'schedule' },
+      );
       await repo.setOccurrence(claim.id, { entry_id: entry.entryId });
       await repo.update(schedule.id, { created_count: n, next_date: ended ? null : occurrenceAfter(rule, date) });
       return 'created';
     });
   }
 
-  private async autopayDue(now: number, result: ScheduleRunResult, scheduleId?: number): Promise<void> {
+  private async autopayDue(
+    now: number,
+    result: ScheduleRunResult,
+    scheduleId?: number,
+    actor: number | null = null,
+  ): Promise<void> {
     const today = utcDate(now);
     for (;;) {
       const ids = await this.repo.dueAutopayIds(today, BATCH, scheduleId);
-      for (const id of ids) if (await this.autopay(id, now)) result.autopaid++;
+      for (const id of ids) if (await this.autopay(id, now, actor)) result.autopaid++;
       if (ids.length < BATCH) return;
     }
   }
@@ -123,7 +144,7 @@ export class ScheduleRunner {
    * current method. Nothing is recorded when the invoice is paid already, deleted, purged or its entity archived,
    * or when the schedule is paused or no longer pays automatically; the pending date is cleared either way.
    */
-  private autopay(occurrenceId: number, now: number): Promise<boolean> {
+  private autopay(occurrenceId: number, now: number, actor: number | null): Promise<boolean> {
     return this.repo.transaction(async (repo) => {
       const occurrence = await repo.findOccurrence(occurrenceId);
       const date = occurrence?.autopay_date;
@@ -134,15 +155,19 @@ export class ScheduleRunner {
       if (!schedule || schedule.paused === 1 || schedule.autopay_method === null || !entry) return false;
       if (entry.recycled_at !== null || entry.archived === 1 || entry.balance_cents <= 0) return false;
       const [type, medium] = splitMethod(schedule.autopay_method);
-      const payment = await new PaymentsService(repo.payments(), () => now).create(entry.user_id, {
-        entryId: entry.id,
-        date,
-        amount: entry.balance_cents,
-        type,
-        medium,
-        notes: 'Automatic payment of a recurring invoice',
-        autopay: true,
-      });
+      const payment = await new PaymentsService(repo.payments(), () => now).create(
+        entry.user_id,
+        {
+          entryId: entry.id,
+          date,
+          amount: entry.balance_cents,
+          type,
+          medium,
+          notes: 'Automatic payment of a recurring invoice',
+          autopay: true,
+        },
+        { actor, action: 'autopay' },
+      );
       await repo.setOccurrence(occurrence.id, { payment_id: payment.paymentId });
       return true;
     });

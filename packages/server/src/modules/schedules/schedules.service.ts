@@ -142,7 +142,7 @@ export class SchedulesService {
       await this.settleDuplicates(repo, row.id, atOnce, input);
       return row;
     });
-    return this.settled(row.id);
+    return this.settled(row.id, userId);
   }
 
   /**
@@ -317,12 +317,12 @@ export class SchedulesService {
       const update = await changes(repo, schedule);
       if (Object.keys(update).length > 0) await repo.update(schedule.id, update);
     });
-    return this.settled(id);
+    return this.settled(id, userId);
   }
 
-  /** Creates what is due right away (the job would within the hour), then reads the schedule back. */
-  private async settled(id: number): Promise<Schedule> {
-    await this.runner.runOne(id, this.now());
+  /** Creates what is due right away (the job would within the hour) in `actor`'s name, then reads the schedule back. */
+  private async settled(id: number, actor: number): Promise<Schedule> {
+    await this.runner.runOne(id, this.now(), actor);
     const row = await this.repo.findSchedule(id);
     if (!row) throw notFound(SCHEDULE_MESSAGES.notFound);
     return toSchedule(row);
