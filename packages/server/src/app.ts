@@ -35,6 +35,10 @@ import { healthRoutes } from './modules/health/health.routes.ts';
 import { ImportsRepository } from './modules/imports/imports.repository.ts';
 import { importsRoutes } from './modules/imports/imports.routes.ts';
 import { ImportsService } from './modules/imports/imports.service.ts';
+import { InvitationsService, maskInvitationToken } from './modules/ledgers/invitations.service.ts';
+import { LedgersRepository } from './modules/ledgers/ledgers.repository.ts';
+import { ledgersRoutes } from './modules/ledgers/ledgers.routes.ts';
+import { LedgersService } from './modules/ledgers/ledgers.service.ts';
 import { MfaRepository } from './modules/mfa/mfa.repository.ts';
 import { mfaRoutes } from './modules/mfa/mfa.routes.ts';
 import { MfaService } from './modules/mfa/mfa.service.ts';
@@ -118,7 +122,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       serializers: {
         req: (req: { method: string; url: string; ip?: string }) => ({
           method: req.method,
-          url: maskCalendarToken(req.url.split('?')[0] ?? ''),
+          url: maskInvitationToken(maskCalendarToken(req.url.split('?')[0] ?? '')),
           ip: req.ip,
         }),
       },
@@ -224,6 +228,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       statsRoutes(api, new StatsService(readModel, config.now));
       dueRoutes(api, new DueService(due, config.now));
       calendarRoutes(api, calendar, config.publicUrl ?? null);
+      // Ledgers, members and invitations (docs/api/ledgers.md).
+      const ledgers = new LedgersRepository(db);
+      ledgersRoutes(
+        api,
+        new LedgersService(ledgers, authRepository, calendar, config.now),
+        new InvitationsService(ledgers, authRepository, limits, config.now),
+        appUrl,
+      );
       remindersRoutes(api, reminders);
       await accountDataRoutes(
         api,
