@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Writable } from 'node:stream';
 import type { Invitation, Ledger, LedgerMember } from '@billfold/contract/ledgers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_LIMITS, loadConfig } from '../src/config.ts';
 import { createTestApp, dialects, type TestApp } from './helpers/app.ts';
 import { type Api, request } from './helpers/domain.ts';
 import { signIn } from './helpers/factories.ts';
@@ -257,6 +258,18 @@ describe.each(dialects)('ledger invitations on %s', (dialect) => {
     const text = logs.join('');
     expect(text).toContain('/api/v1/invitations/…/accept');
     expect(text).not.toContain(token);
+  });
+});
+
+describe('invitation limits are settings', () => {
+  it('LIMIT_INVITATIONS and LIMIT_INVITATION_ATTEMPTS set them; absent, 20 each; bad values are refused by name', () => {
+    const dir = '/tmp/billfold-invitation-limits';
+    expect(DEFAULT_LIMITS).toMatchObject({ invitations: 20, invitationAttempts: 20 });
+    expect(loadConfig({ DATA_DIR: dir }).limits).toMatchObject({ invitations: 20, invitationAttempts: 20 });
+    const set = loadConfig({ DATA_DIR: dir, LIMIT_INVITATIONS: '5', LIMIT_INVITATION_ATTEMPTS: '7' });
+    expect(set.limits).toMatchObject({ invitations: 5, invitationAttempts: 7 });
+    expect(() => loadConfig({ DATA_DIR: dir, LIMIT_INVITATIONS: '0' })).toThrow(/LIMIT_INVITATIONS/);
+    expect(() => loadConfig({ DATA_DIR: dir, LIMIT_INVITATION_ATTEMPTS: 'many' })).toThrow(/LIMIT_INVITATION_ATTEMPTS/);
   });
 });
 
