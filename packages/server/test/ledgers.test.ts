@@ -1,7 +1,7 @@
 import type { Ledger, LedgerMember } from '@billfold/contract/ledgers';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { purgeAccounts } from '../src/jobs/purge.ts';
-import { createTestApp, dialects, type TestApp } from './helpers/app.ts';
+import { createTestApp, dialects, secondProcess, type TestApp } from './helpers/app.ts';
 import { type Api, request } from './helpers/domain.ts';
 import { signIn } from './helpers/factories.ts';
 import { createLedger, invite, join, newMember, userIdOf } from './helpers/ledgers.ts';
@@ -429,7 +429,10 @@ describe.each(dialects)('ledgers and members on %s', (dialect) => {
     }
   });
 
-  it('two owners stepping down at once leave exactly one owner', async () => {
+  it('two owners stepping down at once (on two server processes with PostgreSQL) leave exactly one owner', async () => {
+    // As for two accepts (test/invitations.test.ts): a second app on PostgreSQL only.
+    const other = dialect === 'postgres' ? await secondProcess(t) : t.app;
+    if (other !== t.app) onTestFinished(() => other.close());
     for (let round = 0; round < 4; round++) {
       const a = await user();
       const b = await user();
@@ -438,7 +441,7 @@ describe.each(dialects)('ledgers and members on %s', (dialect) => {
       const bId = await join(a, ledger.id, b, 'owner');
       const answers = await Promise.all([
         request(a, 'PATCH', `/ledgers/${ledger.id}/members/${aId}`, { role: 'viewer' }),
-        request(b, 'DELETE', `/ledgers/${ledger.id}/members/${bId}`),
+        request({ ...b, app: other }, 'DELETE', `/ledgers/${ledger.id}/members/${bId}`),
       ]);
       expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 409]);
       expect(answers.find((r) => r.statusCode === 409)?.json().code).toBe('LAST_OWNER');
