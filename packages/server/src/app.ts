@@ -41,6 +41,10 @@ import { HistoryService } from './modules/history/history.service.ts';
 import { ImportsRepository } from './modules/imports/imports.repository.ts';
 import { importsRoutes } from './modules/imports/imports.routes.ts';
 import { ImportsService } from './modules/imports/imports.service.ts';
+import { InvitationsService, maskInvitationToken } from './modules/ledgers/invitations.service.ts';
+import { LedgersRepository } from './modules/ledgers/ledgers.repository.ts';
+import { ledgersRoutes } from './modules/ledgers/ledgers.routes.ts';
+import { LedgersService } from './modules/ledgers/ledgers.service.ts';
 import { MfaRepository } from './modules/mfa/mfa.repository.ts';
 import { mfaRoutes } from './modules/mfa/mfa.routes.ts';
 import { MfaService } from './modules/mfa/mfa.service.ts';
@@ -112,6 +116,9 @@ function fastifyTrustProxy(trust: TrustProxy): boolean | string[] | ((address: s
 }
 
 /** Builds the whole application: database (migrated), plugins and routes. Never listens. */
+/** A request path as the logs show it: the calendar feed's and an invitation's tokens masked. */
+const maskSecretsInPath = (path: string) => maskInvitationToken(maskCalendarToken(path));
+
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   const db = createDatabase(config.database);
   await migrateToLatest(db);
@@ -127,11 +134,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       level: config.logLevel,
       format: resolveLogFormat(config.logFormat ?? 'auto', options.logStream ?? process.stdout),
       ...(options.logStream ? { stream: options.logStream } : {}),
-      maskPath: maskCalendarToken,
+      maskPath: maskSecretsInPath,
       quietRoutes: ['/api/v1/health'],
     }),
   });
-  registerRequestLogging(app, maskCalendarToken);
+  registerRequestLogging(app, maskSecretsInPath);
   app.decorate('db', db);
   app.decorate('config', config);
   const readModel = new ReadModelRepository(
@@ -240,6 +247,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       statsRoutes(api, new StatsService(readModel, config.now));
       dueRoutes(api, new DueService(due, config.now));
       calendarRoutes(api, calendar, config.publicUrl ?? null);
+      // Ledgers, members and invitations (docs/api/ledgers.md).
+      const ledgers = new LedgersRepository(db);
+      ledgersRoutes(
+        api,
+        new LedgersService(ledgers, authRepository, calendar, config.now),
+        new InvitationsService(ledgers, authRepository, limits, config.now),
+        appUrl,
+      );
       remindersRoutes(api, reminders);
       await accountDataRoutes(
         api,

@@ -1,3 +1,4 @@
+import type { ErrorCode } from '@billfold/contract/error-codes';
 import { forbidden, tooManyRequests } from '../../lib/http-error.ts';
 import { verifyPassword } from '../../lib/passwords.ts';
 import { THROTTLE_WINDOW } from '../../lib/retention.ts';
@@ -89,9 +90,9 @@ export function retryPhrase(seconds: number): string {
   return `in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`;
 }
 
-function refuse(retry: number, now: number, reason: string) {
+function refuse(retry: number, now: number, reason: string, code?: ErrorCode) {
   const seconds = Math.max(1, Math.ceil((retry - now) / 1000));
-  return tooManyRequests(seconds, `${reason} Try again ${retryPhrase(seconds)}.`);
+  return tooManyRequests(seconds, `${reason} Try again ${retryPhrase(seconds)}.`, code);
 }
 
 /**
@@ -99,16 +100,18 @@ function refuse(retry: number, now: number, reason: string) {
  * counts again with it included. A check made before recording would let any number of concurrent attempts pass
  * it together; this way, of attempts arriving at once (in any number of processes), at most the limit see
  * themselves within it. A refused attempt withdraws its rows and is answered 429 with `reason` and when to
- * retry. The caller keeps the rows (a failure, or any sign-up or refresh) or withdraws them (a good sign-in).
+ * retry (and `code`, when the throttle has a code of its own). The caller keeps the rows (a failure, or any
+ * sign-up or refresh) or withdraws them (a good sign-in).
  */
 export async function reserveAttempt(
   repo: AuthRepository,
   keys: ThrottleKey[],
   now: number,
   reason: string,
+  code?: ErrorCode,
 ): Promise<number[]> {
   const before = await retryAt(repo, keys, now, 0);
-  if (before > now) throw refuse(before, now, reason);
+  if (before > now) throw refuse(before, now, reason, code);
   const reservation = await repo.recordFailures(
     keys.map((k) => k.key),
     now,
@@ -116,7 +119,7 @@ export async function reserveAttempt(
   const retry = await retryAt(repo, keys, now, 1);
   if (retry > now) {
     await repo.deleteFailures(reservation);
-    throw refuse(retry, now, reason);
+    throw refuse(retry, now, reason, code);
   }
   return reservation;
 }
@@ -137,6 +140,7 @@ export async function checkCurrentPassword(
 ): Promise<void> {
   const keys = loginKeys({ userId: account.id }, ip);
   const reservation = await reserveAttempt(repo, [keys.account, keys.address], now, 'Too many wrong passwords.');
-  if (!(await verifyPassword(account.password_hash, password))) throw forbidden('Current password is incorrect');
+  if (!(await verifyPassword(account.password_hash, password)))
+    throw forbidden('Current password is incorrect', 'WRONG_PASSWORD');
   await repo.deleteFailures(reservation);
 }
