@@ -231,6 +231,20 @@ describe.each(dialects)('ledger invitations on %s', (dialect) => {
     expect((await membersOf(owner, ledger.id)).map((m) => m.role)).toEqual(['owner', 'editor']);
   });
 
+  it('accepting a link again after joining with it changes nothing; once removed, the spent link is refused', async () => {
+    const owner = await user();
+    const ledger = await createLedger(owner);
+    const { token } = await invite(owner, ledger.id);
+    const guest = await user();
+    expect((await accept(guest, token)).json().joined).toBe(true);
+    const again = await accept(guest, token);
+    expect(again.statusCode).toBe(200);
+    expect(again.json().joined).toBe(false);
+    const removed = await request(owner, 'DELETE', `/ledgers/${ledger.id}/members/${await userIdOf(guest)}`);
+    expect(removed.statusCode).toBe(200);
+    expect((await accept(guest, token)).statusCode).toBe(404);
+  });
+
   it('only owners make, list and revoke invitations; strangers get 404', async () => {
     const owner = await user();
     const editor = await user();

@@ -119,12 +119,22 @@ export class InvitationsService {
    * ledger's lock: of two accepts of one link only one joins. A member already changes nothing (the link stays
    * usable for the person it was meant for).
    */
+  /**
+   * A link this very user accepted and whose ledger they are still in: a second accept (a double click, two tabs,
+   * a retry racing the first answer) changes nothing rather than calling the link spent.
+   */
+  private async acceptedAlready(tokenHash: string, userId: number) {
+    const ledgerId = await this.repo.ledgerOfInvitationAcceptedBy(tokenHash, userId);
+    if (ledgerId === undefined || (await this.repo.roleOf(ledgerId, userId)) === undefined) return null;
+    return { ledgerId, joined: false };
+  }
+
   async accept(who: Opener, token: string): Promise<AcceptInvitationResult> {
     const tokenHash = sha256(token);
     const outcome = await this.throttled(who, async () => {
       const now = this.now();
       const found = await this.repo.usableInvitation(tokenHash, now);
-      if (!found) return null;
+      if (!found) return this.acceptedAlready(tokenHash, who.userId);
       return this.repo.transaction(async (repo) => {
         if (!(await repo.lock(found.ledger_id))) return null;
         if ((await repo.roleOf(found.ledger_id, who.userId)) !== undefined) {

@@ -197,6 +197,17 @@ export class LedgersRepository extends Repository {
     return row ? { ...numberedInvitation(row), ledger_name: row.ledger_name } : undefined;
   }
 
+  /** The ledger of the invitation `userId` accepted with this token, if they did. */
+  async ledgerOfInvitationAcceptedBy(tokenHash: string, userId: number): Promise<number | undefined> {
+    const row = await this.db
+      .selectFrom('ledger_invitations')
+      .select('ledger_id')
+      .where('token_hash', '=', tokenHash)
+      .where('accepted_by', '=', userId)
+      .executeTakeFirst();
+    return row ? Number(row.ledger_id) : undefined;
+  }
+
   /** Marks the invitation used by `userId` only if it is still usable; false when it no longer was. */
   async consumeInvitation(id: number, userId: number, now: number): Promise<boolean> {
     const rows = await this.db
