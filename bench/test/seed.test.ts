@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase } from '../../packages/server/src/db/database.ts';
 import type { BillRow, EntryRow, PaymentRow, ScheduleRow } from '../../packages/server/src/db/schema.ts';
 import { verifyPassword } from '../../packages/server/src/lib/passwords.ts';
-import { derivePayment } from '../../packages/server/src/modules/ledger/ledger.ts';
+import { derivePayment } from '../../packages/server/src/modules/payment-totals/payment-totals.ts';
 import { rollupDifferences } from '../../packages/server/src/modules/read-model/rollup-tables.ts';
 import { ruleOf, toSchedule } from '../../packages/server/src/modules/schedules/schedule.mapper.ts';
 import { ScheduleRunner } from '../../packages/server/src/modules/schedules/schedule-runner.ts';

@@ -4,7 +4,7 @@ import type { Insertable } from 'kysely';
 import type { Db } from '../../src/db/database.ts';
 import type { BillsTable, EntriesTable, PaymentsTable } from '../../src/db/schema.ts';
 import { billNameKey } from '../../src/modules/bills/bill.mapper.ts';
-import { derivePayment } from '../../src/modules/ledger/ledger.ts';
+import { derivePayment } from '../../src/modules/payment-totals/payment-totals.ts';
 
 /**
  * Direct-database factory for read-side tests and the benchmark seeder: bills, entries and payments

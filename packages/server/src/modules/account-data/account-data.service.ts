@@ -16,7 +16,7 @@ import type { Cadence } from '@billfold/contract/schedule-dates';
 import { conflict } from '../../lib/http-error.ts';
 import { nextTurn } from '../../lib/turns.ts';
 import { billNameKey, entryColumnsOf } from '../bills/bill.mapper.ts';
-import { derivePayment } from '../ledger/ledger.ts';
+import { derivePayment } from '../payment-totals/payment-totals.ts';
 import type { AccountDataRepository } from './account-data.repository.ts';
 
 export const ACCOUNT_NOT_EMPTY =

@@ -4,8 +4,8 @@ import { type Insertable, type RawBuilder, type SqlBool, sql, type Updateable } 
 import { Repository } from '../../db/repository.ts';
 import type { BillRow, BillsTable } from '../../db/schema.ts';
 import { entityCategory, readFilterBook } from '../categories/category-book.ts';
-import { LedgerRepository } from '../ledger/ledger.repository.ts';
-import { PAY_STATE, recycledEntry } from '../ledger/ledger.ts';
+import { PaymentTotalsRepository } from '../payment-totals/payment-totals.repository.ts';
+import { PAY_STATE, recycledEntry } from '../payment-totals/payment-totals.ts';
 import type { EntryBillColumns } from './bill.mapper.ts';
 import type { NameHolder } from './bills.messages.ts';
 
@@ -38,9 +38,9 @@ function containsPattern(text: string): string {
 }
 
 export class BillsRepository extends Repository {
-  /** The ledger's locks and totals, on the same connection (and transaction) as this repository. */
-  ledger(): LedgerRepository {
-    return new LedgerRepository(this.db);
+  /** The payment totals' locks and sums, on the same connection (and transaction) as this repository. */
+  paymentTotals(): PaymentTotalsRepository {
+    return new PaymentTotalsRepository(this.db);
   }
 
   /** The stored category an entity's input names (docs/decisions/0105-categories-of-your-own.md). */
@@ -157,7 +157,7 @@ export class BillsRepository extends Repository {
 
   /** Reads the entity with a no-op update that holds its row lock until the transaction ends. */
   lockOwned(userId: number, id: number) {
-    return this.ledger().lockBill(userId, id);
+    return this.paymentTotals().lockBill(userId, id);
   }
 
   /** Whether another live entity of this user holds the name, and whether that one is archived. */

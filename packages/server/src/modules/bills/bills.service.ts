@@ -12,7 +12,7 @@ import type { BillRow, ScheduleRow } from '../../db/schema.ts';
 import { conflict, notFound } from '../../lib/http-error.ts';
 import type { RecycleIntents } from '../../lib/intents.ts';
 import { MESSAGES } from '../../lib/messages.ts';
-import { refreshTotals } from '../ledger/ledger.service.ts';
+import { refreshTotals } from '../payment-totals/payment-totals.service.ts';
 import { billNameKey, entryColumnsOf, toBill, toBillOverview } from './bill.mapper.ts';
 import { duplicateEntityName } from './bills.messages.ts';
 import type { BillsRepository } from './bills.repository.ts';
@@ -194,7 +194,7 @@ export class BillsService implements RecycleIntents<BillChange, Bill> {
     if (restoring) {
       await repo.restorePaymentsOfCascadedEntries(bill.id);
       const entries = await repo.restoreCascadedEntries(bill.id);
-      await refreshTotals(repo.ledger(), entries);
+      await refreshTotals(repo.paymentTotals(), entries);
     }
     // The invoices take the entity's columns; their own stored flow never changes with `internal`.
     if (edited || status !== bill.status) await repo.copyToEntries(bill.id, entryColumnsOf(updated));

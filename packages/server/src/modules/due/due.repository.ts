@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { Repository } from '../../db/repository.ts';
 import { ENTRY_VIEW_COLUMNS } from '../entries/entry.mapper.ts';
-import { PAY_STATE } from '../ledger/ledger.ts';
+import { PAY_STATE } from '../payment-totals/payment-totals.ts';
 import type { LedgerIndexes } from '../read-model/ledger-indexes.ts';
 import { OCCURRENCE_COLUMNS, pendingOccurrences, type ScheduledOccurrence } from './scheduled.ts';
 

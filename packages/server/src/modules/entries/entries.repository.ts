@@ -1,12 +1,12 @@
 import { sql } from 'kysely';
 import type { EntryUpdate, NewEntry } from '../../db/schema.ts';
-import { LedgerRepository } from '../ledger/ledger.repository.ts';
+import { PaymentTotalsRepository } from '../payment-totals/payment-totals.repository.ts';
 
 /**
- * Invoice reads and writes. The locks and payment totals that every money change shares are the ledger's
- * (`LedgerRepository`), which this builds on.
+ * Invoice reads and writes. The locks and payment totals that every money change shares are the payment totals'
+ * (`PaymentTotalsRepository`), which this builds on.
  */
-export class EntriesRepository extends LedgerRepository {
+export class EntriesRepository extends PaymentTotalsRepository {
   /** Issues the user's next invoice number: an atomic increment under the user row's lock, never reused. */
   async nextInvoiceNumber(userId: number): Promise<number> {
     const row = await this.db

@@ -5,7 +5,7 @@ import type { BillsTable, ImportsTable, NewEntry, PaymentsTable } from '../../db
 import { AccountDataRepository } from '../account-data/account-data.repository.ts';
 import { BillsRepository } from '../bills/bills.repository.ts';
 import { type CategoryBook, holdCategory, readCategoryBook } from '../categories/category-book.ts';
-import { recycledEntry } from '../ledger/ledger.ts';
+import { recycledEntry } from '../payment-totals/payment-totals.ts';
 import { DataVersionRepository } from '../read-model/data-version.repository.ts';
 import { addToRollups } from '../read-model/rollup-tables.ts';
 

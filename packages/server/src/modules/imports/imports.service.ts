@@ -14,7 +14,7 @@ import { nextTurn } from '../../lib/turns.ts';
 import { entryColumnsOf } from '../bills/bill.mapper.ts';
 import type { CategoryBook } from '../categories/category-book.ts';
 import { csvCellText } from '../entries/entries-export.ts';
-import { derivePayment } from '../ledger/ledger.ts';
+import { derivePayment } from '../payment-totals/payment-totals.ts';
 import { type CsvFile, type CsvLimits, readCsv } from './csv-file.ts';
 import {
   detectDateFormat,

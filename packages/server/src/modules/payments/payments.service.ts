@@ -4,8 +4,8 @@ import type { EntryRow, PaymentRow, PaymentsTable } from '../../db/schema.ts';
 import { badRequest, conflict, notFound } from '../../lib/http-error.ts';
 import type { RecycleIntents } from '../../lib/intents.ts';
 import { MESSAGES } from '../../lib/messages.ts';
-import type { LedgerRepository } from '../ledger/ledger.repository.ts';
-import { refreshTotals } from '../ledger/ledger.service.ts';
+import type { PaymentTotalsRepository } from '../payment-totals/payment-totals.repository.ts';
+import { refreshTotals } from '../payment-totals/payment-totals.service.ts';
 import { toPayment } from './payment.mapper.ts';
 import { PAYMENT_MESSAGES } from './payments.messages.ts';
 import type { PaymentsRepository } from './payments.repository.ts';
@@ -41,7 +41,7 @@ export class PaymentsService implements RecycleIntents<PaymentChange, Payment> {
   ) {}
 
   async list(userId: number, entryId: number): Promise<Payment[]> {
-    const entry = await this.repo.ledger().findEntry(userId, entryId);
+    const entry = await this.repo.paymentTotals().findEntry(userId, entryId);
     if (!entry) throw notFound(MESSAGES.invoiceNotFound);
     return (await this.repo.listLive(entryId)).map(toPayment);
   }
@@ -55,8 +55,8 @@ export class PaymentsService implements RecycleIntents<PaymentChange, Payment> {
 
   create(userId: number, input: NewPayment): Promise<Payment> {
     return this.repo.transaction(async (repo) => {
-      const ledger = repo.ledger();
-      const entry = await ledger.lockEntry(userId, input.entryId);
+      const totals = repo.paymentTotals();
+      const entry = await totals.lockEntry(userId, input.entryId);
       if (!entry) throw notFound(MESSAGES.invoiceNotFound);
       assertWritable(entry);
       const row = await repo.insert({
@@ -70,7 +70,7 @@ export class PaymentsService implements RecycleIntents<PaymentChange, Payment> {
         autopay: input.autopay ? 1 : 0,
         created_at: this.now(),
       });
-      await refreshTotals(ledger, [entry]);
+      await refreshTotals(totals, [entry]);
       return toPayment(row);
     });
   }
@@ -78,20 +78,20 @@ export class PaymentsService implements RecycleIntents<PaymentChange, Payment> {
   /** Edit a live payment; a payment in the recycle bin is restored first. */
   edit(userId: number, change: PaymentChange): Promise<Payment> {
     return this.repo.transaction(async (repo) => {
-      const { ledger, entry, payment } = await this.lockForChange(repo, userId, change);
+      const { totals, entry, payment } = await this.lockForChange(repo, userId, change);
       if (payment.recycled_at !== null) throw conflict(PAYMENT_MESSAGES.paymentRecycled);
-      return this.applyEdit(repo, ledger, entry, payment, change, false);
+      return this.applyEdit(repo, totals, entry, payment, change, false);
     });
   }
 
   /** Delete: the payment goes to the recycle bin and leaves its invoice's totals. Deleting it again changes nothing. */
   recycle(userId: number, change: PaymentChange): Promise<Payment> {
     return this.repo.transaction(async (repo) => {
-      const { ledger, entry, payment } = await this.lockForChange(repo, userId, change);
+      const { totals, entry, payment } = await this.lockForChange(repo, userId, change);
       if (entry.archived === 1) throw conflict(MESSAGES.entityArchived);
       if (payment.recycled_at !== null) return toPayment(payment);
       const updated = await repo.update(payment.id, { recycled_at: this.now(), recycled_cascade: 0 });
-      await refreshTotals(ledger, [entry]);
+      await refreshTotals(totals, [entry]);
       return toPayment(updated);
     });
   }
@@ -99,10 +99,10 @@ export class PaymentsService implements RecycleIntents<PaymentChange, Payment> {
   /** Restore from the recycle bin, taking the change's edits on the way; a live payment is simply edited. */
   restore(userId: number, change: PaymentChange): Promise<Payment> {
     return this.repo.transaction(async (repo) => {
-      const { ledger, entry, payment } = await this.lockForChange(repo, userId, change);
+      const { totals, entry, payment } = await this.lockForChange(repo, userId, change);
       const restoring = payment.recycled_at !== null;
       if (restoring && entry.recycled_at !== null) throw conflict(PAYMENT_MESSAGES.paymentInvoiceRecycled);
-      return this.applyEdit(repo, ledger, entry, payment, change, restoring);
+      return this.applyEdit(repo, totals, entry, payment, change, restoring);
     });
   }
 
@@ -113,18 +113,18 @@ export class PaymentsService implements RecycleIntents<PaymentChange, Payment> {
     if (!seen) throw notFound(PAYMENT_MESSAGES.paymentNotFound);
     if (change.entryId !== undefined && change.entryId !== seen.entry_id)
       throw badRequest(PAYMENT_MESSAGES.paymentMove);
-    const ledger = repo.ledger();
-    const entry = await ledger.lockEntry(userId, seen.entry_id);
+    const totals = repo.paymentTotals();
+    const entry = await totals.lockEntry(userId, seen.entry_id);
     if (!entry) throw notFound(PAYMENT_MESSAGES.paymentNotFound);
     const payment = await repo.findOwned(userId, seen.id);
     if (!payment) throw notFound(PAYMENT_MESSAGES.paymentNotFound);
-    return { ledger, entry, payment };
+    return { totals, entry, payment };
   }
 
   /** Writes the edit's changed columns (and the way back from the bin, when `restoring`), then the invoice's totals. */
   private async applyEdit(
     repo: PaymentsRepository,
-    ledger: LedgerRepository,
+    totals: PaymentTotalsRepository,
     entry: EntryRow,
     payment: PaymentRow,
     change: PaymentChange,
@@ -138,7 +138,7 @@ export class PaymentsService implements RecycleIntents<PaymentChange, Payment> {
     if (entry.recycled_at !== null) throw conflict(MESSAGES.invoiceRecycled);
     if (restoring) Object.assign(changes, { recycled_at: null, recycled_cascade: 0 });
     const updated = Object.keys(changes).length > 0 ? await repo.update(payment.id, changes) : payment;
-    await refreshTotals(ledger, [entry]);
+    await refreshTotals(totals, [entry]);
     return toPayment(updated);
   }
 }

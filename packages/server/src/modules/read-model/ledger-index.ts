@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { ExportRow } from '../entries/entries-export.ts';
-import { PAY_STATE } from '../ledger/ledger.ts';
+import { PAY_STATE } from '../payment-totals/payment-totals.ts';
 import type { EntryGroup, MethodGroup, Side } from './groups.ts';
 import { ARCHIVED, day, INCOMING, INTERNAL, isoDay, LIVE, MIXED, NO_DUE, NO_METHOD } from './ledger-index-columns.ts';
 import { LedgerIndexStore } from './ledger-index-store.ts';

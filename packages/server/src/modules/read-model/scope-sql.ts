@@ -1,7 +1,7 @@
 import type { SortField, SortOrder } from '@billfold/contract/entries';
 import { type Expression, type Kysely, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { Database, EntriesTable } from '../../db/schema.ts';
-import { PAY_STATE } from '../ledger/ledger.ts';
+import { PAY_STATE } from '../payment-totals/payment-totals.ts';
 import { type EntryScope, PAID_FILTERS } from './scope.ts';
 
 /**

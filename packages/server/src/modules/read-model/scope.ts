@@ -2,7 +2,7 @@ import { addDays, utcDate } from '@billfold/contract/dates';
 import type { EntryFilters, Flow } from '@billfold/contract/entries';
 import { billNameKey } from '../bills/bill.mapper.ts';
 import { BUILT_IN_ONLY, type CategoryBook } from '../categories/category-book.ts';
-import { PAY_STATE } from '../ledger/ledger.ts';
+import { PAY_STATE } from '../payment-totals/payment-totals.ts';
 
 /**
  * Step 1 of the read model (scope → plan → SQL → rows): the filters of a list, count, page seek, stats or

@@ -1,6 +1,6 @@
 import type { RecycleType } from '@billfold/contract/recycle';
 import { Repository } from '../../db/repository.ts';
-import { LedgerRepository } from '../ledger/ledger.repository.ts';
+import { PaymentTotalsRepository } from '../payment-totals/payment-totals.repository.ts';
 
 /** The bin's listing: items recycled since `since` whose parent is not itself in the bin. */
 export class RecycleRepository extends Repository {
@@ -87,7 +87,7 @@ export class RecycleRepository extends Repository {
         .executeTakeFirst();
       return Number(result.numDeletedRows) === 1;
     }
-    const ledger = new LedgerRepository(this.db);
+    const ledger = new PaymentTotalsRepository(this.db);
     if (type === 'Entity') {
       const bill = await ledger.lockBill(userId, id);
       if (bill?.recycled_at == null) return false;

@@ -10,9 +10,9 @@ export interface PaymentTotals {
 /**
  * The rows every money change locks, in one order (the entity, then its invoice), and the per-invoice payment
  * totals it recomputes. Invoice writes (`EntriesRepository`) build on it; payments and entities reach it through
- * their repository's `ledger()`, on the same connection and transaction.
+ * their repository's `paymentTotals()`, on the same connection and transaction.
  */
-export class LedgerRepository extends Repository {
+export class PaymentTotalsRepository extends Repository {
   findEntry(userId: number, id: number) {
     return this.db
       .selectFrom('entries')
