@@ -14,7 +14,7 @@ import { createTestApp, type Dialect, dialects, type TestApp, testConfig } from 
 import { type Api, createBill, createEntry, createPayment, getBill, request, updateBill } from './helpers/domain.ts';
 import { signUp } from './helpers/factories.ts';
 import { multipart } from './helpers/multipart.ts';
-import { seedCategories, userIdOf } from './helpers/seed.ts';
+import { ledgerOf, seedCategories, userIdOf } from './helpers/seed.ts';
 import { totalsMismatches } from './security/database-state.ts';
 
 /**
@@ -472,7 +472,7 @@ describe.skipIf(!dialects.includes('postgres'))('a rename and a write that names
       await trx
         .insertInto('bills')
         .values({
-          user_id: userId,
+          ledger_id: await ledgerOf(trx, userId),
           name: 'Employer',
           name_key: 'employer',
           category: name,

@@ -18,6 +18,7 @@ import { nextTurn } from '../../lib/turns.ts';
 import { billNameKey, entryColumnsOf } from '../bills/bill.mapper.ts';
 import { derivePayment } from '../payment-totals/payment-totals.ts';
 import type { AccountDataRepository } from './account-data.repository.ts';
+import type { Actor } from '../../lib/actor.ts';
 
 export const ACCOUNT_NOT_EMPTY =
   'Import needs an empty account: this account already has entities or invoices (including ones in the recycle bin).';
@@ -100,18 +101,18 @@ export class AccountDataService {
    * Everything the user owns, read in one transaction so the file is one consistent moment. The invoices and
    * payments are read in pages with a turn of the event loop between them (`AccountDataRepository`).
    */
-  exportData(userId: number): Promise<ExportData> {
+  exportData(ledgerId: number): Promise<ExportData> {
     return this.repo.transaction(async (repo) => {
-      const user = await repo.lockUser(userId);
+      const user = await repo.lockLedger(ledgerId);
       return {
         exportedAt: this.now(),
         lastInvoiceNumber: Number(user.last_invoice_number),
-        categories: await repo.categories(userId),
-        bills: await repo.bills(userId),
-        entries: await repo.entriesPaged(userId),
-        payments: await repo.paymentsPaged(userId),
-        schedules: await repo.schedules(userId),
-        occurrences: await repo.occurrences(userId),
+        categories: await repo.categories(ledgerId),
+        bills: await repo.bills(ledgerId),
+        entries: await repo.entriesPaged(ledgerId),
+        payments: await repo.paymentsPaged(ledgerId),
+        schedules: await repo.schedules(ledgerId),
+        occurrences: await repo.occurrences(ledgerId),
       };
     });
   }
@@ -211,14 +212,15 @@ export class AccountDataService {
    * hold no entity yet (an invoice always has one). Stored payment totals are derived from the live payments, as
    * every write path does; the rollup tables follow through their triggers.
    */
-  import(userId: number, file: AccountFile): Promise<AccountImportSummary> {
+  import(actor: Actor, file: AccountFile): Promise<AccountImportSummary> {
+    const { ledgerId } = actor;
     return this.repo.transaction(async (repo) => {
-      const user = await repo.lockUser(userId);
-      if (await repo.hasData(userId)) throw conflict(ACCOUNT_NOT_EMPTY);
+      const user = await repo.lockLedger(ledgerId);
+      if (await repo.hasData(ledgerId)) throw conflict(ACCOUNT_NOT_EMPTY);
 
       // The file's own categories join the account's: one the account already has (same name, case and spacing
       // aside) is kept as it is, and the file's entities take its name.
-      const book = await repo.categoryBook(userId);
+      const book = await repo.categoryBook(ledgerId);
       const added = file.categories.filter((c) => !book.find(c.name));
       if (book.own.length + added.length > MAX_OWN_CATEGORIES)
         throw conflict(
@@ -227,7 +229,7 @@ export class AccountDataService {
         );
       await repo.insertCategories(
         added.map((c) => ({
-          user_id: userId,
+          ledger_id: ledgerId,
           name: c.name,
           name_key: categoryKey(c.name),
           flow: c.flow,
@@ -244,7 +246,7 @@ export class AccountDataService {
           : (categoryNames.get(categoryKey(name)) ?? normalizeCategory(name));
 
       const bills = file.entities.map((e) => ({
-        user_id: userId,
+        ledger_id: ledgerId,
         name: e.name,
         name_key: billNameKey(e.name),
         category: categoryOf(e.category),
@@ -271,7 +273,7 @@ export class AccountDataService {
           const amount = cents(inv.amount);
           const total = paid.get(inv.ref) ?? { cents: 0, count: 0 };
           return {
-            user_id: userId,
+            ledger_id: ledgerId,
             bill_id: bill.id,
             invoice_number: inv.number,
             date: inv.date,
@@ -299,7 +301,7 @@ export class AccountDataService {
         (p) => {
           const [type = '', medium = ''] = p.method.split('|');
           return {
-            user_id: userId,
+            ledger_id: ledgerId,
             entry_id: entryByRef.get(p.invoice) as number,
             date: p.date,
             amount_cents: cents(p.amount),
@@ -323,7 +325,7 @@ export class AccountDataService {
         const bill = billByRef.get(s.entity) as NonNullable<ReturnType<typeof billByRef.get>>;
         await repo.insertSchedule(
           {
-            user_id: userId,
+            ledger_id: ledgerId,
             bill_id: bill.id,
             cadence: s.cadence,
             interval: s.interval,
@@ -350,7 +352,7 @@ export class AccountDataService {
           })),
         );
       }
-      await repo.setLastInvoiceNumber(userId, Math.max(Number(user.last_invoice_number), file.lastInvoiceNumber));
+      await repo.setLastInvoiceNumber(ledgerId, Math.max(Number(user.last_invoice_number), file.lastInvoiceNumber));
       return {
         entities: file.entities.length,
         invoices: file.invoices.length,

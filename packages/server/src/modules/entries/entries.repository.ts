@@ -7,12 +7,12 @@ import { PaymentTotalsRepository } from '../payment-totals/payment-totals.reposi
  * (`PaymentTotalsRepository`), which this builds on.
  */
 export class EntriesRepository extends PaymentTotalsRepository {
-  /** Issues the user's next invoice number: an atomic increment under the user row's lock, never reused. */
-  async nextInvoiceNumber(userId: number): Promise<number> {
+  /** Issues the ledger's next invoice number: an atomic increment under the ledger row's lock, never reused. */
+  async nextInvoiceNumber(ledgerId: number): Promise<number> {
     const row = await this.db
-      .updateTable('users')
+      .updateTable('ledgers')
       .set({ last_invoice_number: sql`last_invoice_number + 1` })
-      .where('id', '=', userId)
+      .where('id', '=', ledgerId)
       .returning('last_invoice_number')
       .executeTakeFirstOrThrow();
     return Number(row.last_invoice_number);

@@ -21,12 +21,12 @@ export class PaymentsRepository extends Repository {
       .execute();
   }
 
-  findOwned(userId: number, id: number) {
+  findOwned(ledgerId: number, id: number) {
     return this.db
       .selectFrom('payments')
       .selectAll()
       .where('id', '=', id)
-      .where('user_id', '=', userId)
+      .where('ledger_id', '=', ledgerId)
       .executeTakeFirst();
   }
 

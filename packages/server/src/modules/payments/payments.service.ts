@@ -9,6 +9,7 @@ import { refreshTotals } from '../payment-totals/payment-totals.service.ts';
 import { toPayment } from './payment.mapper.ts';
 import { PAYMENT_MESSAGES } from './payments.messages.ts';
 import type { PaymentsRepository } from './payments.repository.ts';
+import type { Actor } from '../../lib/actor.ts';
 
 /** An invoice that takes payment changes: live and of an entity that is not archived. */
 function assertWritable(entry: EntryRow): void {
@@ -40,27 +41,28 @@ export class PaymentsService implements RecycleIntents<PaymentChange, Payment> {
     private readonly now: () => number,
   ) {}
 
-  async list(userId: number, entryId: number): Promise<Payment[]> {
-    const entry = await this.repo.paymentTotals().findEntry(userId, entryId);
+  async list(ledgerId: number, entryId: number): Promise<Payment[]> {
+    const entry = await this.repo.paymentTotals().findEntry(ledgerId, entryId);
     if (!entry) throw notFound(MESSAGES.invoiceNotFound);
     return (await this.repo.listLive(entryId)).map(toPayment);
   }
 
   /** Recycled payments included: the restore flow reads one before restoring it. */
-  async get(userId: number, id: number): Promise<Payment> {
-    const row = await this.repo.findOwned(userId, id);
+  async get(ledgerId: number, id: number): Promise<Payment> {
+    const row = await this.repo.findOwned(ledgerId, id);
     if (!row) throw notFound(PAYMENT_MESSAGES.paymentNotFound);
     return toPayment(row);
   }
 
-  create(userId: number, input: NewPayment): Promise<Payment> {
+  create(actor: Actor, input: NewPayment): Promise<Payment> {
+    const { ledgerId } = actor;
     return this.repo.transaction(async (repo) => {
       const totals = repo.paymentTotals();
-      const entry = await totals.lockEntry(userId, input.entryId);
+      const entry = await totals.lockEntry(ledgerId, input.entryId);
       if (!entry) throw notFound(MESSAGES.invoiceNotFound);
       assertWritable(entry);
       const row = await repo.insert({
-        user_id: userId,
+        ledger_id: ledgerId,
         entry_id: entry.id,
         date: input.date,
         amount_cents: input.amount,
@@ -76,18 +78,20 @@ export class PaymentsService implements RecycleIntents<PaymentChange, Payment> {
   }
 
   /** Edit a live payment; a payment in the recycle bin is restored first. */
-  edit(userId: number, change: PaymentChange): Promise<Payment> {
+  edit(actor: Actor, change: PaymentChange): Promise<Payment> {
+    const { ledgerId } = actor;
     return this.repo.transaction(async (repo) => {
-      const { totals, entry, payment } = await this.lockForChange(repo, userId, change);
+      const { totals, entry, payment } = await this.lockForChange(repo, ledgerId, change);
       if (payment.recycled_at !== null) throw conflict(PAYMENT_MESSAGES.paymentRecycled);
       return this.applyEdit(repo, totals, entry, payment, change, false);
     });
   }
 
   /** Delete: the payment goes to the recycle bin and leaves its invoice's totals. Deleting it again changes nothing. */
-  recycle(userId: number, change: PaymentChange): Promise<Payment> {
+  recycle(actor: Actor, change: PaymentChange): Promise<Payment> {
+    const { ledgerId } = actor;
     return this.repo.transaction(async (repo) => {
-      const { totals, entry, payment } = await this.lockForChange(repo, userId, change);
+      const { totals, entry, payment } = await this.lockForChange(repo, ledgerId, change);
       if (entry.archived === 1) throw conflict(MESSAGES.entityArchived);
       if (payment.recycled_at !== null) return toPayment(payment);
       const updated = await repo.update(payment.id, { recycled_at: this.now(), recycled_cascade: 0 });
@@ -97,9 +101,10 @@ export class PaymentsService implements RecycleIntents<PaymentChange, Payment> {
   }
 
   /** Restore from the recycle bin, taking the change's edits on the way; a live payment is simply edited. */
-  restore(userId: number, change: PaymentChange): Promise<Payment> {
+  restore(actor: Actor, change: PaymentChange): Promise<Payment> {
+    const { ledgerId } = actor;
     return this.repo.transaction(async (repo) => {
-      const { totals, entry, payment } = await this.lockForChange(repo, userId, change);
+      const { totals, entry, payment } = await this.lockForChange(repo, ledgerId, change);
       const restoring = payment.recycled_at !== null;
       if (restoring && entry.recycled_at !== null) throw conflict(PAYMENT_MESSAGES.paymentInvoiceRecycled);
       return this.applyEdit(repo, totals, entry, payment, change, restoring);
@@ -107,16 +112,16 @@ export class PaymentsService implements RecycleIntents<PaymentChange, Payment> {
   }
 
   /** Locks the payment's invoice, then reads the payment again under that lock: every payment change takes it first. */
-  private async lockForChange(repo: PaymentsRepository, userId: number, change: PaymentChange) {
+  private async lockForChange(repo: PaymentsRepository, ledgerId: number, change: PaymentChange) {
     const paymentId = change.paymentId ?? change.id;
-    const seen = paymentId === undefined ? undefined : await repo.findOwned(userId, paymentId);
+    const seen = paymentId === undefined ? undefined : await repo.findOwned(ledgerId, paymentId);
     if (!seen) throw notFound(PAYMENT_MESSAGES.paymentNotFound);
     if (change.entryId !== undefined && change.entryId !== seen.entry_id)
       throw badRequest(PAYMENT_MESSAGES.paymentMove);
     const totals = repo.paymentTotals();
-    const entry = await totals.lockEntry(userId, seen.entry_id);
+    const entry = await totals.lockEntry(ledgerId, seen.entry_id);
     if (!entry) throw notFound(PAYMENT_MESSAGES.paymentNotFound);
-    const payment = await repo.findOwned(userId, seen.id);
+    const payment = await repo.findOwned(ledgerId, seen.id);
     if (!payment) throw notFound(PAYMENT_MESSAGES.paymentNotFound);
     return { totals, entry, payment };
   }

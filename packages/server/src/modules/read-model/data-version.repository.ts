@@ -21,13 +21,13 @@ const databaseNow = (db: Db) =>
 export class DataVersionRepository extends Repository {
   // Read before every list request: compiled once, run with the user id as its only parameter.
   private readonly query = this.db
-    .selectFrom('user_data_versions')
+    .selectFrom('ledger_data_versions')
     .select('version')
-    .where('user_id', '=', 0)
+    .where('ledger_id', '=', 0)
     .compile();
 
-  async version(userId: number): Promise<number> {
-    const [row] = (await this.db.executeQuery({ ...this.query, parameters: [userId] } as typeof this.query)).rows;
+  async version(ledgerId: number): Promise<number> {
+    const [row] = (await this.db.executeQuery({ ...this.query, parameters: [ledgerId] } as typeof this.query)).rows;
     return Number(row?.version ?? 0);
   }
 
@@ -35,23 +35,23 @@ export class DataVersionRepository extends Repository {
    * Raises the version once and logs the invoices `written` (a condition on `entries e`) under it: for a bulk
    * insert made while the row triggers that do both were off (ADR 0903).
    */
-  async raise(userId: number, written: Expression<SqlBool>): Promise<void> {
+  async raise(ledgerId: number, written: Expression<SqlBool>): Promise<void> {
     await this.db
-      .insertInto('user_data_versions')
-      .values({ user_id: userId, version: 1 })
-      .onConflict((oc) => oc.column('user_id').doUpdateSet({ version: sql`user_data_versions.version + 1` }))
+      .insertInto('ledger_data_versions')
+      .values({ ledger_id: ledgerId, version: 1 })
+      .onConflict((oc) => oc.column('ledger_id').doUpdateSet({ version: sql`ledger_data_versions.version + 1` }))
       .execute();
-    await sql`insert into entry_changes (user_id, version, entry_id, at)
-      select e.user_id, v.version, e.id, ${databaseNow(this.db)}
-      from entries e join user_data_versions v on v.user_id = e.user_id
-      where e.user_id = ${userId} and ${written}`.execute(this.db);
+    await sql`insert into entry_changes (ledger_id, version, entry_id, at)
+      select e.ledger_id, v.version, e.id, ${databaseNow(this.db)}
+      from entries e join ledger_data_versions v on v.ledger_id = e.ledger_id
+      where e.ledger_id = ${ledgerId} and ${written}`.execute(this.db);
   }
 
   /** Users with invoices, most recently signed in first (the ledger indexes load in this order at start). */
   async usersByRecentSignIn(): Promise<number[]> {
     const rows = await this.db
       .selectFrom('users as u')
-      .innerJoin('user_data_versions as v', 'v.user_id', 'u.id')
+      .innerJoin('ledger_data_versions as v', 'v.ledger_id', 'u.id')
       .select('u.id')
       .where('u.deactivated_at', 'is', null)
       .orderBy(sql`u.last_login desc nulls last`)

@@ -27,11 +27,11 @@ export class LedgerIndex extends LedgerIndexStore {
    */
   static async load(
     db: Kysely<Database>,
-    userId: number,
+    ledgerId: number,
     version: number,
     maxBytes = Number.POSITIVE_INFINITY,
   ): Promise<LedgerIndex> {
-    const index = new LedgerIndex(db, userId);
+    const index = new LedgerIndex(db, ledgerId);
     await index.fill(version, maxBytes);
     return index;
   }

@@ -54,32 +54,32 @@ export class LedgerIndexes {
   constructor(
     private readonly db: Db,
     private readonly versions: DataVersionRepository,
-    private readonly ledgerSize: (userId: number) => Promise<number>,
+    private readonly ledgerSize: (ledgerId: number) => Promise<number>,
     private readonly options: LedgerIndexOptions = DEFAULT_LEDGER_INDEX_OPTIONS,
     private readonly now: () => number = Date.now,
     private readonly log?: FastifyBaseLogger,
   ) {}
 
   /** What answered the user's latest read: the index, or SQL (while it loads, or with the index off). */
-  answered(userId: number): 'index' | 'sql' {
-    return this.users.get(userId)?.answered ?? 'sql';
+  answered(ledgerId: number): 'index' | 'sql' {
+    return this.users.get(ledgerId)?.answered ?? 'sql';
   }
 
   /**
    * Runs `work` on the user's index, exact at the user's data version as it is now, or returns null when the
    * index is off, loading, or could not be kept.
    */
-  async read<T>(userId: number, work: (index: LedgerIndex) => T | Promise<T>): Promise<{ value: T } | null> {
+  async read<T>(ledgerId: number, work: (index: LedgerIndex) => T | Promise<T>): Promise<{ value: T } | null> {
     if (this.options.maxBytes <= 0) return null;
-    const user = this.users.get(userId) ?? this.track(userId);
+    const user = this.users.get(ledgerId) ?? this.track(ledgerId);
     // A second try after an index that had to be read afresh (for a small ledger, at once).
     for (let attempt = 0; attempt < 2; attempt++) {
-      if (!(await this.ensure(userId, user))) break;
+      if (!(await this.ensure(ledgerId, user))) break;
       const run = user.queue.then(async () => {
         const index = user.index;
         if (!index) return null;
         try {
-          const version = await this.versions.version(userId);
+          const version = await this.versions.version(ledgerId);
           if (version < index.version) throw new IndexRebuildNeeded('the data version went back');
           await index.catchUp(version, this.options.catchUpUpTo);
           // Grown past the memory by the changes it took in: dropped, and SQL answers.
@@ -92,7 +92,7 @@ export class LedgerIndexes {
             return null;
           }
           if (!(err instanceof IndexRebuildNeeded)) throw err;
-          this.log?.info({ userId, reason: err.message }, 'ledger index read afresh');
+          this.log?.info({ ledgerId, reason: err.message }, 'ledger index read afresh');
           if (user.index === index) user.index = null;
           return null;
         }
@@ -109,20 +109,20 @@ export class LedgerIndexes {
   }
 
   /** Whether the user has an index: loaded now for a small ledger, started in the background for a large one. */
-  private async ensure(userId: number, user: UserIndex): Promise<boolean> {
+  private async ensure(ledgerId: number, user: UserIndex): Promise<boolean> {
     const now = this.now();
     if (user.index && now - user.usedAt > this.options.staleAfterMs) user.index = null;
     user.usedAt = now;
     if (user.index) return true;
     if (user.loading || now < user.retryAt) return false;
-    const size = await this.ledgerSize(userId);
-    const load = this.load(userId, user);
+    const size = await this.ledgerSize(ledgerId);
+    const load = this.load(ledgerId, user);
     if (size >= this.options.loadInlineBelow) return false;
     await load;
     return user.index !== null;
   }
 
-  private track(userId: number): UserIndex {
+  private track(ledgerId: number): UserIndex {
     const user: UserIndex = {
       index: null,
       loading: false,
@@ -131,32 +131,32 @@ export class LedgerIndexes {
       queue: Promise.resolve(),
       answered: 'sql',
     };
-    this.users.set(userId, user);
+    this.users.set(ledgerId, user);
     return user;
   }
 
-  private async load(userId: number, user: UserIndex): Promise<void> {
+  private async load(ledgerId: number, user: UserIndex): Promise<void> {
     if (user.loading) return;
     user.loading = true;
     const started = this.now();
     const { maxBytes } = this.options;
     const tooLarge = (bytes: number | undefined) => {
       user.retryAt = this.now() + this.options.tooLargeRecheckMs;
-      this.log?.warn({ userId, bytes, maxBytes }, 'ledger index larger than its memory: SQL answers');
+      this.log?.warn({ ledgerId, bytes, maxBytes }, 'ledger index larger than its memory: SQL answers');
     };
     try {
       // Sized from SQL first: a ledger that would not fit is never read into memory.
-      const estimate = await estimateLedgerBytes(this.db, userId);
+      const estimate = await estimateLedgerBytes(this.db, ledgerId);
       if (estimate.bytes > maxBytes) return tooLarge(estimate.bytes);
-      const version = await this.versions.version(userId);
-      const index = await LedgerIndex.load(this.db, userId, version, maxBytes);
+      const version = await this.versions.version(ledgerId);
+      const index = await LedgerIndex.load(this.db, ledgerId, version, maxBytes);
       user.index = index;
-      this.evict(userId);
-      this.log?.info({ userId, bytes: index.bytes, ms: this.now() - started }, 'ledger index loaded');
+      this.evict(ledgerId);
+      this.log?.info({ ledgerId, bytes: index.bytes, ms: this.now() - started }, 'ledger index loaded');
     } catch (err) {
       if (err instanceof IndexTooLarge) return tooLarge(undefined);
       user.retryAt = this.now() + this.options.retryAfterMs;
-      this.log?.error({ err, userId }, 'ledger index failed to load');
+      this.log?.error({ err, ledgerId }, 'ledger index failed to load');
     } finally {
       user.loading = false;
     }
@@ -167,9 +167,9 @@ export class LedgerIndexes {
     let total = 0;
     for (const user of this.users.values()) total += user.index?.bytes ?? 0;
     const byAge = [...this.users.entries()].filter(([, u]) => u.index).sort(([, a], [, b]) => a.usedAt - b.usedAt);
-    for (const [userId, user] of byAge) {
+    for (const [ledgerId, user] of byAge) {
       if (total <= this.options.maxBytes) break;
-      if (userId === keep) continue;
+      if (ledgerId === keep) continue;
       total -= user.index?.bytes ?? 0;
       user.index = null;
     }
@@ -178,10 +178,10 @@ export class LedgerIndexes {
   /** Loads the indexes of the most recently signed-in users with invoices, one after another, up to the memory (server start). */
   async preload(): Promise<void> {
     if (this.options.maxBytes <= 0) return;
-    for (const userId of await this.versions.usersByRecentSignIn()) {
-      const user = this.users.get(userId) ?? this.track(userId);
+    for (const ledgerId of await this.versions.usersByRecentSignIn()) {
+      const user = this.users.get(ledgerId) ?? this.track(ledgerId);
       user.usedAt = this.now();
-      await this.load(userId, user);
+      await this.load(ledgerId, user);
       let total = 0;
       for (const u of this.users.values()) total += u.index?.bytes ?? 0;
       if (total >= this.options.maxBytes) break;
