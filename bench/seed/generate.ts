@@ -76,7 +76,7 @@ export interface GenerateOptions {
   firstBillId: number;
   firstEntryId: number;
   firstPaymentId: number;
-  /** Invoice numbers start after this (the user's `last_invoice_number`). */
+  /** Invoice numbers start after this (the ledger's `last_invoice_number`). */
   lastInvoiceNumber: number;
   batchSize?: number;
 }

@@ -24,10 +24,7 @@ import { DueRepository } from './modules/due/due.repository.ts';
 import { dueRoutes } from './modules/due/due.routes.ts';
 import { DueService } from './modules/due/due.service.ts';
 import { EmailVerificationRepository } from './modules/email-verification/email-verification.repository.ts';
-import {
-  emailVerificationRoutes,
-  emailVerifyRoutes,
-} from './modules/email-verification/email-verification.routes.ts';
+import { emailVerificationRoutes, emailVerifyRoutes } from './modules/email-verification/email-verification.routes.ts';
 import { EmailVerificationService } from './modules/email-verification/email-verification.service.ts';
 import { EntriesRepository } from './modules/entries/entries.repository.ts';
 import { entriesRoutes } from './modules/entries/entries.routes.ts';

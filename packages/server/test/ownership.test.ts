@@ -449,7 +449,12 @@ describe.each(dialects)('ownership on %s', (dialect) => {
       ledger: await db.selectFrom('ledgers').select('last_invoice_number').where('id', '=', ownerLedger).execute(),
       bills: await db.selectFrom('bills').selectAll().where('ledger_id', '=', ownerLedger).orderBy('id').execute(),
       entries: await db.selectFrom('entries').selectAll().where('ledger_id', '=', ownerLedger).orderBy('id').execute(),
-      payments: await db.selectFrom('payments').selectAll().where('ledger_id', '=', ownerLedger).orderBy('id').execute(),
+      payments: await db
+        .selectFrom('payments')
+        .selectAll()
+        .where('ledger_id', '=', ownerLedger)
+        .orderBy('id')
+        .execute(),
       intruderEntry: await db.selectFrom('entries').selectAll().where('id', '=', world.intruderEntry).execute(),
       schedules: await db
         .selectFrom('schedules')

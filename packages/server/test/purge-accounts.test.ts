@@ -85,8 +85,13 @@ describe.each(dialects)('purge of deactivated accounts (%s)', (dialect) => {
   const countFor = async (table: 'bills' | 'entries' | 'payments' | 'refresh_tokens', id: number) =>
     table === 'refresh_tokens'
       ? (await t.app.db.selectFrom(table).select('user_id').where('user_id', '=', id).execute()).length
-      : (await t.app.db.selectFrom(table).select('ledger_id').where('ledger_id', '=', ledgers.get(id) ?? 0).execute())
-          .length;
+      : (
+          await t.app.db
+            .selectFrom(table)
+            .select('ledger_id')
+            .where('ledger_id', '=', ledgers.get(id) ?? 0)
+            .execute()
+        ).length;
 
   it('deletes accounts deactivated over 30 days ago with all their data, keeps the rest', async () => {
     const old = await signUp(t.app);

@@ -69,8 +69,7 @@ export function ledgerHook(db: Db) {
       if (!LEDGER_ID.test(value) || !Number.isSafeInteger(Number(value))) {
         throw badRequest(`${LEDGER_HEADER}: must be a ledger id (a positive whole number)`, 'VALIDATION_FAILED');
       }
-      [row] = (await db.executeQuery({ ...member, parameters: [Number(value), request.userId] } as typeof member))
-        .rows;
+      [row] = (await db.executeQuery({ ...member, parameters: [Number(value), request.userId] } as typeof member)).rows;
     }
     if (!row) throw notFound(LEDGER_NOT_FOUND);
     const role = row.role as LedgerRole;

@@ -171,9 +171,9 @@ async function upSqlite(db: Db): Promise<void> {
       const create = schema.find((r) => r.type === 'table' && r.name === table)?.sql;
       if (!create) throw new Error(`no table ${table}`);
       const target = table === 'user_data_versions' ? 'ledger_data_versions' : table;
-      const columns = (await sql<{ name: string; hidden: number }>`select name, hidden from pragma_table_xinfo(${table})`.execute(
-        db,
-      )).rows
+      const columns = (
+        await sql<{ name: string; hidden: number }>`select name, hidden from pragma_table_xinfo(${table})`.execute(db)
+      ).rows
         // Generated columns (hidden 2 and 3) are computed again, never copied.
         .filter((c) => c.hidden === 0)
         .map((c) => c.name);

@@ -53,7 +53,10 @@ export class AccountDataRepository extends Repository {
    * Every row of the user's in `table`, in id order: pages of `PAGE` rows after the last id read. Kysely types a query
    * over a union of table names as holding the columns of all of them, so the rows are named by `T` again.
    */
-  private async paged<T extends 'entries' | 'payments'>(table: T, ledgerId: number): Promise<Selectable<Database[T]>[]> {
+  private async paged<T extends 'entries' | 'payments'>(
+    table: T,
+    ledgerId: number,
+  ): Promise<Selectable<Database[T]>[]> {
     const all: Selectable<Database[T]>[] = [];
     for (let after = 0; ; ) {
       const rows = (await this.db
@@ -93,7 +96,7 @@ export class AccountDataRepository extends Repository {
       .updateTable('ledgers')
       .set((eb) => ({ last_invoice_number: eb.ref('last_invoice_number') }))
       .where('id', '=', ledgerId)
-      .returning(['id', 'last_invoice_number'])
+      .returning(['id', 'name', 'last_invoice_number'])
       .executeTakeFirstOrThrow();
   }
 

@@ -13,12 +13,12 @@ import {
 } from '@billfold/contract/categories';
 import { centsToDecimalString, toCents } from '@billfold/contract/money';
 import type { Cadence } from '@billfold/contract/schedule-dates';
+import type { Actor } from '../../lib/actor.ts';
 import { conflict } from '../../lib/http-error.ts';
 import { nextTurn } from '../../lib/turns.ts';
 import { billNameKey, entryColumnsOf } from '../bills/bill.mapper.ts';
 import { derivePayment } from '../payment-totals/payment-totals.ts';
 import type { AccountDataRepository } from './account-data.repository.ts';
-import type { Actor } from '../../lib/actor.ts';
 
 export const ACCOUNT_NOT_EMPTY =
   'Import needs an empty account: this account already has entities or invoices (including ones in the recycle bin).';
@@ -40,6 +40,8 @@ type Rows<K extends keyof AccountDataRepository> = AccountDataRepository[K] exte
 /** What an export reads in its transaction; `exportJson` writes it out afterwards. */
 export interface ExportData {
   exportedAt: number;
+  /** The ledger's name, which the file carries (version 4). */
+  ledgerName: string;
   lastInvoiceNumber: number;
   categories: Rows<'categories'>;
   bills: Rows<'bills'>;
@@ -106,6 +108,7 @@ export class AccountDataService {
       const user = await repo.lockLedger(ledgerId);
       return {
         exportedAt: this.now(),
+        ledgerName: user.name,
         lastInvoiceNumber: Number(user.last_invoice_number),
         categories: await repo.categories(ledgerId),
         bills: await repo.bills(ledgerId),
@@ -118,7 +121,7 @@ export class AccountDataService {
   }
 
   /**
-   * The file's JSON text in pieces, in the order of the contract's `accountFileV3` (the schema the route
+   * The file's JSON text in pieces, in the order of the contract's `accountFileV4` (the schema the route
    * documents), each list written a part at a time with a turn of the event loop between parts, so a file of a
    * million invoices never holds the process up while it is built or sent.
    */
@@ -137,6 +140,7 @@ export class AccountDataService {
       version: ACCOUNT_FILE_VERSION,
       exportedAt: new Date(data.exportedAt).toISOString(),
       lastInvoiceNumber: data.lastInvoiceNumber,
+      ledger: { name: data.ledgerName },
     };
     yield JSON.stringify(head).slice(0, -1);
     yield* list('categories', data.categories, (c) => ({

@@ -55,7 +55,11 @@ export class BillsRepository extends Repository {
   }
 
   list(ledgerId: number, search: BillSearch) {
-    let query = this.db.selectFrom('bills').selectAll().where('ledger_id', '=', ledgerId).where('recycled_at', 'is', null);
+    let query = this.db
+      .selectFrom('bills')
+      .selectAll()
+      .where('ledger_id', '=', ledgerId)
+      .where('recycled_at', 'is', null);
     if (search.status === 'active') query = query.where('status', '=', 1);
     if (search.status === 'inactive') query = query.where('status', '=', 0);
     if (search.nameKey) query = query.where(sql<boolean>`name_key like ${containsPattern(search.nameKey)} escape '!'`);

@@ -9,6 +9,7 @@ import {
 } from '@billfold/contract/bills';
 import { utcDate } from '@billfold/contract/dates';
 import type { BillRow, ScheduleRow } from '../../db/schema.ts';
+import type { Actor } from '../../lib/actor.ts';
 import { conflict, notFound } from '../../lib/http-error.ts';
 import type { RecycleIntents } from '../../lib/intents.ts';
 import { MESSAGES } from '../../lib/messages.ts';
@@ -17,7 +18,6 @@ import { billNameKey, entryColumnsOf, toBill, toBillOverview } from './bill.mapp
 import { duplicateEntityName } from './bills.messages.ts';
 import type { BillsRepository } from './bills.repository.ts';
 import { isUniqueViolation } from './unique-violation.ts';
-import type { Actor } from '../../lib/actor.ts';
 
 export class BillsService implements RecycleIntents<BillChange, Bill> {
   constructor(
@@ -95,7 +95,9 @@ export class BillsService implements RecycleIntents<BillChange, Bill> {
     } catch (err) {
       // Lost a race with a concurrent create of the same name: the partial unique index decided.
       if (!isUniqueViolation(err)) throw err;
-      throw conflict(duplicateEntityName(input.name, (await this.repo.nameHolder(ledgerId, nameKey, null)) ?? 'active'));
+      throw conflict(
+        duplicateEntityName(input.name, (await this.repo.nameHolder(ledgerId, nameKey, null)) ?? 'active'),
+      );
     }
   }
 

@@ -9,12 +9,12 @@ import {
   type NewCategory,
 } from '@billfold/contract/categories';
 import type { CategoryRow } from '../../db/schema.ts';
+import type { Actor } from '../../lib/actor.ts';
 import { conflict, notFound } from '../../lib/http-error.ts';
 import { isUniqueViolation } from '../bills/unique-violation.ts';
 import { CATEGORY_MESSAGES, categoryNameTaken } from './categories.messages.ts';
 import type { CategoriesRepository } from './categories.repository.ts';
 import { ownCategoryOf } from './category-book.ts';
-import type { Actor } from '../../lib/actor.ts';
 
 const item = (row: CategoryRow, entities: Map<string, number>): CategoryItem => {
   const { id, name, flow, retired } = ownCategoryOf(row);

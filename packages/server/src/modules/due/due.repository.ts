@@ -32,6 +32,22 @@ export class DueRepository extends Repository {
     super(db);
   }
 
+  /**
+   * The ledgers a user is a member of, their personal ledger first, then by id: a reminder digest and a calendar
+   * feed, which are the user's, cover every one of them (docs/decisions/0107-ledgers.md).
+   */
+  async ledgersOf(userId: number): Promise<{ id: number; name: string }[]> {
+    const rows = await this.db
+      .selectFrom('ledger_members as m')
+      .innerJoin('ledgers as l', 'l.id', 'm.ledger_id')
+      .select(['l.id', 'l.name'])
+      .where('m.user_id', '=', userId)
+      .orderBy(sql`case when l.personal_user_id = ${userId} then 0 else 1 end`)
+      .orderBy('l.id')
+      .execute();
+    return rows.map((r) => ({ id: Number(r.id), name: r.name }));
+  }
+
   private unpaidDue(ledgerId: number) {
     return this.db
       .selectFrom('entries')

@@ -2,6 +2,7 @@ import { addDays, daysBetween, MAX_DATE } from '@billfold/contract/dates';
 import type { Entry, EntryChange, Flow, NewEntry } from '@billfold/contract/entries';
 import { MESSAGES as RULES } from '@billfold/contract/validation';
 import type { BillRow, EntryRow, EntryUpdate } from '../../db/schema.ts';
+import type { Actor } from '../../lib/actor.ts';
 import { badRequest, conflict, notFound } from '../../lib/http-error.ts';
 import type { RecycleIntents } from '../../lib/intents.ts';
 import { MESSAGES } from '../../lib/messages.ts';
@@ -11,7 +12,6 @@ import { derivePayment } from '../payment-totals/payment-totals.ts';
 import { ENTRY_MESSAGES } from './entries.messages.ts';
 import type { EntriesRepository } from './entries.repository.ts';
 import { toEntry } from './entry.mapper.ts';
-import type { Actor } from '../../lib/actor.ts';
 
 /** An invoice created or edited while its entity is internal is stored as an expense. */
 function flowFor(bill: Pick<BillRow, 'internal'>, flow: string): Flow {

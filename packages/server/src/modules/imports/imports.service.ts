@@ -9,6 +9,7 @@ import {
 import { splitMethod } from '@billfold/contract/payment-methods';
 import type { Selectable } from 'kysely';
 import type { ImportsTable, NewEntry } from '../../db/schema.ts';
+import type { Actor } from '../../lib/actor.ts';
 import { badRequest, conflict, notFound } from '../../lib/http-error.ts';
 import { nextTurn } from '../../lib/turns.ts';
 import { entryColumnsOf } from '../bills/bill.mapper.ts';
@@ -27,7 +28,6 @@ import {
 import { type Candidate, duplicateKey, interpretRow } from './import-rows.ts';
 import { IMPORT_MESSAGES } from './imports.messages.ts';
 import type { ImportsRepository } from './imports.repository.ts';
-import type { Actor } from '../../lib/actor.ts';
 
 type ImportRowDb = Selectable<ImportsTable>;
 

@@ -1,5 +1,5 @@
 import type { EntryRow } from '../../db/schema.ts';
-import type { PaymentTotalsRepository, PaymentTotals } from './payment-totals.repository.ts';
+import type { PaymentTotals, PaymentTotalsRepository } from './payment-totals.repository.ts';
 import { derivePayment } from './payment-totals.ts';
 
 type TotalsRow = Pick<EntryRow, 'id' | 'amount_cents' | 'paid_cents' | 'payment_count' | 'balance_cents' | 'pay_state'>;
@@ -11,7 +11,10 @@ const TOTALS_CHUNK = 500;
  * Every path that changes what is paid on an invoice (an invoice's amount or bin state, a payment, an entity's
  * restore) ends with this call (docs/decisions/1100-payment-totals.md).
  */
-export async function refreshTotals<R extends TotalsRow>(repo: PaymentTotalsRepository, rows: readonly R[]): Promise<R[]> {
+export async function refreshTotals<R extends TotalsRow>(
+  repo: PaymentTotalsRepository,
+  rows: readonly R[],
+): Promise<R[]> {
   const totals = new Map<number, PaymentTotals>();
   for (let i = 0; i < rows.length; i += TOTALS_CHUNK) {
     const ids = rows.slice(i, i + TOTALS_CHUNK).map((row) => row.id);

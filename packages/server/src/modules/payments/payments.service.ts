@@ -1,6 +1,7 @@
 import type { NewPayment, Payment, PaymentChange } from '@billfold/contract/payments';
 import type { Updateable } from 'kysely';
 import type { EntryRow, PaymentRow, PaymentsTable } from '../../db/schema.ts';
+import type { Actor } from '../../lib/actor.ts';
 import { badRequest, conflict, notFound } from '../../lib/http-error.ts';
 import type { RecycleIntents } from '../../lib/intents.ts';
 import { MESSAGES } from '../../lib/messages.ts';
@@ -9,7 +10,6 @@ import { refreshTotals } from '../payment-totals/payment-totals.service.ts';
 import { toPayment } from './payment.mapper.ts';
 import { PAYMENT_MESSAGES } from './payments.messages.ts';
 import type { PaymentsRepository } from './payments.repository.ts';
-import type { Actor } from '../../lib/actor.ts';
 
 /** An invoice that takes payment changes: live and of an entity that is not archived. */
 function assertWritable(entry: EntryRow): void {

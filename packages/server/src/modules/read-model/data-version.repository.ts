@@ -14,12 +14,12 @@ const databaseNow = (db: Db) =>
     : sql<number>`(extract(epoch from clock_timestamp()) * 1000)::bigint`;
 
 /**
- * The version of a user's invoices: raised by triggers with every write to them, in the same transaction
- * (migration `2026-11-25T00-00_data_versions`). A response computed under one version is exactly what the
+ * The version of a ledger's invoices: raised by triggers with every write to them, in the same transaction
+ * (migrations `2026-11-25T00-00_data_versions` and `2026-12-02T00-00_ledger_data`). A response computed under one version is exactly what the
  * queries return for as long as the version stays the same (docs/decisions/0403-list-cache.md).
  */
 export class DataVersionRepository extends Repository {
-  // Read before every list request: compiled once, run with the user id as its only parameter.
+  // Read before every list request: compiled once, run with the ledger id as its only parameter.
   private readonly query = this.db
     .selectFrom('ledger_data_versions')
     .select('version')
@@ -47,16 +47,19 @@ export class DataVersionRepository extends Repository {
       where e.ledger_id = ${ledgerId} and ${written}`.execute(this.db);
   }
 
-  /** Users with invoices, most recently signed in first (the ledger indexes load in this order at start). */
-  async usersByRecentSignIn(): Promise<number[]> {
+  /** Ledgers with invoices, the one whose active member signed in most recently first (the indexes load in this order at start). */
+  async ledgersByRecentSignIn(): Promise<number[]> {
     const rows = await this.db
-      .selectFrom('users as u')
-      .innerJoin('ledger_data_versions as v', 'v.ledger_id', 'u.id')
-      .select('u.id')
+      .selectFrom('ledger_data_versions as v')
+      .innerJoin('ledger_members as m', 'm.ledger_id', 'v.ledger_id')
+      .innerJoin('users as u', 'u.id', 'm.user_id')
+      .select((eb) => ['v.ledger_id', eb.fn.max('u.last_login').as('last_login')])
       .where('u.deactivated_at', 'is', null)
-      .orderBy(sql`u.last_login desc nulls last`)
+      .groupBy('v.ledger_id')
+      .orderBy(sql`max(u.last_login) desc nulls last`)
+      .orderBy('v.ledger_id')
       .execute();
-    return rows.map((r) => Number(r.id));
+    return rows.map((r) => Number(r.ledger_id));
   }
 
   /**

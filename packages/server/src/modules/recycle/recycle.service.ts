@@ -1,6 +1,7 @@
 import { toApiTimestamp } from '@billfold/contract/dates';
 import { fromCents } from '@billfold/contract/money';
 import type { RecycleItem, RecycleType } from '@billfold/contract/recycle';
+import type { Actor } from '../../lib/actor.ts';
 import { notFound } from '../../lib/http-error.ts';
 import { RECYCLE_RETENTION } from '../../lib/retention.ts';
 import type { BillsService } from '../bills/bills.service.ts';
@@ -8,7 +9,6 @@ import type { EntriesService } from '../entries/entries.service.ts';
 import type { PaymentsService } from '../payments/payments.service.ts';
 import { RECYCLE_MESSAGES } from './recycle.messages.ts';
 import type { RecycleRepository } from './recycle.repository.ts';
-import type { Actor } from '../../lib/actor.ts';
 
 const TYPE_ORDER: Record<RecycleType, number> = { Entity: 0, Invoice: 1, Payment: 2 };
 

@@ -95,14 +95,17 @@ export class ScheduleRunner {
         await repo.update(schedule.id, { created_count: n, next_date: ended ? null : occurrenceAfter(rule, date) });
         return 'adopted';
       }
-      const entry = await new EntriesService(repo.entries(), () => now).create({ ledgerId: schedule.ledger_id, userId: null }, {
-        billId: schedule.bill_id,
-        date,
-        flow: schedule.flow as Flow,
-        amount: schedule.amount_cents,
-        services: expandTemplate(schedule.template, date, n),
-        dueDate,
-      });
+      const entry = await new EntriesService(repo.entries(), () => now).create(
+        { ledgerId: schedule.ledger_id, userId: null },
+        {
+          billId: schedule.bill_id,
+          date,
+          flow: schedule.flow as Flow,
+          amount: schedule.amount_cents,
+          services: expandTemplate(schedule.template, date, n),
+          dueDate,
+        },
+      );
       await repo.setOccurrence(claim.id, { entry_id: entry.entryId });
       await repo.update(schedule.id, { created_count: n, next_date: ended ? null : occurrenceAfter(rule, date) });
       return 'created';
@@ -134,15 +137,18 @@ export class ScheduleRunner {
       if (!schedule || schedule.paused === 1 || schedule.autopay_method === null || !entry) return false;
       if (entry.recycled_at !== null || entry.archived === 1 || entry.balance_cents <= 0) return false;
       const [type, medium] = splitMethod(schedule.autopay_method);
-      const payment = await new PaymentsService(repo.payments(), () => now).create({ ledgerId: entry.ledger_id, userId: null }, {
-        entryId: entry.id,
-        date,
-        amount: entry.balance_cents,
-        type,
-        medium,
-        notes: 'Automatic payment of a recurring invoice',
-        autopay: true,
-      });
+      const payment = await new PaymentsService(repo.payments(), () => now).create(
+        { ledgerId: entry.ledger_id, userId: null },
+        {
+          entryId: entry.id,
+          date,
+          amount: entry.balance_cents,
+          type,
+          medium,
+          notes: 'Automatic payment of a recurring invoice',
+          autopay: true,
+        },
+      );
       await repo.setOccurrence(occurrence.id, { payment_id: payment.paymentId });
       return true;
     });

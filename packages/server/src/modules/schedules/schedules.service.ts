@@ -15,13 +15,13 @@ import {
   type SchedulePreview,
 } from '@billfold/contract/schedules';
 import type { ScheduleRow } from '../../db/schema.ts';
+import type { Actor } from '../../lib/actor.ts';
 import { badRequest, conflict, notFound } from '../../lib/http-error.ts';
 import { MESSAGES } from '../../lib/messages.ts';
 import { ruleOf, toSchedule } from './schedule.mapper.ts';
 import type { ScheduleRunner } from './schedule-runner.ts';
 import { SCHEDULE_MESSAGES } from './schedules.messages.ts';
 import type { SchedulesRepository } from './schedules.repository.ts';
-import type { Actor } from '../../lib/actor.ts';
 
 type Bill = { status: number; recycled_at: number | null } | undefined;
 
