@@ -1,6 +1,7 @@
 /**
- * The whole-account file: everything one user owns (entities, invoices, payments, and which of them sit in the
- * recycle bin), exported as one JSON document and imported into an empty account on any Billfold server.
+ * The ledger file (the account file until version 3): everything one ledger holds (entities, invoices, payments,
+ * schedules, categories, and which of them sit in the recycle bin), exported as one JSON document and imported
+ * into an empty ledger on any Billfold server (docs/decisions/0107-ledgers.md).
  * Objects refer to each other by `ref`, numbers local to the file (1, 2, 3… in creation order), never by database
  * ids, so export → import → export gives the same file on any server. Money is a decimal string ("1234.50"),
  * instants are ISO 8601 UTC with milliseconds. Every version ever written keeps importing: the parser
@@ -22,7 +23,7 @@ import { CADENCES } from './schedule-dates.ts';
 import { descriptionTemplate, MAX_COUNT, MAX_DUE_DAYS, MAX_INTERVAL } from './schedules.ts';
 
 export const ACCOUNT_FILE_FORMAT = 'billfold-account';
-export const ACCOUNT_FILE_VERSION = 3;
+export const ACCOUNT_FILE_VERSION = 4;
 
 const ref = z.number().int().positive();
 const instant = z.iso.datetime({ precision: 3 });
@@ -86,13 +87,13 @@ const fileV1 = {
 };
 
 type Problem = (path: (string | number)[], message: string) => void;
-/** A file's ledger, whatever its version: entity categories became free names in version 3. */
+/** A file's entities, invoices and payments, whatever its version: entity categories became free names in version 3. */
 type FileV1 = Omit<z.infer<z.ZodObject<typeof fileV1>>, 'version' | 'entities'> & {
   entities: (Omit<z.infer<typeof entityV1>, 'category'> & { category: string })[];
 };
 
 /** The references and rules between entities, invoices and payments (version 1 on). */
-function checkLedger(file: FileV1, problem: Problem): void {
+function checkReferences(file: FileV1, problem: Problem): void {
   const entities = new Map(file.entities.map((e) => [e.ref, e]));
   const names = new Set<string>();
   file.entities.forEach((e, i) => {
@@ -129,7 +130,7 @@ const problemsOf =
   (path, message) =>
     ctx.addIssue({ code: 'custom', path, message });
 
-export const accountFileV1 = z.object(fileV1).superRefine((file, ctx) => checkLedger(file, problemsOf(ctx)));
+export const accountFileV1 = z.object(fileV1).superRefine((file, ctx) => checkReferences(file, problemsOf(ctx)));
 
 /** One created occurrence of a schedule: its invoice (null once purged) and its automatic payment, if any. */
 const occurrenceV2 = z.object({
@@ -195,7 +196,7 @@ function checkSchedules(file: FileV2, problem: Problem): void {
 
 export const accountFileV2 = z.object(fileV2).superRefine((file, ctx) => {
   const problem = problemsOf(ctx);
-  checkLedger(file, problem);
+  checkReferences(file, problem);
   checkSchedules(file, problem);
 });
 
@@ -207,34 +208,46 @@ const categoryV3 = z.object({
   createdAt: instant,
 });
 
+const fileV3 = {
+  ...fileV2,
+  version: z.literal(3),
+  categories: z.array(categoryV3).max(MAX_OWN_CATEGORIES),
+  entities: z.array(entityV1.extend({ category: z.string().max(100) })).refine(uniqueRefs, 'refs must be unique'),
+};
+type FileV3 = z.infer<z.ZodObject<typeof fileV3>>;
+
+/** The references and category names of a version-3 file (and of every later one). */
+function checkV3(file: Omit<FileV3, 'version'>, ctx: z.RefinementCtx): void {
+  const problem = problemsOf(ctx);
+  checkReferences(file, problem);
+  checkSchedules(file, problem);
+  const own = new Set<string>();
+  file.categories.forEach((c, i) => {
+    const key = categoryKey(c.name);
+    if (isBuiltInCategory(c.name)) problem(['categories', i, 'name'], `"${c.name}" is a built-in category`);
+    else if (own.has(key)) problem(['categories', i, 'name'], `another category is already named "${c.name}"`);
+    own.add(key);
+  });
+  file.entities.forEach((e, i) => {
+    if (!isBuiltInCategory(e.category) && !own.has(categoryKey(e.category)))
+      problem(['entities', i, 'category'], `"${e.category}" is neither a built-in category nor in categories`);
+  });
+}
+
 /**
  * Version 3 adds the user's own categories; an entity's category is a built-in one or one of them
  * (docs/decisions/0105-categories-of-your-own.md).
  */
-export const accountFileV3 = z
-  .object({
-    ...fileV2,
-    version: z.literal(3),
-    categories: z.array(categoryV3).max(MAX_OWN_CATEGORIES),
-    entities: z.array(entityV1.extend({ category: z.string().max(100) })).refine(uniqueRefs, 'refs must be unique'),
-  })
-  .superRefine((file, ctx) => {
-    const problem = problemsOf(ctx);
-    checkLedger(file, problem);
-    checkSchedules(file, problem);
-    const own = new Set<string>();
-    file.categories.forEach((c, i) => {
-      const key = categoryKey(c.name);
-      if (isBuiltInCategory(c.name)) problem(['categories', i, 'name'], `"${c.name}" is a built-in category`);
-      else if (own.has(key)) problem(['categories', i, 'name'], `another category is already named "${c.name}"`);
-      own.add(key);
-    });
-    file.entities.forEach((e, i) => {
-      if (!isBuiltInCategory(e.category) && !own.has(categoryKey(e.category)))
-        problem(['entities', i, 'category'], `"${e.category}" is neither a built-in category nor in categories`);
-    });
-  });
-export type AccountFile = z.infer<typeof accountFileV3>;
+export const accountFileV3 = z.object(fileV3).superRefine(checkV3);
+
+/**
+ * Version 4: the file is a ledger's (docs/decisions/0107-ledgers.md) and says which, by name; its content is
+ * version 3's. Importing it loads the content into the request's ledger, whatever that ledger is named.
+ */
+export const accountFileV4 = z
+  .object({ ...fileV3, version: z.literal(4), ledger: z.object({ name: nameText(100) }) })
+  .superRefine(checkV3);
+export type AccountFile = z.infer<typeof accountFileV4>;
 export type AccountFileCategory = AccountFile['categories'][number];
 export type AccountFileEntity = AccountFile['entities'][number];
 export type AccountFileInvoice = AccountFile['invoices'][number];
@@ -248,23 +261,35 @@ const upgradeV1 = (file: z.infer<typeof accountFileV1>): z.infer<typeof accountF
   schedules: [],
 });
 /** A version-2 file as version 3: it had only the built-in categories. */
-const upgradeV2 = (file: z.infer<typeof accountFileV2>): AccountFile => ({ ...file, version: 3, categories: [] });
+const upgradeV2 = (file: z.infer<typeof accountFileV2>): z.infer<typeof accountFileV3> => ({
+  ...file,
+  version: 3,
+  categories: [],
+});
+/** A version-3 file as version 4: it held one user's whole account, which became their personal ledger. */
+const upgradeV3 = (file: z.infer<typeof accountFileV3>): AccountFile => ({
+  ...file,
+  version: 4,
+  ledger: { name: 'Personal' },
+});
 
 /**
- * Any version this server has ever written, upgraded to the current one (3). A later version adds its schema here
+ * Any version this server has ever written, upgraded to the current one (4). A later version adds its schema here
  * and an upgrade from the one before, so old files keep importing.
  */
 export const accountFile = z
   .looseObject({ format: z.literal(ACCOUNT_FILE_FORMAT, 'is not a Billfold account file'), version: z.number() })
   .pipe(
-    z.discriminatedUnion('version', [accountFileV1, accountFileV2, accountFileV3], {
-      error: `version must be 1, 2 or 3 (this server reads account files up to version ${ACCOUNT_FILE_VERSION})`,
+    z.discriminatedUnion('version', [accountFileV1, accountFileV2, accountFileV3, accountFileV4], {
+      error: `version must be 1, 2, 3 or 4 (this server reads account files up to version ${ACCOUNT_FILE_VERSION})`,
     }),
   )
-  .transform(
-    (file): AccountFile =>
-      file.version === 1 ? upgradeV2(upgradeV1(file)) : file.version === 2 ? upgradeV2(file) : file,
-  );
+  .transform((file): AccountFile => {
+    if (file.version === 1) return upgradeV3(upgradeV2(upgradeV1(file)));
+    if (file.version === 2) return upgradeV3(upgradeV2(file));
+    if (file.version === 3) return upgradeV3(file);
+    return file;
+  });
 
 /** What `POST /account/import` answers: how many of each the file loaded. */
 export const accountImportSummary = z.object({

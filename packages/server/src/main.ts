@@ -40,7 +40,7 @@ const stopJobs = scheduleHourly(
   ],
   app.log,
 );
-// The ledger indexes of the users most likely to come back, loaded while the server already answers (by SQL).
+// The indexes of the ledgers most likely to be read again, loaded while the server already answers (by SQL).
 const preloading = app.ledgerIndexes.preload().catch((err: unknown) => app.log.error({ err }, 'preload failed'));
 app.finishBeforeClose(() => Promise.all([stopJobs(), preloading]));
 

@@ -22,6 +22,7 @@ import {
 import { signUp } from './helpers/factories.ts';
 import { multipart } from './helpers/multipart.ts';
 import { createSchedule } from './helpers/schedules.ts';
+import { ledgerOf } from './helpers/seed.ts';
 
 /**
  * The change history (docs/decisions/0108-change-history.md): every path that writes an invoice, payment or entity
@@ -521,14 +522,15 @@ describe.each(dialects)('change history on %s', (dialect) => {
     file.lastInvoiceNumber = 2;
     const res = await request(api, 'POST', '/account/import', file);
     expect(res.statusCode, res.body).toBe(200);
-    const [bill] = await t.app.db.selectFrom('bills').selectAll().where('user_id', '=', api.id).execute();
+    const ledgerId = await ledgerOf(t.app.db, api.id);
+    const [bill] = await t.app.db.selectFrom('bills').selectAll().where('ledger_id', '=', ledgerId).execute();
     const entries = await t.app.db
       .selectFrom('entries')
       .selectAll()
-      .where('user_id', '=', api.id)
+      .where('ledger_id', '=', ledgerId)
       .orderBy('invoice_number')
       .execute();
-    const [payment] = await t.app.db.selectFrom('payments').selectAll().where('user_id', '=', api.id).execute();
+    const [payment] = await t.app.db.selectFrom('payments').selectAll().where('ledger_id', '=', ledgerId).execute();
     if (!bill || !payment || entries.length !== 2) throw new Error('the account file was not imported');
     expect(await history(api, 'bills', bill.id)).toEqual([
       expect.objectContaining({

@@ -1,6 +1,5 @@
 import type { Ledger, LedgerMember } from '@billfold/contract/ledgers';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { purgeAccounts } from '../src/jobs/purge.ts';
 import { createTestApp, dialects, secondProcess, type TestApp } from './helpers/app.ts';
 import { type Api, request } from './helpers/domain.ts';
 import { signIn } from './helpers/factories.ts';
@@ -361,53 +360,6 @@ describe.each(dialects)('ledgers and members on %s', (dialect) => {
     expect((await request(outsider, 'POST', `/invitations/${again.token}/accept`)).statusCode).toBe(404);
     const pending = (await request(editor, 'GET', `/ledgers/${ledger.id}/invitations`)).json().invitations;
     expect(pending.map((i: { id: number }) => i.id)).toEqual([byEditor.invitation.id]);
-  });
-
-  it('purging the account of a ledger’s last owner hands the ledger to its earliest editor, else viewer; an empty one goes', async () => {
-    const leaving = await user();
-    const [viewer, editor, coOwner, other] = [await user(), await user(), await user(), await user()];
-    const shared = await createLedger(leaving, 'Shared');
-    const viewerId = await join(leaving, shared.id, viewer, 'viewer');
-    const editorId = await join(leaving, shared.id, editor, 'editor');
-    const viewersOnly = await createLedger(leaving, 'Viewers only');
-    await join(leaving, viewersOnly.id, viewer, 'viewer');
-    const alone = await createLedger(leaving, 'Alone');
-    const coOwned = await createLedger(leaving, 'Co-owned');
-    const coOwnerId = await join(leaving, coOwned.id, coOwner, 'owner');
-    const otherId = await join(leaving, coOwned.id, other, 'editor');
-    const personal = (await ledgersOf(leaving)).find((l) => l.personal) as Ledger;
-    const leavingId = await userIdOf(leaving);
-    const deactivated = await request(leaving, 'PUT', '/user', { password: leaving.session.password, recycle: true });
-    expect(deactivated.statusCode).toBe(200);
-
-    const roles = async (ledgerId: number) =>
-      (
-        await t.app.db
-          .selectFrom('ledger_members')
-          .select(['user_id', 'role'])
-          .where('ledger_id', '=', ledgerId)
-          .orderBy('user_id')
-          .execute()
-      ).map((r) => [Number(r.user_id), r.role]);
-    // Not yet: a deactivated owner is still the owner for 30 days.
-    await purgeAccounts(t.app.db, t.clock.now());
-    expect(await roles(shared.id)).toContainEqual([leavingId, 'owner']);
-
-    t.clock.advance(31 * 24 * 60 * 60 * 1000);
-    expect((await purgeAccounts(t.app.db, t.clock.now())).users).toBe(1);
-    expect(await roles(shared.id)).toEqual([
-      [viewerId, 'viewer'],
-      [editorId, 'owner'],
-    ]);
-    expect(await roles(viewersOnly.id)).toEqual([[viewerId, 'owner']]);
-    expect(await roles(coOwned.id)).toEqual([
-      [coOwnerId, 'owner'],
-      [otherId, 'editor'],
-    ]);
-    for (const gone of [alone.id, personal.id]) {
-      expect(await rowCount('ledgers', gone)).toBe(0);
-      expect(await rowCount('ledger_members', gone)).toBe(0);
-    }
   });
 
   it('two owners demoting each other at once leave exactly one owner', async () => {

@@ -79,7 +79,12 @@ export function oidcRoutes(app: FastifyInstance, service: OidcService): void {
     },
     async (request) => service.exchange(request.body.ticket),
   );
-  const account = { onRequest: app.authenticate, config: { sessionOnly: true } } as const;
+}
+
+/** The account's link to the provider: signed-in routes (the account group, plugins/ledger.ts). */
+export function oidcAccountRoutes(app: FastifyInstance, service: OidcService): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const account = { config: { sessionOnly: true } } as const;
   const security = [{ bearer: [] }];
   r.get(
     '/account/oidc',

@@ -1,24 +1,24 @@
 import { sql } from 'kysely';
 import type { EntryUpdate, NewEntry } from '../../db/schema.ts';
 import { HistoryRepository } from '../history/history.repository.ts';
-import { LedgerRepository } from '../ledger/ledger.repository.ts';
+import { PaymentTotalsRepository } from '../payment-totals/payment-totals.repository.ts';
 
 /**
- * Invoice reads and writes. The locks and payment totals that every money change shares are the ledger's
- * (`LedgerRepository`), which this builds on.
+ * Invoice reads and writes. The locks and payment totals that every money change shares are the payment totals'
+ * (`PaymentTotalsRepository`), which this builds on.
  */
-export class EntriesRepository extends LedgerRepository {
+export class EntriesRepository extends PaymentTotalsRepository {
   /** The change history, on the same connection (and transaction), for writes at instant `at`. */
   history(at: number): HistoryRepository {
     return new HistoryRepository(this.db, at);
   }
 
-  /** Issues the user's next invoice number: an atomic increment under the user row's lock, never reused. */
-  async nextInvoiceNumber(userId: number): Promise<number> {
+  /** Issues the ledger's next invoice number: an atomic increment under the ledger row's lock, never reused. */
+  async nextInvoiceNumber(ledgerId: number): Promise<number> {
     const row = await this.db
-      .updateTable('users')
+      .updateTable('ledgers')
       .set({ last_invoice_number: sql`last_invoice_number + 1` })
-      .where('id', '=', userId)
+      .where('id', '=', ledgerId)
       .returning('last_invoice_number')
       .executeTakeFirstOrThrow();
     return Number(row.last_invoice_number);

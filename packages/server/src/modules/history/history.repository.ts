@@ -108,13 +108,13 @@ export class HistoryRepository extends Repository {
     await this.binMoves('payment', actor, action, moved.payments ?? []);
   }
 
-  /** Whether the item is one of the user's, in the recycle bin or not. */
-  async holds(kind: HistoryKind, userId: number, itemId: number): Promise<boolean> {
+  /** Whether the item is in the ledger, in the recycle bin or not. */
+  async holds(kind: HistoryKind, ledgerId: number, itemId: number): Promise<boolean> {
     const row = await this.db
       .selectFrom(TABLES[kind].items as 'entries')
       .select('id')
       .where('id', '=', itemId)
-      .where('user_id', '=', userId)
+      .where('ledger_id', '=', ledgerId)
       .executeTakeFirst();
     return row !== undefined;
   }

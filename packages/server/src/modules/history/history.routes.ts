@@ -22,7 +22,6 @@ export function historyRoutes(app: FastifyInstance, service: HistoryService): vo
     r.get(
       path,
       {
-        onRequest: app.authenticate,
         serializerCompiler: compiledSerializer,
         schema: {
           tags: [tag],
@@ -32,7 +31,7 @@ export function historyRoutes(app: FastifyInstance, service: HistoryService): vo
           response: { 200: historyResponse, ...errorResponses(400, 401, 404) },
         },
       },
-      async (request) => ({ history: await service.list(request.userId, kind, request.params.id) }),
+      async (request) => ({ history: await service.list(request.ledger.id, kind, request.params.id) }),
     );
   }
 }

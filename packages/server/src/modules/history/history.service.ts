@@ -26,9 +26,9 @@ function toHistoryEntry(row: HistoryRow): HistoryEntry {
 export class HistoryService {
   constructor(private readonly repo: HistoryRepository) {}
 
-  /** The item's history, oldest first; recycled items too. 404 when the item is not the caller's. */
-  async list(userId: number, kind: HistoryKind, itemId: number): Promise<HistoryEntry[]> {
-    if (!(await this.repo.holds(kind, userId, itemId))) throw notFound(NOT_FOUND[kind]);
+  /** The item's history, oldest first; recycled items too. 404 when the item is not in the request's ledger. */
+  async list(ledgerId: number, kind: HistoryKind, itemId: number): Promise<HistoryEntry[]> {
+    if (!(await this.repo.holds(kind, ledgerId, itemId))) throw notFound(NOT_FOUND[kind]);
     return (await this.repo.list(kind, itemId)).map(toHistoryEntry);
   }
 }

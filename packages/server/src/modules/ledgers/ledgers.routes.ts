@@ -40,7 +40,6 @@ export function ledgersRoutes(
   r.get(
     '/ledgers',
     {
-      onRequest: app.authenticate,
       schema: {
         tags,
         summary: "The caller's ledgers: their personal ledger first, then the others by name",
@@ -53,7 +52,6 @@ export function ledgersRoutes(
   r.post(
     '/ledgers',
     {
-      onRequest: app.authenticate,
       schema: {
         tags,
         summary: 'Create a ledger to share; the caller becomes its owner',
@@ -67,7 +65,6 @@ export function ledgersRoutes(
   r.patch(
     '/ledgers/:id',
     {
-      onRequest: app.authenticate,
       schema: {
         tags,
         summary: 'Rename a ledger (owners)',
@@ -82,7 +79,6 @@ export function ledgersRoutes(
   r.delete(
     '/ledgers/:id',
     {
-      onRequest: app.authenticate,
       schema: {
         tags,
         summary: 'Delete a ledger and everything in it (owners), confirmed with the current password',
@@ -100,7 +96,6 @@ export function ledgersRoutes(
   r.get(
     '/ledgers/:id/members',
     {
-      onRequest: app.authenticate,
       schema: {
         tags,
         summary: "A ledger's members and their roles, in the order they joined (any member)",
@@ -114,7 +109,6 @@ export function ledgersRoutes(
   r.patch(
     '/ledgers/:id/members/:userId',
     {
-      onRequest: app.authenticate,
       schema: {
         tags,
         summary: "Change a member's role (owners)",
@@ -131,7 +125,6 @@ export function ledgersRoutes(
   r.delete(
     '/ledgers/:id/members/:userId',
     {
-      onRequest: app.authenticate,
       schema: {
         tags,
         summary: 'Remove a member (owners), or leave the ledger (any member, with their own id)',
@@ -148,7 +141,6 @@ export function ledgersRoutes(
   r.post(
     '/ledgers/:id/invitations',
     {
-      onRequest: app.authenticate,
       schema: {
         tags,
         summary: 'Make an invitation link for a role (owners); the link is shown this once',
@@ -168,7 +160,6 @@ export function ledgersRoutes(
   r.get(
     '/ledgers/:id/invitations',
     {
-      onRequest: app.authenticate,
       schema: {
         tags,
         summary: "A ledger's invitations still usable, newest first (owners)",
@@ -182,7 +173,6 @@ export function ledgersRoutes(
   r.delete(
     '/ledgers/:id/invitations/:invitationId',
     {
-      onRequest: app.authenticate,
       schema: {
         tags,
         summary: 'Revoke an invitation (owners): its link stops working',
@@ -197,7 +187,6 @@ export function ledgersRoutes(
   r.get(
     '/invitations/:token',
     {
-      onRequest: app.authenticate,
       schema: {
         tags,
         summary: 'What an invitation link offers, for the signed-in user to decide',
@@ -213,7 +202,6 @@ export function ledgersRoutes(
   r.post(
     '/invitations/:token/accept',
     {
-      onRequest: app.authenticate,
       schema: {
         tags,
         summary: "Join the invitation's ledger with its role; the link is used up",

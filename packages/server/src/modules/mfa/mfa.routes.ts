@@ -16,7 +16,7 @@ import type { MfaService } from './mfa.service.ts';
 export function mfaRoutes(app: FastifyInstance, service: MfaService): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
   // A session only: no API token sets up or reads the second factor (docs/decisions/0721-api-tokens.md).
-  const common = { onRequest: app.authenticate, config: { sessionOnly: true } } as const;
+  const common = { config: { sessionOnly: true } } as const;
   const tags = ['user'];
   const security = [{ bearer: [] }];
   r.get(

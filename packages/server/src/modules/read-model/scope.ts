@@ -2,20 +2,20 @@ import { addDays, utcDate } from '@billfold/contract/dates';
 import type { EntryFilters, Flow } from '@billfold/contract/entries';
 import { billNameKey } from '../bills/bill.mapper.ts';
 import { BUILT_IN_ONLY, type CategoryBook } from '../categories/category-book.ts';
-import { PAY_STATE } from '../ledger/ledger.ts';
+import { PAY_STATE } from '../payment-totals/payment-totals.ts';
 
 /**
  * Step 1 of the read model (scope → plan → SQL → rows): the filters of a list, count, page seek, stats or
  * export request parsed ONCE into one normalised value. Every later step reads this value and nothing else, so
  * a filter cannot mean one thing in the grid and another in the stats, the rollups or the download.
  *
- * Normalisation: entity names become the stored case-insensitive keys (names are unique per user that way);
- * categories their stored names (`AUTO_LOAN`, `auto loan` name one built-in category, `salary` the user's own
+ * Normalisation: entity names become the stored case-insensitive keys (names are unique per ledger that way);
+ * categories their stored names (`AUTO_LOAN`, `auto loan` name one built-in category, `salary` the ledger's own
  * "Salary"; an unknown one matches nothing);
  * the flow filter becomes the stored flow and internal flag; duplicates go; an empty list means "any".
  */
 export interface EntryScope {
-  userId: number;
+  ledgerId: number;
   /** Inclusive ISO dates. */
   startDate?: string;
   endDate?: string;
@@ -75,7 +75,7 @@ export interface ScopeOptions {
    * between one's own accounts).
    */
   internalOnlyWhenAsked?: boolean;
-  /** The user's own categories, when the category filter names one (`ReadModelRepository.categoryBook`); built-in only when absent. */
+  /** The ledger's own categories, when the category filter names one (`ReadModelRepository.categoryBook`); built-in only when absent. */
   categories?: CategoryBook | undefined;
 }
 
@@ -85,8 +85,8 @@ const distinct = <T>(values: readonly T[] | undefined): T[] | undefined => {
 };
 
 /** The one parse of the API's filters (already validated by the contract's `entryFilters`). */
-export function toScope(userId: number, f: EntryFilters, options: ScopeOptions = {}): EntryScope {
-  const scope: EntryScope = { userId };
+export function toScope(ledgerId: number, f: EntryFilters, options: ScopeOptions = {}): EntryScope {
+  const scope: EntryScope = { ledgerId };
   if (f.startDate !== undefined) scope.startDate = f.startDate;
   if (f.endDate !== undefined) scope.endDate = f.endDate;
   if (f.invoiceNum !== undefined) scope.invoiceNumber = f.invoiceNum;

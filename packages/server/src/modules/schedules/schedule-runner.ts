@@ -84,7 +84,7 @@ export class ScheduleRunner {
       const schedule = await repo.lock(scheduleId);
       if (!schedule || schedule.paused === 1 || schedule.next_date === null || schedule.next_date > today) return null;
       const rule = ruleOf(schedule);
-      const bill = await repo.findBill(schedule.user_id, schedule.bill_id);
+      const bill = await repo.findBill(schedule.ledger_id, schedule.bill_id);
       if (!bill || bill.status === 0 || bill.recycled_at !== null) {
         // What falls due while the entity is archived or in the bin is passed over, not made up later.
         await repo.update(schedule.id, { next_date: occurrenceAfter(rule, today) });
@@ -108,7 +108,7 @@ export class ScheduleRunner {
         return 'adopted';
       }
       const entry = await new EntriesService(repo.entries(), () => now).create(
-        schedule.user_id,
+        { ledgerId: schedule.ledger_id, userId: actor },
         {
           billId: schedule.bill_id,
           date,
@@ -156,7 +156,7 @@ export class ScheduleRunner {
       if (entry.recycled_at !== null || entry.archived === 1 || entry.balance_cents <= 0) return false;
       const [type, medium] = splitMethod(schedule.autopay_method);
       const payment = await new PaymentsService(repo.payments(), () => now).create(
-        entry.user_id,
+        { ledgerId: entry.ledger_id, userId: actor },
         {
           entryId: entry.id,
           date,

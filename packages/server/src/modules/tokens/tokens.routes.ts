@@ -8,7 +8,7 @@ import type { TokensService } from './tokens.service.ts';
 /** The signed-in user's API tokens; a session only: no token manages tokens (docs/decisions/0721-api-tokens.md). */
 export function tokensRoutes(app: FastifyInstance, service: TokensService): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const common = { onRequest: app.authenticate, config: { sessionOnly: true } } as const;
+  const common = { config: { sessionOnly: true } } as const;
   const tags = ['tokens'];
   const security = [{ bearer: [] }];
   r.get(
