@@ -67,7 +67,8 @@ interface Fixture {
 
 type Row = { perUser: string } | { make: (f: Fixture) => Promise<Probe> };
 
-const BANK = ['Posted Date,Payee,Memo,Amount', '01/05/2026,Power Co,January bill,"-$12.34"'].join('\n');
+/** A one-row bank statement, new each time (an import skips rows it already holds). */
+const bank = (f: Fixture) => multipart({ name: 'bank.csv', content: `Posted Date,Payee,Memo,Amount\n01/05/2026,${f.unique()},Bill,-12.34` });
 const paymentBody = { date: '2026-11-05', amount: 1, type: 'cash', medium: 'person' };
 const get = (url: string, ids: boolean, check?: Probe['check']): Probe => ({ method: 'GET', url, ids, check });
 
@@ -265,20 +266,20 @@ const TABLE: Record<string, Row> = {
   },
   'GET /api/v1/imports': { make: async () => get(`${API}/imports`, false) },
   'POST /api/v1/imports/preview': {
-    make: async () => {
-      const body = multipart({ name: 'bank.csv', content: BANK });
+    make: async (f) => {
+      const body = bank(f);
       return { method: 'POST', url: `${API}/imports/preview`, payload: body.payload, headers: body.headers, ids: false };
     },
   },
   'POST /api/v1/imports': {
-    make: async () => {
-      const body = multipart({ name: 'bank.csv', content: BANK });
+    make: async (f) => {
+      const body = bank(f);
       return { method: 'POST', url: `${API}/imports`, payload: body.payload, headers: body.headers, ids: false };
     },
   },
   'POST /api/v1/imports/:id/undo': {
     make: async (f) => {
-      const body = multipart({ name: 'bank.csv', content: BANK });
+      const body = bank(f);
       const made = await f.owner.app.inject({
         method: 'POST',
         url: `${API}/imports`,
