@@ -68,7 +68,8 @@ interface Fixture {
 type Row = { perUser: string } | { make: (f: Fixture) => Promise<Probe> };
 
 /** A one-row bank statement, new each time (an import skips rows it already holds). */
-const bank = (f: Fixture) => multipart({ name: 'bank.csv', content: `Posted Date,Payee,Memo,Amount\n01/05/2026,${f.unique()},Bill,-12.34` });
+const bank = (f: Fixture) =>
+  multipart({ name: 'bank.csv', content: `Posted Date,Payee,Memo,Amount\n01/05/2026,${f.unique()},Bill,-12.34` });
 const paymentBody = { date: '2026-11-05', amount: 1, type: 'cash', medium: 'person' };
 const get = (url: string, ids: boolean, check?: Probe['check']): Probe => ({ method: 'GET', url, ids, check });
 
@@ -165,7 +166,12 @@ const TABLE: Record<string, Row> = {
   'GET /api/v1/payments': { make: async (f) => get(`${API}/payments?entryId=${f.entry}`, true) },
   'GET /api/v1/payments/:id': { make: async (f) => get(`${API}/payments/${f.payment}`, true) },
   'POST /api/v1/payments': {
-    make: async (f) => ({ method: 'POST', url: `${API}/payments`, payload: { ...paymentBody, entryId: f.entry }, ids: true }),
+    make: async (f) => ({
+      method: 'POST',
+      url: `${API}/payments`,
+      payload: { ...paymentBody, entryId: f.entry },
+      ids: true,
+    }),
   },
   'PUT /api/v1/payments': {
     make: async (f) => ({
@@ -268,7 +274,13 @@ const TABLE: Record<string, Row> = {
   'POST /api/v1/imports/preview': {
     make: async (f) => {
       const body = bank(f);
-      return { method: 'POST', url: `${API}/imports/preview`, payload: body.payload, headers: body.headers, ids: false };
+      return {
+        method: 'POST',
+        url: `${API}/imports/preview`,
+        payload: body.payload,
+        headers: body.headers,
+        ids: false,
+      };
     },
   },
   'POST /api/v1/imports': {
