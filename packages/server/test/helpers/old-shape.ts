@@ -169,10 +169,11 @@ export async function ownerAnswers(db: AnyDb, owner: 'user_id' | 'ledger_id', to
   );
   await run(
     'due',
-    sql`select ${o} as owner, case when due_date < ${today} then 'overdue' else 'upcoming' end as due,
-      count(*) as n, sum(balance_cents) as balance, min(due_date) as first, max(due_date) as last
-      from entries where recycled_at is null and due_date is not null and paid_cents < amount_cents
-      group by ${o}, case when due_date < ${today} then 'overdue' else 'upcoming' end`,
+    sql`select owner, due, count(*) as n, sum(balance_cents) as balance, min(due_date) as first, max(due_date) as last
+      from (select ${o} as owner, balance_cents, due_date,
+        case when due_date < ${today} then 'overdue' else 'upcoming' end as due
+        from entries where recycled_at is null and due_date is not null and paid_cents < amount_cents) due_rows
+      group by owner, due`,
   );
   await run(
     'payments',
