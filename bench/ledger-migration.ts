@@ -1,9 +1,10 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import { utcDate } from '../packages/contract/src/dates.ts';
 import type { DatabaseConfig } from '../packages/server/src/config.ts';
-import { createDatabase, type Db, migrateToLatest } from '../packages/server/src/db/database.ts';
+import { createDatabase, type Db, isSqlite, migrateToLatest } from '../packages/server/src/db/database.ts';
 import {
   type Answers,
   answerDifferences,
@@ -19,13 +20,14 @@ import { findPgBin, startPgCluster } from '../packages/server/test/helpers/pg-cl
 import { parseArgs } from './lib/args.ts';
 import { Progress } from './lib/progress.ts';
 import { type GenBill, type GenEntry, type GenPayment, generateUser } from './seed/generate.ts';
+import { RollupAccumulator } from './seed/rollups.ts';
 
 /**
  * `npm run bench:ledger-migration -- [options]`: the move of every user's data into their personal ledger
  * (migration `2026-12-02T00-00_ledger_data`, docs/decisions/0107-ledgers.md) on a database of the release before
  * it. The database is built at the migration before (Kysely's `migrateTo`), filled with the bench seeder's
- * generated invoices written in the old shape (every row owned by `user_id`; the rollup triggers on, as for any
- * write), every answer SQL gives per user is read (test/helpers/old-shape.ts `ownerAnswers`: invoices by flow,
+ * generated invoices written in the old shape (every row owned by `user_id`; the rollup tables summed while
+ * generating, as the seeder does), every answer SQL gives per user is read (test/helpers/old-shape.ts `ownerAnswers`: invoices by flow,
  * payment state, entity state, category, month and bin, due and overdue, payments by method, entities,
  * schedules, categories, imports, the whole rollup tables, the invoice counter), the migration runs alone and
  * is timed, and the answers are read again under each user's personal ledger: they must be identical. The exit
@@ -117,6 +119,8 @@ const paymentRow = (userId: number, p: GenPayment) => [
 async function fillOldShape(db: Db): Promise<{ entries: number; payments: number; seconds: number }> {
   const started = performance.now();
   await migrateTo(db, BEFORE_LEDGER_DATA);
+  // As the bench seeder loads: the rollup triggers off, their tables summed along the way and written at the end.
+  const triggers = await triggersOff(db);
   const progress = new Progress('old shape', INVOICES);
   const next = { bill: 1, entry: 1, payment: 1 };
   let entries = 0;
@@ -148,7 +152,11 @@ async function fillOldShape(db: Db): Promise<{ entries: number; payments: number
       generated.bills.map((b) => billRow(userId, b)),
     );
     next.bill += generated.bills.length;
+    const rollups = new RollupAccumulator();
     for (const batch of generated.batches) {
+      for (const e of batch.entries) rollups.addEntry(userId, e);
+      for (const p of batch.payments) rollups.addPayment(userId, p);
+      rollups.endBatch();
       await db.transaction().execute(async (trx) => {
         await insertRows(
           trx,
@@ -169,9 +177,37 @@ async function fillOldShape(db: Db): Promise<{ entries: number; payments: number
       next.payment += batch.payments.length;
       progress.update(entries, `user ${u + 1}/${USERS}`);
     }
+    // The accumulator names the owner as the current schema does; the old shape calls it `user_id`.
+    for (const t of rollups.tables()) {
+      const columns = t.columns.map((c) => (c === 'ledger_id' ? 'user_id' : c));
+      await insertRows(db, t.table, columns, t.rows);
+    }
   }
   progress.finish();
+  await triggers.restore();
   return { entries, payments, seconds: (performance.now() - started) / 1000 };
+}
+
+/** Turns the triggers of entries and payments off for the load (SQLite: dropped and made again after it). */
+async function triggersOff(db: Db): Promise<{ restore: () => Promise<void> }> {
+  if (isSqlite(db)) {
+    const found = await sql<{ name: string; sql: string }>`select name, sql from sqlite_master
+      where type = 'trigger' and tbl_name in ('entries', 'payments')`.execute(db);
+    for (const t of found.rows) await sql.raw(`drop trigger "${t.name}"`).execute(db);
+    return {
+      restore: async () => {
+        for (const t of found.rows) await sql.raw(t.sql).execute(db);
+      },
+    };
+  }
+  await sql`alter table entries disable trigger user`.execute(db);
+  await sql`alter table payments disable trigger user`.execute(db);
+  return {
+    restore: async () => {
+      await sql`alter table entries enable trigger user`.execute(db);
+      await sql`alter table payments enable trigger user`.execute(db);
+    },
+  };
 }
 
 interface Outcome {
