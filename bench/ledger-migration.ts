@@ -188,24 +188,34 @@ async function fillOldShape(db: Db): Promise<{ entries: number; payments: number
   return { entries, payments, seconds: (performance.now() - started) / 1000 };
 }
 
-/** Turns the triggers of entries and payments off for the load (SQLite: dropped and made again after it). */
+/**
+ * The bench seeder's load mode for entries and payments: their triggers and secondary indexes off during the
+ * load (SQLite: dropped and made again after it), and made again, whole, before anything is read.
+ */
 async function triggersOff(db: Db): Promise<{ restore: () => Promise<void> }> {
+  const statements: string[] = [];
   if (isSqlite(db)) {
-    const found = await sql<{ name: string; sql: string }>`select name, sql from sqlite_master
-      where type = 'trigger' and tbl_name in ('entries', 'payments')`.execute(db);
-    for (const t of found.rows) await sql.raw(`drop trigger "${t.name}"`).execute(db);
-    return {
-      restore: async () => {
-        for (const t of found.rows) await sql.raw(t.sql).execute(db);
-      },
-    };
+    const found = await sql<{ type: string; name: string; sql: string }>`select type, name, sql from sqlite_master
+      where type in ('trigger', 'index') and tbl_name in ('entries', 'payments') and sql is not null`.execute(db);
+    for (const t of found.rows) {
+      await sql.raw(`drop ${t.type} "${t.name}"`).execute(db);
+      statements.push(t.sql);
+    }
+  } else {
+    const found = await sql<{ name: string; definition: string }>`select i.indexname as name, i.indexdef as definition
+      from pg_indexes i where i.schemaname = current_schema() and i.tablename in ('entries', 'payments')
+        and not exists (select 1 from pg_constraint c where c.conname = i.indexname)`.execute(db);
+    for (const index of found.rows) {
+      await sql.raw(`drop index "${index.name}"`).execute(db);
+      statements.push(index.definition);
+    }
+    await sql`alter table entries disable trigger user`.execute(db);
+    await sql`alter table payments disable trigger user`.execute(db);
+    statements.push('alter table entries enable trigger user', 'alter table payments enable trigger user');
   }
-  await sql`alter table entries disable trigger user`.execute(db);
-  await sql`alter table payments disable trigger user`.execute(db);
   return {
     restore: async () => {
-      await sql`alter table entries enable trigger user`.execute(db);
-      await sql`alter table payments enable trigger user`.execute(db);
+      for (const statement of statements) await sql.raw(statement).execute(db);
     },
   };
 }
