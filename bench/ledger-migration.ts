@@ -15,6 +15,7 @@ import {
   migrateTo,
   OLD_COLUMNS,
   ownerAnswers,
+  syncSequences,
 } from '../packages/server/test/helpers/old-shape.ts';
 import { findPgBin, startPgCluster } from '../packages/server/test/helpers/pg-cluster.ts';
 import { parseArgs } from './lib/args.ts';
@@ -185,6 +186,7 @@ async function fillOldShape(db: Db): Promise<{ entries: number; payments: number
   }
   progress.finish();
   await triggers.restore();
+  await syncSequences(db);
   return { entries, payments, seconds: (performance.now() - started) / 1000 };
 }
 

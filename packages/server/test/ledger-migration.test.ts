@@ -20,6 +20,7 @@ import {
   migrateTo,
   OLD_COLUMNS,
   ownerAnswers,
+  syncSequences,
 } from './helpers/old-shape.ts';
 import { random } from './helpers/random.ts';
 
@@ -287,6 +288,7 @@ describe.each(dialects)(`migration ${LEDGER_DATA} (%s)`, (dialect) => {
         users.push({ id, username });
         await writeOldData(db, id, rnd, next);
       }
+      await syncSequences(db);
       const before = await ownerAnswers(db, 'user_id', TODAY);
       for (const user of users) invoices.set(user.id, await oldInvoices(db, user.id));
       expect(before.invoices?.length).toBeGreaterThan(100);

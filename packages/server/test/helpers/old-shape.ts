@@ -1,4 +1,4 @@
-import { type Kysely, Migrator, sql } from 'kysely';
+import { type Kysely, Migrator, PostgresAdapter, sql } from 'kysely';
 import { migrations } from '../../src/db/migrations/index.ts';
 
 /**
@@ -110,6 +110,18 @@ export async function insertRows(db: AnyDb, table: string, columns: readonly str
   for (let i = 0; i < rows.length; i += CHUNK) {
     const chunk = rows.slice(i, i + CHUNK).map((r) => Object.fromEntries(columns.map((c, k) => [c, r[k] ?? null])));
     await db.insertInto(table).values(chunk).execute();
+  }
+}
+
+/**
+ * After rows written with their own ids: PostgreSQL's id sequences moved past them, as the app's inserts would
+ * have moved them (SQLite's AUTOINCREMENT follows by itself).
+ */
+export async function syncSequences(db: AnyDb): Promise<void> {
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
+  for (const table of ['bills', 'entries', 'payments']) {
+    await sql`select setval(pg_get_serial_sequence(${table}, 'id'), m) from (select max(id) as m from ${sql.table(table)}) x
+      where m is not null`.execute(db);
   }
 }
 
