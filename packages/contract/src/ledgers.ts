@@ -19,7 +19,7 @@ export const ledgerRole = z.enum(LEDGER_ROLES);
 export const INVITATION_ROLES = ['editor', 'viewer'] as const;
 export type InvitationRole = (typeof INVITATION_ROLES)[number];
 
-/** The message of every write a viewer tries (API.md Rev 3), code `LEDGER_READ_ONLY`. */
+/** The message of every write a viewer tries (docs/api/README.md, General), code `LEDGER_READ_ONLY`. */
 export const LEDGER_READ_ONLY_MESSAGE = 'This ledger is read-only for you.';
 
 /** How long an invitation link stays usable. */
