@@ -1,7 +1,7 @@
-import { Migrator, NO_MIGRATIONS } from 'kysely';
+import { rmSync } from 'node:fs';
+import { sql } from 'kysely';
 import type { DatabaseConfig } from '../../packages/server/src/config.ts';
 import { createDatabase, migrateToLatest } from '../../packages/server/src/db/database.ts';
-import { migrations } from '../../packages/server/src/db/migrations/index.ts';
 import { hashPassword } from '../../packages/server/src/lib/passwords.ts';
 import { Progress } from '../lib/progress.ts';
 import { generateUser } from './generate.ts';
@@ -74,20 +74,31 @@ async function insertSchedules(config: DatabaseConfig, rows: ReturnType<typeof g
   }
 }
 
+/** Nothing left in the database: the SQLite file removed, or PostgreSQL's schema dropped and made again. */
+async function emptySchema(config: DatabaseConfig): Promise<void> {
+  if (config.dialect === 'sqlite') {
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${config.file}${suffix}`, { force: true });
+    return;
+  }
+  const db = createDatabase(config);
+  try {
+    await sql`drop schema if exists public cascade`.execute(db);
+    await sql`create schema public`.execute(db);
+  } finally {
+    await db.destroy();
+  }
+}
+
 /** Migrates the database like the server does, then bulk-loads the data set. */
 export async function seedDatabase(config: DatabaseConfig, options: SeedOptions): Promise<SeedResult> {
   const started = performance.now();
   const now = options.now ?? Date.now();
+  // A new, empty schema: the fastest way to empty a large database. (Migrating down to nothing no longer can: the
+  // move of data into ledgers, 2026-12-02T00-00_ledger_data, is not undone.)
+  if (options.mode === 'force') await emptySchema(config);
   const db = createDatabase(config);
   try {
     await migrateToLatest(db);
-    if (options.mode === 'force') {
-      // Down to nothing and up again: the fastest way to empty a large database, and the schema is fresh.
-      const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
-      const down = await migrator.migrateTo(NO_MIGRATIONS);
-      if (down.error) throw down.error;
-      await migrateToLatest(db);
-    }
   } finally {
     await db.destroy();
   }

@@ -523,7 +523,7 @@ describe.each(dialects)('membership matrix on %s', (dialect) => {
     }
     expect(failures).toEqual([]);
     expect(refusals).toBeGreaterThan(120);
-    expect(successes).toBeGreaterThan(100);
+    expect(successes).toBeGreaterThan(60);
   });
 
   it('applies a role change at once: a viewer made owner writes, made viewer again is refused', async () => {
