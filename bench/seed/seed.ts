@@ -1,7 +1,6 @@
-import { rmSync } from 'node:fs';
 import { sql } from 'kysely';
 import type { DatabaseConfig } from '../../packages/server/src/config.ts';
-import { createDatabase, migrateToLatest } from '../../packages/server/src/db/database.ts';
+import { createDatabase, type Db, migrateToLatest } from '../../packages/server/src/db/database.ts';
 import { hashPassword } from '../../packages/server/src/lib/passwords.ts';
 import { Progress } from '../lib/progress.ts';
 import { generateUser } from './generate.ts';
@@ -74,31 +73,19 @@ async function insertSchedules(config: DatabaseConfig, rows: ReturnType<typeof g
   }
 }
 
-/** Nothing left in the database: the SQLite file removed, or PostgreSQL's schema dropped and made again. */
-async function emptySchema(config: DatabaseConfig): Promise<void> {
-  if (config.dialect === 'sqlite') {
-    for (const suffix of ['', '-wal', '-shm']) rmSync(`${config.file}${suffix}`, { force: true });
-    return;
-  }
-  const db = createDatabase(config);
-  try {
-    await sql`drop schema if exists public cascade`.execute(db);
-    await sql`create schema public`.execute(db);
-  } finally {
-    await db.destroy();
-  }
-}
-
 /** Migrates the database like the server does, then bulk-loads the data set. */
 export async function seedDatabase(config: DatabaseConfig, options: SeedOptions): Promise<SeedResult> {
   const started = performance.now();
   const now = options.now ?? Date.now();
-  // A new, empty schema: the fastest way to empty a large database. (Migrating down to nothing no longer can: the
-  // move of data into ledgers, 2026-12-02T00-00_ledger_data, is not undone.)
-  if (options.mode === 'force') await emptySchema(config);
   const db = createDatabase(config);
   try {
     await migrateToLatest(db);
+    if (options.mode === 'force') {
+      // Every table dropped and the migrations run again: the fastest way to empty a large database, and the schema
+      // is fresh. (Not by migrating down: the move of the data into ledgers is not undone.)
+      await dropEverything(db, config.dialect);
+      await migrateToLatest(db);
+    }
   } finally {
     await db.destroy();
   }
@@ -177,5 +164,23 @@ export async function seedDatabase(config: DatabaseConfig, options: SeedOptions)
     return { users, password: options.password, counts, seconds: (performance.now() - started) / 1000 };
   } finally {
     if (!closed) await loader.close();
+  }
+}
+
+/** Drops every table of the database (their indexes and triggers with them) and, on PostgreSQL, every function. */
+async function dropEverything(db: Db, dialect: DatabaseConfig['dialect']): Promise<void> {
+  if (dialect === 'postgres') {
+    await sql`drop schema public cascade`.execute(db);
+    await sql`create schema public`.execute(db);
+    return;
+  }
+  await sql`pragma foreign_keys = off`.execute(db);
+  try {
+    const tables = await sql<{ name: string }>`select name from sqlite_master
+      where type = 'table' and name not like 'sqlite_%'`.execute(db);
+    for (const { name } of tables.rows) await sql.raw(`drop table "${name}"`).execute(db);
+    await sql`delete from sqlite_sequence`.execute(db).catch(() => undefined);
+  } finally {
+    await sql`pragma foreign_keys = on`.execute(db);
   }
 }
