@@ -87,13 +87,13 @@ const fileV1 = {
 };
 
 type Problem = (path: (string | number)[], message: string) => void;
-/** A file's ledger, whatever its version: entity categories became free names in version 3. */
+/** A file's entities, invoices and payments, whatever its version: entity categories became free names in version 3. */
 type FileV1 = Omit<z.infer<z.ZodObject<typeof fileV1>>, 'version' | 'entities'> & {
   entities: (Omit<z.infer<typeof entityV1>, 'category'> & { category: string })[];
 };
 
 /** The references and rules between entities, invoices and payments (version 1 on). */
-function checkLedger(file: FileV1, problem: Problem): void {
+function checkReferences(file: FileV1, problem: Problem): void {
   const entities = new Map(file.entities.map((e) => [e.ref, e]));
   const names = new Set<string>();
   file.entities.forEach((e, i) => {
@@ -130,7 +130,7 @@ const problemsOf =
   (path, message) =>
     ctx.addIssue({ code: 'custom', path, message });
 
-export const accountFileV1 = z.object(fileV1).superRefine((file, ctx) => checkLedger(file, problemsOf(ctx)));
+export const accountFileV1 = z.object(fileV1).superRefine((file, ctx) => checkReferences(file, problemsOf(ctx)));
 
 /** One created occurrence of a schedule: its invoice (null once purged) and its automatic payment, if any. */
 const occurrenceV2 = z.object({
@@ -196,7 +196,7 @@ function checkSchedules(file: FileV2, problem: Problem): void {
 
 export const accountFileV2 = z.object(fileV2).superRefine((file, ctx) => {
   const problem = problemsOf(ctx);
-  checkLedger(file, problem);
+  checkReferences(file, problem);
   checkSchedules(file, problem);
 });
 
@@ -208,48 +208,45 @@ const categoryV3 = z.object({
   createdAt: instant,
 });
 
+const fileV3 = {
+  ...fileV2,
+  version: z.literal(3),
+  categories: z.array(categoryV3).max(MAX_OWN_CATEGORIES),
+  entities: z.array(entityV1.extend({ category: z.string().max(100) })).refine(uniqueRefs, 'refs must be unique'),
+};
+type FileV3 = z.infer<z.ZodObject<typeof fileV3>>;
+
+/** The references and category names of a version-3 file (and of every later one). */
+function checkV3(file: Omit<FileV3, 'version'>, ctx: z.RefinementCtx): void {
+  const problem = problemsOf(ctx);
+  checkReferences(file, problem);
+  checkSchedules(file, problem);
+  const own = new Set<string>();
+  file.categories.forEach((c, i) => {
+    const key = categoryKey(c.name);
+    if (isBuiltInCategory(c.name)) problem(['categories', i, 'name'], `"${c.name}" is a built-in category`);
+    else if (own.has(key)) problem(['categories', i, 'name'], `another category is already named "${c.name}"`);
+    own.add(key);
+  });
+  file.entities.forEach((e, i) => {
+    if (!isBuiltInCategory(e.category) && !own.has(categoryKey(e.category)))
+      problem(['entities', i, 'category'], `"${e.category}" is neither a built-in category nor in categories`);
+  });
+}
+
 /**
  * Version 3 adds the user's own categories; an entity's category is a built-in one or one of them
  * (docs/decisions/0105-categories-of-your-own.md).
  */
-export const accountFileV3 = z
-  .object({
-    ...fileV2,
-    version: z.literal(3),
-    categories: z.array(categoryV3).max(MAX_OWN_CATEGORIES),
-    entities: z.array(entityV1.extend({ category: z.string().max(100) })).refine(uniqueRefs, 'refs must be unique'),
-  })
-  .superRefine((file, ctx) => {
-    const problem = problemsOf(ctx);
-    checkLedger(file, problem);
-    checkSchedules(file, problem);
-    const own = new Set<string>();
-    file.categories.forEach((c, i) => {
-      const key = categoryKey(c.name);
-      if (isBuiltInCategory(c.name)) problem(['categories', i, 'name'], `"${c.name}" is a built-in category`);
-      else if (own.has(key)) problem(['categories', i, 'name'], `another category is already named "${c.name}"`);
-      own.add(key);
-    });
-    file.entities.forEach((e, i) => {
-      if (!isBuiltInCategory(e.category) && !own.has(categoryKey(e.category)))
-        problem(['entities', i, 'category'], `"${e.category}" is neither a built-in category nor in categories`);
-    });
-  });
+export const accountFileV3 = z.object(fileV3).superRefine(checkV3);
 
 /**
  * Version 4: the file is a ledger's (docs/decisions/0107-ledgers.md) and says which, by name; its content is
  * version 3's. Importing it loads the content into the request's ledger, whatever that ledger is named.
  */
 export const accountFileV4 = z
-  .object({
-    ...accountFileV3.shape,
-    version: z.literal(4),
-    ledger: z.object({ name: nameText(100) }),
-  })
-  .superRefine((file, ctx) => {
-    const checked = accountFileV3.safeParse({ ...file, version: 3 });
-    if (!checked.success) for (const issue of checked.error.issues) ctx.addIssue({ ...issue, code: 'custom' });
-  });
+  .object({ ...fileV3, version: z.literal(4), ledger: z.object({ name: nameText(100) }) })
+  .superRefine(checkV3);
 export type AccountFile = z.infer<typeof accountFileV4>;
 export type AccountFileCategory = AccountFile['categories'][number];
 export type AccountFileEntity = AccountFile['entities'][number];

@@ -22,6 +22,9 @@ export type InvitationRole = (typeof INVITATION_ROLES)[number];
 /** The message of every write a viewer tries (docs/api/README.md, General), code `LEDGER_READ_ONLY`. */
 export const LEDGER_READ_ONLY_MESSAGE = 'This ledger is read-only for you.';
 
+/** The message of an owner's call made by an editor or viewer, code `LEDGER_OWNER_ONLY`. */
+export const LEDGER_OWNER_ONLY_MESSAGE = 'Only an owner of this ledger may do this.';
+
 /** How long an invitation link stays usable. */
 export const INVITATION_TTL_DAYS = 7;
 
