@@ -1,4 +1,9 @@
-import { LEDGER_HEADER, LEDGER_READ_ONLY_MESSAGE, type LedgerRole } from '@billfold/contract/ledgers';
+import {
+  LEDGER_HEADER,
+  LEDGER_OWNER_ONLY_MESSAGE,
+  LEDGER_READ_ONLY_MESSAGE,
+  type LedgerRole,
+} from '@billfold/contract/ledgers';
 import type { HTTPMethods, InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { oneInvoiceFile } from './helpers/account-file.ts';
@@ -479,7 +484,8 @@ describe.each(dialects)('membership matrix on %s', (dialect) => {
       const body = res.json<{ statusCode: number; error?: string; code?: string; message: string }>();
       if (want.status === 404 && body.error !== 'Not Found') failures.push(`${label}: not the 404 shape: ${res.body}`);
       if (want.code && body.code !== want.code) failures.push(`${label}: code ${body.code} (want ${want.code})`);
-      if (want.code === 'LEDGER_READ_ONLY' && body.message !== LEDGER_READ_ONLY_MESSAGE) {
+      const message = { LEDGER_READ_ONLY: LEDGER_READ_ONLY_MESSAGE, LEDGER_OWNER_ONLY: LEDGER_OWNER_ONLY_MESSAGE };
+      if (want.code && want.code in message && body.message !== message[want.code as keyof typeof message]) {
         failures.push(`${label}: message ${body.message}`);
       }
       const after = await snapshot(t.app.db, tables);
