@@ -9,18 +9,18 @@ import { toScope } from '../src/modules/read-model/scope.ts';
 import { type EntrySort, SORT_COLUMNS } from '../src/modules/read-model/scope-sql.ts';
 import { createTestApp, dialects, type TestApp } from './helpers/app.ts';
 import { signUp } from './helpers/factories.ts';
-import { type EntrySeed, type SeededBill, seedBills, seedEntries, userIdOf } from './helpers/seed.ts';
+import { type EntrySeed, personalLedgerOf, type SeededBill, seedBills, seedEntries } from './helpers/seed.ts';
 
 /** Twenty entities (every fifth archived) and `count` invoices spread over them, each shaped by `entry(i)`. */
-async function seedLedger(db: Db, userId: number, count: number, entry: (i: number) => Omit<EntrySeed, 'bill'>) {
+async function seedLedger(db: Db, ledgerId: number, count: number, entry: (i: number) => Omit<EntrySeed, 'bill'>) {
   const bills = await seedBills(
     db,
-    userId,
+    { ledger: ledgerId },
     Array.from({ length: 20 }, (_, i) => ({ name: `Entity ${i}`, archived: i % 5 === 0 })),
   );
   await seedEntries(
     db,
-    userId,
+    { ledger: ledgerId },
     Array.from({ length: count }, (_, i) => ({ bill: bills[i % bills.length] as SeededBill, ...entry(i) })),
   );
 }
@@ -32,7 +32,7 @@ async function seedLedger(db: Db, userId: number, count: number, entry: (i: numb
 describe('SQLite query plans of the invoice list', () => {
   let t: TestApp;
   let repo: ReadModelRepository;
-  let userId: number;
+  let ledgerId: number;
 
   const plan = async (query: { compile(): CompiledQuery }): Promise<string[]> => {
     const compiled = query.compile();
@@ -43,7 +43,7 @@ describe('SQLite query plans of the invoice list', () => {
     return result.rows.map((row) => row.detail);
   };
   /** The page query as the repository plans and writes it for the first page. */
-  const page = async (sort: EntrySort, filters: EntryFilters = {}, owner = userId) => {
+  const page = async (sort: EntrySort, filters: EntryFilters = {}, owner = ledgerId) => {
     const scope = toScope(owner, filters);
     return repo.pageQuery(scope, sort, 0, 100, await repo.hints(scope, sort, 100));
   };
@@ -58,14 +58,14 @@ describe('SQLite query plans of the invoice list', () => {
     t = await createTestApp('sqlite');
     repo = new ReadModelRepository(t.app.db);
     const session = await signUp(t.app);
-    userId = await userIdOf(t.app.db, session.username);
+    ledgerId = await personalLedgerOf(t.app.db, session.username);
   });
   afterAll(() => t.close());
 
   describe.each(['empty database', 'after ANALYZE of a one-user ledger'])('%s', (state) => {
     beforeAll(async () => {
       if (state === 'empty database') return;
-      await seedLedger(t.app.db, userId, 3000, (i) => ({
+      await seedLedger(t.app.db, ledgerId, 3000, (i) => ({
         date: `2026-0${1 + (i % 9)}-${String(1 + (i % 28)).padStart(2, '0')}`,
         amountCents: (i * 7919) % 100_000,
         dueDate: i % 4 === 0 ? null : `2026-1${i % 3}-${String(1 + (i % 28)).padStart(2, '0')}`,
@@ -111,36 +111,36 @@ describe('SQLite query plans of the invoice list', () => {
       );
       expect(filtered.join(' | ')).toMatch(range);
       const due = new DueRepository(t.app.db);
-      const sums = await plan(due.totalsQuery(userId, '2026-05-01', [7, 30]));
+      const sums = await plan(due.totalsQuery(ledgerId, '2026-05-01', [7, 30]));
       expect(sums.join(' | ')).toMatch(
         /COVERING INDEX entries_live_unpaid_due \(ledger_id=\? AND (due_date>\? AND )?due_date<\?\)/,
       );
-      expectIndexWalk(await plan(due.firstDueQuery(userId, null, '2026-04-30', 5)), range);
+      expectIndexWalk(await plan(due.firstDueQuery(ledgerId, null, '2026-04-30', 5)), range);
     });
 
     it('an export chunk after a keyset position seeks into the index', async () => {
       const after = { value: '2026-03-01', invoiceNumber: 42 };
       const details = await plan(
-        repo.chunkQuery(toScope(userId, {}), { field: 'date', order: 'desc' }, after, 1000, {}),
+        repo.chunkQuery(toScope(ledgerId, {}), { field: 'date', order: 'desc' }, after, 1000, {}),
       );
       expectIndexWalk(details, /entries_live_date \(ledger_id=\? AND \(date,invoice_number\)<\(\?,\?\)\)/);
     });
   });
 
   describe('balance and category sorts (ADR 0402)', () => {
-    let ownerId: number;
-    const hinted = async (filters: EntryFilters, sort: EntrySort) => plan(await page(sort, filters, ownerId));
+    let ownerLedger: number;
+    const hinted = async (filters: EntryFilters, sort: EntrySort) => plan(await page(sort, filters, ownerLedger));
 
     beforeAll(async () => {
-      ownerId = await userIdOf(t.app.db, (await signUp(t.app)).username);
+      ownerLedger = await personalLedgerOf(t.app.db, (await signUp(t.app)).username);
       const bills = await seedBills(
         t.app.db,
-        ownerId,
+        { ledger: ownerLedger },
         Array.from({ length: 12 }, (_, i) => ({ name: `Kind ${i}`, category: i < 6 ? 'Home Services' : 'Dining' })),
       );
       await seedEntries(
         t.app.db,
-        ownerId,
+        { ledger: ownerLedger },
         Array.from({ length: 4000 }, (_, i) => ({
           bill: bills[i % bills.length] ?? (bills[0] as (typeof bills)[number]),
           date: `20${16 + (i % 10)}-${String(1 + (i % 12)).padStart(2, '0')}-${String(1 + (i % 28)).padStart(2, '0')}`,
@@ -189,14 +189,14 @@ describe('SQLite query plans of the invoice list', () => {
 
   it('the ledger index moves a changed invoice with one seek of each sort index (ADR 0405)', async () => {
     for (const column of new Set(Object.values(SORT_COLUMNS))) {
-      const compiled = predecessors(userId, column, [1, 2]).compile(t.app.db);
+      const compiled = predecessors(ledgerId, column, [1, 2]).compile(t.app.db);
       const result = await t.app.db.executeQuery<{ detail: string }>({
         ...compiled,
         sql: `EXPLAIN QUERY PLAN ${compiled.sql}`,
       });
       const details = result.rows.map((r) => r.detail).join(' | ');
       expect(details, column).toMatch(/SEARCH e USING INTEGER PRIMARY KEY/);
-      expect(details, column).toMatch(/SEARCH p USING (COVERING )?INDEX entries_(live_|user_number)/);
+      expect(details, column).toMatch(/SEARCH p USING (COVERING )?INDEX entries_(live_|ledger_number)/);
       expect(details, column).not.toMatch(/TEMP B-TREE|SCAN p\b/);
     }
   });
@@ -211,7 +211,7 @@ describe('SQLite query plans of the invoice list', () => {
 describe.runIf(dialects.includes('postgres'))('PostgreSQL query plans of the invoice list', () => {
   let t: TestApp;
   let repo: ReadModelRepository;
-  let userId: number;
+  let ledgerId: number;
 
   interface PlanNode {
     'Node Type': string;
@@ -232,7 +232,7 @@ describe.runIf(dialects.includes('postgres'))('PostgreSQL query plans of the inv
     return nodes(root);
   };
   const page = async (sort: EntrySort, filters: EntryFilters = {}) => {
-    const scope = toScope(userId, filters);
+    const scope = toScope(ledgerId, filters);
     return plan(repo.pageQuery(scope, sort, 0, 100, await repo.hints(scope, sort, 100)));
   };
   const expectIndexWalk = (plan: PlanNode[], index: RegExp) => {
@@ -254,8 +254,8 @@ describe.runIf(dialects.includes('postgres'))('PostgreSQL query plans of the inv
   beforeAll(async () => {
     t = await createTestApp('postgres');
     repo = new ReadModelRepository(t.app.db);
-    userId = await userIdOf(t.app.db, (await signUp(t.app)).username);
-    await seedLedger(t.app.db, userId, 20_000, (i) => ({
+    ledgerId = await personalLedgerOf(t.app.db, (await signUp(t.app)).username);
+    await seedLedger(t.app.db, ledgerId, 20_000, (i) => ({
       date: `20${16 + (i % 10)}-${String(1 + (i % 12)).padStart(2, '0')}-${String(1 + (i % 28)).padStart(2, '0')}`,
       amountCents: 100 + ((i * 7919) % 100_000),
       services: `service ${i % 97}`,
@@ -269,13 +269,13 @@ describe.runIf(dialects.includes('postgres'))('PostgreSQL query plans of the inv
   it.each(SORT_FIELDS.flatMap((field) => (['asc', 'desc'] as const).map((order) => [field, order] as const)))(
     'sort by %s %s is an ordered scan of its index',
     async (field: SortField, order) => {
-      expectIndexWalk(await page({ field, order }), /^entries_(live_|user_number$)/);
+      expectIndexWalk(await page({ field, order }), /^entries_(live_|ledger_number$)/);
     },
   );
 
   it('the ledger index moves a changed invoice with one seek of each sort index (ADR 0405)', async () => {
     for (const column of new Set(Object.values(SORT_COLUMNS))) {
-      const compiled = predecessors(userId, column, [1, 2]).compile(t.app.db);
+      const compiled = predecessors(ledgerId, column, [1, 2]).compile(t.app.db);
       const result = await t.app.db.executeQuery<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>({
         ...compiled,
         sql: `EXPLAIN (FORMAT JSON) ${compiled.sql}`,
@@ -289,7 +289,7 @@ describe.runIf(dialects.includes('postgres'))('PostgreSQL query plans of the inv
         summary,
       ).toBe(false);
       expect(
-        all.some((n) => /^entries_(live_|user_number$)/.test(n['Index Name'] ?? '')),
+        all.some((n) => /^entries_(live_|ledger_number$)/.test(n['Index Name'] ?? '')),
         summary,
       ).toBe(true);
       expect(
@@ -316,7 +316,9 @@ describe.runIf(dialects.includes('postgres'))('PostgreSQL query plans of the inv
 
   it('an export chunk after a keyset position starts inside the index', async () => {
     const after = { value: '2020-03-01', invoiceNumber: 42 };
-    const nodesOf = await plan(repo.chunkQuery(toScope(userId, {}), { field: 'date', order: 'desc' }, after, 1000, {}));
+    const nodesOf = await plan(
+      repo.chunkQuery(toScope(ledgerId, {}), { field: 'date', order: 'desc' }, after, 1000, {}),
+    );
     expectIndexWalk(nodesOf, /^entries_live_date$/);
     expect(nodesOf.find((n) => n['Index Name'] === 'entries_live_date')?.['Index Cond']).toMatch(
       /ROW\(date, invoice_number\) </,
