@@ -2,7 +2,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { RawRequest } from 'autocannon';
+import { LEDGER_HEADER } from '../packages/contract/src/ledgers.ts';
 import type { DatabaseConfig } from '../packages/server/src/config.ts';
+import { createDatabase } from '../packages/server/src/db/database.ts';
 import { findPgBin, type PgCluster, startPgCluster } from '../packages/server/test/helpers/pg-cluster.ts';
 import { parseArgs } from './lib/args.ts';
 import {
@@ -10,6 +12,7 @@ import {
   type CombinationResult,
   combinationChecks,
   runCombinations,
+  runMemberCombinations,
   slowest,
 } from './lib/combinations.ts';
 import { BENCH_PASSWORD, BENCH_USER, postgresDataset, type SeedInfo, sqliteDataset } from './lib/datasets.ts';
@@ -35,6 +38,9 @@ const HELP = `Usage: npm run bench -- [options]
   --combos N       random filter combinations drawn from the whole filter panel (default 200)
   --combo-seed S   the generator's seed for them (default: a new one, printed)
   --only-combos    run only the random combinations (and their exports)
+  --members N      N members of the seeded ledger run the combinations at once, each naming it in the
+                   Billfold-Ledger header (default 1: its owner alone, no header); N-1 accounts are made and
+                   added to the ledger (editors and viewers in turn)
   --help`;
 
 type Dialect = 'sqlite' | 'postgres';
@@ -288,6 +294,57 @@ async function drain(server: RunningServer): Promise<void> {
   }
 }
 
+/**
+ * The seeded user's personal ledger shared with `count - 1` new accounts (editors and viewers in turn; their
+ * `ledger_members` rows written as an accepted invitation writes them): every member's token, each naming the
+ * ledger in the `Billfold-Ledger` header, the seeded user first.
+ */
+async function ledgerMembers(
+  config: DatabaseConfig,
+  server: RunningServer,
+  ownerToken: string,
+  count: number,
+): Promise<{ url: string; token: string; headers: Record<string, string> }[]> {
+  const db = createDatabase(config);
+  try {
+    const owner = await db
+      .selectFrom('users')
+      .select('id')
+      .where('username_key', '=', BENCH_USER.toLowerCase())
+      .executeTakeFirstOrThrow();
+    const ledger = await db
+      .selectFrom('ledgers')
+      .select('id')
+      .where('personal_user_id', '=', owner.id)
+      .executeTakeFirstOrThrow();
+    const headers = { [LEDGER_HEADER]: String(ledger.id) };
+    const members = [{ url: server.url, token: ownerToken, headers }];
+    const stamp = Date.now().toString(36);
+    for (let i = 1; i < count; i++) {
+      const username = `member${i}_${stamp}`;
+      const created = await fetch(`${server.url}/api/v1/auth/create`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username, email: `${username}@example.com`, password: BENCH_PASSWORD }),
+      });
+      if (created.status !== 201) throw new Error(`sign-up ${username}: ${created.status} ${await created.text()}`);
+      const user = await db
+        .selectFrom('users')
+        .select('id')
+        .where('username_key', '=', username.toLowerCase())
+        .executeTakeFirstOrThrow();
+      await db
+        .insertInto('ledger_members')
+        .values({ ledger_id: ledger.id, user_id: user.id, role: i % 2 ? 'editor' : 'viewer', joined_at: Date.now() })
+        .execute();
+      members.push({ url: server.url, token: await signIn(server, username, BENCH_PASSWORD), headers });
+    }
+    return members;
+  } finally {
+    await db.destroy();
+  }
+}
+
 async function benchDatabase(
   dialect: Dialect,
   config: DatabaseConfig,
@@ -301,6 +358,7 @@ async function benchDatabase(
     combos: number;
     comboSeed: number;
     onlyCombos: boolean;
+    members: number;
   },
 ): Promise<DbResult> {
   const sample = await sampleData(config, BENCH_USER);
@@ -320,14 +378,24 @@ async function benchDatabase(
     const indexSeconds = await waitForLedgerIndex(server, token);
     log(`   ledger index ready ${indexSeconds.toFixed(1)} s after the server started answering`);
     // Random filter combinations first, one request at a time, on the data as seeded (the budgets of issue 12).
-    log(`   ${opts.combos} random filter combinations (seed ${opts.comboSeed}), one request at a time, no-cache`);
-    const combinations = await runCombinations(
-      { url: server.url, token, rssKb: () => server.memory().rssKb },
-      sample,
-      opts.comboSeed,
-      opts.combos,
-      log,
-    );
+    const rssKb = () => server.memory().rssKb;
+    let combinations: CombinationResult;
+    if (opts.members > 1) {
+      const endpoints = await ledgerMembers(config, server, token, opts.members);
+      log(
+        `   ${opts.members} members at once, ${opts.combos} random filter combinations each (seeds ${opts.comboSeed}–${opts.comboSeed + opts.members - 1}), one request at a time per member, no-cache`,
+      );
+      combinations = await runMemberCombinations(
+        endpoints.map((e) => ({ ...e, rssKb })),
+        sample,
+        opts.comboSeed,
+        opts.combos,
+        log,
+      );
+    } else {
+      log(`   ${opts.combos} random filter combinations (seed ${opts.comboSeed}), one request at a time, no-cache`);
+      combinations = await runCombinations({ url: server.url, token, rssKb }, sample, opts.comboSeed, opts.combos, log);
+    }
     const all = opts.onlyCombos ? [] : scenarios(sample, deepPage, opts.connections);
     // Smoke test: every read route answers 200 before anything is timed.
     for (const s of all.filter((x) => x.kind === 'list' || x.kind === 'stats' || x.kind === 'read')) {
@@ -524,6 +592,12 @@ function combinationReport(results: DbResult[]): string[] {
     `Random filter combinations: ${count} per database, seed ${seeds} (npm run bench -- --combo-seed ${seeds} repeats them);`,
     'each: its first page, a page drawn from its result, its stats, the due summary as of a drawn day, and an Entities page search (its first page and a drawn page); Cache-Control: no-cache, one request at a time',
   );
+  const members = results[0]?.combinations.members ?? 1;
+  if (members > 1) {
+    out.push(
+      `${members} members of the one ledger at once, each naming it in the Billfold-Ledger header and running its own ${count / members} combinations (seeds ${seeds} to +${members - 1}); timings pooled`,
+    );
+  }
   const rows: string[][] = [];
   for (const r of results) {
     const c = combinationChecks(r.combinations);
@@ -668,6 +742,7 @@ async function main(): Promise<number> {
     combos: 'number',
     'combo-seed': 'number',
     'only-combos': 'boolean',
+    members: 'number',
     help: 'boolean',
   });
   if (args.help) {
@@ -683,6 +758,7 @@ async function main(): Promise<number> {
     combos: args.combos ?? 200,
     comboSeed: args['combo-seed'] ?? Math.floor(Math.random() * 2 ** 31),
     onlyCombos: args['only-combos'] ?? false,
+    members: Math.max(1, Math.floor(args.members ?? 1)),
   };
   const results: DbResult[] = [];
 

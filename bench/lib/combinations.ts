@@ -110,6 +110,8 @@ export interface Timed {
 
 export interface CombinationResult {
   seed: number;
+  /** Members of one ledger that ran their combinations at once (1: its owner alone). */
+  members?: number;
   first: Timed[];
   page: Timed[];
   stats: Timed[];
@@ -126,16 +128,18 @@ export function quantile(values: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] as number;
 }
 
-interface Endpoint {
+export interface Endpoint {
   url: string;
   token: string;
   rssKb: () => number;
+  /** Extra request headers: the `Billfold-Ledger` a member names (docs/decisions/0107-ledgers.md). */
+  headers?: Record<string, string>;
 }
 
 async function timedGet(e: Endpoint, path: string): Promise<{ ms: number; body: unknown }> {
   const start = performance.now();
   const res = await fetch(`${e.url}${path}`, {
-    headers: { authorization: `Bearer ${e.token}`, 'cache-control': 'no-cache' },
+    headers: { ...e.headers, authorization: `Bearer ${e.token}`, 'cache-control': 'no-cache' },
   });
   const text = await res.text();
   const ms = performance.now() - start;
@@ -148,7 +152,7 @@ async function timedExport(e: Endpoint, path: string) {
   const rssBefore = e.rssKb();
   let rssPeak = rssBefore;
   const start = performance.now();
-  const res = await fetch(`${e.url}${path}`, { headers: { authorization: `Bearer ${e.token}` } });
+  const res = await fetch(`${e.url}${path}`, { headers: { ...e.headers, authorization: `Bearer ${e.token}` } });
   if (!res.ok || !res.body) throw new Error(`GET ${path} → ${res.status}`);
   let newlines = 0;
   let chunks = 0;
@@ -208,6 +212,33 @@ export async function runCombinations(
     out.exports.push(await timedExport(e, `/api/v1/entries/export?${c.filters}${c.filters ? '&' : ''}${c.sort}`));
   }
   return out;
+}
+
+/**
+ * Several members of one ledger at once (issue 27): each endpoint (a member's token and the ledger's header) runs
+ * `count` combinations of its own (seed, seed + 1, …) at the same time as the others, one request at a time each;
+ * their timings are pooled and held to the same budgets.
+ */
+export async function runMemberCombinations(
+  endpoints: Endpoint[],
+  sample: DataSample,
+  seed: number,
+  count: number,
+  log: (line: string) => void,
+): Promise<CombinationResult> {
+  const each = await Promise.all(
+    endpoints.map((e, i) => runCombinations(e, sample, seed + i, count, (line) => log(`   member ${i + 1}:${line}`))),
+  );
+  return {
+    seed,
+    members: endpoints.length,
+    first: each.flatMap((c) => c.first),
+    page: each.flatMap((c) => c.page),
+    stats: each.flatMap((c) => c.stats),
+    due: each.flatMap((c) => c.due),
+    entities: each.flatMap((c) => c.entities),
+    exports: each.flatMap((c) => c.exports),
+  };
 }
 
 export function combinationChecks(c: CombinationResult) {

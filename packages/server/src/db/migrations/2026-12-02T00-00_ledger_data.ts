@@ -16,8 +16,8 @@ type Db = Kysely<any>;
  * columns and swaps constraints without writing one row of data; SQLite, which cannot change a foreign key in
  * place, rebuilds each table by one copy. Other ledgers (none before this release) move above every user id.
  *
- * The invoice counter is `ledgers.last_invoice_number` (filled by `2026-12-01T00-00_ledgers`):
- * `users.last_invoice_number` goes.
+ * The invoice counter is `ledgers.last_invoice_number` (filled by `2026-12-01T00-00_ledgers`, and brought up to
+ * the user's where sign-up made the ledger after it): `users.last_invoice_number` goes.
  */
 
 /** The tables whose `user_id` names the owner of the data, parents before children. */
@@ -113,10 +113,23 @@ async function renumberLedgers(db: Db, pg: boolean): Promise<boolean> {
   return any;
 }
 
+/**
+ * Each personal ledger takes its user's invoice counter where the user's is ahead: a ledger made by sign-up after
+ * `2026-12-01T00-00_ledgers` started at 0 while its user went on numbering invoices, and its next number must not
+ * be one already issued.
+ */
+async function takeInvoiceCounters(db: Db): Promise<void> {
+  await sql`update ledgers set last_invoice_number = (select u.last_invoice_number from users u
+      where u.id = ledgers.personal_user_id)
+    where personal_user_id is not null and last_invoice_number < (select u.last_invoice_number from users u
+      where u.id = ledgers.personal_user_id)`.execute(db);
+}
+
 // ---------------------------------------------------------------- PostgreSQL: in place
 
 async function upPostgres(db: Db): Promise<void> {
   await renumberLedgers(db, true);
+  await takeInvoiceCounters(db);
   // The owner of every data row: each references `users` by a constraint named after its column.
   for (const table of DATA_TABLES) {
     await sql.raw(`alter table ${table} rename column user_id to ledger_id`).execute(db);
@@ -159,6 +172,7 @@ async function upSqlite(db: Db): Promise<void> {
   await sql`begin immediate`.execute(db);
   try {
     await renumberLedgers(db, false);
+    await takeInvoiceCounters(db);
     const tables = [...DATA_TABLES, 'user_data_versions'];
     const schema = (
       await sql<SchemaRow>`select type, name, tbl_name, sql from sqlite_master where sql is not null`.execute(db)
