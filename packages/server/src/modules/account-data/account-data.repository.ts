@@ -111,13 +111,21 @@ export class AccountDataRepository extends Repository {
     return this.db.updateTable('users').set({ last_invoice_number: value }).where('id', '=', userId).execute();
   }
 
-  /** Inserts the entities one by one (a recycled entity may share its name), returning their new ids in order. */
+  /**
+   * Inserts entities, `CHUNK` to a statement, and returns their new ids in the order of `rows` (ids grow in
+   * insertion order, as for payments). A recycled entity may share a live one's name: the unique name index covers
+   * live entities only, and the file's check keeps those unique.
+   */
   async insertBills(rows: Insertable<BillsTable>[]): Promise<number[]> {
     const ids: number[] = [];
-    for (const row of rows) {
-      const inserted = await this.db.insertInto('bills').values(row).returning('id').executeTakeFirstOrThrow();
-      ids.push(inserted.id);
-      if (ids.length % CHUNK === 0) await nextTurn();
+    for (let i = 0; i < rows.length; i += CHUNK) {
+      const inserted = await this.db
+        .insertInto('bills')
+        .values(rows.slice(i, i + CHUNK))
+        .returning('id')
+        .execute();
+      ids.push(...inserted.map((row) => row.id).sort((a, b) => a - b));
+      await nextTurn();
     }
     return ids;
   }
@@ -154,15 +162,19 @@ export class AccountDataRepository extends Repository {
     return ids;
   }
 
-  /** Inserts one schedule and its occurrences. */
-  async insertSchedule(
-    row: Insertable<SchedulesTable>,
-    occurrences: Omit<Insertable<ScheduleOccurrencesTable>, 'schedule_id'>[],
-  ): Promise<void> {
+  /** Inserts one schedule and returns its id. */
+  async insertSchedule(row: Insertable<SchedulesTable>): Promise<number> {
     const { id } = await this.db.insertInto('schedules').values(row).returning('id').executeTakeFirstOrThrow();
-    for (let i = 0; i < occurrences.length; i += CHUNK) {
-      const chunk = occurrences.slice(i, i + CHUNK).map((o) => ({ ...o, schedule_id: id }));
-      await this.db.insertInto('schedule_occurrences').values(chunk).execute();
+    return id;
+  }
+
+  /** Inserts schedule occurrences, `CHUNK` to a statement with a turn of the event loop after each. */
+  async insertOccurrences(rows: Insertable<ScheduleOccurrencesTable>[]): Promise<void> {
+    for (let i = 0; i < rows.length; i += CHUNK) {
+      await this.db
+        .insertInto('schedule_occurrences')
+        .values(rows.slice(i, i + CHUNK))
+        .execute();
       await nextTurn();
     }
   }
