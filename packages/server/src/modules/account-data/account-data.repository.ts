@@ -1,10 +1,8 @@
-import type { Insertable, Selectable } from 'kysely';
+import type { Insertable } from 'kysely';
 import { Repository } from '../../db/repository.ts';
 import type {
   BillsTable,
   CategoriesTable,
-  Database,
-  EntriesTable,
   NewEntry,
   PaymentsTable,
   ScheduleOccurrencesTable,
@@ -39,34 +37,72 @@ export class AccountDataRepository extends Repository {
     return this.db.selectFrom('bills').selectAll().where('user_id', '=', userId).orderBy('id').execute();
   }
 
-  /** The user's invoices in id order, read a page at a time with a turn of the event loop between pages. */
-  entriesPaged(userId: number): Promise<Selectable<EntriesTable>[]> {
-    return this.paged('entries', userId);
-  }
-
-  /** The user's payments in id order, read a page at a time with a turn of the event loop between pages. */
-  paymentsPaged(userId: number): Promise<Selectable<PaymentsTable>[]> {
-    return this.paged('payments', userId);
-  }
-
   /**
-   * Every row of the user's in `table`, in id order: pages of `PAGE` rows after the last id read. Kysely types a query
-   * over a union of table names as holding the columns of all of them, so the rows are named by `T` again.
+   * The user's invoices in id order, the columns the file has, read a page at a time with a turn of the event loop
+   * between pages.
    */
-  private async paged<T extends 'entries' | 'payments'>(table: T, userId: number): Promise<Selectable<Database[T]>[]> {
-    const all: Selectable<Database[T]>[] = [];
-    for (let after = 0; ; ) {
-      const rows = (await this.db
-        .selectFrom(table as 'entries' | 'payments')
-        .selectAll()
+  entriesPaged(userId: number) {
+    return this.paged((after) =>
+      this.db
+        .selectFrom('entries')
+        .select([
+          'id',
+          'bill_id',
+          'invoice_number',
+          'date',
+          'flow',
+          'amount_cents',
+          'services',
+          'due_date',
+          'created_at',
+          'recycled_at',
+          'recycled_cascade',
+        ])
         .where('user_id', '=', userId)
         .where('id', '>', after)
         .orderBy('id')
         .limit(PAGE)
-        .execute()) as Selectable<Database[T]>[];
+        .execute(),
+    );
+  }
+
+  /**
+   * The user's payments in id order, the columns the file has, read a page at a time with a turn of the event loop
+   * between pages.
+   */
+  paymentsPaged(userId: number) {
+    return this.paged((after) =>
+      this.db
+        .selectFrom('payments')
+        .select([
+          'id',
+          'entry_id',
+          'date',
+          'amount_cents',
+          'type',
+          'medium',
+          'notes',
+          'autopay',
+          'created_at',
+          'recycled_at',
+          'recycled_cascade',
+        ])
+        .where('user_id', '=', userId)
+        .where('id', '>', after)
+        .orderBy('id')
+        .limit(PAGE)
+        .execute(),
+    );
+  }
+
+  /** Every row `page` reads, `PAGE` rows after the last id read at a time. */
+  private async paged<R extends { id: number }>(page: (after: number) => Promise<R[]>): Promise<R[]> {
+    const all: R[] = [];
+    for (let after = 0; ; ) {
+      const rows = await page(after);
       for (const row of rows) all.push(row);
       if (rows.length < PAGE) return all;
-      after = (rows.at(-1) as { id: number }).id;
+      after = (rows.at(-1) as R).id;
       await nextTurn();
     }
   }
