@@ -15,6 +15,7 @@ import {
   WORKER_MIN_BYTES,
 } from '../src/modules/account-data/account-file-parser.ts';
 import { rollupDifferences } from '../src/modules/read-model/rollup-tables.ts';
+import { holdsNul } from '../src/plugins/security.ts';
 import { createTestApp, dialects, type TestApp } from './helpers/app.ts';
 import { signUp } from './helpers/factories.ts';
 import { totalsMismatches } from './security/database-state.ts';
@@ -132,6 +133,13 @@ describe('the account file parser', () => {
       [4, 1425, 1],
     ]);
     expect(payments.map((p) => p.invoice)).toEqual([0, 0, 0, 3, 4]);
+  });
+
+  it("leaves a raw body's bytes to the route's parser: the NUL check walks values, never bytes", () => {
+    // Walked entry by entry, a 128 MiB file's bytes were an array of a pair per byte: gigabytes, minutes.
+    expect(holdsNul({ name: ['ok', 'a\u0000b'] })).toBe(true);
+    expect(holdsNul(Object.assign(Buffer.from('{"name":"x"}'), { extra: 'a\u0000b' }))).toBe(false);
+    expect(holdsNul({ body: new Uint8Array([0, 0, 0]) })).toBe(false);
   });
 
   it("keeps a refusal's status, code and words from the worker, before any part", async () => {
