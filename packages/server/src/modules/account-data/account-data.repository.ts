@@ -16,8 +16,13 @@ import { type CategoryBook, readCategoryBook } from '../categories/category-book
  * gets a turn after each (lib/turns.ts).
  */
 const CHUNK = 500;
-/** Rows per page of an export's reads. */
-const PAGE = 5_000;
+/**
+ * Rows per INSERT of an account file's import: into a large database each statement (its indexes and triggers) holds
+ * the event loop for its whole length, so the file's parts are written in shorter statements than a CSV commit's.
+ */
+export const FILE_ROWS_PER_STATEMENT = 100;
+/** Rows per page of an export's reads: each page is one synchronous read on SQLite. */
+const PAGE = 1_000;
 
 /** Whole-account reads and bulk inserts for the account file (export and import). */
 export class AccountDataRepository extends Repository {
@@ -152,12 +157,12 @@ export class AccountDataRepository extends Repository {
    * insertion order, as for payments). A recycled entity may share a live one's name: the unique name index covers
    * live entities only, and the file's check keeps those unique.
    */
-  async insertBills(rows: Insertable<BillsTable>[]): Promise<number[]> {
+  async insertBills(rows: Insertable<BillsTable>[], chunk = CHUNK): Promise<number[]> {
     const ids: number[] = [];
-    for (let i = 0; i < rows.length; i += CHUNK) {
+    for (let i = 0; i < rows.length; i += chunk) {
       const inserted = await this.db
         .insertInto('bills')
-        .values(rows.slice(i, i + CHUNK))
+        .values(rows.slice(i, i + chunk))
         .returning('id')
         .execute();
       ids.push(...inserted.map((row) => row.id).sort((a, b) => a - b));
@@ -167,32 +172,36 @@ export class AccountDataRepository extends Repository {
   }
 
   /** Inserts the invoices and returns their new ids by invoice number (unique per user). */
-  async insertEntries(rows: NewEntry[], onChunk?: (done: number) => void): Promise<Map<number, number>> {
+  async insertEntries(rows: NewEntry[], onChunk?: (done: number) => void, chunk = CHUNK): Promise<Map<number, number>> {
     const ids = new Map<number, number>();
-    for (let i = 0; i < rows.length; i += CHUNK) {
+    for (let i = 0; i < rows.length; i += chunk) {
       const inserted = await this.db
         .insertInto('entries')
-        .values(rows.slice(i, i + CHUNK))
+        .values(rows.slice(i, i + chunk))
         .returning(['id', 'invoice_number'])
         .execute();
       for (const row of inserted) ids.set(Number(row.invoice_number), row.id);
-      onChunk?.(Math.min(i + CHUNK, rows.length));
+      onChunk?.(Math.min(i + chunk, rows.length));
       await nextTurn();
     }
     return ids;
   }
 
   /** Inserts the payments and returns their new ids in the order of `rows` (ids grow in insertion order). */
-  async insertPayments(rows: Insertable<PaymentsTable>[], onChunk?: (done: number) => void): Promise<number[]> {
+  async insertPayments(
+    rows: Insertable<PaymentsTable>[],
+    onChunk?: (done: number) => void,
+    chunk = CHUNK,
+  ): Promise<number[]> {
     const ids: number[] = [];
-    for (let i = 0; i < rows.length; i += CHUNK) {
+    for (let i = 0; i < rows.length; i += chunk) {
       const inserted = await this.db
         .insertInto('payments')
-        .values(rows.slice(i, i + CHUNK))
+        .values(rows.slice(i, i + chunk))
         .returning('id')
         .execute();
       ids.push(...inserted.map((row) => row.id).sort((a, b) => a - b));
-      onChunk?.(Math.min(i + CHUNK, rows.length));
+      onChunk?.(Math.min(i + chunk, rows.length));
       await nextTurn();
     }
     return ids;
@@ -205,11 +214,11 @@ export class AccountDataRepository extends Repository {
   }
 
   /** Inserts schedule occurrences, `CHUNK` to a statement with a turn of the event loop after each. */
-  async insertOccurrences(rows: Insertable<ScheduleOccurrencesTable>[]): Promise<void> {
-    for (let i = 0; i < rows.length; i += CHUNK) {
+  async insertOccurrences(rows: Insertable<ScheduleOccurrencesTable>[], chunk = CHUNK): Promise<void> {
+    for (let i = 0; i < rows.length; i += chunk) {
       await this.db
         .insertInto('schedule_occurrences')
-        .values(rows.slice(i, i + CHUNK))
+        .values(rows.slice(i, i + chunk))
         .execute();
       await nextTurn();
     }

@@ -13,7 +13,7 @@ import { conflict, HttpError } from '../../lib/http-error.ts';
 import { nextTurn } from '../../lib/turns.ts';
 import { billNameKey, entryColumnsOf } from '../bills/bill.mapper.ts';
 import { derivePayment } from '../ledger/ledger.ts';
-import type { AccountDataRepository } from './account-data.repository.ts';
+import { type AccountDataRepository, FILE_ROWS_PER_STATEMENT as ROWS } from './account-data.repository.ts';
 import type { AccountFilePart } from './account-file-parser.ts';
 
 export const ACCOUNT_NOT_EMPTY =
@@ -212,7 +212,7 @@ export class AccountDataService {
    * entities, invoices, payments, schedules and their occurrences: `readAccountFile`), all in one transaction, or
    * nothing: the account must hold no entity yet (an invoice always has one). The head arrives once the whole file
    * has been checked, before the transaction starts (a refused file never holds the database); each part is
-   * written in multi-row INSERTs with a turn of the event loop between them, so only a part or two of the file is
+   * written in multi-row INSERTs of `FILE_ROWS_PER_STATEMENT` rows with a turn of the event loop between them, so only a part or two of the file is
    * in memory at once, and a failure in any part rolls every part back. Stored payment totals are derived from the
    * live payments, as every write path does; the rollup tables follow through their triggers.
    */
@@ -291,7 +291,7 @@ export class AccountDataService {
           recycled_at: ms(e.deletedAt),
           created_at: ms(e.createdAt) as number,
         }));
-        const ids = await repo.insertBills(rows);
+        const ids = await repo.insertBills(rows, ROWS);
         for (const [i, row] of rows.entries()) entities.push({ id: ids[i] as number, columns: entryColumnsOf(row) });
         published(part.entities.length, 'entities');
       } else if ('invoices' in part) {
@@ -314,7 +314,7 @@ export class AccountDataService {
             created_at: ms(inv.createdAt) as number,
           };
         });
-        const ids = await repo.insertEntries(rows);
+        const ids = await repo.insertEntries(rows, undefined, ROWS);
         for (const row of rows) entryIds[invoicesDone++] = ids.get(row.invoice_number) as number;
         published(rows.length, 'invoices');
       } else if ('payments' in part) {
@@ -334,7 +334,7 @@ export class AccountDataService {
             created_at: ms(p.createdAt) as number,
           };
         });
-        for (const id of await repo.insertPayments(rows)) paymentIds[paymentsDone++] = id;
+        for (const id of await repo.insertPayments(rows, undefined, ROWS)) paymentIds[paymentsDone++] = id;
         published(rows.length, 'payments');
       } else if ('schedules' in part) {
         for (const s of part.schedules) {
@@ -369,6 +369,7 @@ export class AccountDataService {
             payment_id: o.payment === null ? null : (paymentIds[o.payment] as number),
             created_at: ms(o.createdAt) as number,
           })),
+          ROWS,
         );
         published(part.occurrences.length, 'occurrences');
       }
