@@ -146,8 +146,8 @@ function accountFileOf(r: Random, target: number): { text: string; invoices: num
   const categories = Array.from({ length: ownCategories }, (_, i) =>
     JSON.stringify({ name: `Own ${i + 1}`, flow: 'expense', retired: false, createdAt: iso(created) }),
   );
-  // The schedule's occurrences (about 140 bytes each) are counted in the file's size before the invoices.
-  const occurrenceCount = r.chance(0.5) ? r.int(1, 5_000) : 0;
+  // The schedule's occurrences (about 140 bytes each, at most a tenth of the file) are counted in its size first.
+  const occurrenceCount = r.chance(0.5) ? r.int(1, Math.max(1, Math.min(5_000, Math.floor(target / 1_400)))) : 0;
   const deletedEntity = entities > 1 && r.chance(0.5) ? r.int(1, entities) : 0;
   const entityRefs: string[] = [];
   for (let i = 1; i <= entities; i++) {
