@@ -370,8 +370,8 @@ async function main(): Promise<void> {
     const cases: Case[] = [];
     const demo = () => signIn(server, BENCH_USER, BENCH_PASSWORD);
     // The timed requests see the steady state: the ledger index loaded (docs/decisions/0405-ledger-index.md).
-    // One sign-in for the wait, polled every 5 s (a sign-in every second, for the minutes an index takes to load on a
-    // busy machine, went with the server's RSS growing past 4 GB in one run).
+    // One sign-in for the wait, polled every 5 s: the minutes an index takes to load on a busy machine are no sign-in
+    // benchmark.
     const waitToken = await demo();
     for (const started = Date.now(); indexMb !== 0; ) {
       const res = await fetch(`${server.url}/api/v1/entries/stats?invoiceNum=1`, {
