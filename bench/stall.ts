@@ -18,12 +18,15 @@ import { type RunningServer, signIn, withServer } from './lib/server-process.ts'
  * copy of the seeded SQLite file (1,000,000 invoices, `npm run seed`'s data set); a second client, in a worker
  * thread of its own so that this process's work never delays it, asks `GET /api/v1/health` every 10 ms for the
  * whole run. Meanwhile heavy requests drawn at random from the whole space run one at a time: account files from
- * 64 KiB up to the byte limit into fresh accounts (always one within 2 % of the limit), those accounts' exports,
- * CSV previews and imports with wide headers (up to and far past the column limit), many rows (up to the row
- * limit) and long fields (up to and past the field limit), CSV exports and stats of the 1,000,000-invoice ledger
- * with random filters. Each health answer is counted against the heavy request that was running when it was
- * asked; the report prints p50 / p99 / max per kind against the budgets (p99 ≤ 100 ms, max ≤ 250 ms), PASS/FAIL,
- * the seed and the slowest cases. Data reaches the server only through the seeder and the public API.
+ * 64 KiB up to the byte limit into fresh accounts (always one within 2 % of the limit; their entities, own
+ * categories, payments per invoice, recycled entity and schedule drawn), account exports of those accounts and of
+ * the seeded ledger, CSV previews and imports with wide headers (up to and far past the column limit), many rows
+ * (up to and past the row limit) and long fields (up to and past the field limit), CSV exports and stats of the
+ * 1,000,000-invoice ledger with random filters (from the ledger index, or by SQL with `--ledger-index-mb 0`). Each
+ * health answer is counted against the heavy request that was running when it was asked; the report prints p50 /
+ * p99 / max per kind against the budgets (p99 ≤ 100 ms, max ≤ 250 ms), PASS/FAIL, the seed, the slowest cases and
+ * the server's RSS at each case's start and its peak while it ran. Data reaches the server only through the seeder
+ * and the public API.
  */
 
 const HELP = `Usage: npm run bench:stall -- [options]
@@ -33,6 +36,7 @@ const HELP = `Usage: npm run bench:stall -- [options]
   --invoices N   the seeded ledger's size (default 1,000,000)
   --reseed       seed the ledger again even when a cached copy is fresh
   --account-mib N  the largest account file drawn (default: the limit, LIMIT_ACCOUNT_FILE_BYTES's default)
+  --ledger-index-mb N  the server's LEDGER_INDEX_MB (default: its own); 0 answers stats and CSV exports by SQL
   --help`;
 
 const BUDGET = { p99: 100, max: 250 };
@@ -44,6 +48,7 @@ const args = parseArgs(process.argv.slice(2), {
   invoices: 'number',
   reseed: 'boolean',
   'account-mib': 'number',
+  'ledger-index-mb': 'number',
   help: 'boolean',
 });
 if (args.help) {
@@ -67,6 +72,9 @@ interface Case {
   bytesReceived: number;
   start: number;
   end: number;
+  /** The server's VmRSS when the case started and the most it reached while it ran (sampled every 100 ms), MB. */
+  rssStartMb?: number;
+  rssPeakMb?: number;
 }
 
 // ---------- the health poller: its own thread and event loop ----------
@@ -125,69 +133,115 @@ const WORDS = ['Power', 'Water', 'Gas', 'Rent', 'Phone', 'Acme', 'Globex', 'Init
 const iso = (ms: number) => new Date(ms).toISOString();
 const day = (ms: number) => iso(ms).slice(0, 10);
 
-/** An account file (version 2) of about `target` bytes: entities, invoices and about as many payments. */
-function accountFileOf(r: Random, target: number): { text: string; invoices: number } {
+/**
+ * An account file of about `target` bytes, its shape drawn: 1 to 1,000 entities (some of its own categories, some in
+ * the recycle bin with their invoices), invoices with 0 to 2 payments each (the share drawn per file), and sometimes
+ * a weekly schedule whose occurrences point at invoices and payments.
+ */
+function accountFileOf(r: Random, target: number): { text: string; invoices: number; payments: number } {
   const entities = r.int(1, 1_000);
+  const paidShare = r.next();
+  const ownCategories = r.chance(0.5) ? r.int(1, 20) : 0;
   const created = Date.UTC(2026, 0, 1);
-  const parts: string[] = [];
+  const categories = Array.from({ length: ownCategories }, (_, i) =>
+    JSON.stringify({ name: `Own ${i + 1}`, flow: 'expense', retired: false, createdAt: iso(created) }),
+  );
+  // The schedule's occurrences (about 140 bytes each, at most a tenth of the file) are counted in its size first.
+  const occurrenceCount = r.chance(0.5) ? r.int(1, Math.max(1, Math.min(5_000, Math.floor(target / 1_400)))) : 0;
+  const deletedEntity = entities > 1 && r.chance(0.5) ? r.int(1, entities) : 0;
   const entityRefs: string[] = [];
   for (let i = 1; i <= entities; i++) {
     entityRefs.push(
       JSON.stringify({
         ref: i,
         name: `${r.pick(WORDS)} ${r.pick(WORDS)} ${i}`,
-        category: r.pick(CATEGORIES),
+        category: ownCategories > 0 && r.chance(0.3) ? `Own ${r.int(1, ownCategories)}` : r.pick(CATEGORIES),
         internal: false,
-        archived: false,
+        archived: r.chance(0.05),
         createdAt: iso(created),
-        deletedAt: null,
+        deletedAt: i === deletedEntity ? iso(created + 86_400_000) : null,
       }),
     );
   }
   const invoices: string[] = [];
   const payments: string[] = [];
-  let bytes = 200 + entityRefs.reduce((n, e) => n + e.length + 1, 0);
+  let bytes = 600 + occurrenceCount * 140 + [...entityRefs, ...categories].reduce((n, e) => n + e.length + 1, 0);
   let n = 0;
   while (bytes < target - 600) {
     n += 1;
     const cents = r.int(100, 500_000);
     const date = day(Date.UTC(2016, 0, 1) + r.int(0, 3_650) * 86_400_000);
+    const entity = r.int(1, entities);
+    const deleted = entity === deletedEntity;
     const invoice = JSON.stringify({
       ref: n,
-      entity: r.int(1, entities),
+      entity,
       number: n,
       date,
       flow: r.chance(0.2) ? 'income' : 'expense',
       amount: centsToDecimalString(cents),
       description: `Invoice ${n} ${r.pick(WORDS)}`,
       createdAt: iso(created),
-      deletedAt: null,
-      deletedWithEntity: false,
+      deletedAt: deleted ? iso(created + 86_400_000) : null,
+      deletedWithEntity: deleted,
     });
     invoices.push(invoice);
     bytes += invoice.length + 1;
-    if (r.chance(0.9)) {
+    const count = r.chance(paidShare) ? (r.chance(0.1) ? 2 : 1) : 0;
+    for (let k = 0; k < count; k++) {
       const payment = JSON.stringify({
         ref: payments.length + 1,
         invoice: n,
         date,
-        amount: centsToDecimalString(r.chance(0.9) ? cents : r.int(1, cents)),
+        amount: centsToDecimalString(count === 1 && r.chance(0.9) ? cents : r.int(1, cents)),
         method: r.pick(PAYMENT_METHOD_CODES),
-        notes: '',
-        autopay: false,
+        notes: r.chance(0.1) ? `Paid ${r.pick(WORDS)}` : '',
+        autopay: r.chance(0.1),
         createdAt: iso(created),
-        deletedAt: null,
-        deletedWithInvoice: false,
+        deletedAt: deleted ? iso(created + 86_400_000) : null,
+        deletedWithInvoice: deleted,
       });
       payments.push(payment);
       bytes += payment.length + 1;
     }
   }
-  parts.push(
-    `{"format":"billfold-account","version":2,"exportedAt":"${iso(created)}","lastInvoiceNumber":${n},`,
-    `"entities":[${entityRefs.join(',')}],"invoices":[${invoices.join(',')}],"payments":[${payments.join(',')}],"schedules":[]}`,
-  );
-  return { text: parts.join(''), invoices: n };
+  const schedules: string[] = [];
+  if (occurrenceCount > 0) {
+    const occurrences = Array.from({ length: Math.min(n, occurrenceCount) }, (_, k) => ({
+      date: day(Date.UTC(1990, 0, 1) + k * 7 * 86_400_000),
+      invoice: k + 1,
+      autopayDate: null,
+      payment: k < payments.length && r.chance(0.5) ? k + 1 : null,
+      createdAt: iso(created),
+    }));
+    schedules.push(
+      JSON.stringify({
+        ref: 1,
+        entity: r.int(1, entities),
+        cadence: 'weekly',
+        interval: 1,
+        dayOfMonth: null,
+        firstDate: '1990-01-01',
+        endDate: null,
+        count: null,
+        amount: '10.00',
+        flow: 'expense',
+        description: 'Weekly',
+        dueDays: 0,
+        autopay: null,
+        paused: false,
+        nextDate: null,
+        createdAt: iso(created),
+        occurrences,
+      }),
+    );
+  }
+  const text = [
+    `{"format":"billfold-account","version":3,"exportedAt":"${iso(created)}","lastInvoiceNumber":${n},`,
+    `"categories":[${categories.join(',')}],"entities":[${entityRefs.join(',')}],"invoices":[${invoices.join(',')}],`,
+    `"payments":[${payments.join(',')}],"schedules":[${schedules.join(',')}]}`,
+  ].join('');
+  return { text, invoices: n, payments: payments.length };
 }
 
 type CsvShape = 'wide' | 'too-wide' | 'many-rows' | 'long-fields' | 'too-long-field' | 'too-many-rows';
@@ -310,39 +364,51 @@ async function main(): Promise<void> {
   );
   const { file } = await sqliteDataset(INVOICES, args.reseed ?? false);
   const sample = await sampleData({ dialect: 'sqlite', file }, BENCH_USER);
-  await withServer({ databaseUrl: `sqlite:${file}`, dataDirPrefix: 'billfold-stall-' }, async (server) => {
+  const indexMb = args['ledger-index-mb'];
+  const env: Record<string, string> = indexMb === undefined ? {} : { LEDGER_INDEX_MB: String(indexMb) };
+  await withServer({ databaseUrl: `sqlite:${file}`, dataDirPrefix: 'billfold-stall-', env }, async (server) => {
     const cases: Case[] = [];
     const demo = () => signIn(server, BENCH_USER, BENCH_PASSWORD);
     // The timed requests see the steady state: the ledger index loaded (docs/decisions/0405-ledger-index.md).
-    for (const started = Date.now(); ; ) {
+    // One sign-in for the wait, polled every 5 s: the minutes an index takes to load on a busy machine are no sign-in
+    // benchmark.
+    const waitToken = await demo();
+    for (const started = Date.now(); indexMb !== 0; ) {
       const res = await fetch(`${server.url}/api/v1/entries/stats?invoiceNum=1`, {
-        headers: { authorization: `Bearer ${await demo()}` },
+        headers: { authorization: `Bearer ${waitToken}` },
       });
       await res.arrayBuffer();
       if (res.headers.get('server-timing') === 'ledger;desc=index') break;
       if (Date.now() - started > 600_000) throw new Error('the ledger index did not load');
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await new Promise((resolve) => setTimeout(resolve, 5_000));
     }
     const poller = startPoller(server.url);
     await new Promise((resolve) => setTimeout(resolve, 2_000)); // an idle stretch, for the baseline
     const imported: { username: string; password: string; bytes: number }[] = [];
     const csvUser = await newUser(server);
-    // One of each kind first (the largest account file among them), then kinds drawn at random.
-    const plan: Kind[] = [...KINDS];
+    // One of each kind first (the largest account file among them), then the account export of the seeded ledger,
+    // then kinds drawn at random (an account export is the seeded ledger's one time in four).
+    const plan: Kind[] = [...KINDS, 'account-export'];
     while (plan.length < CASES) plan.push(r.pick(KINDS));
+    let rssPeakKb = 0;
+    const rssSampler = setInterval(() => {
+      rssPeakKb = Math.max(rssPeakKb, server.memory().rssKb || 0);
+    }, 100);
     for (const [index, drawn] of plan.entries()) {
+      const rssStartKb = server.memory().rssKb;
+      rssPeakKb = rssStartKb;
       const kind: Kind = drawn === 'account-export' && imported.length === 0 ? 'account-import' : drawn;
       if (kind === 'account-import') {
         const target =
           index === 0
             ? ACCOUNT_MAX - r.int(0, Math.floor(ACCOUNT_MAX * 0.02))
             : Math.round(Math.exp(Math.log(64 * 1024) + r.next() * Math.log(ACCOUNT_MAX / (64 * 1024))));
-        const { text, invoices } = accountFileOf(r, target);
+        const { text, invoices, payments } = accountFileOf(r, target);
         const user = await newUser(server);
         const token = await signIn(server, user.username, user.password);
         const c = await timed(
           kind,
-          `${mib(text.length)} file, ${invoices.toLocaleString('en-US')} invoices`,
+          `${mib(text.length)} file, ${invoices.toLocaleString('en-US')} invoices, ${payments.toLocaleString('en-US')} payments`,
           `${server.url}/api/v1/account/import`,
           {
             method: 'POST',
@@ -353,10 +419,14 @@ async function main(): Promise<void> {
         cases.push(c);
         if (c.status === 200) imported.push({ ...user, bytes: text.length });
       } else if (kind === 'account-export') {
-        const user = r.pick(imported);
-        const token = await signIn(server, user.username, user.password);
+        const seeded = index === KINDS.length || r.chance(0.25);
+        const user = seeded ? null : r.pick(imported);
+        const token = user ? await signIn(server, user.username, user.password) : await demo();
+        const what = user
+          ? `account of a ${mib(user.bytes)} file`
+          : `the seeded ledger (${INVOICES.toLocaleString('en-US')} invoices)`;
         cases.push(
-          await timed(kind, `account of a ${mib(user.bytes)} file`, `${server.url}/api/v1/account/export`, {
+          await timed(kind, what, `${server.url}/api/v1/account/export`, {
             headers: { authorization: `Bearer ${token}` },
           }),
         );
@@ -392,10 +462,13 @@ async function main(): Promise<void> {
         );
       }
       const last = cases.at(-1) as Case;
+      last.rssStartMb = rssStartKb / 1024;
+      last.rssPeakMb = Math.max(rssPeakKb, server.memory().rssKb || 0) / 1024;
       console.log(
-        `  ${String(index + 1).padStart(3)} ${last.kind.padEnd(14)} ${((last.end - last.start) / 1000).toFixed(2).padStart(7)} s  ${last.what.slice(0, 140)}`,
+        `  ${String(index + 1).padStart(3)} ${last.kind.padEnd(14)} ${((last.end - last.start) / 1000).toFixed(2).padStart(7)} s  RSS ${last.rssStartMb.toFixed(0)} → ${last.rssPeakMb.toFixed(0)} MB  ${last.what.slice(0, 140)}`,
       );
     }
+    clearInterval(rssSampler);
     report(cases, await poller.stop(), server.peakRssKb());
   });
 }
@@ -449,7 +522,7 @@ function report(cases: Case[], samples: Sample[], peakRssKb: number): void {
     .slice(0, 6);
   for (const { c, worst } of ranked)
     console.log(
-      `  health max ${worst.toFixed(1)} ms during ${c.kind} (${((c.end - c.start) / 1000).toFixed(2)} s): ${c.what.slice(0, 160)}`,
+      `  health max ${worst.toFixed(1)} ms during ${c.kind} (${((c.end - c.start) / 1000).toFixed(2)} s, RSS ${c.rssStartMb?.toFixed(0)} → ${c.rssPeakMb?.toFixed(0)} MB): ${c.what.slice(0, 160)}`,
     );
   console.log(pass ? 'PASS' : 'FAIL');
   if (!pass) process.exitCode = 1;

@@ -225,7 +225,7 @@ describe.each(dialects)('account file from %s', (dialect) => {
     expect((await exportFile(empty)).entities).toEqual([]);
   });
 
-  it('exports every invoice and payment of an account larger than one page of reads (5,000 rows)', async () => {
+  it('exports every invoice and payment of an account of several pages of reads (1,000 rows a page)', async () => {
     const from = await userOf(source);
     const bill = await createBill(from, { name: 'Power Co' });
     await createPayment(from, {

@@ -1,14 +1,25 @@
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { threadId } from 'node:worker_threads';
+import type { AccountFile, AccountFilePayment } from '@billfold/contract/account-file';
 import { CATEGORIES } from '@billfold/contract/categories';
-import { describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpError } from '../src/lib/http-error.ts';
+import { IMPORT_PART_CHANNEL } from '../src/modules/account-data/account-data.service.ts';
 import {
+  type AccountFilePart,
   checkAccountFile,
-  parseAccountFile,
+  PART_ITEMS,
+  partsOf,
+  readAccountFile,
   WORKER_MIN_BYTES,
 } from '../src/modules/account-data/account-file-parser.ts';
-import { createTestApp, dialects } from './helpers/app.ts';
+import { rollupDifferences } from '../src/modules/read-model/rollup-tables.ts';
+import { holdsNul } from '../src/plugins/security.ts';
+import { createTestApp, dialects, type TestApp } from './helpers/app.ts';
 import { signUp } from './helpers/factories.ts';
+import { personalLedgerOf } from './helpers/seed.ts';
+import { totalsMismatches } from './security/database-state.ts';
 
 /**
  * A large account file is parsed and checked off the event loop (docs/decisions/0706-limits-and-fairness.md): in
@@ -78,23 +89,64 @@ async function turnsWhile<T>(work: Promise<T>): Promise<{ turns: number; result:
   return { turns, result: result as PromiseSettledResult<T> };
 }
 
+/** Every part `readAccountFile` hands over, read to the end. */
+async function allParts(parts: AsyncIterable<AccountFilePart>): Promise<AccountFilePart[]> {
+  const out: AccountFilePart[] = [];
+  for await (const part of parts) out.push(part);
+  return out;
+}
+
+const kindOf = (part: AccountFilePart) => Object.keys(part)[0] as string;
+
 describe('the account file parser', () => {
-  it('parses a large file in a worker thread while this thread keeps turning, to exactly the checked file', async () => {
+  it('parses a large file in a worker thread while this thread keeps turning, into bounded parts of exactly the checked file', async () => {
     const bytes = accountFileBytes(3_000);
     expect(bytes.length).toBeGreaterThan(WORKER_MIN_BYTES);
-    const expected = checkAccountFile(bytes);
-    const { turns, result } = await turnsWhile(parseAccountFile(Buffer.from(bytes)));
+    const expected = [...partsOf(checkAccountFile(bytes))];
+    const { turns, result } = await turnsWhile(allParts(readAccountFile(Buffer.from(bytes))));
     expect(result.status).toBe('fulfilled');
-    expect((result as PromiseFulfilledResult<unknown>).value).toEqual(expected);
+    const parts = (result as PromiseFulfilledResult<AccountFilePart[]>).value;
+    expect(parts).toEqual(expected);
+    // The head, then 2,000 + 1,000 invoices and payments, each a part of its own.
+    expect(parts.map(kindOf)).toEqual(['head', 'entities', 'invoices', 'invoices', 'payments', 'payments']);
+    for (const part of parts.slice(1)) expect(Object.values(part)[0].length).toBeLessThanOrEqual(PART_ITEMS);
     // Parsed here, the whole parse would be one turn; the worker's start-up and parse leave many.
     expect(turns).toBeGreaterThan(20);
     expect(threadId).toBe(0);
   }, 60_000);
 
-  it("keeps a refusal's status, code and words from the worker", async () => {
+  it('points items at each other by position and carries each invoice its live payments, as the file says', () => {
+    const file = checkAccountFile(accountFileBytes(5));
+    file.payments[1] = { ...(file.payments[1] as AccountFilePayment), invoice: 1 };
+    file.payments[2] = {
+      ...(file.payments[2] as AccountFilePayment),
+      invoice: 1,
+      deletedAt: '2026-02-01T00:00:00.000Z',
+    };
+    const parts = [...partsOf(file)];
+    const invoices = parts.flatMap((p) => ('invoices' in p ? p.invoices : []));
+    const payments = parts.flatMap((p) => ('payments' in p ? p.payments : []));
+    expect(invoices.map((inv) => [inv.entity, inv.paidCents, inv.paidCount])).toEqual([
+      [0, 1025 + 1125, 2],
+      [1, 0, 0],
+      [2, 0, 0],
+      [3, 1325, 1],
+      [4, 1425, 1],
+    ]);
+    expect(payments.map((p) => p.invoice)).toEqual([0, 0, 0, 3, 4]);
+  });
+
+  it("leaves a raw body's bytes to the route's parser: the NUL check walks values, never bytes", () => {
+    // Walked entry by entry, a 128 MiB file's bytes were an array of a pair per byte: gigabytes, minutes.
+    expect(holdsNul({ name: ['ok', 'a\u0000b'] })).toBe(true);
+    expect(holdsNul(Object.assign(Buffer.from('{"name":"x"}'), { extra: 'a\u0000b' }))).toBe(false);
+    expect(holdsNul({ body: new Uint8Array([0, 0, 0]) })).toBe(false);
+  });
+
+  it("keeps a refusal's status, code and words from the worker, before any part", async () => {
     const bytes = accountFileBytes(3_000);
     const broken = Buffer.concat([bytes.subarray(0, bytes.length - 10), Buffer.from('"oops')]);
-    const { result } = await turnsWhile(parseAccountFile(broken));
+    const { result } = await turnsWhile(allParts(readAccountFile(broken)));
     expect(result.status).toBe('rejected');
     const err = (result as PromiseRejectedResult).reason as HttpError;
     expect(err).toBeInstanceOf(HttpError);
@@ -102,13 +154,17 @@ describe('the account file parser', () => {
     expect(err.message).toMatch(/^The request body is not valid JSON/);
 
     const text = bytes.toString().replace('"ref":1,"invoice":1,', '"ref":1,"invoice":999999,');
-    const dangling = await parseAccountFile(Buffer.from(text)).catch((e: HttpError) => e);
+    const dangling = await readAccountFile(Buffer.from(text))
+      .next()
+      .catch((e: HttpError) => e);
     expect(dangling).toBeInstanceOf(HttpError);
     expect([(dangling as HttpError).statusCode, (dangling as HttpError).code]).toEqual([400, 'VALIDATION_FAILED']);
     expect((dangling as HttpError).message).toMatch(/payments\.0/i);
 
     const proto = Buffer.from(bytes.toString().replace('"schedules":[]', '"schedules":[],"__proto__":{}'));
-    const forbidden = await parseAccountFile(proto).catch((e: HttpError) => e);
+    const forbidden = await readAccountFile(proto)
+      .next()
+      .catch((e: HttpError) => e);
     expect((forbidden as HttpError).code).toBe('FORBIDDEN_KEY');
   }, 60_000);
 });
@@ -152,4 +208,332 @@ describe.each(dialects)('a large account import on %s', (dialect) => {
       await t.close();
     }
   }, 120_000);
+});
+
+/**
+ * A version-3 file of `n` invoices over more entities than a part holds: two categories of its own (one retired), an
+ * internal entity, archived ones, one deleted with its invoices and their payments, invoices with a due date,
+ * unpaid, partly paid, paid twice or with a payment in the recycle bin, and a weekly schedule with more occurrences
+ * than a part, pointing at invoices and payments.
+ */
+function richFile(n: number): AccountFile {
+  const at = (day: number) => new Date(Date.UTC(2020, 0, 1) + day * 86_400_000).toISOString();
+  const date = (day: number) => at(day).slice(0, 10);
+  const entityCount = PART_ITEMS + 100;
+  const entities = Array.from({ length: entityCount }, (_, i) => ({
+    ref: i + 1,
+    name: `Entity ${i + 1}`,
+    category: i === 1 ? 'Allotment' : i === 2 ? 'Old club' : (CATEGORIES[i % CATEGORIES.length] as string),
+    internal: i === 3,
+    archived: i % 7 === 5,
+    createdAt: at(0),
+    deletedAt: i === 0 ? at(900) : null,
+  }));
+  const invoices: AccountFile['invoices'] = [];
+  const payments: AccountFile['payments'] = [];
+  for (let i = 0; i < n; i++) {
+    const entity = i % entityCount;
+    const deleted = entity === 0;
+    const cents = 1_000 + ((i * 7919) % 900_000);
+    const amount = (c: number) => `${Math.floor(c / 100)}.${String(c % 100).padStart(2, '0')}`;
+    invoices.push({
+      ref: i + 1,
+      entity: entity + 1,
+      number: i + 1,
+      date: date(i % 1_500),
+      flow: entity === 3 || i % 5 !== 0 ? 'expense' : 'income',
+      amount: amount(cents),
+      description: `Invoice ${i + 1}`,
+      ...(i % 3 === 0 ? { dueDate: date((i % 1_500) + 14) } : {}),
+      createdAt: at(i % 1_500),
+      deletedAt: deleted ? at(900) : null,
+      deletedWithEntity: deleted,
+    });
+    const pay = (c: number, extra: Partial<AccountFile['payments'][number]> = {}) =>
+      payments.push({
+        ref: payments.length + 1,
+        invoice: i + 1,
+        date: date((i % 1_500) + 1),
+        amount: amount(c),
+        method: i % 4 === 0 ? 'check|mail' : 'bank|ach',
+        notes: i % 11 === 0 ? `note ${i}` : '',
+        autopay: i % 13 === 0,
+        createdAt: at((i % 1_500) + 1),
+        deletedAt: deleted ? at(900) : null,
+        deletedWithInvoice: deleted,
+        ...extra,
+      });
+    if (i % 10 === 1) continue; // unpaid
+    if (i % 10 === 2)
+      pay(Math.floor(cents / 3)); // partly paid
+    else if (i % 10 === 3) {
+      pay(cents - 100);
+      pay(100);
+    } else if (i % 10 === 4 && !deleted) {
+      pay(cents);
+      pay(cents, { deletedAt: at(1_000) }); // in the recycle bin
+    } else pay(cents);
+  }
+  const occurrences = Array.from({ length: PART_ITEMS + 50 }, (_, k) => ({
+    date: date(k * 7),
+    invoice: k % 3 === 0 ? null : k + 1,
+    autopayDate: k % 5 === 0 ? date(k * 7 + 1) : null,
+    payment: k % 4 === 0 ? k + 1 : null,
+    createdAt: at(k * 7),
+  }));
+  return {
+    format: 'billfold-account',
+    version: 4,
+    ledger: { name: 'Household' },
+    exportedAt: at(2_000),
+    lastInvoiceNumber: n + 5,
+    categories: [
+      { name: 'Allotment', flow: 'expense', retired: false, createdAt: at(0) },
+      { name: 'Old club', flow: 'expense', retired: true, createdAt: at(1) },
+    ],
+    entities,
+    invoices,
+    payments,
+    schedules: [
+      {
+        ref: 1,
+        entity: 6,
+        cadence: 'weekly',
+        interval: 1,
+        dayOfMonth: null,
+        firstDate: date(0),
+        endDate: null,
+        count: null,
+        amount: '12.00',
+        flow: 'expense',
+        description: 'Weekly box',
+        dueDays: 3,
+        autopay: 'bank|ach',
+        paused: false,
+        nextDate: date((PART_ITEMS + 50) * 7),
+        createdAt: at(0),
+        occurrences,
+      },
+      {
+        ref: 2,
+        entity: 8,
+        cadence: 'monthly',
+        interval: 1,
+        dayOfMonth: 31,
+        firstDate: date(30),
+        endDate: null,
+        count: 12,
+        amount: '99.99',
+        flow: 'income',
+        description: 'Rent in',
+        dueDays: 0,
+        autopay: null,
+        paused: true,
+        nextDate: null,
+        createdAt: at(30),
+        occurrences: [],
+      },
+    ],
+  };
+}
+
+const ledgerIdOf = (t: TestApp, username: string) => personalLedgerOf(t.app.db, username);
+
+/** The ledger's rows in every table an import writes. */
+async function storedCounts(t: TestApp, ledgerId: number) {
+  const db = t.app.db;
+  const count = async (table: 'bills' | 'entries' | 'payments' | 'schedules' | 'categories') => {
+    const row = await db
+      .selectFrom(table)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('ledger_id', '=', ledgerId)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  };
+  const occurrences = await db
+    .selectFrom('schedule_occurrences')
+    .innerJoin('schedules', 'schedules.id', 'schedule_occurrences.schedule_id')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('schedules.ledger_id', '=', ledgerId)
+    .executeTakeFirstOrThrow();
+  const user = await db
+    .selectFrom('ledgers')
+    .select('last_invoice_number')
+    .where('id', '=', ledgerId)
+    .executeTakeFirstOrThrow();
+  return {
+    entities: await count('bills'),
+    invoices: await count('entries'),
+    payments: await count('payments'),
+    schedules: await count('schedules'),
+    categories: await count('categories'),
+    occurrences: Number(occurrences.n),
+    lastInvoiceNumber: Number(user.last_invoice_number),
+  };
+}
+
+const EMPTY = {
+  entities: 0,
+  invoices: 0,
+  payments: 0,
+  schedules: 0,
+  categories: 0,
+  occurrences: 0,
+  lastInvoiceNumber: 0,
+};
+
+/** The parts the import writes while `work` runs, as `kind items` (the `billfold:account-import:part` channel). */
+async function partsWrittenDuring<T>(work: () => Promise<T>): Promise<{ result: T; written: string[] }> {
+  const written: string[] = [];
+  const listen = (message: unknown) => {
+    const { kind, items } = message as { kind: string; items: number };
+    written.push(`${kind} ${items}`);
+  };
+  subscribe(IMPORT_PART_CHANNEL, listen);
+  try {
+    return { result: await work(), written };
+  } finally {
+    unsubscribe(IMPORT_PART_CHANNEL, listen);
+  }
+}
+
+const importFile = (t: TestApp, headers: Record<string, string>, payload: Buffer | string) =>
+  t.app.inject({
+    method: 'POST',
+    url: '/api/v1/account/import',
+    headers: { ...headers, 'content-type': 'application/json' },
+    payload,
+  });
+
+describe.each(dialects)('an account file written part by part on %s', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('imports a file of several parts of each kind exactly: counts, totals and its own export', async () => {
+    const me = await signUp(t.app);
+    const file = richFile(4_500);
+    const bytes = Buffer.from(JSON.stringify(file));
+    expect(bytes.length).toBeGreaterThan(WORKER_MIN_BYTES);
+    const { result: res, written } = await partsWrittenDuring(() => importFile(t, me.headers, bytes));
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({
+      entities: file.entities.length,
+      invoices: 4_500,
+      payments: file.payments.length,
+      schedules: 2,
+      categories: 2,
+    });
+    // Each part was written as it came, none larger than a part.
+    expect(written).toEqual([
+      `entities ${PART_ITEMS}`,
+      'entities 100',
+      `invoices ${PART_ITEMS}`,
+      `invoices ${PART_ITEMS}`,
+      'invoices 500',
+      ...(Array.from(
+        { length: Math.ceil(file.payments.length / PART_ITEMS) },
+        (_, i) => `payments ${Math.min(PART_ITEMS, file.payments.length - i * PART_ITEMS)}`,
+      ) as string[]),
+      'schedules 2',
+      `occurrences ${PART_ITEMS}`,
+      'occurrences 50',
+    ]);
+    const ledgerId = await ledgerIdOf(t, me.username);
+    expect(await storedCounts(t, ledgerId)).toEqual({
+      entities: file.entities.length,
+      invoices: 4_500,
+      payments: file.payments.length,
+      schedules: 2,
+      categories: 2,
+      occurrences: PART_ITEMS + 50,
+      lastInvoiceNumber: 4_505,
+    });
+    // Sums to the cent: the file's live invoices and payments, and each invoice's totals from its live payments.
+    const cents = (amount: string) => Math.round(Number(amount) * 100);
+    const sums = await t.app.db
+      .selectFrom('entries')
+      .select((eb) => [eb.fn.sum<number>('amount_cents').as('amount'), eb.fn.sum<number>('paid_cents').as('paid')])
+      .where('ledger_id', '=', ledgerId)
+      .where('recycled_at', 'is', null)
+      .executeTakeFirstOrThrow();
+    const live = file.invoices.filter((inv) => inv.deletedAt === null);
+    const liveRefs = new Set(live.map((inv) => inv.ref));
+    expect(Number(sums.amount)).toBe(live.reduce((n, inv) => n + cents(inv.amount), 0));
+    expect(Number(sums.paid)).toBe(
+      file.payments
+        .filter((p) => p.deletedAt === null && liveRefs.has(p.invoice))
+        .reduce((n, p) => n + cents(p.amount), 0),
+    );
+    expect(await totalsMismatches(t.app.db)).toEqual([]);
+    expect(await rollupDifferences(t.app.db)).toEqual([]);
+    // Its export is the file itself, but for the time of export.
+    const exported = await t.app.inject({ method: 'GET', url: '/api/v1/account/export', headers: me.headers });
+    expect(exported.statusCode).toBe(200);
+    expect({ ...exported.json<AccountFile>(), exportedAt: null }).toEqual({ ...file, exportedAt: null });
+  }, 180_000);
+
+  it('stores nothing when the refused item comes last in the file', async () => {
+    const me = await signUp(t.app);
+    const file = richFile(4_500);
+    const last = file.payments.length - 1;
+    file.payments[last] = { ...(file.payments[last] as AccountFilePayment), amount: '12.345' };
+    const { result: res, written } = await partsWrittenDuring(() => importFile(t, me.headers, JSON.stringify(file)));
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json().code).toBe('VALIDATION_FAILED');
+    expect(res.json().message).toContain(`Payments.${last}.amount`);
+    expect(written).toEqual([]);
+    expect(await storedCounts(t, await ledgerIdOf(t, me.username))).toEqual(EMPTY);
+  }, 180_000);
+
+  it('rolls back every part written when the database refuses a row of a late part', async () => {
+    const me = await signUp(t.app);
+    const file = richFile(4_500);
+    const late = file.payments.length - 10;
+    file.payments[late] = { ...(file.payments[late] as AccountFilePayment), notes: 'refused by the database' };
+    // A real refusal by the database, in the last part of payments: a trigger for this test only.
+    if (dialect === 'sqlite')
+      await sql`create trigger refuse_note before insert on payments when new.notes = 'refused by the database'
+        begin select raise(abort, 'refused'); end`.execute(t.app.db);
+    else {
+      await sql`create function refuse_note() returns trigger language plpgsql as $$
+        begin if new.notes = 'refused by the database' then raise exception 'refused'; end if; return new; end $$`.execute(
+        t.app.db,
+      );
+      await sql`create trigger refuse_note before insert on payments for each row execute function refuse_note()`.execute(
+        t.app.db,
+      );
+    }
+    try {
+      const { result: res, written } = await partsWrittenDuring(() => importFile(t, me.headers, JSON.stringify(file)));
+      expect(res.statusCode).toBe(500);
+      // Entities, invoices and the earlier payments were written before the refusal…
+      expect(written.slice(0, 5)).toEqual([
+        `entities ${PART_ITEMS}`,
+        'entities 100',
+        `invoices ${PART_ITEMS}`,
+        `invoices ${PART_ITEMS}`,
+        'invoices 500',
+      ]);
+      expect(written.filter((w) => w.startsWith('payments')).length).toBe(
+        Math.ceil(file.payments.length / PART_ITEMS) - 1,
+      );
+      // …and none of them is stored.
+      expect(await storedCounts(t, await ledgerIdOf(t, me.username))).toEqual(EMPTY);
+      // The account takes the file once the database takes it.
+      await sql`drop trigger refuse_note${sql.raw(dialect === 'sqlite' ? '' : ' on payments')}`.execute(t.app.db);
+      const again = await importFile(t, me.headers, JSON.stringify(file));
+      expect(again.statusCode, again.body).toBe(200);
+      expect((await storedCounts(t, await ledgerIdOf(t, me.username))).payments).toBe(file.payments.length);
+    } finally {
+      await sql`drop trigger if exists refuse_note${sql.raw(dialect === 'sqlite' ? '' : ' on payments')}`.execute(
+        t.app.db,
+      );
+      if (dialect === 'postgres') await sql`drop function if exists refuse_note()`.execute(t.app.db);
+    }
+  }, 180_000);
 });

@@ -25,11 +25,17 @@ const helmetOptions = {
   crossOriginEmbedderPolicy: false,
 } satisfies FastifyHelmetOptions;
 
-/** True when any string, key or value in `input` (walked without recursion: JSON may nest deeply) holds U+0000. */
+/**
+ * True when any string, key or value in `input` (walked without recursion: JSON may nest deeply) holds U+0000.
+ * Bytes are not walked: a body kept raw (the account file, up to 128 MiB) is parsed and checked by its route, whose
+ * schema refuses NUL in every text; walking it entry by entry (`Object.entries` of a Buffer) built an array of a pair
+ * per byte, gigabytes that held the event loop for minutes (docs/decisions/0706-limits-and-fairness.md).
+ */
 export function holdsNul(input: unknown): boolean {
   const stack: unknown[] = [input];
   while (stack.length > 0) {
     const value = stack.pop();
+    if (ArrayBuffer.isView(value)) continue;
     if (typeof value === 'string') {
       if (value.includes('\u0000')) return true;
     } else if (Array.isArray(value)) {

@@ -1,10 +1,8 @@
-import type { Insertable, Selectable } from 'kysely';
+import type { Insertable } from 'kysely';
 import { Repository } from '../../db/repository.ts';
 import type {
   BillsTable,
   CategoriesTable,
-  Database,
-  EntriesTable,
   NewEntry,
   PaymentsTable,
   ScheduleOccurrencesTable,
@@ -19,8 +17,13 @@ import { HistoryRepository } from '../history/history.repository.ts';
  * gets a turn after each (lib/turns.ts).
  */
 const CHUNK = 500;
-/** Rows per page of an export's reads. */
-const PAGE = 5_000;
+/**
+ * Rows per INSERT of an account file's import: into a large database each statement (its indexes and triggers) holds
+ * the event loop for its whole length, so the file's parts are written in shorter statements than a CSV commit's.
+ */
+export const FILE_ROWS_PER_STATEMENT = 100;
+/** Rows per page of an export's reads: each page is one synchronous read on SQLite. */
+const PAGE = 1_000;
 
 /** Whole-account reads and bulk inserts for the account file (export and import). */
 export class AccountDataRepository extends Repository {
@@ -45,37 +48,72 @@ export class AccountDataRepository extends Repository {
     return this.db.selectFrom('bills').selectAll().where('ledger_id', '=', ledgerId).orderBy('id').execute();
   }
 
-  /** The ledger's invoices in id order, read a page at a time with a turn of the event loop between pages. */
-  entriesPaged(ledgerId: number): Promise<Selectable<EntriesTable>[]> {
-    return this.paged('entries', ledgerId);
-  }
-
-  /** The ledger's payments in id order, read a page at a time with a turn of the event loop between pages. */
-  paymentsPaged(ledgerId: number): Promise<Selectable<PaymentsTable>[]> {
-    return this.paged('payments', ledgerId);
-  }
-
   /**
-   * Every row of the ledger's in `table`, in id order: pages of `PAGE` rows after the last id read. Kysely types a query
-   * over a union of table names as holding the columns of all of them, so the rows are named by `T` again.
+   * The ledger's invoices in id order, the columns the file has, read a page at a time with a turn of the event loop
+   * between pages.
    */
-  private async paged<T extends 'entries' | 'payments'>(
-    table: T,
-    ledgerId: number,
-  ): Promise<Selectable<Database[T]>[]> {
-    const all: Selectable<Database[T]>[] = [];
-    for (let after = 0; ; ) {
-      const rows = (await this.db
-        .selectFrom(table as 'entries' | 'payments')
-        .selectAll()
+  entriesPaged(ledgerId: number) {
+    return this.paged((after) =>
+      this.db
+        .selectFrom('entries')
+        .select([
+          'id',
+          'bill_id',
+          'invoice_number',
+          'date',
+          'flow',
+          'amount_cents',
+          'services',
+          'due_date',
+          'created_at',
+          'recycled_at',
+          'recycled_cascade',
+        ])
         .where('ledger_id', '=', ledgerId)
         .where('id', '>', after)
         .orderBy('id')
         .limit(PAGE)
-        .execute()) as Selectable<Database[T]>[];
+        .execute(),
+    );
+  }
+
+  /**
+   * The ledger's payments in id order, the columns the file has, read a page at a time with a turn of the event loop
+   * between pages.
+   */
+  paymentsPaged(ledgerId: number) {
+    return this.paged((after) =>
+      this.db
+        .selectFrom('payments')
+        .select([
+          'id',
+          'entry_id',
+          'date',
+          'amount_cents',
+          'type',
+          'medium',
+          'notes',
+          'autopay',
+          'created_at',
+          'recycled_at',
+          'recycled_cascade',
+        ])
+        .where('ledger_id', '=', ledgerId)
+        .where('id', '>', after)
+        .orderBy('id')
+        .limit(PAGE)
+        .execute(),
+    );
+  }
+
+  /** Every row `page` reads, `PAGE` rows after the last id read at a time. */
+  private async paged<R extends { id: number }>(page: (after: number) => Promise<R[]>): Promise<R[]> {
+    const all: R[] = [];
+    for (let after = 0; ; ) {
+      const rows = await page(after);
       for (const row of rows) all.push(row);
       if (rows.length < PAGE) return all;
-      after = (rows.at(-1) as { id: number }).id;
+      after = (rows.at(-1) as R).id;
       await nextTurn();
     }
   }
@@ -120,58 +158,74 @@ export class AccountDataRepository extends Repository {
     return this.db.updateTable('ledgers').set({ last_invoice_number: value }).where('id', '=', ledgerId).execute();
   }
 
-  /** Inserts the entities one by one (a recycled entity may share its name), returning their new ids in order. */
-  async insertBills(rows: Insertable<BillsTable>[]): Promise<number[]> {
+  /**
+   * Inserts entities, `CHUNK` to a statement, and returns their new ids in the order of `rows` (ids grow in
+   * insertion order, as for payments). A recycled entity may share a live one's name: the unique name index covers
+   * live entities only, and the file's check keeps those unique.
+   */
+  async insertBills(rows: Insertable<BillsTable>[], chunk = CHUNK): Promise<number[]> {
     const ids: number[] = [];
-    for (const row of rows) {
-      const inserted = await this.db.insertInto('bills').values(row).returning('id').executeTakeFirstOrThrow();
-      ids.push(inserted.id);
-      if (ids.length % CHUNK === 0) await nextTurn();
+    for (let i = 0; i < rows.length; i += chunk) {
+      const inserted = await this.db
+        .insertInto('bills')
+        .values(rows.slice(i, i + chunk))
+        .returning('id')
+        .execute();
+      ids.push(...inserted.map((row) => row.id).sort((a, b) => a - b));
+      await nextTurn();
     }
     return ids;
   }
 
   /** Inserts the invoices and returns their new ids by invoice number (unique per ledger). */
-  async insertEntries(rows: NewEntry[], onChunk?: (done: number) => void): Promise<Map<number, number>> {
+  async insertEntries(rows: NewEntry[], onChunk?: (done: number) => void, chunk = CHUNK): Promise<Map<number, number>> {
     const ids = new Map<number, number>();
-    for (let i = 0; i < rows.length; i += CHUNK) {
+    for (let i = 0; i < rows.length; i += chunk) {
       const inserted = await this.db
         .insertInto('entries')
-        .values(rows.slice(i, i + CHUNK))
+        .values(rows.slice(i, i + chunk))
         .returning(['id', 'invoice_number'])
         .execute();
       for (const row of inserted) ids.set(Number(row.invoice_number), row.id);
-      onChunk?.(Math.min(i + CHUNK, rows.length));
+      onChunk?.(Math.min(i + chunk, rows.length));
       await nextTurn();
     }
     return ids;
   }
 
   /** Inserts the payments and returns their new ids in the order of `rows` (ids grow in insertion order). */
-  async insertPayments(rows: Insertable<PaymentsTable>[], onChunk?: (done: number) => void): Promise<number[]> {
+  async insertPayments(
+    rows: Insertable<PaymentsTable>[],
+    onChunk?: (done: number) => void,
+    chunk = CHUNK,
+  ): Promise<number[]> {
     const ids: number[] = [];
-    for (let i = 0; i < rows.length; i += CHUNK) {
+    for (let i = 0; i < rows.length; i += chunk) {
       const inserted = await this.db
         .insertInto('payments')
-        .values(rows.slice(i, i + CHUNK))
+        .values(rows.slice(i, i + chunk))
         .returning('id')
         .execute();
       ids.push(...inserted.map((row) => row.id).sort((a, b) => a - b));
-      onChunk?.(Math.min(i + CHUNK, rows.length));
+      onChunk?.(Math.min(i + chunk, rows.length));
       await nextTurn();
     }
     return ids;
   }
 
-  /** Inserts one schedule and its occurrences. */
-  async insertSchedule(
-    row: Insertable<SchedulesTable>,
-    occurrences: Omit<Insertable<ScheduleOccurrencesTable>, 'schedule_id'>[],
-  ): Promise<void> {
+  /** Inserts one schedule and returns its id. */
+  async insertSchedule(row: Insertable<SchedulesTable>): Promise<number> {
     const { id } = await this.db.insertInto('schedules').values(row).returning('id').executeTakeFirstOrThrow();
-    for (let i = 0; i < occurrences.length; i += CHUNK) {
-      const chunk = occurrences.slice(i, i + CHUNK).map((o) => ({ ...o, schedule_id: id }));
-      await this.db.insertInto('schedule_occurrences').values(chunk).execute();
+    return id;
+  }
+
+  /** Inserts schedule occurrences, `CHUNK` to a statement with a turn of the event loop after each. */
+  async insertOccurrences(rows: Insertable<ScheduleOccurrencesTable>[], chunk = CHUNK): Promise<void> {
+    for (let i = 0; i < rows.length; i += chunk) {
+      await this.db
+        .insertInto('schedule_occurrences')
+        .values(rows.slice(i, i + chunk))
+        .execute();
       await nextTurn();
     }
   }

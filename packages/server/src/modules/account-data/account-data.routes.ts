@@ -5,7 +5,7 @@ import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-z
 import { keepJsonBodyRaw } from '../../plugins/body.ts';
 import { errorResponses } from '../../plugins/openapi.ts';
 import type { AccountDataService } from './account-data.service.ts';
-import { parseAccountFile } from './account-file-parser.ts';
+import { readAccountFile } from './account-file-parser.ts';
 
 const security = [{ bearer: [] }];
 
@@ -17,8 +17,8 @@ export function accountFileName(now: number): string {
 /**
  * The account file (ADR 0901): both routes are heavy work (plugins/fairness.ts). The import's body is held to
  * `LIMIT_ACCOUNT_FILE_BYTES` (refused by `Content-Length` before it is read, or as soon as a chunked body passes
- * it) and reaches the handler as bytes, which `parseAccountFile` parses and checks off the event loop; the schema
- * below documents the body and is applied there. The export is read in pages and sent as a stream.
+ * it) and reaches the handler as bytes, which `readAccountFile` parses and checks off the event loop and hands to
+ * the import a part at a time; the schema below documents the body and is applied there. The export is read in pages and sent as a stream.
  */
 export async function accountDataRoutes(
   app: FastifyInstance,
@@ -29,7 +29,7 @@ export async function accountDataRoutes(
   await app.register(async (scope) => {
     scope.addHook('preParsing', app.heavyWork);
     keepJsonBodyRaw(scope);
-    // Bodies arrive as bytes and are checked against `accountFile` by parseAccountFile; the rest as everywhere.
+    // Bodies arrive as bytes and are checked against `accountFile` by readAccountFile; the rest as everywhere.
     scope.setValidatorCompiler((route) =>
       route.httpPart === 'body'
         ? (data: unknown) => ({ value: data })
@@ -72,8 +72,7 @@ export async function accountDataRoutes(
       },
       async (request) => {
         const raw: unknown = request.body;
-        const file = await parseAccountFile(raw instanceof Uint8Array ? raw : new Uint8Array(0));
-        return service.import(request.actor, file);
+        return service.import(request.actor, readAccountFile(raw instanceof Uint8Array ? raw : new Uint8Array(0)));
       },
     );
   });

@@ -1,9 +1,5 @@
-import {
-  ACCOUNT_FILE_FORMAT,
-  ACCOUNT_FILE_VERSION,
-  type AccountFile,
-  type AccountImportSummary,
-} from '@billfold/contract/account-file';
+import { channel } from 'node:diagnostics_channel';
+import { ACCOUNT_FILE_FORMAT, ACCOUNT_FILE_VERSION, type AccountImportSummary } from '@billfold/contract/account-file';
 import {
   categoryKey,
   categoryLabel,
@@ -14,11 +10,12 @@ import {
 import { centsToDecimalString, toCents } from '@billfold/contract/money';
 import type { Cadence } from '@billfold/contract/schedule-dates';
 import type { Actor } from '../../lib/actor.ts';
-import { conflict } from '../../lib/http-error.ts';
+import { conflict, HttpError } from '../../lib/http-error.ts';
 import { nextTurn } from '../../lib/turns.ts';
 import { billNameKey, entryColumnsOf } from '../bills/bill.mapper.ts';
 import { derivePayment } from '../payment-totals/payment-totals.ts';
-import type { AccountDataRepository } from './account-data.repository.ts';
+import { type AccountDataRepository, FILE_ROWS_PER_STATEMENT as ROWS } from './account-data.repository.ts';
+import type { AccountFilePart } from './account-file-parser.ts';
 
 export const ACCOUNT_NOT_EMPTY =
   'Import needs an empty account: this account already has entities or invoices (including ones in the recycle bin).';
@@ -27,6 +24,25 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).to
 const ms = (text: string | null) => (text === null ? null : Date.parse(text));
 /** The file's decimal strings are validated by the schema, so they always convert. */
 const cents = (text: string) => toCents(text) as number;
+
+/** The database aborted the import's transaction after its first part (a deadlock): nothing is stored. */
+const ACCOUNT_IMPORT_INTERRUPTED = () =>
+  new HttpError(
+    503,
+    'The import was interrupted by another change to this account and nothing was stored: send the file again.',
+    { 'retry-after': '1' },
+    'SERVICE_UNAVAILABLE',
+  );
+
+/**
+ * `billfold:account-import:part`: each part of an account file the import has written (`{ kind, items }`), for
+ * whoever subscribes through `node:diagnostics_channel` (the tests); nothing is built when no one listens.
+ */
+export const IMPORT_PART_CHANNEL = 'billfold:account-import:part';
+const importParts = channel(IMPORT_PART_CHANNEL);
+const published = (items: number, kind: string) => {
+  if (importParts.hasSubscribers) importParts.publish({ kind, items });
+};
 
 /** Items written between two turns of the event loop while a file is built or read. */
 const STEP = 2_000;
@@ -59,21 +75,6 @@ async function refsOf(rows: readonly { id: number }[]): Promise<Map<number, numb
     if ((i + 1) % (STEP * 10) === 0) await nextTurn();
   }
   return refs;
-}
-
-/** `rows.map(map)`, a step at a time with a turn of the event loop between steps. */
-async function mapInSteps<T, U>(rows: readonly T[], map: (row: T, index: number) => U): Promise<U[]> {
-  const out: U[] = [];
-  for (let i = 0; i < rows.length; i++) {
-    out.push(map(rows[i] as T, i));
-    if ((i + 1) % STEP === 0) await nextTurn();
-  }
-  return out;
-}
-
-/** Builds and inserts rows a part of `STEP` at a time, so that only one part's rows exist at once. */
-async function insertInParts<T, R>(items: readonly T[], map: (item: T) => R, insert: (rows: R[]) => Promise<void>) {
-  for (let i = 0; i < items.length; i += STEP) await insert(items.slice(i, i + STEP).map(map));
 }
 
 /** `,"name":[…]`, a part of `STEP` items at a time, with a turn of the event loop between parts. */
@@ -212,112 +213,128 @@ export class AccountDataService {
   }
 
   /**
-   * Writes a parsed (and upgraded) file into the request's ledger in one transaction, or nothing: the ledger must
-   * hold no entity yet (an invoice always has one). Stored payment totals are derived from the live payments, as
-   * every write path does; the rollup tables follow through their triggers.
+   * Writes a ledger file into the request's ledger part by part as `parts` hands them over (the head first, then
+   * entities, invoices, payments, schedules and their occurrences: `readAccountFile`), all in one transaction, or
+   * nothing: the account must hold no entity yet (an invoice always has one). The head arrives once the whole file
+   * has been checked, before the transaction starts (a refused file never holds the database); each part is
+   * written in multi-row INSERTs of `FILE_ROWS_PER_STATEMENT` rows with a turn of the event loop between them, so only a part or two of the file is
+   * in memory at once, and a failure in any part rolls every part back. Stored payment totals are derived from the
+   * live payments, as every write path does; the rollup tables follow through their triggers.
    */
-  import(actor: Actor, file: AccountFile): Promise<AccountImportSummary> {
+  async import(actor: Actor, parts: AsyncIterable<AccountFilePart>): Promise<AccountImportSummary> {
+    const stream = parts[Symbol.asyncIterator]();
+    const first = await stream.next();
+    if (first.done || !('head' in first.value)) throw new Error('an account file starts with its head');
+    const { head } = first.value;
+    let begun = false;
+    try {
+      return await this.repo.transaction(async (repo) => {
+        // The parts cannot be read twice: a transaction the database aborted after the first part is not retried.
+        if (begun) throw ACCOUNT_IMPORT_INTERRUPTED();
+        begun = true;
+        return this.write(repo, actor, head, stream);
+      });
+    } finally {
+      await stream.return?.(undefined);
+    }
+  }
+
+  private async write(
+    repo: AccountDataRepository,
+    actor: Actor,
+    head: Extract<AccountFilePart, { head: unknown }>['head'],
+    stream: AsyncIterator<AccountFilePart>,
+  ): Promise<AccountImportSummary> {
     const { ledgerId } = actor;
-    return this.repo.transaction(async (repo) => {
-      const ledger = await repo.lockLedger(ledgerId);
-      if (await repo.hasData(ledgerId)) throw conflict(ACCOUNT_NOT_EMPTY);
-      // Each item's history starts with its `import`, one multi-row insert per part (ADR 0108).
-      const history = repo.history(this.now());
+    const ledger = await repo.lockLedger(ledgerId);
+    if (await repo.hasData(ledgerId)) throw conflict(ACCOUNT_NOT_EMPTY);
+    // Each item's history starts with its `import`, one multi-row insert per part (ADR 0108).
+    const history = repo.history(this.now());
 
-      // The file's own categories join the account's: one the account already has (same name, case and spacing
-      // aside) is kept as it is, and the file's entities take its name.
-      const book = await repo.categoryBook(ledgerId);
-      const added = file.categories.filter((c) => !book.find(c.name));
-      if (book.own.length + added.length > MAX_OWN_CATEGORIES)
-        throw conflict(
-          `The file has ${added.length} categories this account does not have; with its ${book.own.length} that is more than ${MAX_OWN_CATEGORIES}.`,
-          'TOO_MANY_CATEGORIES',
-        );
-      await repo.insertCategories(
-        added.map((c) => ({
-          ledger_id: ledgerId,
-          name: c.name,
-          name_key: categoryKey(c.name),
-          flow: c.flow,
-          retired_at: c.retired ? ms(c.createdAt) : null,
-          created_at: ms(c.createdAt) as number,
-        })),
+    // The file's own categories join the account's: one the account already has (same name, case and spacing
+    // aside) is kept as it is, and the file's entities take its name.
+    const book = await repo.categoryBook(ledgerId);
+    const added = head.categories.filter((c) => !book.find(c.name));
+    if (book.own.length + added.length > MAX_OWN_CATEGORIES)
+      throw conflict(
+        `The file has ${added.length} categories this account does not have; with its ${book.own.length} that is more than ${MAX_OWN_CATEGORIES}.`,
+        'TOO_MANY_CATEGORIES',
       );
-      const categoryNames = new Map(
-        file.categories.map((c) => [categoryKey(c.name), book.find(c.name)?.name ?? c.name]),
-      );
-      const categoryOf = (name: string) =>
-        isBuiltInCategory(name)
-          ? normalizeCategory(name)
-          : (categoryNames.get(categoryKey(name)) ?? normalizeCategory(name));
-
-      const bills = file.entities.map((e) => ({
+    await repo.insertCategories(
+      added.map((c) => ({
         ledger_id: ledgerId,
-        name: e.name,
-        name_key: billNameKey(e.name),
-        category: categoryOf(e.category),
-        internal: e.internal ? 1 : 0,
-        status: e.archived ? 0 : 1,
-        recycled_at: ms(e.deletedAt),
-        created_at: ms(e.createdAt) as number,
-      }));
-      const billIds = await repo.insertBills(bills);
-      await history.recordMany(
-        'bill',
-        actor.userId,
-        'import',
-        bills.map((b, i) => ({ id: billIds[i] as number, before: null, after: b })),
-      );
-      const billByRef = new Map(bills.map((bill, i) => [file.entities[i]?.ref, { ...bill, id: billIds[i] as number }]));
+        name: c.name,
+        name_key: categoryKey(c.name),
+        flow: c.flow,
+        retired_at: c.retired ? ms(c.createdAt) : null,
+        created_at: ms(c.createdAt) as number,
+      })),
+    );
+    const categoryNames = new Map(head.categories.map((c) => [categoryKey(c.name), book.find(c.name)?.name ?? c.name]));
+    const categoryOf = (name: string) =>
+      isBuiltInCategory(name)
+        ? normalizeCategory(name)
+        : (categoryNames.get(categoryKey(name)) ?? normalizeCategory(name));
 
-      const paid = new Map<number, { cents: number; count: number }>();
-      for (const [i, p] of file.payments.entries()) {
-        if (i % (STEP * 10) === 0) await nextTurn();
-        if (p.deletedAt !== null) continue;
-        const total = paid.get(p.invoice) ?? { cents: 0, count: 0 };
-        paid.set(p.invoice, { cents: total.cents + cents(p.amount), count: total.count + 1 });
-      }
-      const entryIds = new Map<number, number>();
-      await insertInParts(
-        file.invoices,
-        (inv) => {
-          const bill = billByRef.get(inv.entity) as NonNullable<ReturnType<typeof billByRef.get>>;
+    // One number per written row, by its position in the file: what later parts point at.
+    const { counts } = head;
+    const entities: { id: number; columns: ReturnType<typeof entryColumnsOf> }[] = [];
+    const entryIds = new Float64Array(counts.invoices);
+    const paymentIds = new Float64Array(counts.payments);
+    const scheduleIds = new Float64Array(counts.schedules);
+    let invoicesDone = 0;
+    let paymentsDone = 0;
+    let schedulesDone = 0;
+
+    for (let next = await stream.next(); !next.done; next = await stream.next()) {
+      const part = next.value;
+      if ('entities' in part) {
+        const rows = part.entities.map((e) => ({
+          ledger_id: ledgerId,
+          name: e.name,
+          name_key: billNameKey(e.name),
+          category: categoryOf(e.category),
+          internal: e.internal ? 1 : 0,
+          status: e.archived ? 0 : 1,
+          recycled_at: ms(e.deletedAt),
+          created_at: ms(e.createdAt) as number,
+        }));
+        const ids = await repo.insertBills(rows, ROWS);
+        for (const [i, row] of rows.entries()) entities.push({ id: ids[i] as number, columns: entryColumnsOf(row) });
+        const items = rows.map((row, i) => ({ id: ids[i] as number, before: null, after: row }));
+        await history.recordMany('bill', actor.userId, 'import', items);
+        published(part.entities.length, 'entities');
+      } else if ('invoices' in part) {
+        const rows = part.invoices.map((inv) => {
+          const entity = entities[inv.entity] as (typeof entities)[number];
           const amount = cents(inv.amount);
-          const total = paid.get(inv.ref) ?? { cents: 0, count: 0 };
           return {
             ledger_id: ledgerId,
-            bill_id: bill.id,
+            bill_id: entity.id,
             invoice_number: inv.number,
             date: inv.date,
-            flow: inv.flow === 'income' ? 'INCOMING' : 'OUTGOING',
+            flow: inv.flow === 'income' ? ('INCOMING' as const) : ('OUTGOING' as const),
             amount_cents: amount,
             services: inv.description,
             due_date: inv.dueDate ?? null,
-            ...derivePayment(amount, total.cents, total.count),
-            ...entryColumnsOf(bill),
+            ...derivePayment(amount, inv.paidCents, inv.paidCount),
+            ...entity.columns,
             recycled_at: ms(inv.deletedAt),
             recycled_cascade: inv.deletedWithEntity ? 1 : 0,
             created_at: ms(inv.createdAt) as number,
           };
-        },
-        async (rows) => {
-          const ids = await repo.insertEntries(rows);
-          for (const [number, id] of ids) entryIds.set(number, id);
-          const items = rows.map((row) => ({ id: ids.get(row.invoice_number) as number, before: null, after: row }));
-          await history.recordMany('entry', actor.userId, 'import', items);
-        },
-      );
-      const entryByRef = new Map(
-        await mapInSteps(file.invoices, (inv) => [inv.ref, entryIds.get(inv.number) as number] as const),
-      );
-      const paymentIds: number[] = [];
-      await insertInParts(
-        file.payments,
-        (p) => {
+        });
+        const ids = await repo.insertEntries(rows, undefined, ROWS);
+        for (const row of rows) entryIds[invoicesDone++] = ids.get(row.invoice_number) as number;
+        const items = rows.map((row) => ({ id: ids.get(row.invoice_number) as number, before: null, after: row }));
+        await history.recordMany('entry', actor.userId, 'import', items);
+        published(rows.length, 'invoices');
+      } else if ('payments' in part) {
+        const rows = part.payments.map((p) => {
           const [type = '', medium = ''] = p.method.split('|');
           return {
             ledger_id: ledgerId,
-            entry_id: entryByRef.get(p.invoice) as number,
+            entry_id: entryIds[p.invoice] as number,
             date: p.date,
             amount_cents: cents(p.amount),
             type,
@@ -328,23 +345,17 @@ export class AccountDataService {
             recycled_cascade: p.deletedWithInvoice ? 1 : 0,
             created_at: ms(p.createdAt) as number,
           };
-        },
-        async (rows) => {
-          const ids = await repo.insertPayments(rows);
-          for (const id of ids) paymentIds.push(id);
-          const items = rows.map((row, i) => ({ id: ids[i] as number, before: null, after: row }));
-          await history.recordMany('payment', actor.userId, 'import', items);
-        },
-      );
-      const paymentByRef = new Map(
-        await mapInSteps(file.payments, (p, i) => [p.ref, paymentIds[i] as number] as const),
-      );
-      for (const s of file.schedules) {
-        const bill = billByRef.get(s.entity) as NonNullable<ReturnType<typeof billByRef.get>>;
-        await repo.insertSchedule(
-          {
+        });
+        const ids = await repo.insertPayments(rows, undefined, ROWS);
+        for (const id of ids) paymentIds[paymentsDone++] = id;
+        const items = rows.map((row, i) => ({ id: ids[i] as number, before: null, after: row }));
+        await history.recordMany('payment', actor.userId, 'import', items);
+        published(rows.length, 'payments');
+      } else if ('schedules' in part) {
+        for (const s of part.schedules) {
+          scheduleIds[schedulesDone++] = await repo.insertSchedule({
             ledger_id: ledgerId,
-            bill_id: bill.id,
+            bill_id: (entities[s.entity] as (typeof entities)[number]).id,
             cadence: s.cadence,
             interval: s.interval,
             day_of_month: s.dayOfMonth,
@@ -358,26 +369,40 @@ export class AccountDataService {
             autopay_method: s.autopay,
             paused: s.paused ? 1 : 0,
             next_date: s.nextDate,
-            created_count: s.occurrences.length,
+            created_count: s.occurrenceCount,
             created_at: ms(s.createdAt) as number,
-          },
-          s.occurrences.map((o) => ({
+          });
+        }
+        published(part.schedules.length, 'schedules');
+      } else if ('occurrences' in part) {
+        await repo.insertOccurrences(
+          part.occurrences.map((o) => ({
+            schedule_id: scheduleIds[o.schedule] as number,
             occurrence_date: o.date,
-            entry_id: o.invoice === null ? null : (entryByRef.get(o.invoice) as number),
+            entry_id: o.invoice === null ? null : (entryIds[o.invoice] as number),
             autopay_date: o.autopayDate,
-            payment_id: o.payment === null ? null : (paymentByRef.get(o.payment) as number),
+            payment_id: o.payment === null ? null : (paymentIds[o.payment] as number),
             created_at: ms(o.createdAt) as number,
           })),
+          ROWS,
         );
+        published(part.occurrences.length, 'occurrences');
       }
-      await repo.setLastInvoiceNumber(ledgerId, Math.max(Number(ledger.last_invoice_number), file.lastInvoiceNumber));
-      return {
-        entities: file.entities.length,
-        invoices: file.invoices.length,
-        payments: file.payments.length,
-        schedules: file.schedules.length,
-        categories: added.length,
-      };
-    });
+    }
+    if (
+      entities.length !== counts.entities ||
+      invoicesDone !== counts.invoices ||
+      paymentsDone !== counts.payments ||
+      schedulesDone !== counts.schedules
+    )
+      throw new Error('the account file ended before all its parts were written');
+    await repo.setLastInvoiceNumber(ledgerId, Math.max(Number(ledger.last_invoice_number), head.lastInvoiceNumber));
+    return {
+      entities: counts.entities,
+      invoices: counts.invoices,
+      payments: counts.payments,
+      schedules: counts.schedules,
+      categories: added.length,
+    };
   }
 }
