@@ -471,10 +471,14 @@ describe.each(dialects)('an account file written part by part on %s', (dialect) 
     );
     expect(await totalsMismatches(t.app.db)).toEqual([]);
     expect(await rollupDifferences(t.app.db)).toEqual([]);
-    // Its export is the file itself, but for the time of export.
+    // Its export is the file itself, but for the time of export and the name of the ledger it went into.
     const exported = await t.app.inject({ method: 'GET', url: '/api/v1/account/export', headers: me.headers });
     expect(exported.statusCode).toBe(200);
-    expect({ ...exported.json<AccountFile>(), exportedAt: null }).toEqual({ ...file, exportedAt: null });
+    expect({ ...exported.json<AccountFile>(), exportedAt: null }).toEqual({
+      ...file,
+      exportedAt: null,
+      ledger: { name: 'Personal' },
+    });
   }, 180_000);
 
   it('stores nothing when the refused item comes last in the file', async () => {

@@ -18,6 +18,14 @@ const PUBLIC = new Set([
   'POST /api/v1/account/email/verify',
   'GET /api/v1/calendar/:file',
   'HEAD /api/v1/calendar/:file',
+  // Sign-in with an identity provider (docs/decisions/0722-openid-connect-sign-in.md).
+  'GET /api/v1/auth/methods',
+  'HEAD /api/v1/auth/methods',
+  'GET /api/v1/auth/oidc/start',
+  'HEAD /api/v1/auth/oidc/start',
+  'GET /api/v1/auth/oidc/callback',
+  'HEAD /api/v1/auth/oidc/callback',
+  'POST /api/v1/auth/oidc/exchange',
   // The API's own description (plugins/openapi.ts).
   'GET /api/v1/openapi.json',
   'HEAD /api/v1/openapi.json',
@@ -42,6 +50,33 @@ const ACCOUNT = new Set([
   'GET /api/v1/account/reminders',
   'HEAD /api/v1/account/reminders',
   'PUT /api/v1/account/reminders',
+  // The account's link to an identity provider and its API tokens (ADRs 0721, 0722).
+  'GET /api/v1/account/oidc',
+  'HEAD /api/v1/account/oidc',
+  'POST /api/v1/account/oidc/link',
+  'POST /api/v1/account/oidc/unlink',
+  'GET /api/v1/tokens',
+  'HEAD /api/v1/tokens',
+  'POST /api/v1/tokens',
+  'DELETE /api/v1/tokens/:id',
+  // Ledgers, members and invitations: the ledger is in the path and each route checks the caller's place in it
+  // (modules/ledgers), so no header applies (docs/api/ledgers.md).
+  'GET /api/v1/ledgers',
+  'HEAD /api/v1/ledgers',
+  'POST /api/v1/ledgers',
+  'PATCH /api/v1/ledgers/:id',
+  'DELETE /api/v1/ledgers/:id',
+  'GET /api/v1/ledgers/:id/members',
+  'HEAD /api/v1/ledgers/:id/members',
+  'PATCH /api/v1/ledgers/:id/members/:userId',
+  'DELETE /api/v1/ledgers/:id/members/:userId',
+  'POST /api/v1/ledgers/:id/invitations',
+  'GET /api/v1/ledgers/:id/invitations',
+  'HEAD /api/v1/ledgers/:id/invitations',
+  'DELETE /api/v1/ledgers/:id/invitations/:invitationId',
+  'GET /api/v1/invitations/:token',
+  'HEAD /api/v1/invitations/:token',
+  'POST /api/v1/invitations/:token/accept',
 ]);
 
 /** Ledger routes that need the owner, not merely a writer. */

@@ -109,6 +109,36 @@ const TABLE: Record<string, Row> = {
   'GET /api/v1/account/calendar-feed': { perUser: "own feed's token" },
   'PUT /api/v1/account/calendar-feed': { perUser: "own feed's token" },
   'GET /api/v1/calendar/:file': { perUser: 'the token in the address is the key' },
+  'GET /api/v1/auth/methods': { perUser: 'public: how one may sign in' },
+  'GET /api/v1/auth/oidc/start': { perUser: "public: the provider's sign-in" },
+  'GET /api/v1/auth/oidc/callback': { perUser: "public: the provider's sign-in" },
+  'POST /api/v1/auth/oidc/exchange': { perUser: "public: the provider's sign-in" },
+  'GET /api/v1/account/oidc': { perUser: 'own provider link' },
+  'POST /api/v1/account/oidc/link': { perUser: 'own provider link' },
+  'POST /api/v1/account/oidc/unlink': { perUser: 'own provider link' },
+  'GET /api/v1/tokens': { perUser: 'own API tokens (a ledger-bound token: test/api-tokens.test.ts)' },
+  'POST /api/v1/tokens': { perUser: 'own API tokens' },
+  'DELETE /api/v1/tokens/:id': { perUser: 'own API tokens' },
+  // The ledger, its members and invitations: the ledger is named in the path, not the header, and each role's
+  // answer (a stranger's or removed member's 404, an editor's or viewer's 403 LEDGER_OWNER_ONLY, nothing stored)
+  // is the subject of test/ledgers.test.ts and test/invitations.test.ts.
+  'GET /api/v1/ledgers': { perUser: "the caller's own ledgers" },
+  'POST /api/v1/ledgers': { perUser: 'a new ledger of the caller' },
+  'PATCH /api/v1/ledgers/:id': { perUser: 'ledgers.test.ts: owners only' },
+  'DELETE /api/v1/ledgers/:id': { perUser: 'ledgers.test.ts: owners only, with the password' },
+  'GET /api/v1/ledgers/:id/members': { perUser: 'ledgers.test.ts: every member' },
+  'PATCH /api/v1/ledgers/:id/members/:userId': { perUser: 'ledgers.test.ts: owners only' },
+  'DELETE /api/v1/ledgers/:id/members/:userId': { perUser: 'ledgers.test.ts: owners, or oneself' },
+  'POST /api/v1/ledgers/:id/invitations': { perUser: 'invitations.test.ts: owners only' },
+  'GET /api/v1/ledgers/:id/invitations': { perUser: 'invitations.test.ts: owners only' },
+  'DELETE /api/v1/ledgers/:id/invitations/:invitationId': { perUser: 'invitations.test.ts: owners only' },
+  'GET /api/v1/invitations/:token': { perUser: 'the token is the key' },
+  'POST /api/v1/invitations/:token/accept': { perUser: 'the token is the key' },
+
+  // Change history (docs/decisions/0108-change-history.md): every member reads it.
+  'GET /api/v1/entries/:id/history': { make: async (f) => get(`${API}/entries/${f.entry}/history`, true) },
+  'GET /api/v1/bills/:id/history': { make: async (f) => get(`${API}/bills/${f.bill}/history`, true) },
+  'GET /api/v1/payments/:id/history': { make: async (f) => get(`${API}/payments/${f.payment}/history`, true) },
 
   'GET /api/v1/bills': {
     make: async (f) => get(`${API}/bills?status=all`, false, (b) => expect(b).toContain(f.secret)),

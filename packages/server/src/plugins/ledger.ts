@@ -8,6 +8,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../db/database.ts';
 import type { Actor } from '../lib/actor.ts';
 import { badRequest, forbidden, notFound } from '../lib/http-error.ts';
+import { ledgerForApiToken } from './auth.ts';
 
 /** What a route needs of the caller's role: `read` (every member), `write` (owner, editor), `owner`. */
 export type LedgerAccess = 'read' | 'write' | 'owner';
@@ -63,15 +64,21 @@ export function ledgerHook(db: Db) {
     .compile();
   return async (request: FastifyRequest): Promise<void> => {
     const raw = request.headers[HEADER];
-    let row: { ledger_id: number; role: string } | undefined;
-    if (raw === undefined) {
-      [row] = (await db.executeQuery({ ...personal, parameters: [request.userId] } as typeof personal)).rows;
-    } else {
+    let named: number | null = null;
+    if (raw !== undefined) {
       const value = Array.isArray(raw) ? raw.join(',') : raw.trim();
       if (!LEDGER_ID.test(value) || !Number.isSafeInteger(Number(value))) {
         throw badRequest(`${LEDGER_HEADER}: must be a ledger id (a positive whole number)`, 'VALIDATION_FAILED');
       }
-      [row] = (await db.executeQuery({ ...member, parameters: [Number(value), request.userId] } as typeof member)).rows;
+      named = Number(value);
+    }
+    // An API token bound to a ledger works there by default and nowhere else (docs/decisions/0721-api-tokens.md).
+    const chosen = ledgerForApiToken(request.apiToken, named);
+    let row: { ledger_id: number; role: string } | undefined;
+    if (chosen === null) {
+      [row] = (await db.executeQuery({ ...personal, parameters: [request.userId] } as typeof personal)).rows;
+    } else {
+      [row] = (await db.executeQuery({ ...member, parameters: [chosen, request.userId] } as typeof member)).rows;
     }
     if (!row) throw notFound(LEDGER_NOT_FOUND);
     const role = row.role as LedgerRole;
