@@ -1,10 +1,20 @@
+import type { MessageResponse } from '@billfold/contract/primitives';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { attempt, type Outcome } from '../outcome.ts';
 import { invalidateLedgers } from './ledger-queries.ts';
 
-/** `POST /ledgers/{id}/leave`: the caller leaves (409 `PERSONAL_LEDGER`, or `LAST_OWNER` for its last owner). */
-export function leaveLedger(ledgerId: number): Promise<Outcome<void>> {
-  return attempt<void>('POST', `/ledgers/${ledgerId}/leave`, { ledger: false });
+/**
+ * `DELETE /ledgers/{id}/members/{userId}` with the caller's own id: they leave the ledger (409 `PERSONAL_LEDGER`
+ * for their personal one, `LAST_OWNER` for its last owner).
+ */
+export function leaveLedger({
+  ledgerId,
+  userId,
+}: {
+  ledgerId: number;
+  userId: number;
+}): Promise<Outcome<MessageResponse>> {
+  return attempt<MessageResponse>('DELETE', `/ledgers/${ledgerId}/members/${userId}`, { ledger: false });
 }
 
 export function useLeaveLedger() {

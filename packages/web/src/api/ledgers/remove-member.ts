@@ -1,3 +1,4 @@
+import type { MessageResponse } from '@billfold/contract/primitives';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { attempt, type Outcome } from '../outcome.ts';
 import { invalidateLedgers } from './ledger-queries.ts';
@@ -6,8 +7,14 @@ import { invalidateLedgers } from './ledger-queries.ts';
  * `DELETE /ledgers/{id}/members/{userId}`: the member loses access at once (owners only; 409 `LAST_OWNER` when
  * they are the last owner).
  */
-export function removeMember({ ledgerId, userId }: { ledgerId: number; userId: number }): Promise<Outcome<void>> {
-  return attempt<void>('DELETE', `/ledgers/${ledgerId}/members/${userId}`, { ledger: false });
+export function removeMember({
+  ledgerId,
+  userId,
+}: {
+  ledgerId: number;
+  userId: number;
+}): Promise<Outcome<MessageResponse>> {
+  return attempt<MessageResponse>('DELETE', `/ledgers/${ledgerId}/members/${userId}`, { ledger: false });
 }
 
 export function useRemoveMember() {

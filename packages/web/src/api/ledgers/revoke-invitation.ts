@@ -1,3 +1,4 @@
+import type { MessageResponse } from '@billfold/contract/primitives';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { attempt, type Outcome } from '../outcome.ts';
 import { invitationsQueryKey } from './ledger-queries.ts';
@@ -9,8 +10,8 @@ export function revokeInvitation({
 }: {
   ledgerId: number;
   invitationId: number;
-}): Promise<Outcome<void>> {
-  return attempt<void>('DELETE', `/ledgers/${ledgerId}/invitations/${invitationId}`, { ledger: false });
+}): Promise<Outcome<MessageResponse>> {
+  return attempt<MessageResponse>('DELETE', `/ledgers/${ledgerId}/invitations/${invitationId}`, { ledger: false });
 }
 
 export function useRevokeInvitation() {

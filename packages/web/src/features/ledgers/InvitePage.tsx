@@ -53,8 +53,8 @@ export default function InvitePage() {
     }
     // The list must hold the ledger before the tab switches to it, or the switcher would think it gone.
     const ledgers = await queryClient.fetchQuery({ ...ledgersQuery, staleTime: 0 }).catch(() => null);
-    const listed = ledgers?.find((ledger) => ledger.id === outcome.data?.id);
-    if (listed) switchLedger(queryClient, choiceOf(listed));
+    const listed = ledgers?.find((ledger) => ledger.id === outcome.data.ledger.id) ?? outcome.data.ledger;
+    switchLedger(queryClient, choiceOf(listed));
     notify(`You joined “${preview.data.ledgerName}” as ${A_ROLE[preview.data.role]}.`, { severity: 'success' });
     // The token leaves the address bar and the history: the link is used.
     navigate('/home', { replace: true });

@@ -94,6 +94,8 @@ function LedgerDetail({ ledger }: { ledger: Ledger }) {
   const [password, setPassword] = useState('');
   const owner = ledger.role === 'owner';
   const inThisTab = ledger.id === current.id;
+  // Leaving is removing oneself: the caller's own id comes with the members list.
+  const me = useMembers(ledger.id).data?.find((member) => member.you)?.userId ?? null;
 
   const close = () => {
     setDialog(null);
@@ -123,7 +125,8 @@ function LedgerDetail({ ledger }: { ledger: Ledger }) {
     gone(`Ledger “${ledger.name}” deleted.`);
   };
   const submitLeave = async () => {
-    const outcome = await leave.mutateAsync(ledger.id);
+    if (me === null) return;
+    const outcome = await leave.mutateAsync({ ledgerId: ledger.id, userId: me });
     if (!outcome.ok) {
       close();
       notify(ledgerFailure(outcome, { failed: 'Failed to leave ledger.', error: 'Error leaving ledger.' }), {
@@ -171,7 +174,7 @@ function LedgerDetail({ ledger }: { ledger: Ledger }) {
                 Rename
               </Button>
             )}
-            {!ledger.personal && (
+            {!ledger.personal && me !== null && (
               <Button variant="outlined" startIcon={<LogoutOutlined />} onClick={() => setDialog('leave')}>
                 Leave
               </Button>
