@@ -6,6 +6,7 @@
 
 import { LEDGER_READ_ONLY_MESSAGE } from '@billfold/contract/ledger-basics';
 import type { Ledger, LedgerRole } from '@billfold/contract/ledgers';
+import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Tooltip from '@mui/material/Tooltip';
 import type { ReactElement, ReactNode } from 'react';
@@ -106,5 +107,14 @@ export function ReadOnlyTip({
         {children}
       </Box>
     </Tooltip>
+  );
+}
+
+/** The notice of a screen whose every control writes (a form reached by its address), for a viewer. */
+export function ReadOnlyBanner({ reason }: { reason: string }) {
+  return (
+    <Alert severity="info" sx={{ mb: 2 }} data-testid="read-only-banner">
+      {reason}
+    </Alert>
   );
 }
