@@ -364,7 +364,7 @@ async function benchDatabase(
     for (const s of all.filter((x) => x.floor)) {
       const floorOf = s.floor as NonNullable<Scenario['floor']>;
       const one = single.find((r) => r.key === s.key) as ScenarioResult;
-      const queries = await captureRequestSql(config, floorOf.kind, sample.userId, floorOf.query);
+      const queries = await captureRequestSql(config, floorOf.kind, sample.ledgerId, floorOf.query);
       const floor = await timeFloor(config, queries);
       floors.push({
         key: s.key,

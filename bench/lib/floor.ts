@@ -51,7 +51,7 @@ function queryObject(query: string): Record<string, unknown> {
 export async function captureRequestSql(
   config: DatabaseConfig,
   kind: RequestKind,
-  userId: number,
+  ledgerId: number,
   query: string,
 ): Promise<CapturedQuery[]> {
   const captured: CapturedQuery[] = [];
@@ -60,9 +60,9 @@ export async function captureRequestSql(
   const repo = new ReadModelRepository(db, { ledgerIndex: { ...DEFAULT_LEDGER_INDEX_OPTIONS, maxBytes: 0 } });
   try {
     if (kind === 'list') {
-      await new EntriesListService(repo, Date.now).list(userId, entriesQuery.parse(queryObject(query)));
+      await new EntriesListService(repo, Date.now).list(ledgerId, entriesQuery.parse(queryObject(query)));
     } else {
-      await new StatsService(repo, Date.now).stats(userId, statsQuery.parse(queryObject(query)));
+      await new StatsService(repo, Date.now).stats(ledgerId, statsQuery.parse(queryObject(query)));
     }
   } finally {
     await db.destroy();

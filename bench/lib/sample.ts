@@ -4,7 +4,8 @@ import type { DatabaseConfig } from '../../packages/server/src/config.ts';
 
 /** What the scenarios need to know about the seeded data, read straight from the database. */
 export interface DataSample {
-  userId: number;
+  /** The user's personal ledger, which holds the seeded data. */
+  ledgerId: number;
   /** Live invoices of the user. */
   liveEntries: number;
   /** Random live invoices (any entity): read scenarios. */
@@ -25,13 +26,14 @@ const SAMPLE = 2_000;
 
 export async function sampleData(config: DatabaseConfig, username: string): Promise<DataSample> {
   const sql = {
-    user: 'SELECT id FROM users WHERE username_key = $1',
-    live: 'SELECT count(*) AS n, min(date) AS first, max(date) AS last FROM entries WHERE user_id = $1 AND recycled_at IS NULL',
-    names: 'SELECT name FROM bills WHERE user_id = $1 AND recycled_at IS NULL ORDER BY id',
-    numbers: `SELECT invoice_number AS n FROM entries WHERE user_id = $1 AND recycled_at IS NULL ORDER BY random() LIMIT 200`,
-    read: `SELECT id FROM entries WHERE user_id = $1 AND recycled_at IS NULL ORDER BY random() LIMIT ${SAMPLE}`,
-    writable: `SELECT id FROM entries WHERE user_id = $1 AND recycled_at IS NULL AND archived = 0 ORDER BY random() LIMIT ${SAMPLE}`,
-    category: `SELECT category FROM entries WHERE user_id = $1 AND recycled_at IS NULL
+    // The user's personal ledger: where the seeder writes their data (docs/decisions/0107-ledgers.md).
+    user: 'SELECT l.id FROM users u JOIN ledgers l ON l.personal_user_id = u.id WHERE u.username_key = $1',
+    live: 'SELECT count(*) AS n, min(date) AS first, max(date) AS last FROM entries WHERE ledger_id = $1 AND recycled_at IS NULL',
+    names: 'SELECT name FROM bills WHERE ledger_id = $1 AND recycled_at IS NULL ORDER BY id',
+    numbers: `SELECT invoice_number AS n FROM entries WHERE ledger_id = $1 AND recycled_at IS NULL ORDER BY random() LIMIT 200`,
+    read: `SELECT id FROM entries WHERE ledger_id = $1 AND recycled_at IS NULL ORDER BY random() LIMIT ${SAMPLE}`,
+    writable: `SELECT id FROM entries WHERE ledger_id = $1 AND recycled_at IS NULL AND archived = 0 ORDER BY random() LIMIT ${SAMPLE}`,
+    category: `SELECT category FROM entries WHERE ledger_id = $1 AND recycled_at IS NULL
                  GROUP BY category ORDER BY count(*) DESC, category LIMIT 1`,
   };
   if (config.dialect === 'sqlite') {
@@ -42,7 +44,7 @@ export async function sampleData(config: DatabaseConfig, username: string): Prom
       if (!user) throw new Error(`user ${username} not found`);
       const live = q(sql.live).get(user.id) as { n: number; first: string; last: string };
       return {
-        userId: user.id,
+        ledgerId: user.id,
         liveEntries: live.n,
         firstDate: live.first,
         lastDate: live.last,
@@ -65,7 +67,7 @@ export async function sampleData(config: DatabaseConfig, username: string): Prom
     const live = (await client.query<{ n: string; first: string; last: string }>(sql.live, [id])).rows[0];
     const ids = async (text: string) => (await client.query<{ id: string }>(text, [id])).rows.map((r) => Number(r.id));
     return {
-      userId: id,
+      ledgerId: id,
       liveEntries: Number(live?.n),
       firstDate: String(live?.first),
       lastDate: String(live?.last),

@@ -2,7 +2,7 @@ import { CATEGORIES, type Category } from '@billfold/contract/categories';
 import { addDays } from '@billfold/contract/dates';
 import type { Flow } from '@billfold/contract/entries';
 import { PAYMENT_METHOD_CODES, type PaymentMethodCode, splitMethod } from '@billfold/contract/payment-methods';
-import { derivePayment } from '../../packages/server/src/modules/ledger/ledger.ts';
+import { derivePayment } from '../../packages/server/src/modules/payment-totals/payment-totals.ts';
 import { Random, WeightedPicker } from '../lib/random.ts';
 
 /**
@@ -76,7 +76,7 @@ export interface GenerateOptions {
   firstBillId: number;
   firstEntryId: number;
   firstPaymentId: number;
-  /** Invoice numbers start after this (the user's `last_invoice_number`). */
+  /** Invoice numbers start after this (the ledger's `last_invoice_number`). */
   lastInvoiceNumber: number;
   batchSize?: number;
 }

@@ -10,6 +10,12 @@ export interface NewUser {
   lastInvoiceNumber: number;
 }
 
+/** A seeded account: the user and their personal ledger, which holds their data (docs/decisions/0107-ledgers.md). */
+export interface SeededAccount {
+  userId: number;
+  ledgerId: number;
+}
+
 export interface TableCounts {
   users: number;
   bills: number;
@@ -34,9 +40,10 @@ export interface Loader {
   nextIds(): Promise<NextIds>;
   /** Drops the secondary indexes of entries and payments (rebuilt by `finish`): a bulk load then only appends. */
   prepare(): Promise<void>;
-  insertUser(user: NewUser): Promise<number>;
-  insertBills(userId: number, bills: GenBill[]): Promise<void>;
-  insertBatch(userId: number, entries: GenEntry[], payments: GenPayment[]): Promise<void>;
+  /** The user, their personal ledger (holding the invoice counter) and its owner membership, as sign-up makes them. */
+  insertUser(user: NewUser): Promise<SeededAccount>;
+  insertBills(ledgerId: number, bills: GenBill[]): Promise<void>;
+  insertBatch(ledgerId: number, entries: GenEntry[], payments: GenPayment[]): Promise<void>;
   /** Plain rows into any table (the rollups summed by the seeder). */
   insertTable(table: string, columns: readonly string[], rows: (string | number | null)[][]): Promise<void>;
   finish(onStep?: (step: string, done: number, total: number) => void): Promise<void>;
@@ -54,7 +61,6 @@ export const USER_COLUMNS = [
   'created_at',
   'last_login',
   'deactivated_at',
-  'last_invoice_number',
 ] as const;
 
 export function userValues(u: NewUser): (string | number | null)[] {
@@ -69,13 +75,21 @@ export function userValues(u: NewUser): (string | number | null)[] {
     u.createdAt,
     u.lastLogin,
     null,
-    u.lastInvoiceNumber,
   ];
 }
 
+/** The personal ledger's row: named as sign-up names it, with the user's invoice counter. */
+export const LEDGER_COLUMNS = ['name', 'personal_user_id', 'created_at', 'last_invoice_number'] as const;
+
+export function ledgerValues(userId: number, u: NewUser): (string | number)[] {
+  return ['Personal', userId, u.createdAt, u.lastInvoiceNumber];
+}
+
+export const MEMBER_COLUMNS = ['ledger_id', 'ledger_id', 'role', 'joined_at'] as const;
+
 export const BILL_COLUMNS = [
   'id',
-  'user_id',
+  'ledger_id',
   'name',
   'name_key',
   'category',
@@ -85,10 +99,10 @@ export const BILL_COLUMNS = [
   'created_at',
 ] as const;
 
-export function billValues(userId: number, b: GenBill): (string | number | null)[] {
+export function billValues(ledgerId: number, b: GenBill): (string | number | null)[] {
   return [
     b.id,
-    userId,
+    ledgerId,
     b.name,
     b.nameKey,
     b.category,
@@ -101,7 +115,7 @@ export function billValues(userId: number, b: GenBill): (string | number | null)
 
 export const ENTRY_COLUMNS = [
   'id',
-  'user_id',
+  'ledger_id',
   'bill_id',
   'invoice_number',
   'date',
@@ -123,10 +137,10 @@ export const ENTRY_COLUMNS = [
   'created_at',
 ] as const;
 
-export function entryValues(userId: number, e: GenEntry): (string | number | null)[] {
+export function entryValues(ledgerId: number, e: GenEntry): (string | number | null)[] {
   return [
     e.id,
-    userId,
+    ledgerId,
     e.bill.id,
     e.invoiceNumber,
     e.date,
@@ -151,7 +165,7 @@ export function entryValues(userId: number, e: GenEntry): (string | number | nul
 
 export const PAYMENT_COLUMNS = [
   'id',
-  'user_id',
+  'ledger_id',
   'entry_id',
   'date',
   'amount_cents',
@@ -164,10 +178,10 @@ export const PAYMENT_COLUMNS = [
   'created_at',
 ] as const;
 
-export function paymentValues(userId: number, p: GenPayment): (string | number | null)[] {
+export function paymentValues(ledgerId: number, p: GenPayment): (string | number | null)[] {
   return [
     p.id,
-    userId,
+    ledgerId,
     p.entryId,
     p.date,
     p.amountCents,

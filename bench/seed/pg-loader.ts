@@ -5,11 +5,15 @@ import {
   billValues,
   ENTRY_COLUMNS,
   entryValues,
+  LEDGER_COLUMNS,
   type Loader,
+  ledgerValues,
+  MEMBER_COLUMNS,
   type NewUser,
   type NextIds,
   PAYMENT_COLUMNS,
   paymentValues,
+  type SeededAccount,
   type TableCounts,
   USER_COLUMNS,
   userValues,
@@ -20,7 +24,7 @@ type Value = string | number | null;
 /** PostgreSQL array type of each seeded column (everything else is text). */
 const INTEGER_COLUMNS = new Set([
   'id',
-  'user_id',
+  'ledger_id',
   'bill_id',
   'entry_id',
   'invoice_number',
@@ -120,23 +124,29 @@ export class PgLoader implements Loader {
     for (const index of this.droppedIndexes) await this.query(`DROP INDEX "${index.name}"`);
   }
 
-  async insertUser(user: NewUser): Promise<number> {
-    const placeholders = USER_COLUMNS.map((_, i) => `$${i + 1}`).join(',');
-    const { rows } = await this.query<{ id: string }>(
-      `INSERT INTO users (${USER_COLUMNS.join(',')}) VALUES (${placeholders}) RETURNING id`,
-      userValues(user),
-    );
-    return Number(rows[0]?.id);
+  async insertUser(user: NewUser): Promise<SeededAccount> {
+    const insert = async (table: string, columns: readonly string[], values: (string | number | null)[]) => {
+      const placeholders = columns.map((_, i) => `$${i + 1}`).join(',');
+      const { rows } = await this.query<{ id: string }>(
+        `INSERT INTO ${table} (${columns.join(',')}) VALUES (${placeholders})${table === 'ledger_members' ? '' : ' RETURNING id'}`,
+        values,
+      );
+      return Number(rows[0]?.id);
+    };
+    const userId = await insert('users', USER_COLUMNS, userValues(user));
+    const ledgerId = await insert('ledgers', LEDGER_COLUMNS, ledgerValues(userId, user));
+    await insert('ledger_members', MEMBER_COLUMNS, [ledgerId, userId, 'owner', user.createdAt]);
+    return { userId, ledgerId };
   }
 
-  async insertBills(userId: number, bills: GenBill[]): Promise<void> {
-    await this.insertRows('bills', BILL_COLUMNS, bills, (b) => billValues(userId, b));
+  async insertBills(ledgerId: number, bills: GenBill[]): Promise<void> {
+    await this.insertRows('bills', BILL_COLUMNS, bills, (b) => billValues(ledgerId, b));
   }
 
-  async insertBatch(userId: number, entries: GenEntry[], payments: GenPayment[]): Promise<void> {
+  async insertBatch(ledgerId: number, entries: GenEntry[], payments: GenPayment[]): Promise<void> {
     await Promise.all([
-      this.insertRows('entries', ENTRY_COLUMNS, entries, (e) => entryValues(userId, e)),
-      this.insertRows('payments', PAYMENT_COLUMNS, payments, (p) => paymentValues(userId, p)),
+      this.insertRows('entries', ENTRY_COLUMNS, entries, (e) => entryValues(ledgerId, e)),
+      this.insertRows('payments', PAYMENT_COLUMNS, payments, (p) => paymentValues(ledgerId, p)),
     ]);
   }
 

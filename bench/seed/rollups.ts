@@ -28,15 +28,15 @@ export class RollupAccumulator {
   private readonly payments = new Map<string, { key: Value[]; n: number; sum: number }>();
   private readonly live = new Map<number, { bill: GenBill; flow: string; payState: number }>();
 
-  addEntry(userId: number, e: GenEntry): void {
+  addEntry(ledgerId: number, e: GenEntry): void {
     if (e.recycledAt !== null) return;
     const state = [e.bill.internal ? 1 : 0, e.bill.archived ? 1 : 0, e.flow, e.payState];
     const month = e.date.slice(0, 7);
-    this.bump(this.counts.entry_state_counts, [userId, ...state]);
-    this.bump(this.counts.entry_month_state_counts, [userId, month, ...state]);
-    this.bump(this.counts.entry_month_counts, [userId, month, e.bill.category, ...state]);
-    this.bump(this.counts.entry_day_counts, [userId, e.date, e.bill.category, ...state]);
-    const billKey: Value[] = [userId, e.bill.id, e.flow, e.payState];
+    this.bump(this.counts.entry_state_counts, [ledgerId, ...state]);
+    this.bump(this.counts.entry_month_state_counts, [ledgerId, month, ...state]);
+    this.bump(this.counts.entry_month_counts, [ledgerId, month, e.bill.category, ...state]);
+    this.bump(this.counts.entry_day_counts, [ledgerId, e.date, e.bill.category, ...state]);
+    const billKey: Value[] = [ledgerId, e.bill.id, e.flow, e.payState];
     const k = billKey.join('\u0000');
     const sums = [1, ...ENTRY_SUM_NAMES.map((name) => ENTRY_SUMS[name].of(e.amountCents, e.paidCents, e.balanceCents))];
     const row = this.bills.get(k);
@@ -46,10 +46,10 @@ export class RollupAccumulator {
   }
 
   /** Call after `addEntry` of the payment's entry. */
-  addPayment(userId: number, p: GenPayment): void {
+  addPayment(ledgerId: number, p: GenPayment): void {
     const entry = this.live.get(p.entryId);
     if (p.recycledAt !== null || !entry) return;
-    const key: Value[] = [userId, entry.bill.id, entry.flow, entry.payState, p.type, p.medium];
+    const key: Value[] = [ledgerId, entry.bill.id, entry.flow, entry.payState, p.type, p.medium];
     const k = key.join('\u0000');
     const row = this.payments.get(k);
     if (row) {
@@ -72,18 +72,18 @@ export class RollupAccumulator {
       rows: [...this.counts[table].values()].map((r) => [...r.key, r.n]),
     });
     return [
-      count('entry_state_counts', ['user_id', ...STATE]),
-      count('entry_month_state_counts', ['user_id', 'month', ...STATE]),
-      count('entry_month_counts', ['user_id', 'month', 'category', ...STATE]),
-      count('entry_day_counts', ['user_id', 'day', 'category', ...STATE]),
+      count('entry_state_counts', ['ledger_id', ...STATE]),
+      count('entry_month_state_counts', ['ledger_id', 'month', ...STATE]),
+      count('entry_month_counts', ['ledger_id', 'month', 'category', ...STATE]),
+      count('entry_day_counts', ['ledger_id', 'day', 'category', ...STATE]),
       {
         table: 'entry_bill_totals',
-        columns: ['user_id', 'bill_id', 'flow', 'pay_state', 'entry_count', ...ENTRY_SUM_NAMES],
+        columns: ['ledger_id', 'bill_id', 'flow', 'pay_state', 'entry_count', ...ENTRY_SUM_NAMES],
         rows: [...this.bills.values()].map((r) => [...r.key, ...r.sums]),
       },
       {
         table: 'payment_bill_totals',
-        columns: ['user_id', 'bill_id', 'flow', 'pay_state', 'type', 'medium', 'payment_count', 'amount_cents'],
+        columns: ['ledger_id', 'bill_id', 'flow', 'pay_state', 'type', 'medium', 'payment_count', 'amount_cents'],
         rows: [...this.payments.values()].map((r) => [...r.key, r.n, r.sum]),
       },
     ];

@@ -93,12 +93,12 @@ export const RECURRING: Partial<Record<Category, Recurring>> = {
 };
 
 /**
- * Schedules for a user's seeded entities: a share of the entities of recurring categories (rent, utilities,
+ * Schedules for a ledger's seeded entities: a share of the entities of recurring categories (rent, utilities,
  * subscriptions, insurance, loans, cleaning, gym), one in twenty paused. Each starts with its first occurrence after
  * `now`, so it has created nothing yet and the server's job has nothing to back-fill at start-up.
  */
-export function generateSchedules(userId: number, bills: readonly GenBill[], seed: number, now: number) {
-  const random = new Random(seed * 104_729 + userId);
+export function generateSchedules(ledgerId: number, bills: readonly GenBill[], seed: number, now: number) {
+  const random = new Random(seed * 104_729 + ledgerId);
   const tomorrow = addDays(utcDate(now), 1);
   const rows: Insertable<SchedulesTable>[] = [];
   const seen = new Set<Category>();
@@ -119,7 +119,7 @@ export function generateSchedules(userId: number, bills: readonly GenBill[], see
     const start = firstOccurrenceOnOrAfter(rule, tomorrow) ?? tomorrow;
     const autopay = random.chance(kind.autopay.chance) ? random.pick(kind.autopay.methods) : null;
     rows.push({
-      user_id: userId,
+      ledger_id: ledgerId,
       bill_id: bill.id,
       cadence: rule.cadence,
       interval: rule.interval,

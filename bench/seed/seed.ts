@@ -111,7 +111,7 @@ export async function seedDatabase(config: DatabaseConfig, options: SeedOptions)
     const schedules: ReturnType<typeof generateSchedules> = [];
     let done = 0;
     for (const [u, username] of names.entries()) {
-      const id = await loader.insertUser({
+      const { userId: id, ledgerId } = await loader.insertUser({
         username,
         email: `${username.toLowerCase()}@example.com`,
         passwordHash: await hashPassword(options.password),
@@ -132,16 +132,16 @@ export async function seedDatabase(config: DatabaseConfig, options: SeedOptions)
         firstPaymentId: ids.payment,
         lastInvoiceNumber: 0,
       });
-      await loader.insertBills(id, generated.bills);
-      schedules.push(...generateSchedules(id, generated.bills, options.seed + u, now));
+      await loader.insertBills(ledgerId, generated.bills);
+      schedules.push(...generateSchedules(ledgerId, generated.bills, options.seed + u, now));
       const rollups = new RollupAccumulator();
       // The next batch is generated while the previous one is written (PostgreSQL runs in parallel with us).
       let next = generated.batches.next();
       while (!next.done) {
         const batch = next.value;
-        const writing = loader.insertBatch(id, batch.entries, batch.payments);
-        for (const e of batch.entries) rollups.addEntry(id, e);
-        for (const p of batch.payments) rollups.addPayment(id, p);
+        const writing = loader.insertBatch(ledgerId, batch.entries, batch.payments);
+        for (const e of batch.entries) rollups.addEntry(ledgerId, e);
+        for (const p of batch.payments) rollups.addPayment(ledgerId, p);
         rollups.endBatch();
         next = generated.batches.next();
         await writing;

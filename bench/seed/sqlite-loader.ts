@@ -5,11 +5,15 @@ import {
   billValues,
   ENTRY_COLUMNS,
   entryValues,
+  LEDGER_COLUMNS,
   type Loader,
+  ledgerValues,
+  MEMBER_COLUMNS,
   type NewUser,
   type NextIds,
   PAYMENT_COLUMNS,
   paymentValues,
+  type SeededAccount,
   type TableCounts,
   USER_COLUMNS,
   userValues,
@@ -75,19 +79,27 @@ export class SqliteLoader implements Loader {
     for (const trigger of this.droppedTriggers) this.db.exec(`DROP TRIGGER "${trigger.name}"`);
   }
 
-  async insertUser(user: NewUser): Promise<number> {
-    const result = this.db.prepare(insertSql('users', USER_COLUMNS, 1)).run(...userValues(user));
-    return Number(result.lastInsertRowid);
+  async insertUser(user: NewUser): Promise<SeededAccount> {
+    return this.db.transaction(() => {
+      const userId = Number(
+        this.db.prepare(insertSql('users', USER_COLUMNS, 1)).run(...userValues(user)).lastInsertRowid,
+      );
+      const ledgerId = Number(
+        this.db.prepare(insertSql('ledgers', LEDGER_COLUMNS, 1)).run(...ledgerValues(userId, user)).lastInsertRowid,
+      );
+      this.db.prepare(insertSql('ledger_members', MEMBER_COLUMNS, 1)).run(ledgerId, userId, 'owner', user.createdAt);
+      return { userId, ledgerId };
+    })();
   }
 
-  async insertBills(userId: number, bills: GenBill[]): Promise<void> {
-    this.insertRows('bills', BILL_COLUMNS, bills, (b) => billValues(userId, b));
+  async insertBills(ledgerId: number, bills: GenBill[]): Promise<void> {
+    this.insertRows('bills', BILL_COLUMNS, bills, (b) => billValues(ledgerId, b));
   }
 
-  async insertBatch(userId: number, entries: GenEntry[], payments: GenPayment[]): Promise<void> {
+  async insertBatch(ledgerId: number, entries: GenEntry[], payments: GenPayment[]): Promise<void> {
     this.db.transaction(() => {
-      this.insertRows('entries', ENTRY_COLUMNS, entries, (e) => entryValues(userId, e));
-      this.insertRows('payments', PAYMENT_COLUMNS, payments, (p) => paymentValues(userId, p));
+      this.insertRows('entries', ENTRY_COLUMNS, entries, (e) => entryValues(ledgerId, e));
+      this.insertRows('payments', PAYMENT_COLUMNS, payments, (p) => paymentValues(ledgerId, p));
     })();
   }
 

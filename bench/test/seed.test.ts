@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase } from '../../packages/server/src/db/database.ts';
 import type { BillRow, EntryRow, PaymentRow, ScheduleRow } from '../../packages/server/src/db/schema.ts';
 import { verifyPassword } from '../../packages/server/src/lib/passwords.ts';
-import { derivePayment } from '../../packages/server/src/modules/ledger/ledger.ts';
+import { derivePayment } from '../../packages/server/src/modules/payment-totals/payment-totals.ts';
 import { rollupDifferences } from '../../packages/server/src/modules/read-model/rollup-tables.ts';
 import { ruleOf, toSchedule } from '../../packages/server/src/modules/schedules/schedule.mapper.ts';
 import { ScheduleRunner } from '../../packages/server/src/modules/schedules/schedule-runner.ts';
@@ -141,13 +141,20 @@ describe('seeder (SQLite, 2,000 invoices)', () => {
     for (const p of payments) expect(p.amount_cents).toBeGreaterThan(0);
   });
 
-  it('numbers invoices 1..N in date order and records the last number on the user', () => {
+  it('numbers invoices 1..N in date order and records the last number on the personal ledger', () => {
     expect(entries.map((e) => e.invoice_number)).toEqual(Array.from({ length: INVOICES }, (_, i) => i + 1));
     for (let i = 1; i < entries.length; i++) {
       expect((entries[i] as EntryRow).date >= (entries[i - 1] as EntryRow).date).toBe(true);
     }
-    const user = db.prepare('SELECT last_invoice_number FROM users').get() as { last_invoice_number: number };
-    expect(user.last_invoice_number).toBe(INVOICES);
+    const ledger = db
+      .prepare(
+        `SELECT l.id, l.last_invoice_number, m.role FROM ledgers l
+          JOIN ledger_members m ON m.ledger_id = l.id AND m.user_id = l.personal_user_id`,
+      )
+      .get() as { id: number; last_invoice_number: number; role: string };
+    expect(ledger.last_invoice_number).toBe(INVOICES);
+    expect(ledger.role).toBe('owner');
+    expect(new Set(entries.map((e) => e.ledger_id))).toEqual(new Set([ledger.id]));
   });
 
   it('dates span ten years up to today; payments fall on or after their invoice', () => {
@@ -160,7 +167,7 @@ describe('seeder (SQLite, 2,000 invoices)', () => {
     for (const p of payments) {
       const e = byId.get(p.entry_id);
       expect(e).toBeDefined();
-      expect(p.user_id).toBe(e?.user_id);
+      expect(p.ledger_id).toBe(e?.ledger_id);
       expect(p.date >= (e?.date ?? '') && p.date <= today).toBe(true);
     }
   });
@@ -216,7 +223,7 @@ describe('seeder (SQLite, 2,000 invoices)', () => {
     const today = new Date(NOW).toISOString().slice(0, 10);
     for (const s of schedules) {
       const bill = bills.get(s.bill_id);
-      expect(bill?.user_id).toBe(s.user_id);
+      expect(bill?.ledger_id).toBe(s.ledger_id);
       expect(s.next_date).toBe(s.first_date);
       // Its next date is an occurrence of its own rule, after today: nothing to back-fill at start-up.
       expect(firstOccurrenceOnOrAfter(ruleOf(s), s.first_date)).toBe(s.next_date);
@@ -275,7 +282,10 @@ describe('seeder (SQLite, 2,000 invoices)', () => {
     const check = new SQLite(guarded, { readonly: true });
     try {
       const numbers = check
-        .prepare('SELECT user_id, min(invoice_number) AS lo, max(invoice_number) AS hi FROM entries GROUP BY user_id')
+        .prepare(
+          `SELECT l.personal_user_id AS user_id, min(e.invoice_number) AS lo, max(e.invoice_number) AS hi
+            FROM entries e JOIN ledgers l ON l.id = e.ledger_id GROUP BY l.personal_user_id ORDER BY 1`,
+        )
         .all();
       expect(numbers).toEqual([
         { user_id: 1, lo: 1, hi: 50 },
@@ -283,7 +293,7 @@ describe('seeder (SQLite, 2,000 invoices)', () => {
       ]);
       const foreign = check
         .prepare(
-          'SELECT count(*) AS n FROM payments p JOIN entries e ON e.id = p.entry_id WHERE e.user_id <> p.user_id',
+          'SELECT count(*) AS n FROM payments p JOIN entries e ON e.id = p.entry_id WHERE e.ledger_id <> p.ledger_id',
         )
         .get() as { n: number };
       expect(foreign.n).toBe(0);

@@ -1,6 +1,7 @@
 /**
- * The whole-account file: everything one user owns (entities, invoices, payments, and which of them sit in the
- * recycle bin), exported as one JSON document and imported into an empty account on any Billfold server.
+ * The ledger file (the account file until version 3): everything one ledger holds (entities, invoices, payments,
+ * schedules, categories, and which of them sit in the recycle bin), exported as one JSON document and imported
+ * into an empty ledger on any Billfold server (docs/decisions/0107-ledgers.md).
  * Objects refer to each other by `ref`, numbers local to the file (1, 2, 3… in creation order), never by database
  * ids, so export → import → export gives the same file on any server. Money is a decimal string ("1234.50"),
  * instants are ISO 8601 UTC with milliseconds. Every version ever written keeps importing: the parser
@@ -22,7 +23,7 @@ import { CADENCES } from './schedule-dates.ts';
 import { descriptionTemplate, MAX_COUNT, MAX_DUE_DAYS, MAX_INTERVAL } from './schedules.ts';
 
 export const ACCOUNT_FILE_FORMAT = 'billfold-account';
-export const ACCOUNT_FILE_VERSION = 3;
+export const ACCOUNT_FILE_VERSION = 4;
 
 const ref = z.number().int().positive();
 const instant = z.iso.datetime({ precision: 3 });
@@ -234,7 +235,22 @@ export const accountFileV3 = z
         problem(['entities', i, 'category'], `"${e.category}" is neither a built-in category nor in categories`);
     });
   });
-export type AccountFile = z.infer<typeof accountFileV3>;
+
+/**
+ * Version 4: the file is a ledger's (docs/decisions/0107-ledgers.md) and says which, by name; its content is
+ * version 3's. Importing it loads the content into the request's ledger, whatever that ledger is named.
+ */
+export const accountFileV4 = z
+  .object({
+    ...accountFileV3.shape,
+    version: z.literal(4),
+    ledger: z.object({ name: nameText(100) }),
+  })
+  .superRefine((file, ctx) => {
+    const checked = accountFileV3.safeParse({ ...file, version: 3 });
+    if (!checked.success) for (const issue of checked.error.issues) ctx.addIssue({ ...issue, code: 'custom' });
+  });
+export type AccountFile = z.infer<typeof accountFileV4>;
 export type AccountFileCategory = AccountFile['categories'][number];
 export type AccountFileEntity = AccountFile['entities'][number];
 export type AccountFileInvoice = AccountFile['invoices'][number];
@@ -248,23 +264,35 @@ const upgradeV1 = (file: z.infer<typeof accountFileV1>): z.infer<typeof accountF
   schedules: [],
 });
 /** A version-2 file as version 3: it had only the built-in categories. */
-const upgradeV2 = (file: z.infer<typeof accountFileV2>): AccountFile => ({ ...file, version: 3, categories: [] });
+const upgradeV2 = (file: z.infer<typeof accountFileV2>): z.infer<typeof accountFileV3> => ({
+  ...file,
+  version: 3,
+  categories: [],
+});
+/** A version-3 file as version 4: it held one user's whole account, which became their personal ledger. */
+const upgradeV3 = (file: z.infer<typeof accountFileV3>): AccountFile => ({
+  ...file,
+  version: 4,
+  ledger: { name: 'Personal' },
+});
 
 /**
- * Any version this server has ever written, upgraded to the current one (3). A later version adds its schema here
+ * Any version this server has ever written, upgraded to the current one (4). A later version adds its schema here
  * and an upgrade from the one before, so old files keep importing.
  */
 export const accountFile = z
   .looseObject({ format: z.literal(ACCOUNT_FILE_FORMAT, 'is not a Billfold account file'), version: z.number() })
   .pipe(
-    z.discriminatedUnion('version', [accountFileV1, accountFileV2, accountFileV3], {
-      error: `version must be 1, 2 or 3 (this server reads account files up to version ${ACCOUNT_FILE_VERSION})`,
+    z.discriminatedUnion('version', [accountFileV1, accountFileV2, accountFileV3, accountFileV4], {
+      error: `version must be 1, 2, 3 or 4 (this server reads account files up to version ${ACCOUNT_FILE_VERSION})`,
     }),
   )
-  .transform(
-    (file): AccountFile =>
-      file.version === 1 ? upgradeV2(upgradeV1(file)) : file.version === 2 ? upgradeV2(file) : file,
-  );
+  .transform((file): AccountFile => {
+    if (file.version === 1) return upgradeV3(upgradeV2(upgradeV1(file)));
+    if (file.version === 2) return upgradeV3(upgradeV2(file));
+    if (file.version === 3) return upgradeV3(file);
+    return file;
+  });
 
 /** What `POST /account/import` answers: how many of each the file loaded. */
 export const accountImportSummary = z.object({

@@ -15,7 +15,7 @@ import { BillsRepository } from './modules/bills/bills.repository.ts';
 import { billsRoutes } from './modules/bills/bills.routes.ts';
 import { BillsService } from './modules/bills/bills.service.ts';
 import { CalendarRepository } from './modules/calendar/calendar.repository.ts';
-import { calendarRoutes } from './modules/calendar/calendar.routes.ts';
+import { calendarFileRoutes, calendarRoutes } from './modules/calendar/calendar.routes.ts';
 import { CalendarService, maskCalendarToken } from './modules/calendar/calendar.service.ts';
 import { CategoriesRepository } from './modules/categories/categories.repository.ts';
 import { categoriesRoutes } from './modules/categories/categories.routes.ts';
@@ -24,7 +24,7 @@ import { DueRepository } from './modules/due/due.repository.ts';
 import { dueRoutes } from './modules/due/due.routes.ts';
 import { DueService } from './modules/due/due.service.ts';
 import { EmailVerificationRepository } from './modules/email-verification/email-verification.repository.ts';
-import { emailVerificationRoutes } from './modules/email-verification/email-verification.routes.ts';
+import { emailVerificationRoutes, emailVerifyRoutes } from './modules/email-verification/email-verification.routes.ts';
 import { EmailVerificationService } from './modules/email-verification/email-verification.service.ts';
 import { EntriesRepository } from './modules/entries/entries.repository.ts';
 import { entriesRoutes } from './modules/entries/entries.routes.ts';
@@ -64,6 +64,7 @@ import { registerAuth } from './plugins/auth.ts';
 import { registerBodyParsing } from './plugins/body.ts';
 import { answerFrameworkError, registerErrorHandling } from './plugins/errors.ts';
 import { createRateLimit, registerHeavyWork } from './plugins/fairness.ts';
+import { routeGroups } from './plugins/ledger.ts';
 import { listCache } from './plugins/list-cache.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerSecurity } from './plugins/security.ts';
@@ -73,7 +74,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     db: Db;
     config: Config;
-    /** Every user's ledger index (docs/decisions/0405-ledger-index.md); `main.ts` preloads them. */
+    /** The index of each ledger (docs/decisions/0405-ledger-index.md); `main.ts` preloads them. */
     ledgerIndexes: LedgerIndexes;
     /** The daily e-mail digest, run by the hourly jobs (`main.ts`). */
     reminders: RemindersService;
@@ -189,49 +190,63 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   await app.register(
     async (api) => {
-      healthRoutes(api, probe.check);
       registerHeavyWork(api, limits);
       const mfa = new MfaService(new MfaRepository(db), authRepository, new SecretBox(config.mfaKey), config.now);
-      authRoutes(
-        api,
-        new AuthService(authRepository, mfa, addresses, {
-          signAccessToken: app.signAccessToken,
-          now: config.now,
-          refreshReuseSeconds: config.refreshReuseSeconds,
-        }),
-        appUrl,
-      );
       const calendar = new CalendarService(new CalendarRepository(db), due, authRepository, config.now);
-      usersRoutes(
-        api,
-        new UsersService(new UsersRepository(db), mfa, authRepository, addresses, calendar, config.now),
-        appUrl,
-      );
-      emailVerificationRoutes(api, addresses, appUrl);
-      mfaRoutes(api, mfa);
       const bills = new BillsService(new BillsRepository(db), config.now);
       const entries = new EntriesService(new EntriesRepository(db), config.now);
       const payments = new PaymentsService(new PaymentsRepository(db), config.now);
-      billsRoutes(api, bills);
-      categoriesRoutes(api, new CategoriesService(new CategoriesRepository(db), config.now));
-      entriesRoutes(api, entries);
-      paymentsRoutes(api, payments);
-      schedulesRoutes(api, new SchedulesService(schedules, scheduleRunner, config.now));
-      recycleRoutes(api, new RecycleService(new RecycleRepository(db), { bills, entries, payments }, config.now));
       const versions = new DataVersionRepository(db);
-      const cache = listCache((userId) => versions.version(userId));
-      entriesListRoutes(api, new EntriesListService(readModel, config.now), cache);
-      statsRoutes(api, new StatsService(readModel, config.now));
-      dueRoutes(api, new DueService(due, config.now));
-      calendarRoutes(api, calendar, config.publicUrl ?? null);
-      remindersRoutes(api, reminders);
-      await accountDataRoutes(
-        api,
-        new AccountDataService(new AccountDataRepository(db), config.now),
-        config.now,
-        limits.accountFileBytes,
-      );
-      await importsRoutes(api, new ImportsService(new ImportsRepository(db), config.now, limits), limits);
+      // Authentication and ledger access are declared once per group, never route by route (ADR 0107).
+      await routeGroups(api, db, {
+        public: (open) => {
+          healthRoutes(open, probe.check);
+          authRoutes(
+            open,
+            new AuthService(authRepository, mfa, addresses, {
+              signAccessToken: app.signAccessToken,
+              now: config.now,
+              refreshReuseSeconds: config.refreshReuseSeconds,
+            }),
+            appUrl,
+          );
+          emailVerifyRoutes(open, addresses);
+          calendarFileRoutes(open, calendar, config.publicUrl ?? null);
+        },
+        account: (account) => {
+          usersRoutes(
+            account,
+            new UsersService(new UsersRepository(db), mfa, authRepository, addresses, calendar, config.now),
+            appUrl,
+          );
+          emailVerificationRoutes(account, addresses, appUrl);
+          mfaRoutes(account, mfa);
+          calendarRoutes(account, calendar, config.publicUrl ?? null);
+          remindersRoutes(account, reminders);
+        },
+        ledger: async (ledger) => {
+          billsRoutes(ledger, bills);
+          categoriesRoutes(ledger, new CategoriesService(new CategoriesRepository(db), config.now));
+          entriesRoutes(ledger, entries);
+          paymentsRoutes(ledger, payments);
+          schedulesRoutes(ledger, new SchedulesService(schedules, scheduleRunner, config.now));
+          recycleRoutes(
+            ledger,
+            new RecycleService(new RecycleRepository(db), { bills, entries, payments }, config.now),
+          );
+          const cache = listCache((ledgerId) => versions.version(ledgerId));
+          entriesListRoutes(ledger, new EntriesListService(readModel, config.now), cache);
+          statsRoutes(ledger, new StatsService(readModel, config.now));
+          dueRoutes(ledger, new DueService(due, config.now));
+          await accountDataRoutes(
+            ledger,
+            new AccountDataService(new AccountDataRepository(db), config.now),
+            config.now,
+            limits.accountFileBytes,
+          );
+          await importsRoutes(ledger, new ImportsService(new ImportsRepository(db), config.now, limits), limits);
+        },
+      });
     },
     { prefix: '/api/v1' },
   );

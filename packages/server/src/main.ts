@@ -18,7 +18,7 @@ const stopJobs = scheduleHourly(
   ],
   app.log,
 );
-// The ledger indexes of the users most likely to come back, loaded while the server already answers (by SQL).
+// The indexes of the ledgers most likely to be read again, loaded while the server already answers (by SQL).
 void app.ledgerIndexes.preload();
 
 let closing = false;

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { type AccountFile, accountFileV3 } from '@billfold/contract/account-file';
+import { type AccountFile, accountFileV4 } from '@billfold/contract/account-file';
 import type { RecycleList } from '@billfold/contract/recycle';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_NOT_EMPTY } from '../src/modules/account-data/account-data.service.ts';
@@ -36,7 +36,7 @@ const exportFile = async (api: Api) => {
   expect(res.headers['content-disposition']).toMatch(
     /^attachment; filename="billfold-account-\d{4}-\d{2}-\d{2}\.json"$/,
   );
-  return accountFileV3.parse(res.json());
+  return accountFileV4.parse(res.json());
 };
 const withoutTime = (file: AccountFile) => ({ ...file, exportedAt: null });
 
@@ -255,12 +255,14 @@ describe.each(dialects)('account file from %s', (dialect) => {
     const to = await userOf(target);
     const res = await request(to, 'POST', '/account/import', fixture);
     expect(res.statusCode).toBe(200);
-    // It comes back as the current version, which adds schedules and own categories (it had none).
+    // It comes back as the current version, which adds schedules and own categories (it had none) and names the
+    // ledger it was exported from (the personal one).
     expect(withoutTime(await exportFile(to))).toEqual({
       ...withoutTime(fixture),
-      version: 3,
+      version: 4,
       schedules: [],
       categories: [],
+      ledger: { name: 'Personal' },
     });
     expect(await totalsMismatches(target.app.db)).toEqual([]);
   });

@@ -1,4 +1,4 @@
-import { type AccountFile, accountFileV3 } from '@billfold/contract/account-file';
+import { type AccountFile, accountFileV4 } from '@billfold/contract/account-file';
 import type { Bill, BillList } from '@billfold/contract/bills';
 import { CATEGORIES, type CategoryItem, type CategoryList, MAX_OWN_CATEGORIES } from '@billfold/contract/categories';
 import type { EntryList } from '@billfold/contract/entries';
@@ -14,7 +14,7 @@ import { createTestApp, type Dialect, dialects, type TestApp, testConfig } from 
 import { type Api, createBill, createEntry, createPayment, getBill, request, updateBill } from './helpers/domain.ts';
 import { signUp } from './helpers/factories.ts';
 import { multipart } from './helpers/multipart.ts';
-import { seedCategories, userIdOf } from './helpers/seed.ts';
+import { ledgerOf, seedCategories, userIdOf } from './helpers/seed.ts';
 import { totalsMismatches } from './security/database-state.ts';
 
 /**
@@ -326,7 +326,7 @@ describe.each(dialects)('categories of one’s own on %s', (dialect) => {
     await createPayment(from, { entryId: pay.entryId, amount: 2500 });
 
     const exported = await request(from, 'GET', '/account/export');
-    const file = accountFileV3.parse(exported.json());
+    const file = accountFileV4.parse(exported.json());
     expect(file.version).toBe(3);
     expect(file.categories.map(({ createdAt: _c, ...c }) => c)).toEqual([
       { name: 'Salary', flow: 'income', retired: false },
@@ -353,7 +353,7 @@ describe.each(dialects)('categories of one’s own on %s', (dialect) => {
     // And back: export → import → export gives the same file (the receiving account's spelling aside).
     const back = await userOf();
     expect((await request(back, 'POST', '/account/import', file)).statusCode).toBe(200);
-    const second = accountFileV3.parse((await request(back, 'GET', '/account/export')).json());
+    const second = accountFileV4.parse((await request(back, 'GET', '/account/export')).json());
     const withoutTime = (f: AccountFile) => ({ ...f, exportedAt: null });
     expect(withoutTime(second)).toEqual(withoutTime(file));
 
@@ -472,7 +472,7 @@ describe.skipIf(!dialects.includes('postgres'))('a rename and a write that names
       await trx
         .insertInto('bills')
         .values({
-          user_id: userId,
+          ledger_id: await ledgerOf(trx, userId),
           name: 'Employer',
           name_key: 'employer',
           category: name,

@@ -1,6 +1,6 @@
 import type { Entry, EntryList } from '@billfold/contract/entries';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PAY_STATE } from '../src/modules/ledger/ledger.ts';
+import { PAY_STATE } from '../src/modules/payment-totals/payment-totals.ts';
 import { createTestApp, dialects, type TestApp } from './helpers/app.ts';
 import {
   type Api,

@@ -243,7 +243,7 @@ describe.each(dialects)('the change log and the start-up preload on %s', (dialec
     const logged = () => t.app.db.selectFrom('entry_changes').select('at').execute();
     const recent = (await logged()).length;
     expect(recent).toBeGreaterThan(0);
-    await t.app.db.insertInto('entry_changes').values({ user_id: 1, version: 0, entry_id: 1, at: 1_000 }).execute();
+    await t.app.db.insertInto('entry_changes').values({ ledger_id: 1, version: 0, entry_id: 1, at: 1_000 }).execute();
     expect(await versions.pruneChanges()).toEqual({ changes: 1 });
     expect((await logged()).length).toBe(recent);
   });

@@ -3,7 +3,7 @@ import { createDatabase, migrateToLatest } from '../src/db/database.ts';
 import * as partialPayState from '../src/db/migrations/2026-11-27T04-04_partial_pay_state.ts';
 import * as verifiedAddresses from '../src/db/migrations/2026-11-30T00-00_verified_addresses.ts';
 import { migrations } from '../src/db/migrations/index.ts';
-import { PAY_STATE } from '../src/modules/ledger/ledger.ts';
+import { PAY_STATE } from '../src/modules/payment-totals/payment-totals.ts';
 import { rollupDifferences } from '../src/modules/read-model/rollup-tables.ts';
 import { createTestApp, createTestDatabase, dialects, type TestDatabase } from './helpers/app.ts';
 import { request } from './helpers/domain.ts';

@@ -13,6 +13,7 @@ import {
 import { signUp } from './helpers/factories.ts';
 import { documentedRoutes, registeredRoutes } from './helpers/route-table.ts';
 import { createSchedule, scheduleData } from './helpers/schedules.ts';
+import { ledgerOf } from './helpers/seed.ts';
 
 /**
  * The ownership matrix: every registered `/api/v1` route × method, called by an intruder with the owner's ids.
@@ -380,7 +381,7 @@ describe.each(dialects)('ownership on %s', (dialect) => {
   let owner: Api;
   let intruder: Api;
   let world: World;
-  let ownerId: number;
+  let ownerLedger: number;
 
   beforeAll(async () => {
     t = await createTestApp(dialect);
@@ -437,7 +438,7 @@ describe.each(dialects)('ownership on %s', (dialect) => {
       .select('id')
       .where('username_key', '=', owner.session.username.toLowerCase())
       .executeTakeFirstOrThrow();
-    ownerId = row.id;
+    ownerLedger = await ledgerOf(t.app.db, row.id);
   });
   afterAll(() => t.close());
 
@@ -445,13 +446,28 @@ describe.each(dialects)('ownership on %s', (dialect) => {
   async function ownerData() {
     const db = t.app.db;
     return {
-      user: await db.selectFrom('users').select('last_invoice_number').where('id', '=', ownerId).execute(),
-      bills: await db.selectFrom('bills').selectAll().where('user_id', '=', ownerId).orderBy('id').execute(),
-      entries: await db.selectFrom('entries').selectAll().where('user_id', '=', ownerId).orderBy('id').execute(),
-      payments: await db.selectFrom('payments').selectAll().where('user_id', '=', ownerId).orderBy('id').execute(),
+      ledger: await db.selectFrom('ledgers').select('last_invoice_number').where('id', '=', ownerLedger).execute(),
+      bills: await db.selectFrom('bills').selectAll().where('ledger_id', '=', ownerLedger).orderBy('id').execute(),
+      entries: await db.selectFrom('entries').selectAll().where('ledger_id', '=', ownerLedger).orderBy('id').execute(),
+      payments: await db
+        .selectFrom('payments')
+        .selectAll()
+        .where('ledger_id', '=', ownerLedger)
+        .orderBy('id')
+        .execute(),
       intruderEntry: await db.selectFrom('entries').selectAll().where('id', '=', world.intruderEntry).execute(),
-      schedules: await db.selectFrom('schedules').selectAll().where('user_id', '=', ownerId).orderBy('id').execute(),
-      categories: await db.selectFrom('categories').selectAll().where('user_id', '=', ownerId).orderBy('id').execute(),
+      schedules: await db
+        .selectFrom('schedules')
+        .selectAll()
+        .where('ledger_id', '=', ownerLedger)
+        .orderBy('id')
+        .execute(),
+      categories: await db
+        .selectFrom('categories')
+        .selectAll()
+        .where('ledger_id', '=', ownerLedger)
+        .orderBy('id')
+        .execute(),
     };
   }
 

@@ -5,6 +5,7 @@ import { DEACTIVATED_ACCOUNT_RETENTION } from '../src/lib/retention.ts';
 import { DAY } from '../src/lib/time.ts';
 import { createTestApp, dialects, type TestApp } from './helpers/app.ts';
 import { type Session, signUp } from './helpers/factories.ts';
+import { ledgerOf } from './helpers/seed.ts';
 
 describe.each(dialects)('purge of deactivated accounts (%s)', (dialect) => {
   let t: TestApp;
@@ -25,10 +26,12 @@ describe.each(dialects)('purge of deactivated accounts (%s)', (dialect) => {
   /** Gives the user an entity, an invoice and a payment, written straight to the tables. */
   async function giveData(id: number) {
     const now = t.clock.now();
+    const ledgerId = await ledgerOf(t.app.db, id);
+    ledgers.set(id, ledgerId);
     const bill = await t.app.db
       .insertInto('bills')
       .values({
-        user_id: id,
+        ledger_id: ledgerId,
         name: 'Power Co',
         name_key: 'power co',
         category: 'Utilities',
@@ -41,7 +44,7 @@ describe.each(dialects)('purge of deactivated accounts (%s)', (dialect) => {
     const entry = await t.app.db
       .insertInto('entries')
       .values({
-        user_id: id,
+        ledger_id: ledgerId,
         bill_id: bill.id,
         invoice_number: 1,
         date: '2026-01-01',
@@ -64,7 +67,7 @@ describe.each(dialects)('purge of deactivated accounts (%s)', (dialect) => {
     await t.app.db
       .insertInto('payments')
       .values({
-        user_id: id,
+        ledger_id: ledgerId,
         entry_id: entry.id,
         date: '2026-01-02',
         amount_cents: 1000,
@@ -77,8 +80,18 @@ describe.each(dialects)('purge of deactivated accounts (%s)', (dialect) => {
       .execute();
   }
 
+  /** Each user's personal ledger, read before the purge deletes it. */
+  const ledgers = new Map<number, number>();
   const countFor = async (table: 'bills' | 'entries' | 'payments' | 'refresh_tokens', id: number) =>
-    (await t.app.db.selectFrom(table).select('user_id').where('user_id', '=', id).execute()).length;
+    table === 'refresh_tokens'
+      ? (await t.app.db.selectFrom(table).select('user_id').where('user_id', '=', id).execute()).length
+      : (
+          await t.app.db
+            .selectFrom(table)
+            .select('ledger_id')
+            .where('ledger_id', '=', ledgers.get(id) ?? 0)
+            .execute()
+        ).length;
 
   it('deletes accounts deactivated over 30 days ago with all their data, keeps the rest', async () => {
     const old = await signUp(t.app);

@@ -100,12 +100,12 @@ describe('SQLite query plans of the invoice list', () => {
 
     it('the web app’s default (last 30 days) is an index range over entries_live_date', async () => {
       const details = await plan(await page({ field: 'date', order: 'desc' }, { startDate: '2026-10-23' }));
-      expectIndexWalk(details, /entries_live_date \(user_id=\? AND date>\?\)/);
+      expectIndexWalk(details, /entries_live_date \(ledger_id=\? AND date>\?\)/);
     });
 
     it('the due filter, the due summary’s sums and its lists are ranges of entries_live_unpaid_due', async () => {
       // `due_date is not null` reads as `due_date>NULL`.
-      const range = /INDEX entries_live_unpaid_due \(user_id=\? AND (due_date>\? AND )?due_date<\?\)/;
+      const range = /INDEX entries_live_unpaid_due \(ledger_id=\? AND (due_date>\? AND )?due_date<\?\)/;
       const filtered = await plan(
         await page({ field: 'date', order: 'desc' }, { due: 'overdue', today: '2026-05-01' }),
       );
@@ -113,7 +113,7 @@ describe('SQLite query plans of the invoice list', () => {
       const due = new DueRepository(t.app.db);
       const sums = await plan(due.totalsQuery(userId, '2026-05-01', [7, 30]));
       expect(sums.join(' | ')).toMatch(
-        /COVERING INDEX entries_live_unpaid_due \(user_id=\? AND (due_date>\? AND )?due_date<\?\)/,
+        /COVERING INDEX entries_live_unpaid_due \(ledger_id=\? AND (due_date>\? AND )?due_date<\?\)/,
       );
       expectIndexWalk(await plan(due.firstDueQuery(userId, null, '2026-04-30', 5)), range);
     });
@@ -123,7 +123,7 @@ describe('SQLite query plans of the invoice list', () => {
       const details = await plan(
         repo.chunkQuery(toScope(userId, {}), { field: 'date', order: 'desc' }, after, 1000, {}),
       );
-      expectIndexWalk(details, /entries_live_date \(user_id=\? AND \(date,invoice_number\)<\(\?,\?\)\)/);
+      expectIndexWalk(details, /entries_live_date \(ledger_id=\? AND \(date,invoice_number\)<\(\?,\?\)\)/);
     });
   });
 
@@ -153,10 +153,10 @@ describe('SQLite query plans of the invoice list', () => {
     });
 
     it.each([
-      ['true', 'desc', /entries_live_balance \(user_id=\? AND balance_cents=\?\)/],
-      ['false', 'asc', /entries_live_balance \(user_id=\? AND balance_cents>\?\)/],
-      ['partial', 'asc', /entries_live_balance \(user_id=\? AND balance_cents>\?\)/],
-      ['overpaid', 'desc', /entries_live_(balance|status) \(user_id=\? AND (balance_cents|pay_state)=\?\)/],
+      ['true', 'desc', /entries_live_balance \(ledger_id=\? AND balance_cents=\?\)/],
+      ['false', 'asc', /entries_live_balance \(ledger_id=\? AND balance_cents>\?\)/],
+      ['partial', 'asc', /entries_live_balance \(ledger_id=\? AND balance_cents>\?\)/],
+      ['overpaid', 'desc', /entries_live_(balance|status) \(ledger_id=\? AND (balance_cents|pay_state)=\?\)/],
     ] as const)(
       'paid=%s sorted by balance %s walks only the matching side of the balance',
       async (paid, order, index) => {
@@ -168,7 +168,7 @@ describe('SQLite query plans of the invoice list', () => {
       const filters: EntryFilters = { categoryList: ['Home Services'], startDate: '2019-01-01', paid: 'false' };
       expectIndexWalk(
         await hinted(filters, { field: 'balance', order: 'desc' }),
-        /entries_live_category_balance \(user_id=\? AND category=\? AND balance_cents>\?\)/,
+        /entries_live_category_balance \(ledger_id=\? AND category=\? AND balance_cents>\?\)/,
       );
     });
 
@@ -176,14 +176,14 @@ describe('SQLite query plans of the invoice list', () => {
       const filters = { categoryList: ['home_services'], startDate: '2017-06-01', endDate: '2025-12-31' };
       expectIndexWalk(
         await hinted(filters, { field: 'amount', order: 'asc' }),
-        /entries_live_category_amount \(user_id=\? AND category=\?\)/,
+        /entries_live_category_amount \(ledger_id=\? AND category=\?\)/,
       );
     });
 
     it('a narrow date range is read from entries_live_category_date and sorted (a few rows)', async () => {
       const filters = { categoryList: ['Home Services'], startDate: '2020-03-01', endDate: '2020-03-31' };
       const details = (await hinted(filters, { field: 'amount', order: 'asc' })).join(' | ');
-      expect(details).toMatch(/entries_live_category_date \(user_id=\? AND category=\? AND date>\? AND date<\?\)/);
+      expect(details).toMatch(/entries_live_category_date \(ledger_id=\? AND category=\? AND date>\? AND date<\?\)/);
     });
   });
 

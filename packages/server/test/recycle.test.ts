@@ -469,7 +469,7 @@ describe.each(dialects)('recycle bin on %s', (dialect) => {
       // A refusal stores nothing: not even a new data version or change record (which a lock taken in a committed
       // transaction would leave).
       const versions = async () => ({
-        versions: await t.app.db.selectFrom('user_data_versions').selectAll().orderBy('user_id').execute(),
+        versions: await t.app.db.selectFrom('ledger_data_versions').selectAll().orderBy('ledger_id').execute(),
         changes: (await t.app.db.selectFrom('entry_changes').select('entry_id').execute()).length,
       });
       const versionsBefore = await versions();

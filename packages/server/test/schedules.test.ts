@@ -15,6 +15,7 @@ import {
 } from './helpers/domain.ts';
 import { signIn, signUp } from './helpers/factories.ts';
 import { createSchedule, scheduleData, storedInvoices } from './helpers/schedules.ts';
+import { personalLedgerOf } from './helpers/seed.ts';
 
 /** Noon UTC of a date: the clock of a test that happens "on" that day. */
 const noon = (date: string) => Date.parse(`${date}T12:00:00Z`);
@@ -631,17 +632,7 @@ describe.each(dialects)('recurring invoices on %s', (dialect) => {
         const payments = await t.app.db
           .selectFrom('payments')
           .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where(
-            'user_id',
-            '=',
-            (
-              await t.app.db
-                .selectFrom('users')
-                .select('id')
-                .where('username', '=', api.session.username)
-                .executeTakeFirstOrThrow()
-            ).id,
-          )
+          .where('ledger_id', '=', await personalLedgerOf(t.app.db, api.session.username))
           .executeTakeFirstOrThrow();
         expect(Number(payments.n)).toBe(78);
       } finally {

@@ -22,8 +22,6 @@ export interface UsersTable {
   created_at: number;
   last_login: number | null;
   deactivated_at: number | null;
-  /** Highest invoice number ever issued; incremented under the row lock, never reused. */
-  last_invoice_number: Generated<number>;
   /** Carried by every access token; incremented by a password change or deactivation to cut off older tokens. */
   token_version: Generated<number>;
   /** When the current address was proven by a verification link; null until then (and after a change). */
@@ -74,7 +72,8 @@ export interface MfaChallengesTable {
  */
 export interface CategoriesTable {
   id: Generated<number>;
-  user_id: number;
+  /** The ledger the row belongs to (docs/decisions/0107-ledgers.md). */
+  ledger_id: number;
   name: string;
   /** `categoryKey(name)`: unique per owner. */
   name_key: string;
@@ -87,7 +86,8 @@ export interface CategoriesTable {
 
 export interface BillsTable {
   id: Generated<number>;
-  user_id: number;
+  /** The ledger the row belongs to (docs/decisions/0107-ledgers.md). */
+  ledger_id: number;
   name: string;
   name_key: string;
   category: string;
@@ -106,7 +106,8 @@ export interface BillsTable {
  */
 export interface EntriesTable {
   id: Generated<number>;
-  user_id: number;
+  /** The ledger the row belongs to (docs/decisions/0107-ledgers.md). */
+  ledger_id: number;
   bill_id: number;
   invoice_number: number;
   date: string;
@@ -137,7 +138,8 @@ export interface EntriesTable {
 
 export interface PaymentsTable {
   id: Generated<number>;
-  user_id: number;
+  /** The ledger the row belongs to (docs/decisions/0107-ledgers.md). */
+  ledger_id: number;
   entry_id: number;
   date: string;
   amount_cents: number;
@@ -151,15 +153,19 @@ export interface PaymentsTable {
   created_at: number;
 }
 
-/** Grows with every write to a user's invoices (triggers of migration `2026-11-25T00-00_data_versions`). */
-export interface UserDataVersionsTable {
-  user_id: number;
+/**
+ * Grows with every write to a ledger's invoices and payments (triggers of migrations
+ * `2026-11-25T00-00_data_versions` and `2026-11-29T02-00_entry_changes`, moved to ledgers by `2026-12-02T00-00_ledger_data`).
+ */
+export interface LedgerDataVersionsTable {
+  ledger_id: number;
   version: number;
 }
 
 /** The invoices each data version wrote (migration `2026-11-29T02-00_entry_changes`); kept an hour. */
 export interface EntryChangesTable {
-  user_id: number;
+  /** The ledger the row belongs to (docs/decisions/0107-ledgers.md). */
+  ledger_id: number;
   version: number;
   entry_id: number;
   at: number;
@@ -168,7 +174,8 @@ export interface EntryChangesTable {
 /** One committed CSV import; `undone_at` once it was undone (its rows went to the recycle bin). */
 export interface ImportsTable {
   id: Generated<number>;
-  user_id: number;
+  /** The ledger the row belongs to (docs/decisions/0107-ledgers.md). */
+  ledger_id: number;
   file_name: string;
   created_at: number;
   invoice_count: number;
@@ -181,7 +188,8 @@ export interface ImportsTable {
 /** A recurring invoice's rule and cursor (docs/decisions/1010-recurring-invoices.md). */
 export interface SchedulesTable {
   id: Generated<number>;
-  user_id: number;
+  /** The ledger the row belongs to (docs/decisions/0107-ledgers.md). */
+  ledger_id: number;
   bill_id: number;
   cadence: string;
   interval: number;
@@ -317,7 +325,7 @@ export interface Database {
   payment_history: PaymentHistoryTable;
   bill_history: BillHistoryTable;
   users: UsersTable;
-  user_data_versions: UserDataVersionsTable;
+  ledger_data_versions: LedgerDataVersionsTable;
   entry_changes: EntryChangesTable;
   refresh_tokens: RefreshTokensTable;
   login_failures: LoginFailuresTable;

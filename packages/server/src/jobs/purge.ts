@@ -1,22 +1,36 @@
 import type { Db } from '../db/database.ts';
+import { handOverLedgers } from '../db/ledger-handover.ts';
 import { DEACTIVATED_ACCOUNT_RETENTION, THROTTLE_WINDOW } from '../lib/retention.ts';
 
 /**
- * Deletes accounts deactivated more than 30 days ago (their data goes by foreign-key cascade), spent
+ * Deletes accounts deactivated more than 30 days ago, each in its own transaction: the shared ledgers it still
+ * owns alone pass to their longest-standing member or, with nobody left, go (`handOverLedgers`); its personal
+ * ledger and its data go by foreign-key cascade. Then spent
  * refresh tokens, expired sign-in challenges and stale login failures. Each step is one idempotent DELETE, so several processes may
  * run it at the same moment without harm.
  */
 export async function purgeAccounts(db: Db, now: number): Promise<{ users: number }> {
-  const users = await db
-    .deleteFrom('users')
+  const expired = await db
+    .selectFrom('users')
+    .select('id')
     .where('deactivated_at', 'is not', null)
     .where('deactivated_at', '<', now - DEACTIVATED_ACCOUNT_RETENTION)
-    .executeTakeFirst();
+    .orderBy('id')
+    .execute();
+  let users = 0;
+  for (const { id } of expired) {
+    users += await db.transaction().execute(async (trx) => {
+      await handOverLedgers(trx, id, true);
+      // Another process may have purged it meanwhile: then this deletes nothing.
+      const result = await trx.deleteFrom('users').where('id', '=', id).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    });
+  }
   await db.deleteFrom('refresh_tokens').where('expires_at', '<', now).execute();
   await db.deleteFrom('mfa_challenges').where('expires_at', '<', now).execute();
   await db
     .deleteFrom('login_failures')
     .where('at', '<', now - THROTTLE_WINDOW)
     .execute();
-  return { users: Number(users.numDeletedRows) };
+  return { users };
 }

@@ -1,3 +1,5 @@
+import type { Actor } from './actor.ts';
+
 /**
  * The intents that one PUT of the wire carries in its `recycle` flag (docs/api/README.md, General): `true`
  * deletes to the recycle bin, `false` restores (a live row is just edited), absent edits — and an edit of a row in
@@ -5,18 +7,18 @@
  * recycle bin's restore calls `restore` (docs/decisions/1102-intent-methods.md).
  */
 export interface RecycleIntents<C, R> {
-  edit(userId: number, change: C): Promise<R>;
-  recycle(userId: number, change: C): Promise<R>;
-  restore(userId: number, change: C): Promise<R>;
+  edit(actor: Actor, change: C): Promise<R>;
+  recycle(actor: Actor, change: C): Promise<R>;
+  restore(actor: Actor, change: C): Promise<R>;
 }
 
 /** The intent a PUT body names, chosen from its `recycle` flag. */
 export function runIntent<C extends { recycle?: boolean | undefined }, R>(
   service: RecycleIntents<C, R>,
-  userId: number,
+  actor: Actor,
   change: C,
 ): Promise<R> {
-  if (change.recycle === true) return service.recycle(userId, change);
-  if (change.recycle === false) return service.restore(userId, change);
-  return service.edit(userId, change);
+  if (change.recycle === true) return service.recycle(actor, change);
+  if (change.recycle === false) return service.restore(actor, change);
+  return service.edit(actor, change);
 }

@@ -10,8 +10,8 @@ export class VersionedCache {
 
   constructor(private readonly maxBytes: number) {}
 
-  get(userId: number, version: number, key: string): Buffer | undefined {
-    const id = `${userId} ${key}`;
+  get(ledgerId: number, version: number, key: string): Buffer | undefined {
+    const id = `${ledgerId} ${key}`;
     const hit = this.entries.get(id);
     if (!hit) return undefined;
     this.entries.delete(id);
@@ -24,9 +24,9 @@ export class VersionedCache {
   }
 
   /** Keeps `body`, unless a response stored under a newer version (a later request that finished first) is there. */
-  set(userId: number, version: number, key: string, body: Buffer): void {
+  set(ledgerId: number, version: number, key: string, body: Buffer): void {
     if (body.length > this.maxBytes / 16) return; // one huge response must not flush everything else
-    const id = `${userId} ${key}`;
+    const id = `${ledgerId} ${key}`;
     const old = this.entries.get(id);
     if (old) {
       if (old.version > version) return;

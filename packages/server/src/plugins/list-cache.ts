@@ -26,19 +26,19 @@ function wantsFresh(request: FastifyRequest): boolean {
  *
  * Register `lookup` after `authenticate` in the route's `onRequest` and `store` as its `onSend`.
  */
-export function listCache(version: (userId: number) => Promise<number>, maxBytes = DEFAULT_BYTES) {
+export function listCache(version: (ledgerId: number) => Promise<number>, maxBytes = DEFAULT_BYTES) {
   const cache = new VersionedCache(maxBytes);
   const lookup: onRequestHookHandler = async (request: FastifyRequest, reply: FastifyReply) => {
-    request.dataVersion = await version(request.userId);
+    request.dataVersion = await version(request.ledger.id);
     if (wantsFresh(request)) return;
-    const body = cache.get(request.userId, request.dataVersion, request.url);
+    const body = cache.get(request.ledger.id, request.dataVersion, request.url);
     if (body) return reply.header('cache-status', 'billfold; hit').type(JSON_TYPE).send(body);
   };
   const store: onSendHookHandler = async (request, reply, payload) => {
     if (reply.getHeader('cache-status') !== undefined || reply.statusCode !== 200) return payload;
     if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
     const body = Buffer.isBuffer(payload) ? payload : Buffer.from(payload);
-    cache.set(request.userId, request.dataVersion, request.url, body);
+    cache.set(request.ledger.id, request.dataVersion, request.url, body);
     reply.header('cache-status', `billfold; fwd=${wantsFresh(request) ? 'request' : 'miss'}; stored`);
     return body;
   };

@@ -4,7 +4,7 @@ import type { Insertable } from 'kysely';
 import type { Db } from '../../src/db/database.ts';
 import type { BillsTable, EntriesTable, PaymentsTable } from '../../src/db/schema.ts';
 import { billNameKey } from '../../src/modules/bills/bill.mapper.ts';
-import { derivePayment } from '../../src/modules/ledger/ledger.ts';
+import { derivePayment } from '../../src/modules/payment-totals/payment-totals.ts';
 
 /**
  * Direct-database factory for read-side tests and the benchmark seeder: bills, entries and payments
@@ -87,6 +87,25 @@ function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
   return out;
 }
 
+/** Whose rows a seed writes: a user's (into their personal ledger), or a ledger's named by id. */
+export type SeedOwner = number | { ledger: number };
+
+/** The ledger a seed writes into: the user's personal ledger, or the one named. */
+export async function ledgerOf(db: Db, owner: SeedOwner): Promise<number> {
+  if (typeof owner !== 'number') return owner.ledger;
+  const row = await db
+    .selectFrom('ledgers')
+    .select('id')
+    .where('personal_user_id', '=', owner)
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** The personal ledger of the user signed up as `username`. */
+export async function personalLedgerOf(db: Db, username: string): Promise<number> {
+  return ledgerOf(db, await userIdOf(db, username));
+}
+
 export async function userIdOf(db: Db, username: string): Promise<number> {
   const row = await db
     .selectFrom('users')
@@ -99,14 +118,15 @@ export async function userIdOf(db: Db, username: string): Promise<number> {
 /** Categories of the user's own (docs/decisions/0105-categories-of-your-own.md), for entities to name. */
 export async function seedCategories(
   db: Db,
-  userId: number,
+  owner: SeedOwner,
   specs: { name: string; flow?: CategoryFlow; retired?: boolean }[],
 ): Promise<void> {
+  const ledgerId = await ledgerOf(db, owner);
   await db
     .insertInto('categories')
     .values(
       specs.map((c) => ({
-        user_id: userId,
+        ledger_id: ledgerId,
         name: c.name,
         name_key: categoryKey(c.name),
         flow: c.flow ?? 'expense',
@@ -117,7 +137,8 @@ export async function seedCategories(
     .execute();
 }
 
-export async function seedBills(db: Db, userId: number, specs: BillSeed[]): Promise<SeededBill[]> {
+export async function seedBills(db: Db, owner: SeedOwner, specs: BillSeed[]): Promise<SeededBill[]> {
+  const ledgerId = await ledgerOf(db, owner);
   const bills = specs.map((spec) => {
     billSequence += 1;
     return {
@@ -131,7 +152,7 @@ export async function seedBills(db: Db, userId: number, specs: BillSeed[]): Prom
   const out: SeededBill[] = [];
   for (const part of chunks(bills)) {
     const rows: Insertable<BillsTable>[] = part.map((b) => ({
-      user_id: userId,
+      ledger_id: ledgerId,
       name: b.name,
       name_key: billNameKey(b.name),
       category: b.category,
@@ -150,29 +171,30 @@ export async function seedBills(db: Db, userId: number, specs: BillSeed[]): Prom
   return out;
 }
 
-export async function seedBill(db: Db, userId: number, spec: BillSeed = {}): Promise<SeededBill> {
-  const [bill] = await seedBills(db, userId, [spec]);
+export async function seedBill(db: Db, owner: SeedOwner, spec: BillSeed = {}): Promise<SeededBill> {
+  const [bill] = await seedBills(db, owner, [spec]);
   if (!bill) throw new Error('no bill seeded');
   return bill;
 }
 
 /**
- * Inserts entries with their payments, numbering them after the user's highest invoice number. An entry
+ * Inserts entries with their payments, numbering them after the ledger's highest invoice number. An entry
  * of a recycled entity is recycled by cascade; payments of a recycled entry count as recycled with it.
  */
-export async function seedEntries(db: Db, userId: number, specs: EntrySeed[]): Promise<SeededEntry[]> {
+export async function seedEntries(db: Db, owner: SeedOwner, specs: EntrySeed[]): Promise<SeededEntry[]> {
   if (specs.length === 0) return [];
+  const ledgerId = await ledgerOf(db, owner);
   return db.transaction().execute(async (trx) => {
-    const user = await trx
-      .selectFrom('users')
+    const ledger = await trx
+      .selectFrom('ledgers')
       .select('last_invoice_number')
-      .where('id', '=', userId)
+      .where('id', '=', ledgerId)
       .executeTakeFirstOrThrow();
-    const first = user.last_invoice_number + 1;
+    const first = ledger.last_invoice_number + 1;
     await trx
-      .updateTable('users')
-      .set({ last_invoice_number: user.last_invoice_number + specs.length })
-      .where('id', '=', userId)
+      .updateTable('ledgers')
+      .set({ last_invoice_number: ledger.last_invoice_number + specs.length })
+      .where('id', '=', ledgerId)
       .execute();
 
     const entries = specs.map((spec, i) => {
@@ -217,7 +239,7 @@ export async function seedEntries(db: Db, userId: number, specs: EntrySeed[]): P
     const ids = new Map<number, number>();
     for (const part of chunks(entries)) {
       const rows: Insertable<EntriesTable>[] = part.map((e) => ({
-        user_id: userId,
+        ledger_id: ledgerId,
         bill_id: e.bill.id,
         invoice_number: e.invoiceNumber,
         date: e.date,
@@ -254,7 +276,7 @@ export async function seedEntries(db: Db, userId: number, specs: EntrySeed[]): P
         // A live payment of a recycled entry was deleted with it.
         const cascade = entry.recycledAt !== null && payment.recycledAt === null;
         return {
-          user_id: userId,
+          ledger_id: ledgerId,
           entry_id: entry.id,
           date: payment.date,
           amount_cents: payment.amountCents,

@@ -220,10 +220,10 @@ async function checkOnDisk(database: DatabaseConfig, ledger: Ledger, label: stri
     expect(await totalsMismatches(db), `${label}: stored totals differ from the payments`).toEqual([]);
     // Invoice numbers: never reissued, so the counter is at or above every number in use.
     const numbers = await db
-      .selectFrom('users')
-      .innerJoin('entries', 'entries.user_id', 'users.id')
-      .select((eb) => ['users.last_invoice_number', eb.fn.max('entries.invoice_number').as('highest')])
-      .groupBy('users.last_invoice_number')
+      .selectFrom('ledgers')
+      .innerJoin('entries', 'entries.ledger_id', 'ledgers.id')
+      .select((eb) => ['ledgers.last_invoice_number', eb.fn.max('entries.invoice_number').as('highest')])
+      .groupBy(['ledgers.id', 'ledgers.last_invoice_number'])
       .execute();
     for (const row of numbers)
       expect(Number(row.last_invoice_number), label).toBeGreaterThanOrEqual(Number(row.highest));

@@ -233,6 +233,8 @@ export const nastyValue: fc.Arbitrary<unknown> = fc.oneof(
 export const EXTRA_KEYS = [
   'userId',
   'user_id',
+  'ledgerId',
+  'ledger_id',
   'invoiceId',
   'invoice_number',
   'balance',

@@ -768,9 +768,17 @@ function toInject(draft: Draft, w: World, remoteAddress: string): InjectOptions 
 
 const num = (row: Row, key: string) => Number(row[key]);
 
-/** The caller's rows by kind, read from the latest snapshot. */
+/** The user's personal ledger, in a snapshot: every request without the ledger header works in it. */
+function personalLedgerIn(state: Snapshot, userId: number): number {
+  const row = (state.ledgers ?? []).find((l) => num(l, 'personal_user_id') === userId);
+  if (!row) throw new Error(`no personal ledger for user ${userId}`);
+  return num(row, 'id');
+}
+
+/** The caller's rows by kind (their personal ledger's), read from the latest snapshot. */
 function poolsOf(state: Snapshot, userId: number): Pools {
-  const mine = (table: string) => (state[table] ?? []).filter((row) => num(row, 'user_id') === userId);
+  const ledgerId = personalLedgerIn(state, userId);
+  const mine = (table: string) => (state[table] ?? []).filter((row) => num(row, 'ledger_id') === ledgerId);
   const bills = mine('bills');
   const entries = mine('entries');
   const payments = mine('payments');
@@ -810,9 +818,12 @@ function poolsOf(state: Snapshot, userId: number): Pools {
 
 /** The other user's rows, as text: they must never change. */
 function victimRows(state: Snapshot, victimId: number): string {
+  const ledgerId = personalLedgerIn(state, victimId);
   return JSON.stringify(
     ['bills', 'entries', 'payments', 'schedules', 'categories', 'users'].map((table) =>
-      (state[table] ?? []).filter((row) => num(row, table === 'users' ? 'id' : 'user_id') === victimId),
+      (state[table] ?? []).filter((row) =>
+        table === 'users' ? num(row, 'id') === victimId : num(row, 'ledger_id') === ledgerId,
+      ),
     ),
   );
 }

@@ -15,6 +15,7 @@ import * as categories from './2026-11-30T00-00_categories.ts';
 import * as verifiedAddresses from './2026-11-30T00-00_verified_addresses.ts';
 import * as billNextDue from './2026-11-30T01-00_bill_next_due.ts';
 import * as ledgers from './2026-12-01T00-00_ledgers.ts';
+import * as ledgerData from './2026-12-02T00-00_ledger_data.ts';
 
 /** Every migration, by name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-30T01-00_bill_next_due': billNextDue,
   '2026-11-30T00-00_categories': categories,
   '2026-12-01T00-00_ledgers': ledgers,
+  '2026-12-02T00-00_ledger_data': ledgerData,
 };

@@ -23,43 +23,46 @@ const PAGE = 5_000;
 
 /** Whole-account reads and bulk inserts for the account file (export and import). */
 export class AccountDataRepository extends Repository {
-  categories(userId: number) {
-    return this.db.selectFrom('categories').selectAll().where('user_id', '=', userId).orderBy('id').execute();
+  categories(ledgerId: number) {
+    return this.db.selectFrom('categories').selectAll().where('ledger_id', '=', ledgerId).orderBy('id').execute();
   }
 
-  categoryBook(userId: number): Promise<CategoryBook> {
-    return readCategoryBook(this.db, userId);
+  categoryBook(ledgerId: number): Promise<CategoryBook> {
+    return readCategoryBook(this.db, ledgerId);
   }
 
   async insertCategories(rows: Insertable<CategoriesTable>[]): Promise<void> {
     if (rows.length > 0) await this.db.insertInto('categories').values(rows).execute();
   }
 
-  bills(userId: number) {
-    return this.db.selectFrom('bills').selectAll().where('user_id', '=', userId).orderBy('id').execute();
+  bills(ledgerId: number) {
+    return this.db.selectFrom('bills').selectAll().where('ledger_id', '=', ledgerId).orderBy('id').execute();
   }
 
   /** The user's invoices in id order, read a page at a time with a turn of the event loop between pages. */
-  entriesPaged(userId: number): Promise<Selectable<EntriesTable>[]> {
-    return this.paged('entries', userId);
+  entriesPaged(ledgerId: number): Promise<Selectable<EntriesTable>[]> {
+    return this.paged('entries', ledgerId);
   }
 
   /** The user's payments in id order, read a page at a time with a turn of the event loop between pages. */
-  paymentsPaged(userId: number): Promise<Selectable<PaymentsTable>[]> {
-    return this.paged('payments', userId);
+  paymentsPaged(ledgerId: number): Promise<Selectable<PaymentsTable>[]> {
+    return this.paged('payments', ledgerId);
   }
 
   /**
    * Every row of the user's in `table`, in id order: pages of `PAGE` rows after the last id read. Kysely types a query
    * over a union of table names as holding the columns of all of them, so the rows are named by `T` again.
    */
-  private async paged<T extends 'entries' | 'payments'>(table: T, userId: number): Promise<Selectable<Database[T]>[]> {
+  private async paged<T extends 'entries' | 'payments'>(
+    table: T,
+    ledgerId: number,
+  ): Promise<Selectable<Database[T]>[]> {
     const all: Selectable<Database[T]>[] = [];
     for (let after = 0; ; ) {
       const rows = (await this.db
         .selectFrom(table as 'entries' | 'payments')
         .selectAll()
-        .where('user_id', '=', userId)
+        .where('ledger_id', '=', ledgerId)
         .where('id', '>', after)
         .orderBy('id')
         .limit(PAGE)
@@ -71,44 +74,44 @@ export class AccountDataRepository extends Repository {
     }
   }
 
-  schedules(userId: number) {
-    return this.db.selectFrom('schedules').selectAll().where('user_id', '=', userId).orderBy('id').execute();
+  schedules(ledgerId: number) {
+    return this.db.selectFrom('schedules').selectAll().where('ledger_id', '=', ledgerId).orderBy('id').execute();
   }
 
   /** The occurrences of the user's schedules, by schedule and then date. */
-  occurrences(userId: number) {
+  occurrences(ledgerId: number) {
     return this.db
       .selectFrom('schedule_occurrences')
       .innerJoin('schedules', 'schedules.id', 'schedule_occurrences.schedule_id')
       .selectAll('schedule_occurrences')
-      .where('schedules.user_id', '=', userId)
+      .where('schedules.ledger_id', '=', ledgerId)
       .orderBy('schedule_occurrences.schedule_id')
       .orderBy('schedule_occurrences.occurrence_date')
       .execute();
   }
 
-  /** The user row, locked until the transaction ends (an import and a concurrent first write run one after the other). */
-  lockUser(userId: number) {
+  /** The ledger row, locked until the transaction ends (an import and a concurrent first write run one after the other). */
+  lockLedger(ledgerId: number) {
     return this.db
-      .updateTable('users')
+      .updateTable('ledgers')
       .set((eb) => ({ last_invoice_number: eb.ref('last_invoice_number') }))
-      .where('id', '=', userId)
-      .returning(['id', 'last_invoice_number'])
+      .where('id', '=', ledgerId)
+      .returning(['id', 'name', 'last_invoice_number'])
       .executeTakeFirstOrThrow();
   }
 
-  async hasData(userId: number): Promise<boolean> {
+  async hasData(ledgerId: number): Promise<boolean> {
     const bill = await this.db
       .selectFrom('bills')
       .select('id')
-      .where('user_id', '=', userId)
+      .where('ledger_id', '=', ledgerId)
       .limit(1)
       .executeTakeFirst();
     return bill !== undefined;
   }
 
-  setLastInvoiceNumber(userId: number, value: number) {
-    return this.db.updateTable('users').set({ last_invoice_number: value }).where('id', '=', userId).execute();
+  setLastInvoiceNumber(ledgerId: number, value: number) {
+    return this.db.updateTable('ledgers').set({ last_invoice_number: value }).where('id', '=', ledgerId).execute();
   }
 
   /** Inserts the entities one by one (a recycled entity may share its name), returning their new ids in order. */

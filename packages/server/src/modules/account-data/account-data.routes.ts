@@ -39,7 +39,6 @@ export async function accountDataRoutes(
     r.get(
       '/account/export',
       {
-        onRequest: app.authenticate,
         schema: {
           tags: ['user'],
           summary: "Download everything of the caller's account as one versioned JSON file",
@@ -48,7 +47,7 @@ export async function accountDataRoutes(
         },
       },
       async (request, reply) => {
-        const data = await service.exportData(request.userId);
+        const data = await service.exportData(request.ledger.id);
         // The schema documents the body; the stream is that body (the service writes it in the schema's order).
         const untyped: FastifyReply = reply;
         return untyped
@@ -60,8 +59,9 @@ export async function accountDataRoutes(
     r.post(
       '/account/import',
       {
-        onRequest: app.authenticate,
         bodyLimit: fileLimit,
+        // It replaces what the ledger holds: its owner's call (docs/decisions/0107-ledgers.md).
+        config: { access: 'owner' },
         schema: {
           tags: ['user'],
           summary: 'Load an account file (any version) into the caller’s empty account, all or nothing',
@@ -73,7 +73,7 @@ export async function accountDataRoutes(
       async (request) => {
         const raw: unknown = request.body;
         const file = await parseAccountFile(raw instanceof Uint8Array ? raw : new Uint8Array(0));
-        return service.import(request.userId, file);
+        return service.import(request.actor, file);
       },
     );
   });

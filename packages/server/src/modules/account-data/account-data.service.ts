@@ -13,10 +13,11 @@ import {
 } from '@billfold/contract/categories';
 import { centsToDecimalString, toCents } from '@billfold/contract/money';
 import type { Cadence } from '@billfold/contract/schedule-dates';
+import type { Actor } from '../../lib/actor.ts';
 import { conflict } from '../../lib/http-error.ts';
 import { nextTurn } from '../../lib/turns.ts';
 import { billNameKey, entryColumnsOf } from '../bills/bill.mapper.ts';
-import { derivePayment } from '../ledger/ledger.ts';
+import { derivePayment } from '../payment-totals/payment-totals.ts';
 import type { AccountDataRepository } from './account-data.repository.ts';
 
 export const ACCOUNT_NOT_EMPTY =
@@ -39,6 +40,8 @@ type Rows<K extends keyof AccountDataRepository> = AccountDataRepository[K] exte
 /** What an export reads in its transaction; `exportJson` writes it out afterwards. */
 export interface ExportData {
   exportedAt: number;
+  /** The ledger's name, which the file carries (version 4). */
+  ledgerName: string;
   lastInvoiceNumber: number;
   categories: Rows<'categories'>;
   bills: Rows<'bills'>;
@@ -100,24 +103,25 @@ export class AccountDataService {
    * Everything the user owns, read in one transaction so the file is one consistent moment. The invoices and
    * payments are read in pages with a turn of the event loop between them (`AccountDataRepository`).
    */
-  exportData(userId: number): Promise<ExportData> {
+  exportData(ledgerId: number): Promise<ExportData> {
     return this.repo.transaction(async (repo) => {
-      const user = await repo.lockUser(userId);
+      const user = await repo.lockLedger(ledgerId);
       return {
         exportedAt: this.now(),
+        ledgerName: user.name,
         lastInvoiceNumber: Number(user.last_invoice_number),
-        categories: await repo.categories(userId),
-        bills: await repo.bills(userId),
-        entries: await repo.entriesPaged(userId),
-        payments: await repo.paymentsPaged(userId),
-        schedules: await repo.schedules(userId),
-        occurrences: await repo.occurrences(userId),
+        categories: await repo.categories(ledgerId),
+        bills: await repo.bills(ledgerId),
+        entries: await repo.entriesPaged(ledgerId),
+        payments: await repo.paymentsPaged(ledgerId),
+        schedules: await repo.schedules(ledgerId),
+        occurrences: await repo.occurrences(ledgerId),
       };
     });
   }
 
   /**
-   * The file's JSON text in pieces, in the order of the contract's `accountFileV3` (the schema the route
+   * The file's JSON text in pieces, in the order of the contract's `accountFileV4` (the schema the route
    * documents), each list written a part at a time with a turn of the event loop between parts, so a file of a
    * million invoices never holds the process up while it is built or sent.
    */
@@ -136,6 +140,7 @@ export class AccountDataService {
       version: ACCOUNT_FILE_VERSION,
       exportedAt: new Date(data.exportedAt).toISOString(),
       lastInvoiceNumber: data.lastInvoiceNumber,
+      ledger: { name: data.ledgerName },
     };
     yield JSON.stringify(head).slice(0, -1);
     yield* list('categories', data.categories, (c) => ({
@@ -211,14 +216,15 @@ export class AccountDataService {
    * hold no entity yet (an invoice always has one). Stored payment totals are derived from the live payments, as
    * every write path does; the rollup tables follow through their triggers.
    */
-  import(userId: number, file: AccountFile): Promise<AccountImportSummary> {
+  import(actor: Actor, file: AccountFile): Promise<AccountImportSummary> {
+    const { ledgerId } = actor;
     return this.repo.transaction(async (repo) => {
-      const user = await repo.lockUser(userId);
-      if (await repo.hasData(userId)) throw conflict(ACCOUNT_NOT_EMPTY);
+      const user = await repo.lockLedger(ledgerId);
+      if (await repo.hasData(ledgerId)) throw conflict(ACCOUNT_NOT_EMPTY);
 
       // The file's own categories join the account's: one the account already has (same name, case and spacing
       // aside) is kept as it is, and the file's entities take its name.
-      const book = await repo.categoryBook(userId);
+      const book = await repo.categoryBook(ledgerId);
       const added = file.categories.filter((c) => !book.find(c.name));
       if (book.own.length + added.length > MAX_OWN_CATEGORIES)
         throw conflict(
@@ -227,7 +233,7 @@ export class AccountDataService {
         );
       await repo.insertCategories(
         added.map((c) => ({
-          user_id: userId,
+          ledger_id: ledgerId,
           name: c.name,
           name_key: categoryKey(c.name),
           flow: c.flow,
@@ -244,7 +250,7 @@ export class AccountDataService {
           : (categoryNames.get(categoryKey(name)) ?? normalizeCategory(name));
 
       const bills = file.entities.map((e) => ({
-        user_id: userId,
+        ledger_id: ledgerId,
         name: e.name,
         name_key: billNameKey(e.name),
         category: categoryOf(e.category),
@@ -271,7 +277,7 @@ export class AccountDataService {
           const amount = cents(inv.amount);
           const total = paid.get(inv.ref) ?? { cents: 0, count: 0 };
           return {
-            user_id: userId,
+            ledger_id: ledgerId,
             bill_id: bill.id,
             invoice_number: inv.number,
             date: inv.date,
@@ -299,7 +305,7 @@ export class AccountDataService {
         (p) => {
           const [type = '', medium = ''] = p.method.split('|');
           return {
-            user_id: userId,
+            ledger_id: ledgerId,
             entry_id: entryByRef.get(p.invoice) as number,
             date: p.date,
             amount_cents: cents(p.amount),
@@ -323,7 +329,7 @@ export class AccountDataService {
         const bill = billByRef.get(s.entity) as NonNullable<ReturnType<typeof billByRef.get>>;
         await repo.insertSchedule(
           {
-            user_id: userId,
+            ledger_id: ledgerId,
             bill_id: bill.id,
             cadence: s.cadence,
             interval: s.interval,
@@ -350,7 +356,7 @@ export class AccountDataService {
           })),
         );
       }
-      await repo.setLastInvoiceNumber(userId, Math.max(Number(user.last_invoice_number), file.lastInvoiceNumber));
+      await repo.setLastInvoiceNumber(ledgerId, Math.max(Number(user.last_invoice_number), file.lastInvoiceNumber));
       return {
         entities: file.entities.length,
         invoices: file.invoices.length,

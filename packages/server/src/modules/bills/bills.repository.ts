@@ -4,8 +4,8 @@ import { type Insertable, type RawBuilder, type SqlBool, sql, type Updateable } 
 import { Repository } from '../../db/repository.ts';
 import type { BillRow, BillsTable } from '../../db/schema.ts';
 import { entityCategory, readFilterBook } from '../categories/category-book.ts';
-import { LedgerRepository } from '../ledger/ledger.repository.ts';
-import { PAY_STATE, recycledEntry } from '../ledger/ledger.ts';
+import { PaymentTotalsRepository } from '../payment-totals/payment-totals.repository.ts';
+import { PAY_STATE, recycledEntry } from '../payment-totals/payment-totals.ts';
 import type { EntryBillColumns } from './bill.mapper.ts';
 import type { NameHolder } from './bills.messages.ts';
 
@@ -38,24 +38,28 @@ function containsPattern(text: string): string {
 }
 
 export class BillsRepository extends Repository {
-  /** The ledger's locks and totals, on the same connection (and transaction) as this repository. */
-  ledger(): LedgerRepository {
-    return new LedgerRepository(this.db);
+  /** The payment totals' locks and sums, on the same connection (and transaction) as this repository. */
+  paymentTotals(): PaymentTotalsRepository {
+    return new PaymentTotalsRepository(this.db);
   }
 
   /** The stored category an entity's input names (docs/decisions/0105-categories-of-your-own.md). */
-  entityCategory(userId: number, value: unknown): Promise<string> {
-    return entityCategory(this.db, userId, value);
+  entityCategory(ledgerId: number, value: unknown): Promise<string> {
+    return entityCategory(this.db, ledgerId, value);
   }
 
   /** A filter's category values as stored names; the user's own are read only when a value is not built in. */
-  async categoryFilter(userId: number, values: readonly string[]): Promise<string[]> {
-    const book = await readFilterBook(this.db, userId, values);
+  async categoryFilter(ledgerId: number, values: readonly string[]): Promise<string[]> {
+    const book = await readFilterBook(this.db, ledgerId, values);
     return values.map((value) => book.filterName(value));
   }
 
-  list(userId: number, search: BillSearch) {
-    let query = this.db.selectFrom('bills').selectAll().where('user_id', '=', userId).where('recycled_at', 'is', null);
+  list(ledgerId: number, search: BillSearch) {
+    let query = this.db
+      .selectFrom('bills')
+      .selectAll()
+      .where('ledger_id', '=', ledgerId)
+      .where('recycled_at', 'is', null);
     if (search.status === 'active') query = query.where('status', '=', 1);
     if (search.status === 'inactive') query = query.where('status', '=', 0);
     if (search.nameKey) query = query.where(sql<boolean>`name_key like ${containsPattern(search.nameKey)} escape '!'`);
@@ -64,8 +68,8 @@ export class BillsRepository extends Repository {
   }
 
   /** The live entities `search` selects, as a condition on `b` (the same rules as `list`). */
-  private overviewWhere(userId: number, search: BillSearch): RawBuilder<SqlBool> {
-    const terms = [sql`b.user_id = ${userId}`, sql`b.recycled_at is null`];
+  private overviewWhere(ledgerId: number, search: BillSearch): RawBuilder<SqlBool> {
+    const terms = [sql`b.ledger_id = ${ledgerId}`, sql`b.recycled_at is null`];
     if (search.status === 'active') terms.push(sql`b.status = 1`);
     if (search.status === 'inactive') terms.push(sql`b.status = 0`);
     if (search.nameKey) terms.push(sql`b.name_key like ${containsPattern(search.nameKey)} escape '!'`);
@@ -75,9 +79,9 @@ export class BillsRepository extends Repository {
   }
 
   /** How many live entities `search` selects. */
-  async overviewCount(userId: number, search: BillSearch): Promise<number> {
+  async overviewCount(ledgerId: number, search: BillSearch): Promise<number> {
     const { rows } = await sql<{ n: number | string }>`select count(*) as n from bills b
-      where ${this.overviewWhere(userId, search)}`.execute(this.db);
+      where ${this.overviewWhere(ledgerId, search)}`.execute(this.db);
     return Number(rows[0]?.n ?? 0);
   }
 
@@ -87,15 +91,15 @@ export class BillsRepository extends Repository {
    * their unpaid invoices, one seek each in `entries_live_unpaid_bill_due` (written as that index's condition
    * states it). An archived entity has no next due date, as the due summary leaves it out.
    */
-  async overviewPage(userId: number, search: BillOverviewSearch): Promise<BillOverviewRow[]> {
-    return (await this.overviewPageQuery(userId, search).execute(this.db)).rows;
+  async overviewPage(ledgerId: number, search: BillOverviewSearch): Promise<BillOverviewRow[]> {
+    return (await this.overviewPageQuery(ledgerId, search).execute(this.db)).rows;
   }
 
   /**
    * The page as one statement. The next due date is a correlated seek per entity; unless the page is sorted by it,
    * it is read only for the page's rows (after the limit), not for every entity the search selects.
    */
-  overviewPageQuery(userId: number, search: BillOverviewSearch): RawBuilder<BillOverviewRow> {
+  overviewPageQuery(ledgerId: number, search: BillOverviewSearch): RawBuilder<BillOverviewRow> {
     const dir = sql.raw(search.sortOrder === 'desc' ? 'desc' : 'asc');
     const order = (x: string) => {
       const c = (column: string) => sql.ref(`${x}.${column}`);
@@ -122,13 +126,13 @@ export class BillsRepository extends Repository {
           sum(entry_count) as invoice_count,
           sum(case when flow = 'OUTGOING' then balance_cents else 0 end) as to_pay_cents,
           sum(case when flow = 'INCOMING' then balance_cents else 0 end) as to_collect_cents
-        from entry_bill_totals where user_id = ${userId} group by bill_id
+        from entry_bill_totals where ledger_id = ${ledgerId} group by bill_id
       ),
       o as (
         select b.*, coalesce(t.invoice_count, 0) as invoice_count, coalesce(t.to_pay_cents, 0) as to_pay_cents,
           coalesce(t.to_collect_cents, 0) as to_collect_cents${early ? sql`, ${nextDue('b')} as next_due` : sql``}
         from bills b left join t on t.bill_id = b.id
-        where ${this.overviewWhere(userId, search)}
+        where ${this.overviewWhere(ledgerId, search)}
       ),
       p as (select * from o order by ${order('o')} limit ${search.limit} offset ${search.offset})
       select p.*${early ? sql`` : sql`, ${nextDue('p')} as next_due`} from p order by ${order('p')}`;
@@ -146,26 +150,26 @@ export class BillsRepository extends Repository {
       .execute();
   }
 
-  findOwned(userId: number, id: number) {
+  findOwned(ledgerId: number, id: number) {
     return this.db
       .selectFrom('bills')
       .selectAll()
       .where('id', '=', id)
-      .where('user_id', '=', userId)
+      .where('ledger_id', '=', ledgerId)
       .executeTakeFirst();
   }
 
   /** Reads the entity with a no-op update that holds its row lock until the transaction ends. */
-  lockOwned(userId: number, id: number) {
-    return this.ledger().lockBill(userId, id);
+  lockOwned(ledgerId: number, id: number) {
+    return this.paymentTotals().lockBill(ledgerId, id);
   }
 
   /** Whether another live entity of this user holds the name, and whether that one is archived. */
-  async nameHolder(userId: number, nameKey: string, exceptId: number | null): Promise<NameHolder | null> {
+  async nameHolder(ledgerId: number, nameKey: string, exceptId: number | null): Promise<NameHolder | null> {
     let query = this.db
       .selectFrom('bills')
       .select('status')
-      .where('user_id', '=', userId)
+      .where('ledger_id', '=', ledgerId)
       .where('name_key', '=', nameKey)
       .where('recycled_at', 'is', null);
     if (exceptId !== null) query = query.where('id', '!=', exceptId);

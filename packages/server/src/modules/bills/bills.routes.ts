@@ -22,7 +22,6 @@ export function billsRoutes(app: FastifyInstance, service: BillsService): void {
   r.get(
     '/bills',
     {
-      onRequest: app.authenticate,
       schema: {
         tags: ['bills'],
         summary: 'Entities sorted by name; no status → active and archived (never recycled)',
@@ -31,12 +30,11 @@ export function billsRoutes(app: FastifyInstance, service: BillsService): void {
         response: { 200: billListResponse, ...errorResponses(400, 401) },
       },
     },
-    async (request) => ({ billDTOList: await service.list(request.userId, request.query) }),
+    async (request) => ({ billDTOList: await service.list(request.ledger.id, request.query) }),
   );
   r.get(
     '/bills/overview',
     {
-      onRequest: app.authenticate,
       schema: {
         tags: ['bills'],
         summary:
@@ -46,12 +44,11 @@ export function billsRoutes(app: FastifyInstance, service: BillsService): void {
         response: { 200: billOverviewList, ...errorResponses(400, 401) },
       },
     },
-    async (request) => service.overview(request.userId, request.query),
+    async (request) => service.overview(request.ledger.id, request.query),
   );
   r.get(
     '/bills/:id',
     {
-      onRequest: app.authenticate,
       schema: {
         tags: ['bills'],
         summary: 'One entity; a recycled one only with `bypass`',
@@ -61,12 +58,11 @@ export function billsRoutes(app: FastifyInstance, service: BillsService): void {
         response: { 200: bill, ...errorResponses(400, 401, 404) },
       },
     },
-    async (request) => service.get(request.userId, request.params.id, request.query.bypass !== undefined),
+    async (request) => service.get(request.ledger.id, request.params.id, request.query.bypass !== undefined),
   );
   r.post(
     '/bills',
     {
-      onRequest: app.authenticate,
       schema: {
         tags: ['bills'],
         summary: 'Create an entity; names are unique per user, case-insensitively',
@@ -75,12 +71,11 @@ export function billsRoutes(app: FastifyInstance, service: BillsService): void {
         response: { 201: bill, ...errorResponses(400, 401, 409, 413) },
       },
     },
-    async (request, reply) => reply.code(201).send(await service.create(request.userId, request.body)),
+    async (request, reply) => reply.code(201).send(await service.create(request.actor, request.body)),
   );
   r.put(
     '/bills',
     {
-      onRequest: app.authenticate,
       schema: {
         tags: ['bills'],
         summary: 'Rename, recategorise, archive (status 0), unarchive (status 1), delete (recycle true), restore',
@@ -89,6 +84,6 @@ export function billsRoutes(app: FastifyInstance, service: BillsService): void {
         response: { 200: bill, ...errorResponses(400, 401, 404, 409, 413) },
       },
     },
-    async (request) => runIntent(service, request.userId, request.body),
+    async (request) => runIntent(service, request.actor, request.body),
   );
 }

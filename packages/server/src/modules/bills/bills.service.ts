@@ -9,10 +9,11 @@ import {
 } from '@billfold/contract/bills';
 import { utcDate } from '@billfold/contract/dates';
 import type { BillRow, ScheduleRow } from '../../db/schema.ts';
+import type { Actor } from '../../lib/actor.ts';
 import { conflict, notFound } from '../../lib/http-error.ts';
 import type { RecycleIntents } from '../../lib/intents.ts';
 import { MESSAGES } from '../../lib/messages.ts';
-import { refreshTotals } from '../ledger/ledger.service.ts';
+import { refreshTotals } from '../payment-totals/payment-totals.service.ts';
 import { billNameKey, entryColumnsOf, toBill, toBillOverview } from './bill.mapper.ts';
 import { duplicateEntityName } from './bills.messages.ts';
 import type { BillsRepository } from './bills.repository.ts';
@@ -24,12 +25,12 @@ export class BillsService implements RecycleIntents<BillChange, Bill> {
     private readonly now: () => number,
   ) {}
 
-  async list(userId: number, query: BillQuery): Promise<Bill[]> {
-    const rows = await this.repo.list(userId, {
+  async list(ledgerId: number, query: BillQuery): Promise<Bill[]> {
+    const rows = await this.repo.list(ledgerId, {
       status: query.status,
       nameKey: query.name ? billNameKey(query.name) : undefined,
       // A known category in any spelling becomes its stored name; an unknown one is kept, so it matches nothing.
-      categories: query.category ? await this.repo.categoryFilter(userId, query.category) : undefined,
+      categories: query.category ? await this.repo.categoryFilter(ledgerId, query.category) : undefined,
     });
     return rows.map(toBill);
   }
@@ -38,16 +39,16 @@ export class BillsService implements RecycleIntents<BillChange, Bill> {
    * The Entities page: one page of live entities with their open balances, next due date and schedules, sorted and
    * searched on the server (docs/decisions/0406-entity-overview.md). Active ones unless `status` says otherwise.
    */
-  async overview(userId: number, query: BillOverviewQuery): Promise<BillOverviewList> {
+  async overview(ledgerId: number, query: BillOverviewQuery): Promise<BillOverviewList> {
     const search = {
       status: query.status ?? 'active',
       nameKey: query.name ? billNameKey(query.name) : undefined,
-      categories: query.category ? await this.repo.categoryFilter(userId, query.category) : undefined,
+      categories: query.category ? await this.repo.categoryFilter(ledgerId, query.category) : undefined,
     };
     const pageSize = query.pageSize ?? BILL_DEFAULT_PAGE_SIZE;
     const [total, rows] = await Promise.all([
-      this.repo.overviewCount(userId, search),
-      this.repo.overviewPage(userId, {
+      this.repo.overviewCount(ledgerId, search),
+      this.repo.overviewPage(ledgerId, {
         ...search,
         sortField: query.sortField ?? 'name',
         sortOrder: query.sortOrder ?? 'asc',
@@ -67,23 +68,24 @@ export class BillsService implements RecycleIntents<BillChange, Bill> {
   }
 
   /** A recycled entity only with `bypass` (the restore flow reads it first). */
-  async get(userId: number, id: number, bypass: boolean): Promise<Bill> {
-    const row = await this.repo.findOwned(userId, id);
+  async get(ledgerId: number, id: number, bypass: boolean): Promise<Bill> {
+    const row = await this.repo.findOwned(ledgerId, id);
     if (!row || (row.recycled_at !== null && !bypass)) throw notFound(MESSAGES.entityNotFound);
     return toBill(row);
   }
 
-  async create(userId: number, input: NewBill): Promise<Bill> {
+  async create(actor: Actor, input: NewBill): Promise<Bill> {
+    const { ledgerId } = actor;
     const nameKey = billNameKey(input.name);
-    const holder = await this.repo.nameHolder(userId, nameKey, null);
+    const holder = await this.repo.nameHolder(ledgerId, nameKey, null);
     if (holder) throw conflict(duplicateEntityName(input.name, holder));
     try {
       return await this.repo.transaction(async (repo) => {
         const row = await repo.insert({
-          user_id: userId,
+          ledger_id: ledgerId,
           name: input.name,
           name_key: nameKey,
-          category: await repo.entityCategory(userId, input.category),
+          category: await repo.entityCategory(ledgerId, input.category),
           internal: input.internal ? 1 : 0,
           status: input.status ?? 1,
           created_at: this.now(),
@@ -93,7 +95,9 @@ export class BillsService implements RecycleIntents<BillChange, Bill> {
     } catch (err) {
       // Lost a race with a concurrent create of the same name: the partial unique index decided.
       if (!isUniqueViolation(err)) throw err;
-      throw conflict(duplicateEntityName(input.name, (await this.repo.nameHolder(userId, nameKey, null)) ?? 'active'));
+      throw conflict(
+        duplicateEntityName(input.name, (await this.repo.nameHolder(ledgerId, nameKey, null)) ?? 'active'),
+      );
     }
   }
 
@@ -102,18 +106,20 @@ export class BillsService implements RecycleIntents<BillChange, Bill> {
    * unarchive and rename at once. Every change reaches the invoices' copies of the entity's columns in the same
    * transaction. An entity in the recycle bin is restored first.
    */
-  edit(userId: number, change: BillChange): Promise<Bill> {
-    return this.named(userId, change, false, async (repo) => {
-      const bill = await this.lock(repo, userId, change);
+  edit(actor: Actor, change: BillChange): Promise<Bill> {
+    const { ledgerId } = actor;
+    return this.named(ledgerId, change, false, async (repo) => {
+      const bill = await this.lock(repo, ledgerId, change);
       if (bill.recycled_at !== null) throw conflict(MESSAGES.entityRecycled);
-      return this.applyEdit(repo, userId, bill, change, false);
+      return this.applyEdit(repo, ledgerId, bill, change, false);
     });
   }
 
   /** Delete: the entity goes to the recycle bin with its live invoices and their payments. Again changes nothing. */
-  recycle(userId: number, change: BillChange): Promise<Bill> {
+  recycle(actor: Actor, change: BillChange): Promise<Bill> {
+    const { ledgerId } = actor;
     return this.repo.transaction(async (repo) => {
-      const bill = await this.lock(repo, userId, change);
+      const bill = await this.lock(repo, ledgerId, change);
       if (bill.recycled_at !== null) return toBill(bill);
       const now = this.now();
       const recycled = await repo.update(bill.id, { recycled_at: now });
@@ -127,22 +133,23 @@ export class BillsService implements RecycleIntents<BillChange, Bill> {
    * Restore from the recycle bin with the invoices and payments deleted together with it, taking the change's edits
    * on the way (its name may have been taken meanwhile); a live entity is simply edited.
    */
-  restore(userId: number, change: BillChange): Promise<Bill> {
-    return this.named(userId, change, true, async (repo) => {
-      const bill = await this.lock(repo, userId, change);
-      return this.applyEdit(repo, userId, bill, change, bill.recycled_at !== null);
+  restore(actor: Actor, change: BillChange): Promise<Bill> {
+    const { ledgerId } = actor;
+    return this.named(ledgerId, change, true, async (repo) => {
+      const bill = await this.lock(repo, ledgerId, change);
+      return this.applyEdit(repo, ledgerId, bill, change, bill.recycled_at !== null);
     });
   }
 
-  private async lock(repo: BillsRepository, userId: number, change: BillChange) {
-    const bill = await repo.lockOwned(userId, change.id);
+  private async lock(repo: BillsRepository, ledgerId: number, change: BillChange) {
+    const bill = await repo.lockOwned(ledgerId, change.id);
     if (!bill) throw notFound(MESSAGES.entityNotFound);
     return bill;
   }
 
   /** Runs a change that may take a name in one transaction; a lost race for the name is answered as a duplicate. */
   private async named(
-    userId: number,
+    ledgerId: number,
     change: BillChange,
     restore: boolean,
     work: (repo: BillsRepository) => Promise<Bill>,
@@ -152,23 +159,23 @@ export class BillsService implements RecycleIntents<BillChange, Bill> {
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
       // Lost a race for the name with a concurrent create, rename or restore.
-      const bill = await this.repo.findOwned(userId, change.id);
+      const bill = await this.repo.findOwned(ledgerId, change.id);
       const name = change.name ?? bill?.name ?? '';
-      const holder = (await this.repo.nameHolder(userId, billNameKey(name), change.id)) ?? 'active';
+      const holder = (await this.repo.nameHolder(ledgerId, billNameKey(name), change.id)) ?? 'active';
       throw conflict(duplicateEntityName(name, holder, bill?.recycled_at != null && restore));
     }
   }
 
   private async applyEdit(
     repo: BillsRepository,
-    userId: number,
+    ledgerId: number,
     bill: BillRow,
     change: BillChange,
     restoring: boolean,
   ): Promise<Bill> {
     const name = change.name ?? bill.name;
     const nameKey = billNameKey(name);
-    const category = change.category == null ? bill.category : await repo.entityCategory(userId, change.category);
+    const category = change.category == null ? bill.category : await repo.entityCategory(ledgerId, change.category);
     const internal = change.internal === undefined ? bill.internal : change.internal ? 1 : 0;
     const status = change.status ?? bill.status;
     const renamed = name !== bill.name;
@@ -179,7 +186,7 @@ export class BillsService implements RecycleIntents<BillChange, Bill> {
     if ((recolumned || (renamed && !restoring)) && bill.status === 0 && status === 0)
       throw conflict(MESSAGES.entityArchived);
     if (restoring || nameKey !== bill.name_key) {
-      const holder = await repo.nameHolder(userId, nameKey, bill.id);
+      const holder = await repo.nameHolder(ledgerId, nameKey, bill.id);
       if (holder) throw conflict(duplicateEntityName(name, holder, restoring));
     }
 
@@ -194,7 +201,7 @@ export class BillsService implements RecycleIntents<BillChange, Bill> {
     if (restoring) {
       await repo.restorePaymentsOfCascadedEntries(bill.id);
       const entries = await repo.restoreCascadedEntries(bill.id);
-      await refreshTotals(repo.ledger(), entries);
+      await refreshTotals(repo.paymentTotals(), entries);
     }
     // The invoices take the entity's columns; their own stored flow never changes with `internal`.
     if (edited || status !== bill.status) await repo.copyToEntries(bill.id, entryColumnsOf(updated));

@@ -16,7 +16,6 @@ export function calendarRoutes(app: FastifyInstance, service: CalendarService, p
   r.get(
     '/account/calendar-feed',
     {
-      onRequest: app.authenticate,
       schema: {
         tags: ['calendar'],
         summary: 'Whether the private calendar feed is on, and since when',
@@ -29,7 +28,6 @@ export function calendarRoutes(app: FastifyInstance, service: CalendarService, p
   r.put(
     '/account/calendar-feed',
     {
-      onRequest: app.authenticate,
       schema: {
         tags: ['calendar'],
         summary: 'Turn the private calendar feed on with a new address (the old one stops working), or off',
@@ -47,6 +45,12 @@ export function calendarRoutes(app: FastifyInstance, service: CalendarService, p
         origin(request),
       ),
   );
+}
+
+/** The feed's file, authorised by the token in its address alone (the open route group). */
+export function calendarFileRoutes(app: FastifyInstance, service: CalendarService, publicUrl: string | null): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const origin = (request: FastifyRequest) => publicUrl ?? originOf(request);
   r.get(
     '/calendar/:file',
     {

@@ -7,6 +7,7 @@ import { newOpaqueToken, sha256 } from '../../lib/tokens.ts';
 import type { AuthRepository } from '../auth/auth.repository.ts';
 import { checkCurrentPassword } from '../auth/throttle.ts';
 import type { DueRepository } from '../due/due.repository.ts';
+import type { ScheduledOccurrence } from '../due/scheduled.ts';
 import type { CalendarRepository } from './calendar.repository.ts';
 
 /** The feed lists invoices due from this many days ago on (older overdue ones stay on the Home panel). */
@@ -84,9 +85,19 @@ export class CalendarService {
     if (userId === null) throw notFound(FEED_NOT_FOUND);
     const today = utcDate(this.now());
     const from = addDays(today, -FEED_DAYS_BACK);
-    const rows = await this.due.dueFrom(userId, from, FEED_MAX_EVENTS);
-    // Read after the invoices: an occurrence that became an invoice in between is missing once, never doubled.
-    const scheduled = await this.due.scheduled(userId, from, addDays(today, FEED_SCHEDULED_DAYS_AHEAD));
+    // Every ledger the user is a member of; with more than one, each event names its ledger.
+    const ledgers = await this.due.ledgersOf(userId);
+    const named = ledgers.length > 1;
+    const rows: (Awaited<ReturnType<DueRepository['dueFrom']>>[number] & { ledger: string; order: number })[] = [];
+    const scheduled: (ScheduledOccurrence & { ledger: string })[] = [];
+    for (const [order, ledger] of ledgers.entries()) {
+      for (const row of await this.due.dueFrom(ledger.id, from, FEED_MAX_EVENTS))
+        rows.push({ ...row, ledger: ledger.name, order });
+      // Read after the invoices: an occurrence that became an invoice in between is missing once, never doubled.
+      for (const o of await this.due.scheduled(ledger.id, from, addDays(today, FEED_SCHEDULED_DAYS_AHEAD)))
+        scheduled.push({ ...o, ledger: ledger.name });
+    }
+    const inLedger = (summary: string, ledger: string) => (named ? `${summary} (${ledger})` : summary);
     const calendar = ical({
       name: 'Billfold: bills due',
       description: 'Unpaid invoices with a due date, and the invoices schedules will create',
@@ -99,12 +110,15 @@ export class CalendarService {
         const owed = formatUsd(fromCents(row.balance_cents));
         return {
           due: row.due_date as string,
-          order: `i${String(row.invoice_number).padStart(12, '0')}`,
+          order: `i${String(row.order).padStart(6, '0')}${String(row.invoice_number).padStart(12, '0')}`,
           event: {
             id: `billfold-invoice-${row.id}`,
             start: row.due_date as string,
             allDay: true,
-            summary: row.flow === 'INCOMING' ? `Expect ${owed} from ${row.bill_name}` : `Pay ${row.bill_name} ${owed}`,
+            summary: inLedger(
+              row.flow === 'INCOMING' ? `Expect ${owed} from ${row.bill_name}` : `Pay ${row.bill_name} ${owed}`,
+              row.ledger,
+            ),
             description: [`Invoice #${row.invoice_number} of ${row.date}`, row.services].filter(Boolean).join('\n'),
             url: `${origin}/entries/${row.id}`,
             stamp: new Date(Number(row.created_at)),
@@ -121,10 +135,12 @@ export class CalendarService {
             id: `billfold-schedule-${o.scheduleId}-${o.date}`,
             start: o.dueDate,
             allDay: true,
-            summary:
+            summary: inLedger(
               o.flow === 'INCOMING'
                 ? `Scheduled: expect ${amount} from ${o.name}`
                 : `Scheduled: pay ${o.name} ${amount}`,
+              o.ledger,
+            ),
             description: [`Scheduled invoice of ${o.date}, not created yet`, o.description].filter(Boolean).join('\n'),
             url: `${origin}/entities/${o.entityId}`,
             stamp: new Date(this.now()),

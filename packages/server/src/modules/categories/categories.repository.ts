@@ -3,56 +3,56 @@ import { Repository } from '../../db/repository.ts';
 import type { CategoriesTable } from '../../db/schema.ts';
 
 export class CategoriesRepository extends Repository {
-  list(userId: number) {
-    return this.db.selectFrom('categories').selectAll().where('user_id', '=', userId).execute();
+  list(ledgerId: number) {
+    return this.db.selectFrom('categories').selectAll().where('ledger_id', '=', ledgerId).execute();
   }
 
   /** How many live entities (archived ones included) carry each category name, or only `name`. */
-  async entityCounts(userId: number, name?: string): Promise<Map<string, number>> {
+  async entityCounts(ledgerId: number, name?: string): Promise<Map<string, number>> {
     let query = this.db
       .selectFrom('bills')
       .select((eb) => ['category', eb.fn.countAll<number>().as('n')])
-      .where('user_id', '=', userId)
+      .where('ledger_id', '=', ledgerId)
       .where('recycled_at', 'is', null);
     if (name !== undefined) query = query.where('category', '=', name);
     const rows = await query.groupBy('category').execute();
     return new Map(rows.map((r) => [r.category, Number(r.n)]));
   }
 
-  /** Reads the user's row with a no-op update that holds its lock: one user's category creates run one at a time. */
-  async lockUser(userId: number): Promise<void> {
+  /** Reads the ledger's row with a no-op update that holds its lock: one ledger's category creates run one at a time. */
+  async lockLedger(ledgerId: number): Promise<void> {
     await this.db
-      .updateTable('users')
+      .updateTable('ledgers')
       .set((eb) => ({ id: eb.ref('id') }))
-      .where('id', '=', userId)
+      .where('id', '=', ledgerId)
       .execute();
   }
 
-  async count(userId: number): Promise<number> {
+  async count(ledgerId: number): Promise<number> {
     const row = await this.db
       .selectFrom('categories')
       .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('user_id', '=', userId)
+      .where('ledger_id', '=', ledgerId)
       .executeTakeFirstOrThrow();
     return Number(row.n);
   }
 
   /** The user's category `id` with its row lock held to the end of the transaction, or undefined. */
-  lockOwned(userId: number, id: number) {
+  lockOwned(ledgerId: number, id: number) {
     return this.db
       .updateTable('categories')
       .set((eb) => ({ id: eb.ref('id') }))
       .where('id', '=', id)
-      .where('user_id', '=', userId)
+      .where('ledger_id', '=', ledgerId)
       .returningAll()
       .executeTakeFirst();
   }
 
-  holderOfKey(userId: number, nameKey: string, exceptId: number | null) {
+  holderOfKey(ledgerId: number, nameKey: string, exceptId: number | null) {
     let query = this.db
       .selectFrom('categories')
       .select(['id', 'retired_at'])
-      .where('user_id', '=', userId)
+      .where('ledger_id', '=', ledgerId)
       .where('name_key', '=', nameKey);
     if (exceptId !== null) query = query.where('id', '!=', exceptId);
     return query.executeTakeFirst();
@@ -70,18 +70,18 @@ export class CategoriesRepository extends Repository {
    * A rename reaches every entity of the user that carries the old name (recycled ones too, so a restore brings
    * the new name back) and their invoices' copies; the rollup and data-version triggers follow in the transaction.
    */
-  async renameOnEntities(userId: number, from: string, to: string): Promise<void> {
+  async renameOnEntities(ledgerId: number, from: string, to: string): Promise<void> {
     await this.db
       .updateTable('bills')
       .set({ category: to })
-      .where('user_id', '=', userId)
+      .where('ledger_id', '=', ledgerId)
       .where('category', '=', from)
       .execute();
     await this.db
       .updateTable('entries')
       .set({ category: to })
       .where('bill_id', 'in', (eb) =>
-        eb.selectFrom('bills').select('id').where('user_id', '=', userId).where('category', '=', to),
+        eb.selectFrom('bills').select('id').where('ledger_id', '=', ledgerId).where('category', '=', to),
       )
       .where('category', '=', from)
       .execute();

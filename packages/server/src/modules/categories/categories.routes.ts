@@ -17,7 +17,6 @@ export function categoriesRoutes(app: FastifyInstance, service: CategoriesServic
   r.get(
     '/categories',
     {
-      onRequest: app.authenticate,
       schema: {
         tags: ['categories'],
         summary: 'The 21 built-in categories and the caller’s own (retired ones too), Uncategorized first',
@@ -25,12 +24,11 @@ export function categoriesRoutes(app: FastifyInstance, service: CategoriesServic
         response: { 200: categoryListResponse, ...errorResponses(401) },
       },
     },
-    async (request) => ({ categories: await service.list(request.userId) }),
+    async (request) => ({ categories: await service.list(request.ledger.id) }),
   );
   r.post(
     '/categories',
     {
-      onRequest: app.authenticate,
       schema: {
         tags: ['categories'],
         summary: 'Add a category of one’s own, for expenses (the default) or income',
@@ -42,12 +40,11 @@ export function categoriesRoutes(app: FastifyInstance, service: CategoriesServic
         response: { 201: categoryItem, ...errorResponses(400, 401, 409) },
       },
     },
-    async (request, reply) => reply.code(201).send(await service.create(request.userId, request.body)),
+    async (request, reply) => reply.code(201).send(await service.create(request.actor, request.body)),
   );
   r.patch(
     '/categories/:id',
     {
-      onRequest: app.authenticate,
       schema: {
         tags: ['categories'],
         summary: 'Rename (its entities and invoices follow), change the flow, retire or restore a category',
@@ -60,6 +57,6 @@ export function categoriesRoutes(app: FastifyInstance, service: CategoriesServic
         response: { 200: categoryItem, ...errorResponses(400, 401, 404, 409) },
       },
     },
-    async (request) => service.update(request.userId, request.params.id, request.body),
+    async (request) => service.update(request.actor, request.params.id, request.body),
   );
 }

@@ -9,6 +9,7 @@ import {
   type NewCategory,
 } from '@billfold/contract/categories';
 import type { CategoryRow } from '../../db/schema.ts';
+import type { Actor } from '../../lib/actor.ts';
 import { conflict, notFound } from '../../lib/http-error.ts';
 import { isUniqueViolation } from '../bills/unique-violation.ts';
 import { CATEGORY_MESSAGES, categoryNameTaken } from './categories.messages.ts';
@@ -28,8 +29,8 @@ export class CategoriesService {
   ) {}
 
   /** The built-in categories and the user's own, retired ones included, in display order. */
-  async list(userId: number): Promise<CategoryItem[]> {
-    const [rows, entities] = await Promise.all([this.repo.list(userId), this.repo.entityCounts(userId)]);
+  async list(ledgerId: number): Promise<CategoryItem[]> {
+    const [rows, entities] = await Promise.all([this.repo.list(ledgerId), this.repo.entityCounts(ledgerId)]);
     const builtIn = CATEGORIES.map(
       (name): CategoryItem => ({
         id: null,
@@ -43,15 +44,16 @@ export class CategoriesService {
     return [...builtIn, ...rows.map((r) => item(r, entities))].sort((a, b) => compareCategories(a.name, b.name));
   }
 
-  async create(userId: number, input: NewCategory): Promise<CategoryItem> {
+  async create(actor: Actor, input: NewCategory): Promise<CategoryItem> {
+    const { ledgerId } = actor;
     try {
       return await this.repo.transaction(async (repo) => {
-        await repo.lockUser(userId);
-        await this.checkName(repo, userId, input.name, null);
-        if ((await repo.count(userId)) >= MAX_OWN_CATEGORIES)
+        await repo.lockLedger(ledgerId);
+        await this.checkName(repo, ledgerId, input.name, null);
+        if ((await repo.count(ledgerId)) >= MAX_OWN_CATEGORIES)
           throw conflict(CATEGORY_MESSAGES.tooMany, 'TOO_MANY_CATEGORIES');
         const row = await repo.insert({
-          user_id: userId,
+          ledger_id: ledgerId,
           name: input.name,
           name_key: categoryKey(input.name),
           flow: input.flow ?? 'expense',
@@ -70,15 +72,16 @@ export class CategoriesService {
    * Rename (every entity and invoice that carries it follows, in the same transaction), change its flow, retire
    * (hidden from pickers, kept where it is used) or restore it.
    */
-  async update(userId: number, id: number, change: CategoryChange): Promise<CategoryItem> {
+  async update(actor: Actor, id: number, change: CategoryChange): Promise<CategoryItem> {
+    const { ledgerId } = actor;
     try {
       return await this.repo.transaction(async (repo) => {
-        const row = await repo.lockOwned(userId, id);
+        const row = await repo.lockOwned(ledgerId, id);
         if (!row) throw notFound(CATEGORY_MESSAGES.notFound);
         const name = change.name ?? row.name;
         if (name !== row.name) {
-          if (categoryKey(name) !== row.name_key) await this.checkName(repo, userId, name, row.id);
-          await repo.renameOnEntities(userId, row.name, name);
+          if (categoryKey(name) !== row.name_key) await this.checkName(repo, ledgerId, name, row.id);
+          await repo.renameOnEntities(ledgerId, row.name, name);
         }
         const retiredAt =
           change.retired === undefined ? row.retired_at : change.retired ? (row.retired_at ?? this.now()) : null;
@@ -88,7 +91,7 @@ export class CategoriesService {
           flow: change.flow ?? row.flow,
           retired_at: retiredAt,
         });
-        return item(updated, await repo.entityCounts(userId, updated.name));
+        return item(updated, await repo.entityCounts(ledgerId, updated.name));
       });
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
@@ -96,9 +99,9 @@ export class CategoriesService {
     }
   }
 
-  private async checkName(repo: CategoriesRepository, userId: number, name: string, exceptId: number | null) {
+  private async checkName(repo: CategoriesRepository, ledgerId: number, name: string, exceptId: number | null) {
     if (isBuiltInCategory(name)) throw conflict(categoryNameTaken(name, 'built-in'), 'CATEGORY_NAME_TAKEN');
-    const holder = await repo.holderOfKey(userId, categoryKey(name), exceptId);
+    const holder = await repo.holderOfKey(ledgerId, categoryKey(name), exceptId);
     if (holder)
       throw conflict(categoryNameTaken(name, holder.retired_at === null ? 'active' : 'retired'), 'CATEGORY_NAME_TAKEN');
   }

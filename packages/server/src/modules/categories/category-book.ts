@@ -67,17 +67,17 @@ export const BUILT_IN_ONLY = new CategoryBook([]);
  * The book a filter's category values need: the user's own categories when a value may name one, else
  * `BUILT_IN_ONLY` without a query (the built-in list answers alone).
  */
-export function readFilterBook(db: Db, userId: number, values: readonly string[] | undefined): Promise<CategoryBook> {
+export function readFilterBook(db: Db, ledgerId: number, values: readonly string[] | undefined): Promise<CategoryBook> {
   const namesOwn = (values ?? []).some((v) => !isBuiltInCategory(v));
-  return namesOwn ? readCategoryBook(db, userId) : Promise.resolve(BUILT_IN_ONLY);
+  return namesOwn ? readCategoryBook(db, ledgerId) : Promise.resolve(BUILT_IN_ONLY);
 }
 
 /** The user's own categories, read on `db` (a transaction's, when the caller writes with them). */
-export async function readCategoryBook(db: Db, userId: number): Promise<CategoryBook> {
+export async function readCategoryBook(db: Db, ledgerId: number): Promise<CategoryBook> {
   const rows = await db
     .selectFrom('categories')
     .select(['id', 'name', 'name_key', 'flow', 'retired_at'])
-    .where('user_id', '=', userId)
+    .where('ledger_id', '=', ledgerId)
     .execute();
   return new CategoryBook(rows.map(ownCategoryOf));
 }
@@ -103,8 +103,8 @@ export async function holdCategory(db: Db, book: CategoryBook, name: string): Pr
  * The stored category for an entity written in the current transaction on `db`: a built-in one without a query,
  * one of the user's own by `CategoryBook.resolve`, held by `holdCategory`.
  */
-export async function entityCategory(db: Db, userId: number, value: unknown): Promise<string> {
+export async function entityCategory(db: Db, ledgerId: number, value: unknown): Promise<string> {
   if (typeof value !== 'string' || isBuiltInCategory(value)) return normalizeCategory(value);
-  const book = await readCategoryBook(db, userId);
+  const book = await readCategoryBook(db, ledgerId);
   return holdCategory(db, book, book.resolve(value));
 }

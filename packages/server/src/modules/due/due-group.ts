@@ -13,7 +13,7 @@ export interface DueWindow {
 /** One window of due dates: its invoices' totals in dollars and its first `limit` invoices by due date. */
 export async function dueGroup(
   repo: DueRepository,
-  userId: number,
+  ledgerId: number,
   totals: DueTotals | undefined,
   window: DueWindow,
   limit: number,
@@ -22,7 +22,7 @@ export async function dueGroup(
     count: totals?.count ?? 0,
     toPay: fromCents(totals?.toPayCents ?? 0),
     toCollect: fromCents(totals?.toCollectCents ?? 0),
-    entries: (await repo.firstDue(userId, window.from, window.to, limit)).map(toEntry),
+    entries: (await repo.firstDue(ledgerId, window.from, window.to, limit)).map(toEntry),
   };
 }
 

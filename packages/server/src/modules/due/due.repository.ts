@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { Repository } from '../../db/repository.ts';
 import { ENTRY_VIEW_COLUMNS } from '../entries/entry.mapper.ts';
-import { PAY_STATE } from '../ledger/ledger.ts';
+import { PAY_STATE } from '../payment-totals/payment-totals.ts';
 import type { LedgerIndexes } from '../read-model/ledger-indexes.ts';
 import { OCCURRENCE_COLUMNS, pendingOccurrences, type ScheduledOccurrence } from './scheduled.ts';
 
@@ -32,10 +32,26 @@ export class DueRepository extends Repository {
     super(db);
   }
 
-  private unpaidDue(userId: number) {
+  /**
+   * The ledgers a user is a member of, their personal ledger first, then by id: a reminder digest and a calendar
+   * feed, which are the user's, cover every one of them (docs/decisions/0107-ledgers.md).
+   */
+  async ledgersOf(userId: number): Promise<{ id: number; name: string }[]> {
+    const rows = await this.db
+      .selectFrom('ledger_members as m')
+      .innerJoin('ledgers as l', 'l.id', 'm.ledger_id')
+      .select(['l.id', 'l.name'])
+      .where('m.user_id', '=', userId)
+      .orderBy(sql`case when l.personal_user_id = ${userId} then 0 else 1 end`)
+      .orderBy('l.id')
+      .execute();
+    return rows.map((r) => ({ id: Number(r.id), name: r.name }));
+  }
+
+  private unpaidDue(ledgerId: number) {
     return this.db
       .selectFrom('entries')
-      .where('user_id', '=', userId)
+      .where('ledger_id', '=', ledgerId)
       .where('recycled_at', 'is', null)
       .where('due_date', 'is not', null)
       .where(sql.ref('pay_state'), '<', sql.lit(PAY_STATE.paid))
@@ -46,11 +62,11 @@ export class DueRepository extends Repository {
    * Overdue (due before `today`) and due from `today` to `today + d` for each `d` of `within`, in one range read
    * of the covering index up to the last window's end.
    */
-  async totals(userId: number, today: string, within: readonly number[]): Promise<DueTotals[]> {
+  async totals(ledgerId: number, today: string, within: readonly number[]): Promise<DueTotals[]> {
     // From the user's ledger index when it is ready (one pass in memory), else one range read of the index below.
-    const indexed = await this.indexes?.read(userId, (index) => index.dueTotals(dueWindows(today, within)));
+    const indexed = await this.indexes?.read(ledgerId, (index) => index.dueTotals(dueWindows(today, within)));
     if (indexed) return indexed.value;
-    const row = await this.totalsQuery(userId, today, within).executeTakeFirst();
+    const row = await this.totalsQuery(ledgerId, today, within).executeTakeFirst();
     const value = (key: string) => Number((row as Record<string, unknown> | undefined)?.[key] ?? 0);
     return [-1, ...within].map((_, i) => ({
       count: value(`n${i}`),
@@ -59,12 +75,12 @@ export class DueRepository extends Repository {
     }));
   }
 
-  totalsQuery(userId: number, today: string, within: readonly number[]) {
+  totalsQuery(ledgerId: number, today: string, within: readonly number[]) {
     const windows = dueWindows(today, within);
     const last = addDays(today, Math.max(0, ...within));
     const inWindow = (w: { from: string | null; to: string }) =>
       w.from === null ? sql`due_date <= ${w.to}` : sql`due_date >= ${w.from} and due_date <= ${w.to}`;
-    return this.unpaidDue(userId)
+    return this.unpaidDue(ledgerId)
       .where('due_date', '<=', last)
       .select(
         windows.flatMap((w, i) => [
@@ -76,19 +92,19 @@ export class DueRepository extends Repository {
   }
 
   /** The first `limit` invoices due in `[from, to]` (from the beginning when `from` is null), soonest first. */
-  firstDue(userId: number, from: string | null, to: string, limit: number) {
-    return this.firstDueQuery(userId, from, to, limit).execute();
+  firstDue(ledgerId: number, from: string | null, to: string, limit: number) {
+    return this.firstDueQuery(ledgerId, from, to, limit).execute();
   }
 
-  firstDueQuery(userId: number, from: string | null, to: string, limit: number) {
-    let q = this.unpaidDue(userId).where('due_date', '<=', to);
+  firstDueQuery(ledgerId: number, from: string | null, to: string, limit: number) {
+    let q = this.unpaidDue(ledgerId).where('due_date', '<=', to);
     if (from !== null) q = q.where('due_date', '>=', from);
     return q.select(ENTRY_VIEW_COLUMNS).orderBy('due_date').orderBy('invoice_number').limit(limit);
   }
 
   /** Invoices due from `from` on, soonest first, at most `limit`: the calendar feed and the reminders read these. */
-  dueFrom(userId: number, from: string, limit: number) {
-    return this.unpaidDue(userId)
+  dueFrom(ledgerId: number, from: string, limit: number) {
+    return this.unpaidDue(ledgerId)
       .where('due_date', '>=', from)
       .select([
         'id',
@@ -112,13 +128,13 @@ export class DueRepository extends Repository {
    * null): schedules not paused and not ended, of entities that are active and not in the recycle bin (the runner
    * passes over what falls due on the others, docs/decisions/1010-recurring-invoices.md).
    */
-  async scheduled(userId: number, from: string | null, to: string): Promise<ScheduledOccurrence[]> {
+  async scheduled(ledgerId: number, from: string | null, to: string): Promise<ScheduledOccurrence[]> {
     const schedules = await this.db
       .selectFrom('schedules as s')
       .innerJoin('bills as b', 'b.id', 's.bill_id')
       .select(OCCURRENCE_COLUMNS.map((column) => `s.${column}` as const))
       .select('b.name as bill_name')
-      .where('s.user_id', '=', userId)
+      .where('s.ledger_id', '=', ledgerId)
       .where('s.paused', '=', 0)
       .where('s.next_date', 'is not', null)
       .where('s.next_date', '<=', to)

@@ -8,7 +8,6 @@ export function dueRoutes(app: FastifyInstance, service: DueService): void {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/entries/due-summary',
     {
-      onRequest: app.authenticate,
       schema: {
         tags: ['entries'],
         summary: 'Unpaid invoices of active entities: overdue, and due within 7 and 30 days',
@@ -19,6 +18,6 @@ export function dueRoutes(app: FastifyInstance, service: DueService): void {
         response: { 200: dueSummary, ...errorResponses(400, 401) },
       },
     },
-    async (request) => service.summary(request.userId, request.query.today),
+    async (request) => service.summary(request.ledger.id, request.query.today),
   );
 }

@@ -23,7 +23,7 @@ export class DueService {
   ) {}
 
   /** `today` is the client's date when it sends one, else the server's UTC date. */
-  async summary(userId: number, clientToday: string | undefined): Promise<DueSummary> {
+  async summary(ledgerId: number, clientToday: string | undefined): Promise<DueSummary> {
     const today = clientToday ?? utcDate(this.now());
     const [near, far] = DUE_SOON_DAYS;
     const windows: Record<GroupName, DueWindow> = {
@@ -32,9 +32,9 @@ export class DueService {
       next30: { from: today, to: addDays(today, far) },
       later: { from: addDays(today, near + 1), to: addDays(today, far) },
     };
-    const [overdue, next7, next30] = await this.repo.totals(userId, today, DUE_SOON_DAYS);
+    const [overdue, next7, next30] = await this.repo.totals(ledgerId, today, DUE_SOON_DAYS);
     const totals = { overdue, next7, next30, later: minus(next30, next7) };
-    const group = (name: GroupName) => dueGroup(this.repo, userId, totals[name], windows[name], DUE_SUMMARY_LIST);
+    const group = (name: GroupName) => dueGroup(this.repo, ledgerId, totals[name], windows[name], DUE_SUMMARY_LIST);
     // Side by side: on PostgreSQL the reads overlap instead of waiting for each other.
     const [overdueGroup, next7Group, next30Group, laterGroup] = await Promise.all([
       group('overdue'),
@@ -44,7 +44,7 @@ export class DueService {
     ]);
     // The schedules are read after the invoices: an occurrence that becomes an invoice in between is then missing
     // from this one answer rather than counted twice.
-    const scheduled = await this.repo.scheduled(userId, null, windows.next30.to);
+    const scheduled = await this.repo.scheduled(ledgerId, null, windows.next30.to);
     const withScheduled = (found: Awaited<ReturnType<typeof group>>, name: GroupName) => ({
       ...found,
       scheduled: scheduledInWindow(scheduled, windows[name], DUE_SUMMARY_LIST),

@@ -15,7 +15,6 @@ export function emailVerificationRoutes(
   r.get(
     '/account/email',
     {
-      onRequest: app.authenticate,
       schema: {
         tags: ['user'],
         summary: "The account's address: whether it is verified, and when the latest link was sent",
@@ -28,7 +27,6 @@ export function emailVerificationRoutes(
   r.post(
     '/account/email/verification',
     {
-      onRequest: app.authenticate,
       schema: {
         tags: ['user'],
         summary: 'Send a new verification link to the account’s address',
@@ -40,6 +38,11 @@ export function emailVerificationRoutes(
     },
     async (request, reply) => reply.code(202).send(await service.sendAgain(request.userId, appUrl(request))),
   );
+}
+
+/** Following a verification link needs no session (the open route group). */
+export function emailVerifyRoutes(app: FastifyInstance, service: EmailVerificationService): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
   r.post(
     '/account/email/verify',
     {

@@ -1,7 +1,7 @@
 import { categoryLabel } from '@billfold/contract/categories';
 import { centsToDecimalString } from '@billfold/contract/money';
 import type { EntryRow } from '../../db/schema.ts';
-import { PAY_STATE } from '../ledger/ledger.ts';
+import { PAY_STATE } from '../payment-totals/payment-totals.ts';
 
 /** CSV (RFC 4180) encoding of the invoice export; see docs/decisions/0201-csv-export.md. */
 

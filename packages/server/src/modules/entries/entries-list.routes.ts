@@ -21,7 +21,7 @@ export function entriesListRoutes(
     {
       // Lists are read far more often than written (every visit, tab switch and refetch asks again): each page
       // is kept serialized until the user's next write (ADR 0403).
-      onRequest: [app.authenticate, cache.lookup],
+      onRequest: cache.lookup,
       onSend: cache.store,
       serializerCompiler: compiledSerializer,
       schema: {
@@ -35,7 +35,7 @@ export function entriesListRoutes(
       },
     },
     async (request, reply) => {
-      const body = serializeList(await service.list(request.userId, request.query));
+      const body = serializeList(await service.list(request.ledger.id, request.query));
       // The schema documents the body; the bytes are that body, serialized by the same compiled serializer.
       const untyped: FastifyReply = reply;
       return untyped.type('application/json; charset=utf-8').send(body);
@@ -52,7 +52,6 @@ function exportRoute(app: FastifyInstance, service: EntriesListService): void {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/entries/export',
     {
-      onRequest: app.authenticate,
       schema: {
         tags: ['entries'],
         summary: 'CSV download of every invoice matching the list filters, in list order (streamed)',
@@ -68,7 +67,7 @@ function exportRoute(app: FastifyInstance, service: EntriesListService): void {
       },
     },
     async (request, reply) => {
-      const csv = Readable.from(service.exportCsv(request.userId, request.query), { objectMode: false });
+      const csv = Readable.from(service.exportCsv(request.ledger.id, request.query), { objectMode: false });
       // The schema documents the body as text; the stream is that text, sent as it is produced.
       const untyped: FastifyReply = reply;
       return untyped

@@ -29,11 +29,11 @@ export class EntriesListService {
     private readonly exportChunk = EXPORT_CHUNK,
   ) {}
 
-  async list(userId: number, query: EntriesQuery): Promise<EntryList> {
+  async list(ledgerId: number, query: EntriesQuery): Promise<EntryList> {
     const { pageNum = 0, pageSize = DEFAULT_PAGE_SIZE, sortField, sortOrder, ...filters } = query;
     const sort = resolveSort(sortField, sortOrder);
-    const categories = await this.repo.categoryBook(userId, filters.categoryList);
-    const scope = toScope(userId, filters, { today: utcDate(this.now()), categories });
+    const categories = await this.repo.categoryBook(ledgerId, filters.categoryList);
+    const scope = toScope(ledgerId, filters, { today: utcDate(this.now()), categories });
     const [total, rows] = await this.repo.countAndPage(scope, sort, pageNum * pageSize, pageSize);
     return { entries: rows.map(toEntry), total };
   }
@@ -43,12 +43,12 @@ export class EntriesListService {
   }
 
   /** CSV lines of every matching entry in list order, read in chunks so memory stays flat. */
-  async *exportCsv(userId: number, query: ExportQuery): AsyncGenerator<string> {
+  async *exportCsv(ledgerId: number, query: ExportQuery): AsyncGenerator<string> {
     const { sortField, sortOrder, ...filters } = query;
-    const categories = await this.repo.categoryBook(userId, filters.categoryList);
+    const categories = await this.repo.categoryBook(ledgerId, filters.categoryList);
     yield csvHeader();
     for await (const rows of this.repo.exportRows(
-      toScope(userId, filters, { today: utcDate(this.now()), categories }),
+      toScope(ledgerId, filters, { today: utcDate(this.now()), categories }),
       resolveSort(sortField, sortOrder),
       this.exportChunk,
     )) {

@@ -1,18 +1,18 @@
 import { sql } from 'kysely';
 import type { EntryUpdate, NewEntry } from '../../db/schema.ts';
-import { LedgerRepository } from '../ledger/ledger.repository.ts';
+import { PaymentTotalsRepository } from '../payment-totals/payment-totals.repository.ts';
 
 /**
- * Invoice reads and writes. The locks and payment totals that every money change shares are the ledger's
- * (`LedgerRepository`), which this builds on.
+ * Invoice reads and writes. The locks and payment totals that every money change shares are the payment totals'
+ * (`PaymentTotalsRepository`), which this builds on.
  */
-export class EntriesRepository extends LedgerRepository {
-  /** Issues the user's next invoice number: an atomic increment under the user row's lock, never reused. */
-  async nextInvoiceNumber(userId: number): Promise<number> {
+export class EntriesRepository extends PaymentTotalsRepository {
+  /** Issues the ledger's next invoice number: an atomic increment under the ledger row's lock, never reused. */
+  async nextInvoiceNumber(ledgerId: number): Promise<number> {
     const row = await this.db
-      .updateTable('users')
+      .updateTable('ledgers')
       .set({ last_invoice_number: sql`last_invoice_number + 1` })
-      .where('id', '=', userId)
+      .where('id', '=', ledgerId)
       .returning('last_invoice_number')
       .executeTakeFirstOrThrow();
     return Number(row.last_invoice_number);

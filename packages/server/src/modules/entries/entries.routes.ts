@@ -19,7 +19,6 @@ export function entriesRoutes(app: FastifyInstance, service: EntriesService): vo
   r.get(
     '/entries/:id',
     {
-      onRequest: app.authenticate,
       serializerCompiler: compiledSerializer,
       schema: {
         tags: ['entries'],
@@ -30,12 +29,11 @@ export function entriesRoutes(app: FastifyInstance, service: EntriesService): vo
         response: { 200: entry, ...errorResponses(400, 401, 404) },
       },
     },
-    async (request) => service.get(request.userId, request.params.id, isBypass(request.query.filter)),
+    async (request) => service.get(request.ledger.id, request.params.id, isBypass(request.query.filter)),
   );
   r.post(
     '/entries/new',
     {
-      onRequest: app.authenticate,
       schema: {
         tags: ['entries'],
         summary: 'Create an invoice; the server assigns its invoice number',
@@ -44,12 +42,11 @@ export function entriesRoutes(app: FastifyInstance, service: EntriesService): vo
         response: { 201: entry, ...errorResponses(400, 401, 404, 409, 413) },
       },
     },
-    async (request, reply) => reply.code(201).send(await service.create(request.userId, request.body)),
+    async (request, reply) => reply.code(201).send(await service.create(request.actor, request.body)),
   );
   r.put(
     '/entries/edit',
     {
-      onRequest: app.authenticate,
       schema: {
         tags: ['entries'],
         summary: 'Edit, move, delete (recycle true, with its payments) or restore (recycle false) an invoice',
@@ -59,6 +56,6 @@ export function entriesRoutes(app: FastifyInstance, service: EntriesService): vo
         response: { 200: entry, ...errorResponses(400, 401, 404, 409, 413) },
       },
     },
-    async (request) => runIntent(service, request.userId, request.body),
+    async (request) => runIntent(service, request.actor, request.body),
   );
 }

@@ -2,12 +2,13 @@ import { addDays, daysBetween, MAX_DATE } from '@billfold/contract/dates';
 import type { Entry, EntryChange, Flow, NewEntry } from '@billfold/contract/entries';
 import { MESSAGES as RULES } from '@billfold/contract/validation';
 import type { BillRow, EntryRow, EntryUpdate } from '../../db/schema.ts';
+import type { Actor } from '../../lib/actor.ts';
 import { badRequest, conflict, notFound } from '../../lib/http-error.ts';
 import type { RecycleIntents } from '../../lib/intents.ts';
 import { MESSAGES } from '../../lib/messages.ts';
 import { entryColumnsOf } from '../bills/bill.mapper.ts';
-import { refreshTotals } from '../ledger/ledger.service.ts';
-import { derivePayment } from '../ledger/ledger.ts';
+import { refreshTotals } from '../payment-totals/payment-totals.service.ts';
+import { derivePayment } from '../payment-totals/payment-totals.ts';
 import { ENTRY_MESSAGES } from './entries.messages.ts';
 import type { EntriesRepository } from './entries.repository.ts';
 import { toEntry } from './entry.mapper.ts';
@@ -62,21 +63,22 @@ export class EntriesService implements RecycleIntents<EntryChange, Entry> {
   ) {}
 
   /** A recycled invoice only with `bypass` (the restore flow reads it first). */
-  async get(userId: number, id: number, bypass: boolean): Promise<Entry> {
-    const row = await this.repo.findEntry(userId, id);
+  async get(ledgerId: number, id: number, bypass: boolean): Promise<Entry> {
+    const row = await this.repo.findEntry(ledgerId, id);
     if (!row || (row.recycled_at !== null && !bypass)) throw notFound(MESSAGES.invoiceNotFound);
     return toEntry(row);
   }
 
-  create(userId: number, input: NewEntry): Promise<Entry> {
+  create(actor: Actor, input: NewEntry): Promise<Entry> {
+    const { ledgerId } = actor;
     return this.repo.transaction(async (repo) => {
-      const bill = await repo.lockBill(userId, input.billId);
+      const bill = await repo.lockBill(ledgerId, input.billId);
       if (!bill) throw notFound(MESSAGES.entityNotFound);
       if (bill.recycled_at !== null) throw conflict(MESSAGES.entityRecycled);
       if (bill.status === 0) throw conflict(MESSAGES.entityArchived);
-      const invoiceNumber = await repo.nextInvoiceNumber(userId);
+      const invoiceNumber = await repo.nextInvoiceNumber(ledgerId);
       const row = await repo.insert({
-        user_id: userId,
+        ledger_id: ledgerId,
         bill_id: bill.id,
         invoice_number: invoiceNumber,
         date: input.date,
@@ -93,18 +95,20 @@ export class EntriesService implements RecycleIntents<EntryChange, Entry> {
   }
 
   /** Edit a live invoice, or move it to another entity; an invoice in the recycle bin is restored first. */
-  edit(userId: number, change: EntryChange): Promise<Entry> {
+  edit(actor: Actor, change: EntryChange): Promise<Entry> {
+    const { ledgerId } = actor;
     return this.repo.transaction(async (repo) => {
-      const { entry, target } = await this.lockForChange(repo, userId, change);
+      const { entry, target } = await this.lockForChange(repo, ledgerId, change);
       if (entry.recycled_at !== null) throw conflict(MESSAGES.invoiceRecycled);
       return this.applyEdit(repo, entry, target, change, false);
     });
   }
 
   /** Delete: the invoice goes to the recycle bin with its live payments. Deleting a deleted one changes nothing. */
-  recycle(userId: number, change: EntryChange): Promise<Entry> {
+  recycle(actor: Actor, change: EntryChange): Promise<Entry> {
+    const { ledgerId } = actor;
     return this.repo.transaction(async (repo) => {
-      const { entry } = await this.lockForChange(repo, userId, change);
+      const { entry } = await this.lockForChange(repo, ledgerId, change);
       if (entry.archived === 1) throw conflict(MESSAGES.entityArchived);
       if (entry.recycled_at !== null) return toEntry(entry);
       await repo.recycleLivePayments(entry.id, this.now());
@@ -118,9 +122,10 @@ export class EntriesService implements RecycleIntents<EntryChange, Entry> {
    * Restore from the recycle bin with the payments deleted together with it, taking the change's edits on the way
    * (the original client sends back the whole invoice it read with `bypass`). A live invoice is simply edited.
    */
-  restore(userId: number, change: EntryChange): Promise<Entry> {
+  restore(actor: Actor, change: EntryChange): Promise<Entry> {
+    const { ledgerId } = actor;
     return this.repo.transaction(async (repo) => {
-      const { entry, current, target } = await this.lockForChange(repo, userId, change);
+      const { entry, current, target } = await this.lockForChange(repo, ledgerId, change);
       const restoring = entry.recycled_at !== null;
       if (restoring && current.recycled_at !== null) throw conflict(ENTRY_MESSAGES.invoiceEntityRecycled);
       return this.applyEdit(repo, entry, target, change, restoring);
@@ -131,19 +136,19 @@ export class EntriesService implements RecycleIntents<EntryChange, Entry> {
    * Locks the invoice's entity and the entity it moves to (in id order), then the invoice: entities before the
    * invoice, as entity changes lock them.
    */
-  private async lockForChange(repo: EntriesRepository, userId: number, change: EntryChange) {
-    const seen = await repo.findEntry(userId, change.entryId);
+  private async lockForChange(repo: EntriesRepository, ledgerId: number, change: EntryChange) {
+    const seen = await repo.findEntry(ledgerId, change.entryId);
     if (!seen) throw notFound(MESSAGES.invoiceNotFound);
     const targetId = change.billId ?? seen.bill_id;
     const bills = new Map<number, BillRow>();
     for (const billId of [...new Set([seen.bill_id, targetId])].sort((a, b) => a - b)) {
-      const bill = await repo.lockBill(userId, billId);
+      const bill = await repo.lockBill(ledgerId, billId);
       if (bill) bills.set(billId, bill);
     }
     const current = bills.get(seen.bill_id);
     const target = bills.get(targetId);
     if (!target) throw notFound(MESSAGES.entityNotFound);
-    const entry = await repo.lockEntry(userId, change.entryId);
+    const entry = await repo.lockEntry(ledgerId, change.entryId);
     if (!entry || !current) throw notFound(MESSAGES.invoiceNotFound);
     if (entry.bill_id !== seen.bill_id) throw conflict(ENTRY_MESSAGES.concurrentChange);
     return { entry, current, target };

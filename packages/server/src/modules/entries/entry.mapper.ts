@@ -2,7 +2,7 @@ import { categoryLabel } from '@billfold/contract/categories';
 import type { Entry } from '@billfold/contract/entries';
 import { fromCents } from '@billfold/contract/money';
 import type { EntryRow } from '../../db/schema.ts';
-import { PAY_STATE } from '../ledger/ledger.ts';
+import { PAY_STATE } from '../payment-totals/payment-totals.ts';
 
 export type EntryView = Pick<
   EntryRow,

@@ -5,7 +5,7 @@ import type { BillsTable, ImportsTable, NewEntry, PaymentsTable } from '../../db
 import { AccountDataRepository } from '../account-data/account-data.repository.ts';
 import { BillsRepository } from '../bills/bills.repository.ts';
 import { type CategoryBook, holdCategory, readCategoryBook } from '../categories/category-book.ts';
-import { recycledEntry } from '../ledger/ledger.ts';
+import { recycledEntry } from '../payment-totals/payment-totals.ts';
 import { DataVersionRepository } from '../read-model/data-version.repository.ts';
 import { addToRollups } from '../read-model/rollup-tables.ts';
 
@@ -30,8 +30,8 @@ export class ImportsRepository extends Repository {
     return new AccountDataRepository(this.db);
   }
 
-  categoryBook(userId: number): Promise<CategoryBook> {
-    return readCategoryBook(this.db, userId);
+  categoryBook(ledgerId: number): Promise<CategoryBook> {
+    return readCategoryBook(this.db, ledgerId);
   }
 
   /** See `holdCategory`: the import's new entities keep the names they were given. */
@@ -39,11 +39,11 @@ export class ImportsRepository extends Repository {
     return holdCategory(this.db, book, name);
   }
 
-  liveBills(userId: number) {
+  liveBills(ledgerId: number) {
     return this.db
       .selectFrom('bills')
       .select(['id', 'name', 'name_key', 'category', 'internal', 'status'])
-      .where('user_id', '=', userId)
+      .where('ledger_id', '=', ledgerId)
       .where('recycled_at', 'is', null)
       .execute();
   }
@@ -53,7 +53,7 @@ export class ImportsRepository extends Repository {
    * through `entries_live_bill_date`, so the cost follows the file's size, not the stored ledger's. The pairs go
    * as one parameter (a JSON array on SQLite, two arrays on PostgreSQL), sorted, so the index is walked in order.
    */
-  liveEntriesAt(userId: number, pairs: { billId: number; date: string }[]) {
+  liveEntriesAt(ledgerId: number, pairs: { billId: number; date: string }[]) {
     if (pairs.length === 0) return Promise.resolve([]);
     const sorted = [...pairs].sort((a, b) => a.billId - b.billId || (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
     const probes = isSqlite(this.db)
@@ -62,7 +62,7 @@ export class ImportsRepository extends Repository {
     return sql<{ bill_name_key: string; date: string; amount_cents: number; services: string }>`
       select e.bill_name_key, e.date, e.amount_cents, e.services
       from ${probes} cross join entries e
-      where e.user_id = ${userId} and e.bill_id = k.bill_id and e.date = k.date and e.recycled_at is null`
+      where e.ledger_id = ${ledgerId} and e.bill_id = k.bill_id and e.date = k.date and e.recycled_at is null`
       .execute(this.db)
       .then((r) => r.rows);
   }
@@ -80,7 +80,7 @@ export class ImportsRepository extends Repository {
    * PostgreSQL keeps its triggers: they already run once per statement over all its rows, and dropping one there
    * would lock `entries` against every reader until the commit (docs/decisions/0903-import-speed.md).
    */
-  async bulkWrite<T>(userId: number, importId: number, work: () => Promise<T>): Promise<T> {
+  async bulkWrite<T>(ledgerId: number, importId: number, work: () => Promise<T>): Promise<T> {
     if (!isSqlite(this.db)) return work();
     const [cache] = (await sql<{ cache_size: number }>`pragma cache_size`.execute(this.db)).rows;
     await sql.raw(`pragma cache_size = ${BULK_CACHE_KIB}`).execute(this.db);
@@ -94,9 +94,9 @@ export class ImportsRepository extends Repository {
     for (const t of triggers) await sql`drop trigger ${sql.ref(t.name)}`.execute(this.db);
     try {
       const result = await work();
-      const written = sql<SqlBool>`e.user_id = ${userId} and e.import_id = ${importId}`;
+      const written = sql<SqlBool>`e.ledger_id = ${ledgerId} and e.import_id = ${importId}`;
       await addToRollups(this.db, written);
-      await new DataVersionRepository(this.db).raise(userId, written);
+      await new DataVersionRepository(this.db).raise(ledgerId, written);
       return result;
     } finally {
       // IF NOT EXISTS: an error that ended the transaction itself has already rolled back to the triggers.
@@ -106,12 +106,12 @@ export class ImportsRepository extends Repository {
     }
   }
 
-  /** Takes `count` invoice numbers at once under the user row's lock; returns the first. */
-  async reserveInvoiceNumbers(userId: number, count: number): Promise<number> {
+  /** Takes `count` invoice numbers at once under the ledger row's lock; returns the first. */
+  async reserveInvoiceNumbers(ledgerId: number, count: number): Promise<number> {
     const row = await this.db
-      .updateTable('users')
+      .updateTable('ledgers')
       .set({ last_invoice_number: sql`last_invoice_number + ${count}` })
-      .where('id', '=', userId)
+      .where('id', '=', ledgerId)
       .returning('last_invoice_number')
       .executeTakeFirstOrThrow();
     return Number(row.last_invoice_number) - count + 1;
@@ -134,23 +134,23 @@ export class ImportsRepository extends Repository {
     return this.bulk().insertPayments(rows, onChunk);
   }
 
-  list(userId: number) {
+  list(ledgerId: number) {
     return this.db
       .selectFrom('imports')
       .selectAll()
-      .where('user_id', '=', userId)
+      .where('ledger_id', '=', ledgerId)
       .orderBy('id', 'desc')
       .limit(50)
       .execute();
   }
 
   /** The import row, locked until the transaction ends (two undos of one import run one after the other). */
-  lockImport(userId: number, id: number) {
+  lockImport(ledgerId: number, id: number) {
     return this.db
       .updateTable('imports')
       .set((eb) => ({ undone_at: eb.ref('undone_at') }))
       .where('id', '=', id)
-      .where('user_id', '=', userId)
+      .where('ledger_id', '=', ledgerId)
       .returningAll()
       .executeTakeFirst();
   }
@@ -160,11 +160,11 @@ export class ImportsRepository extends Repository {
   }
 
   /** Entities the import created that hold no live invoice of anything else: they go to the bin whole. */
-  ownEntities(userId: number, importId: number) {
+  ownEntities(ledgerId: number, importId: number) {
     return this.db
       .selectFrom('bills as b')
       .select('b.id')
-      .where('b.user_id', '=', userId)
+      .where('b.ledger_id', '=', ledgerId)
       .where('b.import_id', '=', importId)
       .where('b.recycled_at', 'is', null)
       .where(({ not, exists, selectFrom }) =>
@@ -190,7 +190,7 @@ export class ImportsRepository extends Repository {
   }
 
   /** Deletes the import's remaining live invoices (each with its live payments), as deleting each by hand does. */
-  async recycleImportedEntries(userId: number, importId: number, at: number): Promise<void> {
+  async recycleImportedEntries(ledgerId: number, importId: number, at: number): Promise<void> {
     await this.db
       .updateTable('payments')
       .set({ recycled_at: at, recycled_cascade: 1 })
@@ -199,7 +199,7 @@ export class ImportsRepository extends Repository {
         eb
           .selectFrom('entries')
           .select('id')
-          .where('user_id', '=', userId)
+          .where('ledger_id', '=', ledgerId)
           .where('import_id', '=', importId)
           .where('recycled_at', 'is', null),
       )
@@ -207,7 +207,7 @@ export class ImportsRepository extends Repository {
     await this.db
       .updateTable('entries')
       .set(recycledEntry(at, 0))
-      .where('user_id', '=', userId)
+      .where('ledger_id', '=', ledgerId)
       .where('import_id', '=', importId)
       .where('recycled_at', 'is', null)
       .execute();

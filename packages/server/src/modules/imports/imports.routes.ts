@@ -85,7 +85,6 @@ export async function importsRoutes(app: FastifyInstance, service: ImportsServic
     r.post(
       '/imports/preview',
       {
-        onRequest: app.authenticate,
         bodyLimit: formLimit,
         schema: {
           tags: ['imports'],
@@ -97,13 +96,12 @@ export async function importsRoutes(app: FastifyInstance, service: ImportsServic
       },
       async (request) => {
         const upload = await readUpload(request, limits);
-        return service.preview(request.userId, upload.fileName, upload.bytes, upload.options);
+        return service.preview(request.ledger.id, upload.fileName, upload.bytes, upload.options);
       },
     );
     r.post(
       '/imports',
       {
-        onRequest: app.authenticate,
         bodyLimit: formLimit,
         schema: {
           tags: ['imports'],
@@ -129,7 +127,7 @@ export async function importsRoutes(app: FastifyInstance, service: ImportsServic
         let last = -1;
         try {
           const result = await service.commit(
-            request.userId,
+            request.actor,
             upload.fileName,
             upload.bytes,
             upload.options,
@@ -159,7 +157,6 @@ export async function importsRoutes(app: FastifyInstance, service: ImportsServic
   r.get(
     '/imports',
     {
-      onRequest: app.authenticate,
       schema: {
         tags: ['imports'],
         summary: 'The latest 50 CSV imports, newest first',
@@ -167,12 +164,11 @@ export async function importsRoutes(app: FastifyInstance, service: ImportsServic
         response: { 200: importList, ...errorResponses(401) },
       },
     },
-    async (request) => ({ imports: await service.list(request.userId) }),
+    async (request) => ({ imports: await service.list(request.ledger.id) }),
   );
   r.post(
     '/imports/:id/undo',
     {
-      onRequest: app.authenticate,
       schema: {
         tags: ['imports'],
         summary: "Send one import's invoices (and the entities it created) to the recycle bin together",
@@ -181,6 +177,6 @@ export async function importsRoutes(app: FastifyInstance, service: ImportsServic
         response: { 200: importSummary, ...errorResponses(400, 401, 404, 409) },
       },
     },
-    async (request) => service.undo(request.userId, request.params.id),
+    async (request) => service.undo(request.actor, request.params.id),
   );
 }

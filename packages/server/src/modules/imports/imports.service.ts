@@ -9,12 +9,13 @@ import {
 import { splitMethod } from '@billfold/contract/payment-methods';
 import type { Selectable } from 'kysely';
 import type { ImportsTable, NewEntry } from '../../db/schema.ts';
+import type { Actor } from '../../lib/actor.ts';
 import { badRequest, conflict, notFound } from '../../lib/http-error.ts';
 import { nextTurn } from '../../lib/turns.ts';
 import { entryColumnsOf } from '../bills/bill.mapper.ts';
 import type { CategoryBook } from '../categories/category-book.ts';
 import { csvCellText } from '../entries/entries-export.ts';
-import { derivePayment } from '../ledger/ledger.ts';
+import { derivePayment } from '../payment-totals/payment-totals.ts';
 import { type CsvFile, type CsvLimits, readCsv } from './csv-file.ts';
 import {
   detectDateFormat,
@@ -88,12 +89,12 @@ export class ImportsService {
 
   private async analyze(
     repo: ImportsRepository,
-    userId: number,
+    ledgerId: number,
     file: CsvFile,
     sent: ColumnMapping | null,
   ): Promise<Analysis> {
-    const bills = new Map((await repo.liveBills(userId)).map((b) => [b.name_key, b]));
-    const categories = await repo.categoryBook(userId);
+    const bills = new Map((await repo.liveBills(ledgerId)).map((b) => [b.name_key, b]));
+    const categories = await repo.categoryBook(ledgerId);
     const a: Analysis = {
       headers: file.headers,
       recordCount: file.records.length,
@@ -152,12 +153,12 @@ export class ImportsService {
         `${unread.length === 1 ? '1 date is' : `${unread.length} dates are`} not in the format ${dateFormat} on ${lineList(unread)}. Fix ${unread.length === 1 ? 'it' : 'them'} in the file, or choose another date format in the mapping.`,
       );
     }
-    await this.flagDuplicates(repo, userId, a);
+    await this.flagDuplicates(repo, ledgerId, a);
     return a;
   }
 
   /** Same entity, date, amount and description as an earlier row of the file, or as a live stored invoice. */
-  private async flagDuplicates(repo: ImportsRepository, userId: number, a: Analysis) {
+  private async flagDuplicates(repo: ImportsRepository, ledgerId: number, a: Analysis) {
     // Only entities that exist can have stored invoices: one lookup per (entity, date) of theirs in the file.
     const pairs = new Map<string, { billId: number; date: string }>();
     for (const { candidate } of a.candidates) {
@@ -165,7 +166,7 @@ export class ImportsService {
       if (bill) pairs.set(`${bill.id}\u0000${candidate.date}`, { billId: bill.id, date: candidate.date });
     }
     const stored = new Set(
-      (await repo.liveEntriesAt(userId, [...pairs.values()])).map((e) =>
+      (await repo.liveEntriesAt(ledgerId, [...pairs.values()])).map((e) =>
         duplicateKey(e.bill_name_key, e.date, Number(e.amount_cents), e.services),
       ),
     );
@@ -178,8 +179,8 @@ export class ImportsService {
     }
   }
 
-  async preview(userId: number, fileName: string, bytes: Uint8Array, options: ImportOptions): Promise<ImportPreview> {
-    const a = await this.analyze(this.repo, userId, await this.read(bytes), options.mapping);
+  async preview(ledgerId: number, fileName: string, bytes: Uint8Array, options: ImportOptions): Promise<ImportPreview> {
+    const a = await this.analyze(this.repo, ledgerId, await this.read(bytes), options.mapping);
     const errorCount = a.rows.filter((r) => r.errors.length > 0).length;
     const duplicateCount = a.candidates.filter((c) => c.row.duplicate !== null).length;
     const newEntities = new Map<string, string>();
@@ -209,16 +210,17 @@ export class ImportsService {
    * each report, so the caller can let the answer reach the client before the next rows are written.
    */
   async commit(
-    userId: number,
+    actor: Actor,
     fileName: string,
     bytes: Uint8Array,
     options: ImportOptions,
     onProgress: (share: number) => Promise<void> | void = () => {},
   ): Promise<ImportSummary> {
+    const { ledgerId } = actor;
     const file = await this.read(bytes);
     return this.repo.transaction(async (repo) => {
-      await repo.reserveInvoiceNumbers(userId, 0); // the user row's lock: imports of one user run one at a time
-      const a = await this.analyze(repo, userId, file, options.mapping);
+      await repo.reserveInvoiceNumbers(ledgerId, 0); // the ledger row's lock: imports into one ledger run one at a time
+      const a = await this.analyze(repo, ledgerId, file, options.mapping);
       if (a.problems.length > 0) throw badRequest(a.problems.join(' '));
       const failed = a.rows.filter((r) => r.errors.length > 0);
       if (failed.length > 0) {
@@ -243,7 +245,7 @@ export class ImportsService {
           fresh.set(candidate.entityKey, candidate);
       const paidRows = chosen.filter(({ candidate }) => candidate.paidCents > 0).length;
       const record = {
-        user_id: userId,
+        ledger_id: ledgerId,
         file_name: fileName,
         created_at: now,
         invoice_count: chosen.length,
@@ -257,7 +259,7 @@ export class ImportsService {
       for (const c of fresh.values())
         if (!held.has(c.category)) held.set(c.category, await repo.holdCategory(a.categories, c.category));
       const newBills = [...fresh.values()].map((c) => ({
-        user_id: userId,
+        ledger_id: ledgerId,
         name: c.entity,
         name_key: c.entityKey,
         category: held.get(c.category) ?? c.category,
@@ -274,12 +276,12 @@ export class ImportsService {
       });
 
       const total = chosen.length + paidRows;
-      const first = await repo.reserveInvoiceNumbers(userId, chosen.length);
+      const first = await repo.reserveInvoiceNumbers(ledgerId, chosen.length);
       const entries: NewEntry[] = chosen.map(({ candidate: c }, i) => {
         const bill = bills.get(c.entityKey) as NonNullable<ReturnType<typeof bills.get>>;
         const paid = c.paidCents;
         return {
-          user_id: userId,
+          ledger_id: ledgerId,
           bill_id: bill.id,
           invoice_number: first + i,
           date: c.date,
@@ -293,7 +295,7 @@ export class ImportsService {
           import_id: importId,
         };
       });
-      await repo.bulkWrite(userId, importId, async () => {
+      await repo.bulkWrite(ledgerId, importId, async () => {
         const ids = new Map<number, number>();
         for (let i = 0; i < entries.length; i += PROGRESS_STEP) {
           for (const [n, id] of await repo.insertEntries(entries.slice(i, i + PROGRESS_STEP))) ids.set(n, id);
@@ -305,7 +307,7 @@ export class ImportsService {
           .map(({ c, entryId }) => {
             const [type, medium] = splitMethod(c.method);
             return {
-              user_id: userId,
+              ledger_id: ledgerId,
               entry_id: entryId,
               date: c.date,
               amount_cents: c.paidCents,
@@ -327,8 +329,8 @@ export class ImportsService {
     });
   }
 
-  async list(userId: number): Promise<ImportSummary[]> {
-    return (await this.repo.list(userId)).map(toSummary);
+  async list(ledgerId: number): Promise<ImportSummary[]> {
+    return (await this.repo.list(ledgerId)).map(toSummary);
   }
 
   /**
@@ -336,14 +338,15 @@ export class ImportsService {
    * go whole, with their invoices; its other invoices go one by one, each with its payments. What the user already
    * deleted stays as it is. Restoring happens from the recycle bin, item by item.
    */
-  undo(userId: number, importId: number): Promise<ImportSummary> {
+  undo(actor: Actor, importId: number): Promise<ImportSummary> {
+    const { ledgerId } = actor;
     return this.repo.transaction(async (repo) => {
-      const row = await repo.lockImport(userId, importId);
+      const row = await repo.lockImport(ledgerId, importId);
       if (!row) throw notFound(IMPORT_MESSAGES.notFound);
       if (row.undone_at !== null) throw conflict(IMPORT_MESSAGES.alreadyUndone);
       const at = this.now();
-      for (const bill of await repo.ownEntities(userId, importId)) await repo.recycleEntity(bill.id, at);
-      await repo.recycleImportedEntries(userId, importId, at);
+      for (const bill of await repo.ownEntities(ledgerId, importId)) await repo.recycleEntity(bill.id, at);
+      await repo.recycleImportedEntries(ledgerId, importId, at);
       await repo.markUndone(importId, at);
       return toSummary({ ...row, undone_at: at });
     });

@@ -15,13 +15,11 @@ import type { MfaService } from './mfa.service.ts';
 /** Enrolment and recovery codes of the signed-in account; the sign-in's code step is under `/auth`. */
 export function mfaRoutes(app: FastifyInstance, service: MfaService): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const common = { onRequest: app.authenticate } as const;
   const tags = ['user'];
   const security = [{ bearer: [] }];
   r.get(
     '/user/mfa',
     {
-      ...common,
       schema: {
         tags,
         security,
@@ -34,7 +32,6 @@ export function mfaRoutes(app: FastifyInstance, service: MfaService): void {
   r.post(
     '/user/mfa/setup',
     {
-      ...common,
       schema: {
         tags,
         security,
@@ -48,7 +45,6 @@ export function mfaRoutes(app: FastifyInstance, service: MfaService): void {
   r.post(
     '/user/mfa/enable',
     {
-      ...common,
       schema: {
         tags,
         security,
@@ -62,7 +58,6 @@ export function mfaRoutes(app: FastifyInstance, service: MfaService): void {
   r.post(
     '/user/mfa/recovery-codes',
     {
-      ...common,
       schema: {
         tags,
         security,

@@ -1,12 +1,12 @@
 import type { Insertable, Updateable } from 'kysely';
 import { Repository } from '../../db/repository.ts';
 import type { PaymentsTable } from '../../db/schema.ts';
-import { LedgerRepository } from '../ledger/ledger.repository.ts';
+import { PaymentTotalsRepository } from '../payment-totals/payment-totals.repository.ts';
 
 export class PaymentsRepository extends Repository {
   /** The invoice's lock and totals, on the same connection (and transaction) as this repository. */
-  ledger(): LedgerRepository {
-    return new LedgerRepository(this.db);
+  paymentTotals(): PaymentTotalsRepository {
+    return new PaymentTotalsRepository(this.db);
   }
 
   /** Live payments of one invoice, newest first with a unique tie-breaker. */
@@ -21,12 +21,12 @@ export class PaymentsRepository extends Repository {
       .execute();
   }
 
-  findOwned(userId: number, id: number) {
+  findOwned(ledgerId: number, id: number) {
     return this.db
       .selectFrom('payments')
       .selectAll()
       .where('id', '=', id)
-      .where('user_id', '=', userId)
+      .where('ledger_id', '=', ledgerId)
       .executeTakeFirst();
   }
 

@@ -20,7 +20,6 @@ export function paymentsRoutes(app: FastifyInstance, service: PaymentsService): 
   r.get(
     '/payments',
     {
-      onRequest: app.authenticate,
       serializerCompiler: compiledSerializer,
       schema: {
         tags: ['payments'],
@@ -30,12 +29,11 @@ export function paymentsRoutes(app: FastifyInstance, service: PaymentsService): 
         response: { 200: paymentListResponse, ...errorResponses(400, 401, 404) },
       },
     },
-    async (request) => ({ paymentDTOList: await service.list(request.userId, request.query.entryId) }),
+    async (request) => ({ paymentDTOList: await service.list(request.ledger.id, request.query.entryId) }),
   );
   r.get(
     '/payments/:id',
     {
-      onRequest: app.authenticate,
       schema: {
         tags: ['payments'],
         summary: 'One payment, recycled ones included',
@@ -45,12 +43,11 @@ export function paymentsRoutes(app: FastifyInstance, service: PaymentsService): 
         response: { 200: payment, ...errorResponses(400, 401, 404) },
       },
     },
-    async (request) => service.get(request.userId, request.params.id),
+    async (request) => service.get(request.ledger.id, request.params.id),
   );
   r.post(
     '/payments',
     {
-      onRequest: app.authenticate,
       schema: {
         tags: ['payments'],
         summary: 'Add a payment to an invoice',
@@ -59,12 +56,11 @@ export function paymentsRoutes(app: FastifyInstance, service: PaymentsService): 
         response: { 201: payment, ...errorResponses(400, 401, 404, 409, 413) },
       },
     },
-    async (request, reply) => reply.code(201).send(await service.create(request.userId, request.body)),
+    async (request, reply) => reply.code(201).send(await service.create(request.actor, request.body)),
   );
   r.put(
     '/payments',
     {
-      onRequest: app.authenticate,
       schema: {
         tags: ['payments'],
         summary: 'Edit, delete (recycle true) or restore (recycle false) a payment',
@@ -74,6 +70,6 @@ export function paymentsRoutes(app: FastifyInstance, service: PaymentsService): 
         response: { 200: payment, ...errorResponses(400, 401, 404, 409, 413) },
       },
     },
-    async (request) => runIntent(service, request.userId, request.body),
+    async (request) => runIntent(service, request.actor, request.body),
   );
 }

@@ -1,11 +1,12 @@
 import type { NewPayment, Payment, PaymentChange } from '@billfold/contract/payments';
 import type { Updateable } from 'kysely';
 import type { EntryRow, PaymentRow, PaymentsTable } from '../../db/schema.ts';
+import type { Actor } from '../../lib/actor.ts';
 import { badRequest, conflict, notFound } from '../../lib/http-error.ts';
 import type { RecycleIntents } from '../../lib/intents.ts';
 import { MESSAGES } from '../../lib/messages.ts';
-import type { LedgerRepository } from '../ledger/ledger.repository.ts';
-import { refreshTotals } from '../ledger/ledger.service.ts';
+import type { PaymentTotalsRepository } from '../payment-totals/payment-totals.repository.ts';
+import { refreshTotals } from '../payment-totals/payment-totals.service.ts';
 import { toPayment } from './payment.mapper.ts';
 import { PAYMENT_MESSAGES } from './payments.messages.ts';
 import type { PaymentsRepository } from './payments.repository.ts';
@@ -40,27 +41,28 @@ export class PaymentsService implements RecycleIntents<PaymentChange, Payment> {
     private readonly now: () => number,
   ) {}
 
-  async list(userId: number, entryId: number): Promise<Payment[]> {
-    const entry = await this.repo.ledger().findEntry(userId, entryId);
+  async list(ledgerId: number, entryId: number): Promise<Payment[]> {
+    const entry = await this.repo.paymentTotals().findEntry(ledgerId, entryId);
     if (!entry) throw notFound(MESSAGES.invoiceNotFound);
     return (await this.repo.listLive(entryId)).map(toPayment);
   }
 
   /** Recycled payments included: the restore flow reads one before restoring it. */
-  async get(userId: number, id: number): Promise<Payment> {
-    const row = await this.repo.findOwned(userId, id);
+  async get(ledgerId: number, id: number): Promise<Payment> {
+    const row = await this.repo.findOwned(ledgerId, id);
     if (!row) throw notFound(PAYMENT_MESSAGES.paymentNotFound);
     return toPayment(row);
   }
 
-  create(userId: number, input: NewPayment): Promise<Payment> {
+  create(actor: Actor, input: NewPayment): Promise<Payment> {
+    const { ledgerId } = actor;
     return this.repo.transaction(async (repo) => {
-      const ledger = repo.ledger();
-      const entry = await ledger.lockEntry(userId, input.entryId);
+      const totals = repo.paymentTotals();
+      const entry = await totals.lockEntry(ledgerId, input.entryId);
       if (!entry) throw notFound(MESSAGES.invoiceNotFound);
       assertWritable(entry);
       const row = await repo.insert({
-        user_id: userId,
+        ledger_id: ledgerId,
         entry_id: entry.id,
         date: input.date,
         amount_cents: input.amount,
@@ -70,61 +72,64 @@ export class PaymentsService implements RecycleIntents<PaymentChange, Payment> {
         autopay: input.autopay ? 1 : 0,
         created_at: this.now(),
       });
-      await refreshTotals(ledger, [entry]);
+      await refreshTotals(totals, [entry]);
       return toPayment(row);
     });
   }
 
   /** Edit a live payment; a payment in the recycle bin is restored first. */
-  edit(userId: number, change: PaymentChange): Promise<Payment> {
+  edit(actor: Actor, change: PaymentChange): Promise<Payment> {
+    const { ledgerId } = actor;
     return this.repo.transaction(async (repo) => {
-      const { ledger, entry, payment } = await this.lockForChange(repo, userId, change);
+      const { totals, entry, payment } = await this.lockForChange(repo, ledgerId, change);
       if (payment.recycled_at !== null) throw conflict(PAYMENT_MESSAGES.paymentRecycled);
-      return this.applyEdit(repo, ledger, entry, payment, change, false);
+      return this.applyEdit(repo, totals, entry, payment, change, false);
     });
   }
 
   /** Delete: the payment goes to the recycle bin and leaves its invoice's totals. Deleting it again changes nothing. */
-  recycle(userId: number, change: PaymentChange): Promise<Payment> {
+  recycle(actor: Actor, change: PaymentChange): Promise<Payment> {
+    const { ledgerId } = actor;
     return this.repo.transaction(async (repo) => {
-      const { ledger, entry, payment } = await this.lockForChange(repo, userId, change);
+      const { totals, entry, payment } = await this.lockForChange(repo, ledgerId, change);
       if (entry.archived === 1) throw conflict(MESSAGES.entityArchived);
       if (payment.recycled_at !== null) return toPayment(payment);
       const updated = await repo.update(payment.id, { recycled_at: this.now(), recycled_cascade: 0 });
-      await refreshTotals(ledger, [entry]);
+      await refreshTotals(totals, [entry]);
       return toPayment(updated);
     });
   }
 
   /** Restore from the recycle bin, taking the change's edits on the way; a live payment is simply edited. */
-  restore(userId: number, change: PaymentChange): Promise<Payment> {
+  restore(actor: Actor, change: PaymentChange): Promise<Payment> {
+    const { ledgerId } = actor;
     return this.repo.transaction(async (repo) => {
-      const { ledger, entry, payment } = await this.lockForChange(repo, userId, change);
+      const { totals, entry, payment } = await this.lockForChange(repo, ledgerId, change);
       const restoring = payment.recycled_at !== null;
       if (restoring && entry.recycled_at !== null) throw conflict(PAYMENT_MESSAGES.paymentInvoiceRecycled);
-      return this.applyEdit(repo, ledger, entry, payment, change, restoring);
+      return this.applyEdit(repo, totals, entry, payment, change, restoring);
     });
   }
 
   /** Locks the payment's invoice, then reads the payment again under that lock: every payment change takes it first. */
-  private async lockForChange(repo: PaymentsRepository, userId: number, change: PaymentChange) {
+  private async lockForChange(repo: PaymentsRepository, ledgerId: number, change: PaymentChange) {
     const paymentId = change.paymentId ?? change.id;
-    const seen = paymentId === undefined ? undefined : await repo.findOwned(userId, paymentId);
+    const seen = paymentId === undefined ? undefined : await repo.findOwned(ledgerId, paymentId);
     if (!seen) throw notFound(PAYMENT_MESSAGES.paymentNotFound);
     if (change.entryId !== undefined && change.entryId !== seen.entry_id)
       throw badRequest(PAYMENT_MESSAGES.paymentMove);
-    const ledger = repo.ledger();
-    const entry = await ledger.lockEntry(userId, seen.entry_id);
+    const totals = repo.paymentTotals();
+    const entry = await totals.lockEntry(ledgerId, seen.entry_id);
     if (!entry) throw notFound(PAYMENT_MESSAGES.paymentNotFound);
-    const payment = await repo.findOwned(userId, seen.id);
+    const payment = await repo.findOwned(ledgerId, seen.id);
     if (!payment) throw notFound(PAYMENT_MESSAGES.paymentNotFound);
-    return { ledger, entry, payment };
+    return { totals, entry, payment };
   }
 
   /** Writes the edit's changed columns (and the way back from the bin, when `restoring`), then the invoice's totals. */
   private async applyEdit(
     repo: PaymentsRepository,
-    ledger: LedgerRepository,
+    totals: PaymentTotalsRepository,
     entry: EntryRow,
     payment: PaymentRow,
     change: PaymentChange,
@@ -138,7 +143,7 @@ export class PaymentsService implements RecycleIntents<PaymentChange, Payment> {
     if (entry.recycled_at !== null) throw conflict(MESSAGES.invoiceRecycled);
     if (restoring) Object.assign(changes, { recycled_at: null, recycled_cascade: 0 });
     const updated = Object.keys(changes).length > 0 ? await repo.update(payment.id, changes) : payment;
-    await refreshTotals(ledger, [entry]);
+    await refreshTotals(totals, [entry]);
     return toPayment(updated);
   }
 }

@@ -14,20 +14,20 @@ const databaseNow = (db: Db) =>
     : sql<number>`(extract(epoch from clock_timestamp()) * 1000)::bigint`;
 
 /**
- * The version of a user's invoices: raised by triggers with every write to them, in the same transaction
- * (migration `2026-11-25T00-00_data_versions`). A response computed under one version is exactly what the
+ * The version of a ledger's invoices: raised by triggers with every write to them, in the same transaction
+ * (migrations `2026-11-25T00-00_data_versions` and `2026-12-02T00-00_ledger_data`). A response computed under one version is exactly what the
  * queries return for as long as the version stays the same (docs/decisions/0403-list-cache.md).
  */
 export class DataVersionRepository extends Repository {
-  // Read before every list request: compiled once, run with the user id as its only parameter.
+  // Read before every list request: compiled once, run with the ledger id as its only parameter.
   private readonly query = this.db
-    .selectFrom('user_data_versions')
+    .selectFrom('ledger_data_versions')
     .select('version')
-    .where('user_id', '=', 0)
+    .where('ledger_id', '=', 0)
     .compile();
 
-  async version(userId: number): Promise<number> {
-    const [row] = (await this.db.executeQuery({ ...this.query, parameters: [userId] } as typeof this.query)).rows;
+  async version(ledgerId: number): Promise<number> {
+    const [row] = (await this.db.executeQuery({ ...this.query, parameters: [ledgerId] } as typeof this.query)).rows;
     return Number(row?.version ?? 0);
   }
 
@@ -35,28 +35,31 @@ export class DataVersionRepository extends Repository {
    * Raises the version once and logs the invoices `written` (a condition on `entries e`) under it: for a bulk
    * insert made while the row triggers that do both were off (ADR 0903).
    */
-  async raise(userId: number, written: Expression<SqlBool>): Promise<void> {
+  async raise(ledgerId: number, written: Expression<SqlBool>): Promise<void> {
     await this.db
-      .insertInto('user_data_versions')
-      .values({ user_id: userId, version: 1 })
-      .onConflict((oc) => oc.column('user_id').doUpdateSet({ version: sql`user_data_versions.version + 1` }))
+      .insertInto('ledger_data_versions')
+      .values({ ledger_id: ledgerId, version: 1 })
+      .onConflict((oc) => oc.column('ledger_id').doUpdateSet({ version: sql`ledger_data_versions.version + 1` }))
       .execute();
-    await sql`insert into entry_changes (user_id, version, entry_id, at)
-      select e.user_id, v.version, e.id, ${databaseNow(this.db)}
-      from entries e join user_data_versions v on v.user_id = e.user_id
-      where e.user_id = ${userId} and ${written}`.execute(this.db);
+    await sql`insert into entry_changes (ledger_id, version, entry_id, at)
+      select e.ledger_id, v.version, e.id, ${databaseNow(this.db)}
+      from entries e join ledger_data_versions v on v.ledger_id = e.ledger_id
+      where e.ledger_id = ${ledgerId} and ${written}`.execute(this.db);
   }
 
-  /** Users with invoices, most recently signed in first (the ledger indexes load in this order at start). */
-  async usersByRecentSignIn(): Promise<number[]> {
+  /** Ledgers with invoices, the one whose active member signed in most recently first (the indexes load in this order at start). */
+  async ledgersByRecentSignIn(): Promise<number[]> {
     const rows = await this.db
-      .selectFrom('users as u')
-      .innerJoin('user_data_versions as v', 'v.user_id', 'u.id')
-      .select('u.id')
+      .selectFrom('ledger_data_versions as v')
+      .innerJoin('ledger_members as m', 'm.ledger_id', 'v.ledger_id')
+      .innerJoin('users as u', 'u.id', 'm.user_id')
+      .select((eb) => ['v.ledger_id', eb.fn.max('u.last_login').as('last_login')])
       .where('u.deactivated_at', 'is', null)
-      .orderBy(sql`u.last_login desc nulls last`)
+      .groupBy('v.ledger_id')
+      .orderBy(sql`max(u.last_login) desc nulls last`)
+      .orderBy('v.ledger_id')
       .execute();
-    return rows.map((r) => Number(r.id));
+    return rows.map((r) => Number(r.ledger_id));
   }
 
   /**

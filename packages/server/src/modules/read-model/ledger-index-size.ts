@@ -42,7 +42,7 @@ export interface LedgerEstimate {
  * from slices of 10,000 invoices in invoice-number order (an index walk of `entries_user_number`, no other
  * user's rows; a description repeated in several slices is counted in each, so the text is never under-counted), entity count and name lengths from `bills`.
  */
-export async function estimateLedgerBytes(db: Kysely<Database>, userId: number): Promise<LedgerEstimate> {
+export async function estimateLedgerBytes(db: Kysely<Database>, ledgerId: number): Promise<LedgerEstimate> {
   let invoices = 0;
   let descriptions = 0;
   let after = 0;
@@ -55,7 +55,7 @@ export async function estimateLedgerBytes(db: Kysely<Database>, userId: number):
     }>`
       select sum(g.n) as n_rows, count(*) as kinds, sum(length(g.services)) as chars, max(g.last) as last
       from (select c.services, count(*) as n, max(c.invoice_number) as last
-            from (select invoice_number, services from entries where user_id = ${userId} and invoice_number > ${after}
+            from (select invoice_number, services from entries where ledger_id = ${ledgerId} and invoice_number > ${after}
                   order by invoice_number limit ${ESTIMATE_CHUNK}) c
             group by c.services) g`.execute(db);
     const slice = rows[0];
@@ -73,7 +73,7 @@ export async function estimateLedgerBytes(db: Kysely<Database>, userId: number):
       eb.fn.countAll<number>().as('n'),
       eb.fn.sum<number>(sql`length(name) + length(name_key) + length(category)`).as('chars'),
     ])
-    .where('user_id', '=', userId)
+    .where('ledger_id', '=', ledgerId)
     .executeTakeFirst();
   const entities = Number(bills?.n ?? 0) * entityBytes(0, 0, 0) + 2 * Number(bills?.chars ?? 0);
   const capacity = capacityFor(invoices);

@@ -25,10 +25,10 @@ import { SORT_COLUMNS, type SortColumn } from './scope-sql.ts';
  */
 
 /**
- * The user's rows in id order: written `+user_id` so that SQLite walks the table by id instead of reading the
+ * The user's rows in id order: written `+ledger_id` so that SQLite walks the table by id instead of reading the
  * user's whole ledger through an index on the user and sorting it, once per chunk.
  */
-const UNINDEXED_USER = sql<number>`+user_id`;
+const UNINDEXED_USER = sql<number>`+ledger_id`;
 
 /** Rows read per statement while loading: the event loop gets a turn between them. */
 const LOAD_CHUNK = 25_000;
@@ -92,10 +92,10 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
  * For each live invoice of `ids`, the live invoice right before it in `ORDER BY column, invoice_number`: one
  * seek of the sort's index `entries_live_<column>` each (test/query-plan.test.ts).
  */
-export function predecessors(userId: number, column: SortColumn, ids: number[]) {
+export function predecessors(ledgerId: number, column: SortColumn, ids: number[]) {
   return sql<{ id: number; pred: number | null }>`
     select e.id, (select p.id from entries p
-        where p.user_id = ${userId} and p.recycled_at is null
+        where p.ledger_id = ${ledgerId} and p.recycled_at is null
           and (p.${sql.ref(column)}, p.invoice_number) < (e.${sql.ref(column)}, e.invoice_number)
         order by p.${sql.ref(column)} desc, p.invoice_number desc limit 1) as pred
     from entries e where e.id in (${sql.join(ids)}) and e.recycled_at is null`;
@@ -127,7 +127,7 @@ export abstract class LedgerIndexStore {
 
   protected constructor(
     protected readonly db: Kysely<Database>,
-    readonly userId: number,
+    readonly ledgerId: number,
   ) {}
 
   /** Memory held, counted as `estimateLedgerBytes` counts it before a load: names and descriptions included. */
@@ -150,7 +150,7 @@ export abstract class LedgerIndexStore {
     const within = () => {
       if (this.bytes > maxBytes) throw new IndexTooLarge(`over ${maxBytes} bytes after ${this.n} invoices`);
     };
-    const { db, userId } = this;
+    const { db, ledgerId } = this;
     this.version = version;
     await this.loadBills();
     let after = 0;
@@ -158,7 +158,7 @@ export abstract class LedgerIndexStore {
       const rows = (await db
         .selectFrom('entries')
         .select(ENTRY_INDEX_COLUMNS)
-        .where(UNINDEXED_USER, '=', userId)
+        .where(UNINDEXED_USER, '=', ledgerId)
         .where('id', '>', after)
         .orderBy('id')
         .limit(LOAD_CHUNK)
@@ -192,7 +192,7 @@ export abstract class LedgerIndexStore {
       const rows = await this.db
         .selectFrom('payments')
         .select(['id', 'entry_id', 'type', 'medium', 'amount_cents'])
-        .where(UNINDEXED_USER, '=', this.userId)
+        .where(UNINDEXED_USER, '=', this.ledgerId)
         .where('id', '>', after)
         .where('recycled_at', 'is', null)
         .orderBy('id')
@@ -235,7 +235,7 @@ export abstract class LedgerIndexStore {
     const rows = await this.db
       .selectFrom('bills')
       .select(['id', 'name', 'name_key', 'category'])
-      .where('user_id', '=', this.userId)
+      .where('ledger_id', '=', this.ledgerId)
       .execute();
     const sizeOf = (e: { name: string; nameKey: string; category: string }) =>
       entityBytes(e.name.length, e.nameKey.length, e.category.length);
@@ -379,7 +379,7 @@ export abstract class LedgerIndexStore {
     const changes = await this.db
       .selectFrom('entry_changes')
       .select((eb) => ['entry_id', eb.fn.max('version').as('version')])
-      .where('user_id', '=', this.userId)
+      .where('ledger_id', '=', this.ledgerId)
       .where('version', '>', this.version)
       .groupBy('entry_id')
       .execute();
@@ -399,7 +399,7 @@ export abstract class LedgerIndexStore {
       const rows = (await this.db
         .selectFrom('entries')
         .select(ENTRY_INDEX_COLUMNS)
-        .where('user_id', '=', this.userId)
+        .where('ledger_id', '=', this.ledgerId)
         .where('id', 'in', part)
         .orderBy('id')
         .execute()) as EntryIndexRow[];
@@ -439,7 +439,7 @@ export abstract class LedgerIndexStore {
       let q = this.db
         .selectFrom('entries')
         .select(['id', 'invoice_number', sql.ref<unknown>(column).as('key')])
-        .where('user_id', '=', this.userId)
+        .where('ledger_id', '=', this.ledgerId)
         .where('recycled_at', 'is', null);
       if (after) {
         const { value, invoice } = after;
@@ -478,7 +478,7 @@ export abstract class LedgerIndexStore {
     const ids = [...moved].filter((s) => (this.cols.flags[s] as number) & LIVE).map((s) => this.cols.id[s] as number);
     const next = new Map<number, number>(); // predecessor slot (-1 = first) → slot
     for (let i = 0; i < ids.length; i += DELTA_CHUNK) {
-      const { rows } = await predecessors(this.userId, column, ids.slice(i, i + DELTA_CHUNK)).execute(this.db);
+      const { rows } = await predecessors(this.ledgerId, column, ids.slice(i, i + DELTA_CHUNK)).execute(this.db);
       for (const r of rows) {
         const pred = r.pred === null ? -1 : this.find(Number(r.pred));
         // A predecessor the index does not hold, or two invoices after one: written while catching up.

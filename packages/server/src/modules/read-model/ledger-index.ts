@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { ExportRow } from '../entries/entries-export.ts';
-import { PAY_STATE } from '../ledger/ledger.ts';
+import { PAY_STATE } from '../payment-totals/payment-totals.ts';
 import type { EntryGroup, MethodGroup, Side } from './groups.ts';
 import { ARCHIVED, day, INCOMING, INTERNAL, isoDay, LIVE, MIXED, NO_DUE, NO_METHOD } from './ledger-index-columns.ts';
 import { LedgerIndexStore } from './ledger-index-store.ts';
@@ -27,11 +27,11 @@ export class LedgerIndex extends LedgerIndexStore {
    */
   static async load(
     db: Kysely<Database>,
-    userId: number,
+    ledgerId: number,
     version: number,
     maxBytes = Number.POSITIVE_INFINITY,
   ): Promise<LedgerIndex> {
-    const index = new LedgerIndex(db, userId);
+    const index = new LedgerIndex(db, ledgerId);
     await index.fill(version, maxBytes);
     return index;
   }

@@ -7,7 +7,7 @@ import { IndexRebuildNeeded, IndexTooLarge } from './ledger-index-store.ts';
 
 /** How the ledger indexes are kept (docs/decisions/0405-ledger-index.md). Options, so tests reach every path. */
 export interface LedgerIndexOptions {
-  /** Memory for every user's index together, in bytes; 0 turns them off (every read runs SQL). */
+  /** Memory for every ledger's index together, in bytes; 0 turns them off (every read runs SQL). */
   maxBytes: number;
   /** A ledger smaller than this is indexed during the request that first needs it; a larger one in the background. */
   loadInlineBelow: number;
@@ -31,55 +31,55 @@ export const DEFAULT_LEDGER_INDEX_OPTIONS: LedgerIndexOptions = {
   tooLargeRecheckMs: 30 * 60_000,
 };
 
-interface UserIndex {
+interface LedgerSlot {
   index: LedgerIndex | null;
   loading: boolean;
   usedAt: number;
   /** Not before this instant: the next load after a failure or an index too large for the memory. */
   retryAt: number;
-  /** One reader or catch-up at a time per user: reads never see an index half caught up. */
+  /** One reader or catch-up at a time per ledger: reads never see an index half caught up. */
   queue: Promise<unknown>;
-  /** What answered the user's latest read. */
+  /** What answered the ledger's latest read. */
   answered: 'index' | 'sql';
 }
 
 /**
- * Every user's ledger index: loaded on first need, caught up with the user's data version before each read,
- * evicted least recently used beyond `maxBytes`. When a user has no index ready, `read` returns null and the
+ * The index of each ledger: loaded on first need, caught up with the ledger's data version before each read,
+ * evicted least recently used beyond `maxBytes`. When a ledger has no index ready, `read` returns null and the
  * repository answers from SQL: the index only ever makes a read faster, never different.
  */
 export class LedgerIndexes {
-  private readonly users = new Map<number, UserIndex>();
+  private readonly ledgers = new Map<number, LedgerSlot>();
 
   constructor(
     private readonly db: Db,
     private readonly versions: DataVersionRepository,
-    private readonly ledgerSize: (userId: number) => Promise<number>,
+    private readonly ledgerSize: (ledgerId: number) => Promise<number>,
     private readonly options: LedgerIndexOptions = DEFAULT_LEDGER_INDEX_OPTIONS,
     private readonly now: () => number = Date.now,
     private readonly log?: FastifyBaseLogger,
   ) {}
 
-  /** What answered the user's latest read: the index, or SQL (while it loads, or with the index off). */
-  answered(userId: number): 'index' | 'sql' {
-    return this.users.get(userId)?.answered ?? 'sql';
+  /** What answered the ledger's latest read: the index, or SQL (while it loads, or with the index off). */
+  answered(ledgerId: number): 'index' | 'sql' {
+    return this.ledgers.get(ledgerId)?.answered ?? 'sql';
   }
 
   /**
-   * Runs `work` on the user's index, exact at the user's data version as it is now, or returns null when the
+   * Runs `work` on the ledger's index, exact at the ledger's data version as it is now, or returns null when the
    * index is off, loading, or could not be kept.
    */
-  async read<T>(userId: number, work: (index: LedgerIndex) => T | Promise<T>): Promise<{ value: T } | null> {
+  async read<T>(ledgerId: number, work: (index: LedgerIndex) => T | Promise<T>): Promise<{ value: T } | null> {
     if (this.options.maxBytes <= 0) return null;
-    const user = this.users.get(userId) ?? this.track(userId);
+    const slot = this.ledgers.get(ledgerId) ?? this.track(ledgerId);
     // A second try after an index that had to be read afresh (for a small ledger, at once).
     for (let attempt = 0; attempt < 2; attempt++) {
-      if (!(await this.ensure(userId, user))) break;
-      const run = user.queue.then(async () => {
-        const index = user.index;
+      if (!(await this.ensure(ledgerId, slot))) break;
+      const run = slot.queue.then(async () => {
+        const index = slot.index;
         if (!index) return null;
         try {
-          const version = await this.versions.version(userId);
+          const version = await this.versions.version(ledgerId);
           if (version < index.version) throw new IndexRebuildNeeded('the data version went back');
           await index.catchUp(version, this.options.catchUpUpTo);
           // Grown past the memory by the changes it took in: dropped, and SQL answers.
@@ -87,43 +87,43 @@ export class LedgerIndexes {
           return { value: await work(index) };
         } catch (err) {
           if (err instanceof IndexTooLarge) {
-            if (user.index === index) user.index = null;
-            user.retryAt = this.now() + this.options.tooLargeRecheckMs;
+            if (slot.index === index) slot.index = null;
+            slot.retryAt = this.now() + this.options.tooLargeRecheckMs;
             return null;
           }
           if (!(err instanceof IndexRebuildNeeded)) throw err;
-          this.log?.info({ userId, reason: err.message }, 'ledger index read afresh');
-          if (user.index === index) user.index = null;
+          this.log?.info({ ledgerId, reason: err.message }, 'ledger index read afresh');
+          if (slot.index === index) slot.index = null;
           return null;
         }
       });
-      user.queue = run.catch(() => undefined);
+      slot.queue = run.catch(() => undefined);
       const result = await run;
       if (result) {
-        user.answered = 'index';
+        slot.answered = 'index';
         return result;
       }
     }
-    user.answered = 'sql';
+    slot.answered = 'sql';
     return null;
   }
 
-  /** Whether the user has an index: loaded now for a small ledger, started in the background for a large one. */
-  private async ensure(userId: number, user: UserIndex): Promise<boolean> {
+  /** Whether the ledger has an index: loaded now for a small ledger, started in the background for a large one. */
+  private async ensure(ledgerId: number, slot: LedgerSlot): Promise<boolean> {
     const now = this.now();
-    if (user.index && now - user.usedAt > this.options.staleAfterMs) user.index = null;
-    user.usedAt = now;
-    if (user.index) return true;
-    if (user.loading || now < user.retryAt) return false;
-    const size = await this.ledgerSize(userId);
-    const load = this.load(userId, user);
+    if (slot.index && now - slot.usedAt > this.options.staleAfterMs) slot.index = null;
+    slot.usedAt = now;
+    if (slot.index) return true;
+    if (slot.loading || now < slot.retryAt) return false;
+    const size = await this.ledgerSize(ledgerId);
+    const load = this.load(ledgerId, slot);
     if (size >= this.options.loadInlineBelow) return false;
     await load;
-    return user.index !== null;
+    return slot.index !== null;
   }
 
-  private track(userId: number): UserIndex {
-    const user: UserIndex = {
+  private track(ledgerId: number): LedgerSlot {
+    const slot: LedgerSlot = {
       index: null,
       loading: false,
       usedAt: 0,
@@ -131,59 +131,62 @@ export class LedgerIndexes {
       queue: Promise.resolve(),
       answered: 'sql',
     };
-    this.users.set(userId, user);
-    return user;
+    this.ledgers.set(ledgerId, slot);
+    return slot;
   }
 
-  private async load(userId: number, user: UserIndex): Promise<void> {
-    if (user.loading) return;
-    user.loading = true;
+  private async load(ledgerId: number, slot: LedgerSlot): Promise<void> {
+    if (slot.loading) return;
+    slot.loading = true;
     const started = this.now();
     const { maxBytes } = this.options;
     const tooLarge = (bytes: number | undefined) => {
-      user.retryAt = this.now() + this.options.tooLargeRecheckMs;
-      this.log?.warn({ userId, bytes, maxBytes }, 'ledger index larger than its memory: SQL answers');
+      slot.retryAt = this.now() + this.options.tooLargeRecheckMs;
+      this.log?.warn({ ledgerId, bytes, maxBytes }, 'ledger index larger than its memory: SQL answers');
     };
     try {
       // Sized from SQL first: a ledger that would not fit is never read into memory.
-      const estimate = await estimateLedgerBytes(this.db, userId);
+      const estimate = await estimateLedgerBytes(this.db, ledgerId);
       if (estimate.bytes > maxBytes) return tooLarge(estimate.bytes);
-      const version = await this.versions.version(userId);
-      const index = await LedgerIndex.load(this.db, userId, version, maxBytes);
-      user.index = index;
-      this.evict(userId);
-      this.log?.info({ userId, bytes: index.bytes, ms: this.now() - started }, 'ledger index loaded');
+      const version = await this.versions.version(ledgerId);
+      const index = await LedgerIndex.load(this.db, ledgerId, version, maxBytes);
+      slot.index = index;
+      this.evict(ledgerId);
+      this.log?.info({ ledgerId, bytes: index.bytes, ms: this.now() - started }, 'ledger index loaded');
     } catch (err) {
       if (err instanceof IndexTooLarge) return tooLarge(undefined);
-      user.retryAt = this.now() + this.options.retryAfterMs;
-      this.log?.error({ err, userId }, 'ledger index failed to load');
+      slot.retryAt = this.now() + this.options.retryAfterMs;
+      this.log?.error({ err, ledgerId }, 'ledger index failed to load');
     } finally {
-      user.loading = false;
+      slot.loading = false;
     }
   }
 
   /** Least recently used indexes go until all fit in `maxBytes` (the one just loaded stays). */
   private evict(keep: number): void {
     let total = 0;
-    for (const user of this.users.values()) total += user.index?.bytes ?? 0;
-    const byAge = [...this.users.entries()].filter(([, u]) => u.index).sort(([, a], [, b]) => a.usedAt - b.usedAt);
-    for (const [userId, user] of byAge) {
+    for (const slot of this.ledgers.values()) total += slot.index?.bytes ?? 0;
+    const byAge = [...this.ledgers.entries()].filter(([, u]) => u.index).sort(([, a], [, b]) => a.usedAt - b.usedAt);
+    for (const [ledgerId, slot] of byAge) {
       if (total <= this.options.maxBytes) break;
-      if (userId === keep) continue;
-      total -= user.index?.bytes ?? 0;
-      user.index = null;
+      if (ledgerId === keep) continue;
+      total -= slot.index?.bytes ?? 0;
+      slot.index = null;
     }
   }
 
-  /** Loads the indexes of the most recently signed-in users with invoices, one after another, up to the memory (server start). */
+  /**
+   * Loads the indexes of the ledgers with invoices whose members signed in most recently, one after another, up to
+   * the memory (server start).
+   */
   async preload(): Promise<void> {
     if (this.options.maxBytes <= 0) return;
-    for (const userId of await this.versions.usersByRecentSignIn()) {
-      const user = this.users.get(userId) ?? this.track(userId);
-      user.usedAt = this.now();
-      await this.load(userId, user);
+    for (const ledgerId of await this.versions.ledgersByRecentSignIn()) {
+      const slot = this.ledgers.get(ledgerId) ?? this.track(ledgerId);
+      slot.usedAt = this.now();
+      await this.load(ledgerId, slot);
       let total = 0;
-      for (const u of this.users.values()) total += u.index?.bytes ?? 0;
+      for (const u of this.ledgers.values()) total += u.index?.bytes ?? 0;
       if (total >= this.options.maxBytes) break;
     }
   }

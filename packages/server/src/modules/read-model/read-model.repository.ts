@@ -63,7 +63,7 @@ export class ReadModelRepository extends Repository {
     this.indexes = new LedgerIndexes(
       db,
       new DataVersionRepository(db),
-      (userId) => rollupCount(db, { userId }),
+      (ledgerId) => rollupCount(db, { ledgerId }),
       this.options.ledgerIndex,
       Date.now,
       log,
@@ -73,13 +73,13 @@ export class ReadModelRepository extends Repository {
    * The user's own categories when a filter's values may name one (docs/decisions/0105-categories-of-your-own.md);
    * none read when every value is built in.
    */
-  categoryBook(userId: number, values: readonly string[] | undefined): Promise<CategoryBook> {
-    return readFilterBook(this.db, userId, values);
+  categoryBook(ledgerId: number, values: readonly string[] | undefined): Promise<CategoryBook> {
+    return readFilterBook(this.db, ledgerId, values);
   }
 
   /** The invoices `ids` with `columns`, in the order of `ids`. */
   private async rowsById<SE extends SelectExpression<Database, 'entries'>>(
-    userId: number,
+    ledgerId: number,
     ids: number[],
     columns: readonly SE[],
   ) {
@@ -87,7 +87,7 @@ export class ReadModelRepository extends Repository {
     const rows = await this.db
       .selectFrom('entries')
       .select(columns)
-      .where('user_id', '=', userId)
+      .where('ledger_id', '=', ledgerId)
       .where('id', 'in', ids)
       .execute();
     const at = new Map(ids.map((id, i) => [id, i]));
@@ -137,14 +137,14 @@ export class ReadModelRepository extends Repository {
    * after the other there anyway (one connection), while PostgreSQL runs them side by side.
    */
   async countAndPage(s: EntryScope, sort: EntrySort, offset: number, limit: number) {
-    const indexed = await this.indexes.read(s.userId, async (index) => {
+    const indexed = await this.indexes.read(s.ledgerId, async (index) => {
       // The total from the rollups when they answer it (well under a millisecond): the walk then stops at the page.
       const known = countFromRollups(s) ? await rollupCount(this.db, s) : undefined;
       return index.page(s, SORT_COLUMNS[sort.field], sort.order === 'desc', offset, limit, known);
     });
     if (indexed) {
       const { count, ids } = indexed.value;
-      return [count, await this.rowsById(s.userId, ids, ENTRY_VIEW_COLUMNS)] as const;
+      return [count, await this.rowsById(s.ledgerId, ids, ENTRY_VIEW_COLUMNS)] as const;
     }
     if (!isSqlite(this.db)) return Promise.all([this.count(s), this.page(s, sort, offset, limit)]);
     const total = await this.count(s);
@@ -175,7 +175,7 @@ export class ReadModelRepository extends Repository {
    */
   async *exportRows(s: EntryScope, sort: EntrySort, size: number): AsyncGenerator<ExportRow[]> {
     const column = SORT_COLUMNS[sort.field];
-    const indexed = await this.indexes.read(s.userId, (index) => ({
+    const indexed = await this.indexes.read(s.ledgerId, (index) => ({
       index,
       slots: index.slots(s, column, sort.order === 'desc'),
     }));
@@ -211,7 +211,7 @@ export class ReadModelRepository extends Repository {
   hints(s: EntryScope, sort: EntrySort, rows: number, total?: number): Promise<SqlHints> {
     return sqlHints(s, sort, isSqlite(this.db), rows, async () => ({
       matching: total ?? (await this.count(s)),
-      ledger: await this.count({ userId: s.userId }),
+      ledger: await this.count({ ledgerId: s.ledgerId }),
     }));
   }
 
@@ -223,7 +223,7 @@ export class ReadModelRepository extends Repository {
    * rollups without the range minus a scan of the rows outside it; otherwise a scan of the scope.
    */
   async stats(s: EntryScope): Promise<{ entries: EntryGroup[]; methods: MethodGroup[] }> {
-    const indexed = await this.indexes.read(s.userId, (index) => index.groups(index.match(s).mask));
+    const indexed = await this.indexes.read(s.ledgerId, (index) => index.groups(index.match(s).mask));
     if (indexed) return indexed.value;
     let entries: EntryGroup[];
     let methods: MethodGroup[];
@@ -277,7 +277,7 @@ export class ReadModelRepository extends Repository {
     const rows = await this.db
       .selectFrom('payments')
       .innerJoin(entries.as('e'), 'e.id', 'payments.entry_id')
-      .where('payments.user_id', '=', s.userId)
+      .where('payments.ledger_id', '=', s.ledgerId)
       .where('payments.recycled_at', 'is', null)
       .select((eb) => [
         'e.flow',
@@ -308,7 +308,7 @@ export class ReadModelRepository extends Repository {
         .selectFrom('payments as p')
         .innerJoin(entries.select('id').as('e'), 'e.id', 'p.entry_id')
         .select('p.amount_cents')
-        .where('p.user_id', '=', s.userId)
+        .where('p.ledger_id', '=', s.ledgerId)
         .where('p.recycled_at', 'is', null)
         .orderBy('p.amount_cents', 'desc')
         .limit(1)

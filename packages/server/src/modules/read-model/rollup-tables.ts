@@ -10,7 +10,7 @@ import { ENTRY_SUM_NAMES, ENTRY_SUMS } from './sums.ts';
  */
 
 interface StateCounts {
-  user_id: number;
+  ledger_id: number;
   internal: number;
   archived: number;
   flow: string;
@@ -24,7 +24,7 @@ export type RollupTables = {
   entry_month_counts: StateCounts & { month: string; category: string };
   entry_day_counts: StateCounts & { day: string; category: string };
   entry_bill_totals: {
-    user_id: number;
+    ledger_id: number;
     bill_id: number;
     flow: string;
     pay_state: number;
@@ -36,7 +36,7 @@ export type RollupTables = {
     balance_cents: number;
   };
   payment_bill_totals: {
-    user_id: number;
+    ledger_id: number;
     bill_id: number;
     flow: string;
     pay_state: number;
@@ -59,8 +59,8 @@ const STATE = ['internal', 'archived', 'flow', 'pay_state'];
 
 function countsOf(period: { column: string; expr: string } | null, category: boolean) {
   const keys = [...(category ? ['category'] : []), ...STATE];
-  const exprs = ['e.user_id', ...(period ? [period.expr] : []), ...keys.map((k) => `e.${k}`)];
-  const columns = ['user_id', ...(period ? [period.column] : []), ...keys];
+  const exprs = ['e.ledger_id', ...(period ? [period.expr] : []), ...keys.map((k) => `e.${k}`)];
+  const columns = ['ledger_id', ...(period ? [period.column] : []), ...keys];
   return {
     columns: [...columns, 'entry_count'],
     select: `SELECT ${exprs.map((e, i) => `${e} AS ${columns[i]}`).join(', ')}, count(*) AS entry_count
@@ -77,17 +77,17 @@ const EXPECTED: Record<keyof RollupTables, { columns: string[]; select: string }
   entry_month_counts: countsOf(MONTH, true),
   entry_day_counts: countsOf({ column: 'day', expr: 'e.date' }, true),
   entry_bill_totals: {
-    columns: ['user_id', 'bill_id', 'flow', 'pay_state', 'entry_count', ...ENTRY_SUM_NAMES],
-    select: `SELECT e.user_id AS user_id, e.bill_id AS bill_id, e.flow AS flow, e.pay_state AS pay_state,
+    columns: ['ledger_id', 'bill_id', 'flow', 'pay_state', 'entry_count', ...ENTRY_SUM_NAMES],
+    select: `SELECT e.ledger_id AS ledger_id, e.bill_id AS bill_id, e.flow AS flow, e.pay_state AS pay_state,
                count(*) AS entry_count, ${ENTRY_SUM_NAMES.map((name) => `sum(${ENTRY_SUMS[name].sql}) AS ${name}`).join(', ')}
-             FROM entries e WHERE e.recycled_at IS NULL GROUP BY e.user_id, e.bill_id, e.flow, e.pay_state`,
+             FROM entries e WHERE e.recycled_at IS NULL GROUP BY e.ledger_id, e.bill_id, e.flow, e.pay_state`,
   },
   payment_bill_totals: {
-    columns: ['user_id', 'bill_id', 'flow', 'pay_state', 'type', 'medium', 'payment_count', 'amount_cents'],
-    select: `SELECT e.user_id AS user_id, e.bill_id AS bill_id, e.flow AS flow, e.pay_state AS pay_state,
+    columns: ['ledger_id', 'bill_id', 'flow', 'pay_state', 'type', 'medium', 'payment_count', 'amount_cents'],
+    select: `SELECT e.ledger_id AS ledger_id, e.bill_id AS bill_id, e.flow AS flow, e.pay_state AS pay_state,
                p.type AS type, p.medium AS medium, count(*) AS payment_count, sum(p.amount_cents) AS amount_cents
              FROM payments p JOIN entries e ON e.id = p.entry_id WHERE p.recycled_at IS NULL AND e.recycled_at IS NULL
-             GROUP BY e.user_id, e.bill_id, e.flow, e.pay_state, p.type, p.medium`,
+             GROUP BY e.ledger_id, e.bill_id, e.flow, e.pay_state, p.type, p.medium`,
   },
 };
 

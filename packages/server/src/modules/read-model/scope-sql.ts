@@ -1,7 +1,7 @@
 import type { SortField, SortOrder } from '@billfold/contract/entries';
 import { type Expression, type Kysely, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { Database, EntriesTable } from '../../db/schema.ts';
-import { PAY_STATE } from '../ledger/ledger.ts';
+import { PAY_STATE } from '../payment-totals/payment-totals.ts';
 import { type EntryScope, PAID_FILTERS } from './scope.ts';
 
 /**
@@ -12,7 +12,7 @@ import { type EntryScope, PAID_FILTERS } from './scope.ts';
 
 export type EntriesSelect = SelectQueryBuilder<Database, 'entries', object>;
 
-/** Stored column per sort field; each has a partial index `entries_live_<x>` over (user_id, column, invoice_number). */
+/** Stored column per sort field; each has a partial index `entries_live_<x>` over (ledger_id, column, invoice_number). */
 export const SORT_COLUMNS = {
   invoiceId: 'invoice_number',
   name: 'bill_name_key',
@@ -55,11 +55,11 @@ export interface SqlHints {
 }
 
 /**
- * The live (not recycled) entries in the scope. `user_id = ? AND recycled_at IS NULL` is written exactly so
+ * The live (not recycled) entries in the scope. `ledger_id = ? AND recycled_at IS NULL` is written exactly so
  * that SQLite can use the partial indexes `entries_live_*`.
  */
 export function scopedEntries(db: Kysely<Database>, s: EntryScope, hints: SqlHints = {}): EntriesSelect {
-  let q: EntriesSelect = db.selectFrom('entries').where('user_id', '=', s.userId).where('recycled_at', 'is', null);
+  let q: EntriesSelect = db.selectFrom('entries').where('ledger_id', '=', s.ledgerId).where('recycled_at', 'is', null);
   const date = hints.datesUnindexed ? sql<string>`+${sql.ref('date')}` : sql.ref<string>('date');
   if (s.startDate !== undefined) q = q.where(date, '>=', s.startDate);
   if (s.endDate !== undefined) q = q.where(date, '<=', s.endDate);
@@ -117,7 +117,7 @@ export function afterKey<O>(q: SelectQueryBuilder<Database, 'entries', O>, sort:
 
 /** The scope on a count table (`entry_*_counts`): its key columns are the entry's own copies. */
 export function countTableWhere(s: EntryScope): Expression<SqlBool> {
-  const and = [sql`user_id = ${s.userId}`, sql`entry_count <> 0`];
+  const and = [sql`ledger_id = ${s.ledgerId}`, sql`entry_count <> 0`];
   if (s.categories) and.push(sql`category in (${sql.join(s.categories)})`);
   if (s.flow) and.push(sql`flow = ${s.flow}`);
   if (s.internal !== undefined) and.push(sql`internal = ${s.internal}`);
@@ -131,7 +131,7 @@ export function countTableWhere(s: EntryScope): Expression<SqlBool> {
  * the write side keeps equal to the copies on its entries (ADR 0003).
  */
 export function billTableWhere(s: EntryScope, countColumn: 'entry_count' | 'payment_count'): Expression<SqlBool> {
-  const and = [sql`t.user_id = ${s.userId}`, sql`t.${sql.ref(countColumn)} <> 0`];
+  const and = [sql`t.ledger_id = ${s.ledgerId}`, sql`t.${sql.ref(countColumn)} <> 0`];
   if (s.nameKeys) and.push(sql`b.name_key in (${sql.join(s.nameKeys)})`);
   if (s.categories) and.push(sql`b.category in (${sql.join(s.categories)})`);
   if (s.flow) and.push(sql`t.flow = ${s.flow}`);

@@ -2,7 +2,7 @@ import { addDays, utcDate } from '@billfold/contract/dates';
 import type { EntryFilters, Flow } from '@billfold/contract/entries';
 import { billNameKey } from '../bills/bill.mapper.ts';
 import { BUILT_IN_ONLY, type CategoryBook } from '../categories/category-book.ts';
-import { PAY_STATE } from '../ledger/ledger.ts';
+import { PAY_STATE } from '../payment-totals/payment-totals.ts';
 
 /**
  * Step 1 of the read model (scope → plan → SQL → rows): the filters of a list, count, page seek, stats or
@@ -15,7 +15,7 @@ import { PAY_STATE } from '../ledger/ledger.ts';
  * the flow filter becomes the stored flow and internal flag; duplicates go; an empty list means "any".
  */
 export interface EntryScope {
-  userId: number;
+  ledgerId: number;
   /** Inclusive ISO dates. */
   startDate?: string;
   endDate?: string;
@@ -85,8 +85,8 @@ const distinct = <T>(values: readonly T[] | undefined): T[] | undefined => {
 };
 
 /** The one parse of the API's filters (already validated by the contract's `entryFilters`). */
-export function toScope(userId: number, f: EntryFilters, options: ScopeOptions = {}): EntryScope {
-  const scope: EntryScope = { userId };
+export function toScope(ledgerId: number, f: EntryFilters, options: ScopeOptions = {}): EntryScope {
+  const scope: EntryScope = { ledgerId };
   if (f.startDate !== undefined) scope.startDate = f.startDate;
   if (f.endDate !== undefined) scope.endDate = f.endDate;
   if (f.invoiceNum !== undefined) scope.invoiceNumber = f.invoiceNum;

@@ -1,19 +1,19 @@
 import type { RecycleType } from '@billfold/contract/recycle';
 import { Repository } from '../../db/repository.ts';
-import { LedgerRepository } from '../ledger/ledger.repository.ts';
+import { PaymentTotalsRepository } from '../payment-totals/payment-totals.repository.ts';
 
 /** The bin's listing: items recycled since `since` whose parent is not itself in the bin. */
 export class RecycleRepository extends Repository {
-  listBills(userId: number, since: number) {
+  listBills(ledgerId: number, since: number) {
     return this.db
       .selectFrom('bills')
       .select(['id', 'name', 'category', 'status', 'recycled_at'])
-      .where('user_id', '=', userId)
+      .where('ledger_id', '=', ledgerId)
       .where('recycled_at', '>=', since)
       .execute();
   }
 
-  listEntries(userId: number, since: number) {
+  listEntries(ledgerId: number, since: number) {
     return this.db
       .selectFrom('entries as e')
       .innerJoin('bills as b', 'b.id', 'e.bill_id')
@@ -28,13 +28,13 @@ export class RecycleRepository extends Repository {
         'e.services',
         'e.recycled_at',
       ])
-      .where('e.user_id', '=', userId)
+      .where('e.ledger_id', '=', ledgerId)
       .where('e.recycled_at', '>=', since)
       .where('b.recycled_at', 'is', null)
       .execute();
   }
 
-  listPayments(userId: number, since: number) {
+  listPayments(ledgerId: number, since: number) {
     return this.db
       .selectFrom('payments as p')
       .innerJoin('entries as e', 'e.id', 'p.entry_id')
@@ -49,20 +49,20 @@ export class RecycleRepository extends Repository {
         'e.bill_name',
         'e.invoice_number',
       ])
-      .where('p.user_id', '=', userId)
+      .where('p.ledger_id', '=', ledgerId)
       .where('p.recycled_at', '>=', since)
       .where('e.recycled_at', 'is', null)
       .execute();
   }
 
   /** Whether this user has that item in the bin (recycled and not yet purged). */
-  async isRecycled(userId: number, type: RecycleType, id: number): Promise<boolean> {
+  async isRecycled(ledgerId: number, type: RecycleType, id: number): Promise<boolean> {
     const table = type === 'Entity' ? 'bills' : type === 'Invoice' ? 'entries' : 'payments';
     const row = await this.db
       .selectFrom(table)
       .select('id')
       .where('id', '=', id)
-      .where('user_id', '=', userId)
+      .where('ledger_id', '=', ledgerId)
       .where('recycled_at', 'is not', null)
       .executeTakeFirst();
     return row !== undefined;
@@ -76,29 +76,29 @@ export class RecycleRepository extends Repository {
    * its parent not. The entity or invoice is locked as a restore locks it, so the two run one after the other. Call
    * inside a transaction. False when the item is not in this user's bin.
    */
-  async deleteForever(userId: number, type: RecycleType, id: number): Promise<boolean> {
+  async deleteForever(ledgerId: number, type: RecycleType, id: number): Promise<boolean> {
     if (type === 'Payment') {
       const result = await this.db
         .deleteFrom('payments')
         .where('id', '=', id)
-        .where('user_id', '=', userId)
+        .where('ledger_id', '=', ledgerId)
         .where('recycled_at', 'is not', null)
         .where('entry_id', 'in', this.db.selectFrom('entries').select('id').where('recycled_at', 'is', null))
         .executeTakeFirst();
       return Number(result.numDeletedRows) === 1;
     }
-    const ledger = new LedgerRepository(this.db);
+    const ledger = new PaymentTotalsRepository(this.db);
     if (type === 'Entity') {
-      const bill = await ledger.lockBill(userId, id);
+      const bill = await ledger.lockBill(ledgerId, id);
       if (bill?.recycled_at == null) return false;
     } else {
-      const entry = await ledger.lockEntry(userId, id);
-      if (entry?.recycled_at == null || (await this.isRecycled(userId, 'Entity', entry.bill_id))) return false;
+      const entry = await ledger.lockEntry(ledgerId, id);
+      if (entry?.recycled_at == null || (await this.isRecycled(ledgerId, 'Entity', entry.bill_id))) return false;
     }
     const column = type === 'Entity' ? 'bill_id' : 'id';
-    const entries = this.db.selectFrom('entries').select('id').where(column, '=', id).where('user_id', '=', userId);
+    const entries = this.db.selectFrom('entries').select('id').where(column, '=', id).where('ledger_id', '=', ledgerId);
     await this.db.deleteFrom('payments').where('entry_id', 'in', entries).execute();
-    await this.db.deleteFrom('entries').where(column, '=', id).where('user_id', '=', userId).execute();
+    await this.db.deleteFrom('entries').where(column, '=', id).where('ledger_id', '=', ledgerId).execute();
     if (type === 'Entity') await this.db.deleteFrom('bills').where('id', '=', id).execute();
     return true;
   }

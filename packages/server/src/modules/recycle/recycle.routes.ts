@@ -12,7 +12,6 @@ export function recycleRoutes(app: FastifyInstance, service: RecycleService): vo
   r.get(
     '/recycle',
     {
-      onRequest: app.authenticate,
       schema: {
         tags: ['recycle'],
         summary: 'Items deleted in the last 14 days, newest first',
@@ -20,12 +19,11 @@ export function recycleRoutes(app: FastifyInstance, service: RecycleService): vo
         response: { 200: recycleListResponse, ...errorResponses(401) },
       },
     },
-    async (request) => ({ recycleItems: await service.list(request.userId) }),
+    async (request) => ({ recycleItems: await service.list(request.ledger.id) }),
   );
   r.post(
     '/recycle/restore',
     {
-      onRequest: app.authenticate,
       schema: {
         tags: ['recycle'],
         summary: 'Restore an entity, invoice or payment (with what was deleted together with it)',
@@ -34,12 +32,11 @@ export function recycleRoutes(app: FastifyInstance, service: RecycleService): vo
         response: { 200: messageResponse, ...errorResponses(400, 401, 404, 409, 413) },
       },
     },
-    async (request) => service.restore(request.userId, request.body.entityType, request.body.entityId),
+    async (request) => service.restore(request.actor, request.body.entityType, request.body.entityId),
   );
   r.delete(
     '/recycle/:entityType/:entityId',
     {
-      onRequest: app.authenticate,
       schema: {
         tags: ['recycle'],
         summary: 'Delete an item of the bin for good, before its purge date (with what was deleted together with it)',
@@ -50,6 +47,6 @@ export function recycleRoutes(app: FastifyInstance, service: RecycleService): vo
         response: { 200: messageResponse, ...errorResponses(400, 401, 404) },
       },
     },
-    async (request) => service.deleteForever(request.userId, request.params.entityType, request.params.entityId),
+    async (request) => service.deleteForever(request.actor, request.params.entityType, request.params.entityId),
   );
 }

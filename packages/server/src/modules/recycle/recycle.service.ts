@@ -1,6 +1,7 @@
 import { toApiTimestamp } from '@billfold/contract/dates';
 import { fromCents } from '@billfold/contract/money';
 import type { RecycleItem, RecycleType } from '@billfold/contract/recycle';
+import type { Actor } from '../../lib/actor.ts';
 import { notFound } from '../../lib/http-error.ts';
 import { RECYCLE_RETENTION } from '../../lib/retention.ts';
 import type { BillsService } from '../bills/bills.service.ts';
@@ -24,12 +25,12 @@ export class RecycleService {
   ) {}
 
   /** Newest first; an item whose parent is in the bin comes back with its parent, so it is not listed. */
-  async list(userId: number): Promise<RecycleItem[]> {
+  async list(ledgerId: number): Promise<RecycleItem[]> {
     const since = this.now() - RECYCLE_RETENTION;
     const [bills, entries, payments] = await Promise.all([
-      this.repo.listBills(userId, since),
-      this.repo.listEntries(userId, since),
-      this.repo.listPayments(userId, since),
+      this.repo.listBills(ledgerId, since),
+      this.repo.listEntries(ledgerId, since),
+      this.repo.listPayments(ledgerId, since),
     ]);
     const listed: Listed[] = [
       ...bills.map((b) => ({
@@ -76,20 +77,22 @@ export class RecycleService {
    * Deletes an item of the bin for good before its purge date, in one transaction with what was deleted together
    * with it (docs/decisions/0106-recycle-bin-purge-date-and-delete-forever.md).
    */
-  async deleteForever(userId: number, type: RecycleType, id: number): Promise<{ message: string }> {
+  async deleteForever(actor: Actor, type: RecycleType, id: number): Promise<{ message: string }> {
+    const { ledgerId } = actor;
     // Refused inside the transaction, so that the locks it took roll back with it: a refusal stores nothing.
     await this.repo.transaction(async (repo) => {
-      if (!(await repo.deleteForever(userId, type, id))) throw notFound(RECYCLE_MESSAGES.itemNotFound);
+      if (!(await repo.deleteForever(ledgerId, type, id))) throw notFound(RECYCLE_MESSAGES.itemNotFound);
     });
     return { message: `${type} deleted permanently.` };
   }
 
   /** The owning service's `restore`: the same rules as the PUT with `recycle: false` of that resource. */
-  async restore(userId: number, type: RecycleType, id: number): Promise<{ message: string }> {
-    if (!(await this.repo.isRecycled(userId, type, id))) throw notFound(RECYCLE_MESSAGES.itemNotFound);
-    if (type === 'Entity') await this.services.bills.restore(userId, { id });
-    else if (type === 'Invoice') await this.services.entries.restore(userId, { entryId: id });
-    else await this.services.payments.restore(userId, { paymentId: id });
+  async restore(actor: Actor, type: RecycleType, id: number): Promise<{ message: string }> {
+    const { ledgerId } = actor;
+    if (!(await this.repo.isRecycled(ledgerId, type, id))) throw notFound(RECYCLE_MESSAGES.itemNotFound);
+    if (type === 'Entity') await this.services.bills.restore(actor, { id });
+    else if (type === 'Invoice') await this.services.entries.restore(actor, { entryId: id });
+    else await this.services.payments.restore(actor, { paymentId: id });
     return { message: `${type} restored successfully.` };
   }
 }

@@ -3,8 +3,12 @@ import type { Entry } from '@billfold/contract/entries';
 import { formatUsd } from '@billfold/contract/money';
 import type { MailMessage } from '../../lib/mailer.ts';
 
-export interface DigestGroup extends Omit<DueGroup, 'scheduled'> {
+/** An invoice of a digest, with its ledger's name when the user is a member of more than one ledger. */
+export type DigestEntry = Entry & { ledger?: string };
+
+export interface DigestGroup extends Omit<DueGroup, 'scheduled' | 'entries'> {
   title: string;
+  entries: DigestEntry[];
 }
 
 export interface Digest {
@@ -28,9 +32,10 @@ function owed(g: DigestGroup): string {
   return parts.join(', ');
 }
 
-function line(e: Entry): string {
+function line(e: DigestEntry): string {
   const side = e.flow === 'INCOMING' ? 'to collect' : 'to pay';
-  return `#${e.invoiceId} ${e.name}: ${formatUsd(e.balance.totalBalance)} ${side}, due ${e.dueDate}`;
+  const where = e.ledger === undefined ? '' : ` (${e.ledger})`;
+  return `#${e.invoiceId} ${e.name}${where}: ${formatUsd(e.balance.totalBalance)} ${side}, due ${e.dueDate}`;
 }
 
 /** The daily digest as plain text and HTML: each group's count, what is owed, and its first invoices. */

@@ -11,7 +11,6 @@ export function remindersRoutes(app: FastifyInstance, service: RemindersService)
   r.get(
     '/account/reminders',
     {
-      onRequest: app.authenticate,
       schema: {
         tags: ['reminders'],
         summary:
@@ -25,7 +24,6 @@ export function remindersRoutes(app: FastifyInstance, service: RemindersService)
   r.put(
     '/account/reminders',
     {
-      onRequest: app.authenticate,
       schema: {
         tags: ['reminders'],
         summary: 'Turn the daily email digest on (with how many days ahead it looks) or off',

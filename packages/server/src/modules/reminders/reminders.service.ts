@@ -5,13 +5,14 @@ import {
   type ReminderSettings,
   type ReminderSettingsBody,
 } from '@billfold/contract/due';
+import { fromCents } from '@billfold/contract/money';
 import type { FastifyBaseLogger } from 'fastify';
 import { conflict } from '../../lib/http-error.ts';
 import type { Mailer } from '../../lib/mailer.ts';
 import type { DueRepository } from '../due/due.repository.ts';
 import { dueGroup } from '../due/due-group.ts';
 import type { EmailVerificationService } from '../email-verification/email-verification.service.ts';
-import { type DigestGroup, digestMail } from './reminder-mail.ts';
+import { type DigestEntry, type DigestGroup, digestMail } from './reminder-mail.ts';
 import type { RemindersRepository } from './reminders.repository.ts';
 
 /** Digests go out from 07:00 UTC unless `REMINDER_HOUR` says otherwise. */
@@ -118,15 +119,52 @@ export class RemindersService {
     return run;
   }
 
+  /**
+   * The digest's two groups over every ledger the user is a member of: counts and sums added up, and the first
+   * invoices by due date whichever ledger holds them, each naming its ledger when there is more than one.
+   */
   private async groups(userId: number, today: string, daysAhead: number): Promise<[DigestGroup, DigestGroup]> {
-    const [overdue, upcoming] = await this.due.totals(userId, today, [daysAhead]);
-    const group = async (title: string, totals: typeof overdue, from: string | null, to: string) => ({
-      title,
-      ...(await dueGroup(this.due, userId, totals, { from, to }, DIGEST_LIST)),
-    });
-    return Promise.all([
-      group('Overdue', overdue, null, addDays(today, -1)),
-      group(`Due within ${daysAhead} ${daysAhead === 1 ? 'day' : 'days'}`, upcoming, today, addDays(today, daysAhead)),
-    ]);
+    const ledgers = await this.due.ledgersOf(userId);
+    const windows = [
+      { title: 'Overdue', from: null, to: addDays(today, -1) },
+      {
+        title: `Due within ${daysAhead} ${daysAhead === 1 ? 'day' : 'days'}`,
+        from: today,
+        to: addDays(today, daysAhead),
+      },
+    ];
+    const groups: DigestGroup[] = windows.map((w) => ({
+      title: w.title,
+      count: 0,
+      toPay: 0,
+      toCollect: 0,
+      entries: [],
+    }));
+    const cents = windows.map(() => ({ toPay: 0, toCollect: 0 }));
+    for (const [order, ledger] of ledgers.entries()) {
+      const totals = await this.due.totals(ledger.id, today, [daysAhead]);
+      for (const [i, w] of windows.entries()) {
+        const part = await dueGroup(this.due, ledger.id, totals[i], w, DIGEST_LIST);
+        const group = groups[i] as DigestGroup;
+        const sum = cents[i] as { toPay: number; toCollect: number };
+        group.count += part.count;
+        sum.toPay += totals[i]?.toPayCents ?? 0;
+        sum.toCollect += totals[i]?.toCollectCents ?? 0;
+        group.toPay = fromCents(sum.toPay);
+        group.toCollect = fromCents(sum.toCollect);
+        group.entries.push(
+          ...part.entries.map((e) => ({ ...e, ...(ledgers.length > 1 ? { ledger: ledger.name } : {}), order })),
+        );
+      }
+    }
+    for (const group of groups) {
+      group.entries = (group.entries as (DigestEntry & { order: number })[])
+        .sort(
+          (a, b) => (a.dueDate ?? '').localeCompare(b.dueDate ?? '') || a.order - b.order || a.invoiceId - b.invoiceId,
+        )
+        .slice(0, DIGEST_LIST)
+        .map(({ order: _order, ...e }) => e);
+    }
+    return [groups[0] as DigestGroup, groups[1] as DigestGroup];
   }
 }

@@ -72,7 +72,7 @@ export class ScheduleRunner {
       const schedule = await repo.lock(scheduleId);
       if (!schedule || schedule.paused === 1 || schedule.next_date === null || schedule.next_date > today) return null;
       const rule = ruleOf(schedule);
-      const bill = await repo.findBill(schedule.user_id, schedule.bill_id);
+      const bill = await repo.findBill(schedule.ledger_id, schedule.bill_id);
       if (!bill || bill.status === 0 || bill.recycled_at !== null) {
         // What falls due while the entity is archived or in the bin is passed over, not made up later.
         await repo.update(schedule.id, { next_date: occurrenceAfter(rule, today) });
@@ -95,14 +95,17 @@ export class ScheduleRunner {
         await repo.update(schedule.id, { created_count: n, next_date: ended ? null : occurrenceAfter(rule, date) });
         return 'adopted';
       }
-      const entry = await new EntriesService(repo.entries(), () => now).create(schedule.user_id, {
-        billId: schedule.bill_id,
-        date,
-        flow: schedule.flow as Flow,
-        amount: schedule.amount_cents,
-        services: expandTemplate(schedule.template, date, n),
-        dueDate,
-      });
+      const entry = await new EntriesService(repo.entries(), () => now).create(
+        { ledgerId: schedule.ledger_id, userId: null },
+        {
+          billId: schedule.bill_id,
+          date,
+          flow: schedule.flow as Flow,
+          amount: schedule.amount_cents,
+          services: expandTemplate(schedule.template, date, n),
+          dueDate,
+        },
+      );
       await repo.setOccurrence(claim.id, { entry_id: entry.entryId });
       await repo.update(schedule.id, { created_count: n, next_date: ended ? null : occurrenceAfter(rule, date) });
       return 'created';
@@ -134,15 +137,18 @@ export class ScheduleRunner {
       if (!schedule || schedule.paused === 1 || schedule.autopay_method === null || !entry) return false;
       if (entry.recycled_at !== null || entry.archived === 1 || entry.balance_cents <= 0) return false;
       const [type, medium] = splitMethod(schedule.autopay_method);
-      const payment = await new PaymentsService(repo.payments(), () => now).create(entry.user_id, {
-        entryId: entry.id,
-        date,
-        amount: entry.balance_cents,
-        type,
-        medium,
-        notes: 'Automatic payment of a recurring invoice',
-        autopay: true,
-      });
+      const payment = await new PaymentsService(repo.payments(), () => now).create(
+        { ledgerId: entry.ledger_id, userId: null },
+        {
+          entryId: entry.id,
+          date,
+          amount: entry.balance_cents,
+          type,
+          medium,
+          notes: 'Automatic payment of a recurring invoice',
+          autopay: true,
+        },
+      );
       await repo.setOccurrence(occurrence.id, { payment_id: payment.paymentId });
       return true;
     });

@@ -14,12 +14,12 @@ export class SchedulesRepository extends Repository {
     return new PaymentsRepository(this.db);
   }
 
-  findBill(userId: number, billId: number) {
+  findBill(ledgerId: number, billId: number) {
     return this.db
       .selectFrom('bills')
       .select(['id', 'status', 'recycled_at'])
       .where('id', '=', billId)
-      .where('user_id', '=', userId)
+      .where('ledger_id', '=', ledgerId)
       .executeTakeFirst();
   }
 
@@ -27,12 +27,12 @@ export class SchedulesRepository extends Repository {
     return this.db.selectFrom('schedules').selectAll().where('bill_id', '=', billId).orderBy('id').execute();
   }
 
-  findOwned(userId: number, id: number) {
+  findOwned(ledgerId: number, id: number) {
     return this.db
       .selectFrom('schedules')
       .selectAll()
       .where('id', '=', id)
-      .where('user_id', '=', userId)
+      .where('ledger_id', '=', ledgerId)
       .executeTakeFirst();
   }
 
@@ -86,12 +86,12 @@ export class SchedulesRepository extends Repository {
    * The entity's live invoices (not in the recycle bin) dated on one of `dates` with this amount, oldest first:
    * what an invoice a schedule creates on those dates would stand beside.
    */
-  sameInvoices(userId: number, billId: number, dates: readonly string[], amountCents: number) {
+  sameInvoices(ledgerId: number, billId: number, dates: readonly string[], amountCents: number) {
     if (dates.length === 0) return Promise.resolve([]);
     return this.db
       .selectFrom('entries')
       .select(['id', 'invoice_number', 'date'])
-      .where('user_id', '=', userId)
+      .where('ledger_id', '=', ledgerId)
       .where('bill_id', '=', billId)
       .where('date', 'in', [...dates])
       .where('amount_cents', '=', amountCents)

@@ -14,7 +14,6 @@ export function schedulesRoutes(app: FastifyInstance, service: SchedulesService)
   r.get(
     '/bills/:id/schedules',
     {
-      onRequest: app.authenticate,
       schema: {
         tags,
         summary: "An entity's schedules (also of an archived one), oldest first, each with its next occurrence",
@@ -23,12 +22,11 @@ export function schedulesRoutes(app: FastifyInstance, service: SchedulesService)
         response: { 200: scheduleList, ...errorResponses(400, 401, 404) },
       },
     },
-    async (request) => ({ schedules: await service.list(request.userId, request.params.id) }),
+    async (request) => ({ schedules: await service.list(request.ledger.id, request.params.id) }),
   );
   r.post(
     '/bills/:id/schedules',
     {
-      onRequest: app.authenticate,
       schema: {
         tags,
         summary:
@@ -40,12 +38,11 @@ export function schedulesRoutes(app: FastifyInstance, service: SchedulesService)
       },
     },
     async (request, reply) =>
-      reply.code(201).send(await service.create(request.userId, request.params.id, request.body)),
+      reply.code(201).send(await service.create(request.actor, request.params.id, request.body)),
   );
   r.post(
     '/bills/:id/schedules/preview',
     {
-      onRequest: app.authenticate,
       schema: {
         tags,
         summary:
@@ -56,12 +53,11 @@ export function schedulesRoutes(app: FastifyInstance, service: SchedulesService)
         response: { 200: schedulePreview, ...errorResponses(400, 401, 404, 409, 413) },
       },
     },
-    async (request) => service.previewNew(request.userId, request.params.id, request.body),
+    async (request) => service.previewNew(request.ledger.id, request.params.id, request.body),
   );
   r.post(
     '/schedules/:id/preview',
     {
-      onRequest: app.authenticate,
       schema: {
         tags,
         summary:
@@ -72,12 +68,11 @@ export function schedulesRoutes(app: FastifyInstance, service: SchedulesService)
         response: { 200: schedulePreview, ...errorResponses(400, 401, 404, 409, 413) },
       },
     },
-    async (request) => service.previewReplace(request.userId, request.params.id, request.body),
+    async (request) => service.previewReplace(request.ledger.id, request.params.id, request.body),
   );
   r.get(
     '/schedules/:id',
     {
-      onRequest: app.authenticate,
       schema: {
         tags,
         summary: 'One schedule',
@@ -86,12 +81,11 @@ export function schedulesRoutes(app: FastifyInstance, service: SchedulesService)
         response: { 200: schedule, ...errorResponses(400, 401, 404) },
       },
     },
-    async (request) => service.get(request.userId, request.params.id),
+    async (request) => service.get(request.ledger.id, request.params.id),
   );
   r.put(
     '/schedules/:id',
     {
-      onRequest: app.authenticate,
       schema: {
         tags,
         summary: 'Replace a schedule; invoices already created stay, occurrences from today on follow the new rule',
@@ -101,12 +95,11 @@ export function schedulesRoutes(app: FastifyInstance, service: SchedulesService)
         response: { 200: schedule, ...errorResponses(400, 401, 404, 409, 413) },
       },
     },
-    async (request) => service.replace(request.userId, request.params.id, request.body),
+    async (request) => service.replace(request.actor, request.params.id, request.body),
   );
   r.post(
     '/schedules/:id/pause',
     {
-      onRequest: app.authenticate,
       schema: {
         tags,
         summary: 'Pause: no invoices and no automatic payments until resumed',
@@ -115,12 +108,11 @@ export function schedulesRoutes(app: FastifyInstance, service: SchedulesService)
         response: { 200: schedule, ...errorResponses(400, 401, 404, 409) },
       },
     },
-    async (request) => service.pause(request.userId, request.params.id),
+    async (request) => service.pause(request.actor, request.params.id),
   );
   r.post(
     '/schedules/:id/resume',
     {
-      onRequest: app.authenticate,
       schema: {
         tags,
         summary: 'Resume from today; occurrences that fell due while paused are passed over',
@@ -129,12 +121,11 @@ export function schedulesRoutes(app: FastifyInstance, service: SchedulesService)
         response: { 200: schedule, ...errorResponses(400, 401, 404, 409) },
       },
     },
-    async (request) => service.resume(request.userId, request.params.id),
+    async (request) => service.resume(request.actor, request.params.id),
   );
   r.delete(
     '/schedules/:id',
     {
-      onRequest: app.authenticate,
       schema: {
         tags,
         summary: 'Delete a schedule for good; the invoices it created stay',
@@ -144,7 +135,7 @@ export function schedulesRoutes(app: FastifyInstance, service: SchedulesService)
       },
     },
     async (request) => {
-      await service.remove(request.userId, request.params.id);
+      await service.remove(request.actor, request.params.id);
       return { message: 'Schedule deleted.' };
     },
   );

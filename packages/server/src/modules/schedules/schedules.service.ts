@@ -15,6 +15,7 @@ import {
   type SchedulePreview,
 } from '@billfold/contract/schedules';
 import type { ScheduleRow } from '../../db/schema.ts';
+import type { Actor } from '../../lib/actor.ts';
 import { badRequest, conflict, notFound } from '../../lib/http-error.ts';
 import { MESSAGES } from '../../lib/messages.ts';
 import { ruleOf, toSchedule } from './schedule.mapper.ts';
@@ -115,25 +116,26 @@ export class SchedulesService {
     private readonly now: () => number,
   ) {}
 
-  async list(userId: number, billId: number): Promise<Schedule[]> {
-    const bill = await this.repo.findBill(userId, billId);
+  async list(ledgerId: number, billId: number): Promise<Schedule[]> {
+    const bill = await this.repo.findBill(ledgerId, billId);
     if (!bill || bill.recycled_at !== null) throw notFound(MESSAGES.entityNotFound);
     return (await this.repo.listOfBill(billId)).map(toSchedule);
   }
 
-  async get(userId: number, id: number): Promise<Schedule> {
-    return toSchedule(await this.visible(userId, id));
+  async get(ledgerId: number, id: number): Promise<Schedule> {
+    return toSchedule(await this.visible(ledgerId, id));
   }
 
-  async create(userId: number, billId: number, input: ScheduleInput): Promise<Schedule> {
+  async create(actor: Actor, billId: number, input: ScheduleInput): Promise<Schedule> {
+    const { ledgerId } = actor;
     const { next, dates } = this.checkNew(input);
     const row = await this.repo.transaction(async (repo) => {
-      const bill = await repo.entries().lockBill(userId, billId);
+      const bill = await repo.entries().lockBill(ledgerId, billId);
       if (bill?.recycled_at != null) throw conflict(MESSAGES.entityRecycled);
       assertWritableBill(bill, MESSAGES.entityNotFound);
-      const atOnce = await this.withSame(repo, userId, billId, dates, input.amount);
+      const atOnce = await this.withSame(repo, ledgerId, billId, dates, input.amount);
       const row = await repo.insert({
-        user_id: userId,
+        ledger_id: ledgerId,
         bill_id: billId,
         ...columnsOf(input),
         next_date: next,
@@ -150,19 +152,19 @@ export class SchedulesService {
    * description, whether its automatic payment is recorded at once too, and the entity's existing invoice of the
    * same date and amount beside it. Changes nothing.
    */
-  async previewNew(userId: number, billId: number, input: ScheduleInput): Promise<SchedulePreview> {
+  async previewNew(ledgerId: number, billId: number, input: ScheduleInput): Promise<SchedulePreview> {
     const { dates } = this.checkNew(input);
-    const bill = await this.repo.findBill(userId, billId);
+    const bill = await this.repo.findBill(ledgerId, billId);
     if (bill?.recycled_at != null) throw conflict(MESSAGES.entityRecycled);
     assertWritableBill(bill, MESSAGES.entityNotFound);
-    return this.preview(input, await this.withSame(this.repo, userId, billId, dates, input.amount), 1);
+    return this.preview(input, await this.withSame(this.repo, ledgerId, billId, dates, input.amount), 1);
   }
 
   /** The same for replacing a schedule with this body: at most today's occurrence, numbered after the last. */
-  async previewReplace(userId: number, id: number, input: ScheduleInput): Promise<SchedulePreview> {
+  async previewReplace(ledgerId: number, id: number, input: ScheduleInput): Promise<SchedulePreview> {
     checkRule(input);
-    const schedule = await this.visible(userId, id);
-    assertWritableBill(await this.repo.findBill(userId, schedule.bill_id), SCHEDULE_MESSAGES.notFound);
+    const schedule = await this.visible(ledgerId, id);
+    assertWritableBill(await this.repo.findBill(ledgerId, schedule.bill_id), SCHEDULE_MESSAGES.notFound);
     const from = await this.replaceFrom(this.repo, schedule.id, input);
     return this.preview(
       input,
@@ -171,8 +173,9 @@ export class SchedulesService {
     );
   }
 
-  replace(userId: number, id: number, input: ScheduleInput): Promise<Schedule> {
-    return this.change(userId, id, async (repo, schedule) => {
+  replace(actor: Actor, id: number, input: ScheduleInput): Promise<Schedule> {
+    const { ledgerId } = actor;
+    return this.change(ledgerId, id, async (repo, schedule) => {
       const { rule } = checkRule(input);
       const from = await this.replaceFrom(repo, schedule.id, input);
       await this.settleDuplicates(repo, schedule.id, await this.atOnceOfReplace(repo, schedule, input, from), input);
@@ -180,12 +183,14 @@ export class SchedulesService {
     });
   }
 
-  pause(userId: number, id: number): Promise<Schedule> {
-    return this.change(userId, id, async () => ({ paused: 1 }));
+  pause(actor: Actor, id: number): Promise<Schedule> {
+    const { ledgerId } = actor;
+    return this.change(ledgerId, id, async () => ({ paused: 1 }));
   }
 
-  resume(userId: number, id: number): Promise<Schedule> {
-    return this.change(userId, id, async (_repo, schedule) => {
+  resume(actor: Actor, id: number): Promise<Schedule> {
+    const { ledgerId } = actor;
+    return this.change(ledgerId, id, async (_repo, schedule) => {
       if (schedule.paused === 0) return {};
       const today = utcDate(this.now());
       const from = schedule.next_date === null ? null : later(schedule.next_date, today);
@@ -194,9 +199,10 @@ export class SchedulesService {
     });
   }
 
-  async remove(userId: number, id: number): Promise<void> {
+  async remove(actor: Actor, id: number): Promise<void> {
+    const { ledgerId } = actor;
     await this.repo.transaction(async (repo) => {
-      const schedule = await this.writable(repo, userId, id);
+      const schedule = await this.writable(repo, ledgerId, id);
       await repo.remove(schedule.id);
     });
   }
@@ -229,18 +235,18 @@ export class SchedulesService {
     if (schedule.paused === 1) return { dates: [], same: new Map() };
     const remaining = input.count === null ? null : input.count - schedule.created_count;
     const dates = dueAtOnce(ruleOfInput(input), from, utcDate(this.now()), remaining);
-    return this.withSame(repo, schedule.user_id, schedule.bill_id, dates, input.amount);
+    return this.withSame(repo, schedule.ledger_id, schedule.bill_id, dates, input.amount);
   }
 
   private async withSame(
     repo: SchedulesRepository,
-    userId: number,
+    ledgerId: number,
     billId: number,
     dates: string[],
     amountCents: number,
   ): Promise<AtOnce> {
     const same = new Map<string, { id: number; invoice_number: number }>();
-    for (const row of await repo.sameInvoices(userId, billId, dates, amountCents))
+    for (const row of await repo.sameInvoices(ledgerId, billId, dates, amountCents))
       if (!same.has(row.date)) same.set(row.date, row);
     return { dates, same };
   }
@@ -287,25 +293,25 @@ export class SchedulesService {
     return { invoices };
   }
 
-  private async visible(userId: number, id: number): Promise<ScheduleRow> {
-    const row = await this.repo.findOwned(userId, id);
-    const bill = row && (await this.repo.findBill(userId, row.bill_id));
+  private async visible(ledgerId: number, id: number): Promise<ScheduleRow> {
+    const row = await this.repo.findOwned(ledgerId, id);
+    const bill = row && (await this.repo.findBill(ledgerId, row.bill_id));
     if (!row || !bill || bill.recycled_at !== null) throw notFound(SCHEDULE_MESSAGES.notFound);
     return row;
   }
 
   /** The schedule, locked, of an entity that is neither archived nor in the bin. */
-  private async writable(repo: SchedulesRepository, userId: number, id: number): Promise<ScheduleRow> {
-    const seen = await repo.findOwned(userId, id);
+  private async writable(repo: SchedulesRepository, ledgerId: number, id: number): Promise<ScheduleRow> {
+    const seen = await repo.findOwned(ledgerId, id);
     if (!seen) throw notFound(SCHEDULE_MESSAGES.notFound);
     const schedule = await repo.lock(seen.id);
     if (!schedule) throw notFound(SCHEDULE_MESSAGES.notFound);
-    assertWritableBill(await repo.findBill(userId, schedule.bill_id), SCHEDULE_MESSAGES.notFound);
+    assertWritableBill(await repo.findBill(ledgerId, schedule.bill_id), SCHEDULE_MESSAGES.notFound);
     return schedule;
   }
 
   private async change(
-    userId: number,
+    ledgerId: number,
     id: number,
     changes: (
       repo: SchedulesRepository,
@@ -313,7 +319,7 @@ export class SchedulesService {
     ) => Promise<Parameters<SchedulesRepository['update']>[1]>,
   ): Promise<Schedule> {
     await this.repo.transaction(async (repo) => {
-      const schedule = await this.writable(repo, userId, id);
+      const schedule = await this.writable(repo, ledgerId, id);
       const update = await changes(repo, schedule);
       if (Object.keys(update).length > 0) await repo.update(schedule.id, update);
     });

@@ -17,7 +17,6 @@ function statsRoute(app: FastifyInstance, service: StatsService): void {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/entries/stats',
     {
-      onRequest: app.authenticate,
       // Writes the top maps' own keys as they are: zod's record parse would drop an entity named `__proto__`.
       serializerCompiler: compiledSerializer,
       schema: {
@@ -31,9 +30,9 @@ function statsRoute(app: FastifyInstance, service: StatsService): void {
       },
     },
     async (request, reply) => {
-      const body = await service.stats(request.userId, request.query);
+      const body = await service.stats(request.ledger.id, request.query);
       // Whether the user's ledger index or SQL answered (docs/decisions/0405-ledger-index.md).
-      reply.header('server-timing', `ledger;desc=${service.answeredBy(request.userId)}`);
+      reply.header('server-timing', `ledger;desc=${service.answeredBy(request.ledger.id)}`);
       return body;
     },
   );

@@ -56,14 +56,14 @@ export class StatsService {
   ) {}
 
   /** What answered the user's latest read: the ledger index or SQL (docs/decisions/0405-ledger-index.md). */
-  answeredBy(userId: number) {
-    return this.repo.indexes.answered(userId);
+  answeredBy(ledgerId: number) {
+    return this.repo.indexes.answered(ledgerId);
   }
 
-  async stats(userId: number, filters: EntryFilters): Promise<Stats> {
+  async stats(ledgerId: number, filters: EntryFilters): Promise<Stats> {
     // Internal entries move money between one's own accounts: out of the figures unless asked for.
-    const categories = await this.repo.categoryBook(userId, filters.categoryList);
-    const scope = toScope(userId, filters, { internalOnlyWhenAsked: true, today: utcDate(this.now()), categories });
+    const categories = await this.repo.categoryBook(ledgerId, filters.categoryList);
+    const scope = toScope(ledgerId, filters, { internalOnlyWhenAsked: true, today: utcDate(this.now()), categories });
     const { entries, methods } = await this.repo.stats(scope);
     const income = sideFigures('income', entries, methods);
     const expense = sideFigures('expense', entries, methods);

@@ -1,4 +1,5 @@
 import type { Updateable } from 'kysely';
+import { handOverLedgers } from '../../db/ledger-handover.ts';
 import { Repository } from '../../db/repository.ts';
 import type { UsersTable } from '../../db/schema.ts';
 
@@ -19,6 +20,11 @@ export class UsersRepository extends Repository {
 
   update(id: number, changes: Updateable<UsersTable>) {
     return this.db.updateTable('users').set(changes).where('id', '=', id).execute();
+  }
+
+  /** A deactivated account's shared ledgers keep an owner (`db/ledger-handover.ts`). Call inside a transaction. */
+  handOverLedgers(userId: number) {
+    return handOverLedgers(this.db, userId, false);
   }
 
   revokeRefreshTokens(userId: number, at: number) {

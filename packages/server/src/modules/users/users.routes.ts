@@ -13,7 +13,6 @@ export function usersRoutes(
   r.get(
     '/user',
     {
-      onRequest: app.authenticate,
       schema: {
         tags: ['user'],
         summary: "The caller's own account",
@@ -27,7 +26,6 @@ export function usersRoutes(
   r.put(
     '/user',
     {
-      onRequest: app.authenticate,
       schema: {
         tags: ['user'],
         summary: 'Change email or password, turn MFA off (with a code), or deactivate; needs the current password',

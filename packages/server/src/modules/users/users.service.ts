@@ -64,7 +64,11 @@ export class UsersService {
       }
       if (newHash !== undefined) changes.password_hash = newHash;
       if (turnMfaOff) await repo.turnOffMfa(userId);
-      if (change.recycle === true) changes.deactivated_at = now;
+      if (change.recycle === true) {
+        changes.deactivated_at = now;
+        // The shared ledgers it owns alone pass to their longest-standing member at once (ADR 0107).
+        await repo.handOverLedgers(userId);
+      }
       if (revokeTokens) {
         // Every refresh token dies, and every access token issued so far stops at its next request.
         changes.token_version = current.token_version + 1;

@@ -10,15 +10,15 @@ export interface PaymentTotals {
 /**
  * The rows every money change locks, in one order (the entity, then its invoice), and the per-invoice payment
  * totals it recomputes. Invoice writes (`EntriesRepository`) build on it; payments and entities reach it through
- * their repository's `ledger()`, on the same connection and transaction.
+ * their repository's `paymentTotals()`, on the same connection and transaction.
  */
-export class LedgerRepository extends Repository {
-  findEntry(userId: number, id: number) {
+export class PaymentTotalsRepository extends Repository {
+  findEntry(ledgerId: number, id: number) {
     return this.db
       .selectFrom('entries')
       .selectAll()
       .where('id', '=', id)
-      .where('user_id', '=', userId)
+      .where('ledger_id', '=', ledgerId)
       .executeTakeFirst();
   }
 
@@ -27,23 +27,23 @@ export class LedgerRepository extends Repository {
    * the transaction ends: concurrent changes of one invoice and its payments then run one after the other, so
    * totals computed afterwards see every committed payment.
    */
-  lockEntry(userId: number, id: number) {
+  lockEntry(ledgerId: number, id: number) {
     return this.db
       .updateTable('entries')
-      .set((eb) => ({ user_id: eb.ref('user_id') }))
+      .set((eb) => ({ ledger_id: eb.ref('ledger_id') }))
       .where('id', '=', id)
-      .where('user_id', '=', userId)
+      .where('ledger_id', '=', ledgerId)
       .returningAll()
       .executeTakeFirst();
   }
 
   /** The entity row, locked like `lockEntry`; entity changes lock the entity before its invoices, as we do. */
-  lockBill(userId: number, billId: number) {
+  lockBill(ledgerId: number, billId: number) {
     return this.db
       .updateTable('bills')
-      .set((eb) => ({ user_id: eb.ref('user_id') }))
+      .set((eb) => ({ ledger_id: eb.ref('ledger_id') }))
       .where('id', '=', billId)
-      .where('user_id', '=', userId)
+      .where('ledger_id', '=', ledgerId)
       .returningAll()
       .executeTakeFirst();
   }

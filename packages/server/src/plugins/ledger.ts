@@ -1,0 +1,120 @@
+import { LEDGER_HEADER, LEDGER_READ_ONLY_MESSAGE, type LedgerRole } from '@billfold/contract/ledgers';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Db } from '../db/database.ts';
+import type { Actor } from '../lib/actor.ts';
+import { badRequest, forbidden, notFound } from '../lib/http-error.ts';
+
+/** What a route needs of the caller's role: `read` (every member), `write` (owner, editor), `owner`. */
+export type LedgerAccess = 'read' | 'write' | 'owner';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The request's ledger and the caller's role in it, set by the ledger group's hook (data routes only). */
+    ledger: { id: number; role: LedgerRole };
+    /** `{ ledgerId, userId }`: what the data services' write methods take. */
+    actor: Actor;
+  }
+  interface FastifyContextConfig {
+    /** The role a ledger route needs; without it, `read` for GET and HEAD and `write` for every other method. */
+    access?: LedgerAccess;
+    /** Which guard the route's group put in front of it (`plugins/ledger.ts`, `routeGroups`). */
+    guard?: RouteGuard;
+  }
+}
+
+/** The guard of a route group: none, a signed-in user, or a signed-in member of the request's ledger. */
+export type RouteGuard = 'public' | 'account' | 'ledger';
+
+const LEDGER_NOT_FOUND = 'Ledger not found';
+const LEDGER_OWNER_ONLY_MESSAGE = 'Only an owner of this ledger may do this.';
+const HEADER = LEDGER_HEADER.toLowerCase();
+const LEDGER_ID = /^[1-9][0-9]{0,15}$/;
+
+const WRITERS: readonly LedgerRole[] = ['owner', 'editor'];
+
+/** The access a route needs: its config's, else by method. */
+export function accessOf(method: string, access: LedgerAccess | undefined): LedgerAccess {
+  return access ?? (method === 'GET' || method === 'HEAD' ? 'read' : 'write');
+}
+
+/**
+ * The request's ledger (docs/decisions/0107-ledgers.md): the one the `Billfold-Ledger` header names, else the
+ * caller's personal ledger, and the caller's role in it, read from `ledger_members` on every request (one row by
+ * its primary key, or the personal ledger by its unique key): a removed member is refused at once, open sessions
+ * included, and nothing is cached before this check. A ledger the caller is not a member of answers 404; a role
+ * below what the route needs answers 403 before the body is read.
+ */
+export function ledgerHook(db: Db) {
+  const member = db
+    .selectFrom('ledger_members')
+    .select(['ledger_id', 'role'])
+    .where('ledger_id', '=', 0)
+    .where('user_id', '=', 0)
+    .compile();
+  const personal = db
+    .selectFrom('ledgers as l')
+    .innerJoin('ledger_members as m', (join) =>
+      join.onRef('m.ledger_id', '=', 'l.id').onRef('m.user_id', '=', 'l.personal_user_id'),
+    )
+    .select(['m.ledger_id', 'm.role'])
+    .where('l.personal_user_id', '=', 0)
+    .compile();
+  return async (request: FastifyRequest): Promise<void> => {
+    const raw = request.headers[HEADER];
+    let row: { ledger_id: number; role: string } | undefined;
+    if (raw === undefined) {
+      [row] = (await db.executeQuery({ ...personal, parameters: [request.userId] } as typeof personal)).rows;
+    } else {
+      const value = Array.isArray(raw) ? raw.join(',') : raw.trim();
+      if (!LEDGER_ID.test(value) || !Number.isSafeInteger(Number(value))) {
+        throw badRequest(`${LEDGER_HEADER}: must be a ledger id (a positive whole number)`, 'VALIDATION_FAILED');
+      }
+      [row] = (await db.executeQuery({ ...member, parameters: [Number(value), request.userId] } as typeof member)).rows;
+    }
+    if (!row) throw notFound(LEDGER_NOT_FOUND);
+    const role = row.role as LedgerRole;
+    const access = accessOf(request.method, request.routeOptions.config.access);
+    if (access === 'owner' && role !== 'owner') throw forbidden(LEDGER_OWNER_ONLY_MESSAGE, 'LEDGER_OWNER_ONLY');
+    if (access === 'write' && !WRITERS.includes(role)) throw forbidden(LEDGER_READ_ONLY_MESSAGE, 'LEDGER_READ_ONLY');
+    const ledgerId = Number(row.ledger_id);
+    request.ledger = { id: ledgerId, role };
+    request.actor = { ledgerId, userId: request.userId };
+  };
+}
+
+/**
+ * The three route groups (docs/decisions/0107-ledgers.md): each route is registered in the group whose guard it
+ * needs, and the group's hooks run before any hook of the route, so no route states its own guard:
+ * - `open`: no sign-in (sign-up, sign-in, refresh, health, a verification link, the calendar feed's file);
+ * - `account`: a signed-in user, for what is theirs alone (account, MFA, e-mail, reminders, calendar settings);
+ * - `ledger`: a signed-in member of the request's ledger with the role the route needs (all data).
+ * Every route is marked with its guard in its config (`guard`), which the route-guard test reads.
+ */
+export async function routeGroups(
+  api: FastifyInstance,
+  db: Db,
+  groups: Record<RouteGuard, (scope: FastifyInstance) => void | Promise<void>>,
+): Promise<void> {
+  const mark = (scope: FastifyInstance, guard: RouteGuard) =>
+    scope.addHook('onRoute', (route) => {
+      route.config = { ...route.config, guard };
+    });
+  await api.register(async (scope) => {
+    mark(scope, 'public');
+    await groups.public(scope);
+  });
+  await api.register(async (scope) => {
+    mark(scope, 'account');
+    scope.addHook('onRequest', api.authenticate);
+    await groups.account(scope);
+  });
+  api.decorateRequest('ledger', null as never);
+  api.decorateRequest('actor', null as never);
+  const ledger = ledgerHook(db);
+  await api.register(async (scope) => {
+    mark(scope, 'ledger');
+    scope.addHook('onRequest', api.authenticate);
+    scope.addHook('onRequest', ledger);
+    await groups.ledger(scope);
+  });
+}
