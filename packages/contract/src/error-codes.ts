@@ -49,6 +49,9 @@ export const ERROR_CODES = {
   LAST_OWNER: 'The change would leave the ledger without an owner: make another member owner first.',
   PERSONAL_LEDGER: 'A personal ledger cannot be left or deleted (it goes with its account).',
   INVITATION_INVALID: 'The invitation link is unknown, expired, revoked or already used.',
+  // Ledger members and invitations (docs/decisions/0107-ledgers.md).
+  INVITATIONS_THROTTLED:
+    'Too many invitations made by this user, or invitation links tried by this user or address, in 15 minutes.',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -19,7 +19,7 @@ export type InvitationRole = (typeof INVITATION_ROLES)[number];
 /** How long an invitation link stays usable. */
 export const INVITATION_TTL_DAYS = 7;
 
-export const ledgerName = nameText(100);
+export const ledgerName = nameText(100).pipe(z.string().min(1, 'is required'));
 
 /** A ledger as one of its members sees it. */
 export const ledger = z.object({
@@ -90,3 +90,9 @@ export const invitationPreview = z.object({
   alreadyMember: z.boolean(),
 });
 export type InvitationPreview = z.infer<typeof invitationPreview>;
+/**
+ * What `POST /invitations/{token}/accept` answers: the ledger joined, as the caller now sees it (also when they
+ * were a member already, which changes nothing and leaves the link unused).
+ */
+export const acceptInvitationResult = z.object({ ledger, joined: z.boolean() });
+export type AcceptInvitationResult = z.infer<typeof acceptInvitationResult>;

@@ -35,6 +35,10 @@ import { healthRoutes } from './modules/health/health.routes.ts';
 import { ImportsRepository } from './modules/imports/imports.repository.ts';
 import { importsRoutes } from './modules/imports/imports.routes.ts';
 import { ImportsService } from './modules/imports/imports.service.ts';
+import { InvitationsService, maskInvitationToken } from './modules/ledgers/invitations.service.ts';
+import { LedgersRepository } from './modules/ledgers/ledgers.repository.ts';
+import { ledgersRoutes } from './modules/ledgers/ledgers.routes.ts';
+import { LedgersService } from './modules/ledgers/ledgers.service.ts';
 import { MfaRepository } from './modules/mfa/mfa.repository.ts';
 import { mfaRoutes } from './modules/mfa/mfa.routes.ts';
 import { MfaService } from './modules/mfa/mfa.service.ts';
@@ -119,7 +123,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       serializers: {
         req: (req: { method: string; url: string; ip?: string }) => ({
           method: req.method,
-          url: maskCalendarToken(req.url.split('?')[0] ?? ''),
+          url: maskInvitationToken(maskCalendarToken(req.url.split('?')[0] ?? '')),
           ip: req.ip,
         }),
       },
@@ -223,6 +227,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
           mfaRoutes(account, mfa);
           calendarRoutes(account, calendar, config.publicUrl ?? null);
           remindersRoutes(account, reminders);
+          // Ledgers, members and invitations (docs/api/ledgers.md): about the user, so no ledger header applies.
+          const ledgers = new LedgersRepository(db);
+          ledgersRoutes(
+            account,
+            new LedgersService(ledgers, authRepository, calendar, config.now),
+            new InvitationsService(ledgers, authRepository, limits, config.now),
+            appUrl,
+          );
         },
         ledger: async (ledger) => {
           billsRoutes(ledger, bills);

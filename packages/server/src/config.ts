@@ -59,6 +59,14 @@ export interface Limits {
   heavyPerUser: number;
   /** Requests one signed-in user may make per minute on one process; 0 turns it off (`LIMIT_REQUESTS_PER_MINUTE`, 429 RATE_LIMITED). */
   requestsPerMinute: number;
+  // Ledger invitations (docs/decisions/0107-ledgers.md): counted in the database, so across processes.
+  /** Invitations one user may make in 15 minutes (`LIMIT_INVITATIONS`, 429 INVITATIONS_THROTTLED). */
+  invitations: number;
+  /**
+   * Unusable invitation links (unknown, expired, used, revoked) one user, and one client address, may try in
+   * 15 minutes, previews and accepts together (`LIMIT_INVITATION_ATTEMPTS`, 429 INVITATIONS_THROTTLED).
+   */
+  invitationAttempts: number;
 }
 
 export const DEFAULT_LIMITS: Limits = {
@@ -70,6 +78,8 @@ export const DEFAULT_LIMITS: Limits = {
   importRows: 100_000,
   heavyPerUser: 2,
   requestsPerMinute: 6_000,
+  invitations: 20,
+  invitationAttempts: 20,
 };
 
 const limit = (min: number, max: number, fallback: number) =>
@@ -85,6 +95,8 @@ const limitsEnvSchema = z.object({
   LIMIT_IMPORT_ROWS: limit(1, 10_000_000, DEFAULT_LIMITS.importRows),
   LIMIT_HEAVY_PER_USER: limit(1, 1000, DEFAULT_LIMITS.heavyPerUser),
   LIMIT_REQUESTS_PER_MINUTE: limit(0, 10_000_000, DEFAULT_LIMITS.requestsPerMinute),
+  LIMIT_INVITATIONS: limit(1, 100_000, DEFAULT_LIMITS.invitations),
+  LIMIT_INVITATION_ATTEMPTS: limit(1, 100_000, DEFAULT_LIMITS.invitationAttempts),
 });
 
 function limitsOf(e: z.output<typeof limitsEnvSchema>): Limits {
@@ -97,6 +109,8 @@ function limitsOf(e: z.output<typeof limitsEnvSchema>): Limits {
     importRows: e.LIMIT_IMPORT_ROWS,
     heavyPerUser: e.LIMIT_HEAVY_PER_USER,
     requestsPerMinute: e.LIMIT_REQUESTS_PER_MINUTE,
+    invitations: e.LIMIT_INVITATIONS,
+    invitationAttempts: e.LIMIT_INVITATION_ATTEMPTS,
   };
 }
 

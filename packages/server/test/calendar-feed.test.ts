@@ -146,7 +146,7 @@ describe.each(dialects)('the private calendar feed on %s', (dialect) => {
     });
     const wrong = await request(api, 'PUT', '/account/calendar-feed', { enabled: true, password: 'Wrong!Passw0rd' });
     expect(wrong.statusCode).toBe(403);
-    expect(wrong.json().message).toBe('Current password is incorrect');
+    expect(wrong.json()).toMatchObject({ code: 'WRONG_PASSWORD', message: 'Current password is incorrect' });
     expect((await request(api, 'GET', '/account/calendar-feed')).json().enabled).toBe(false);
     const { url } = await turnOn(api);
     const regenerate = await request(api, 'PUT', '/account/calendar-feed', { enabled: true, password: 'nope' });

@@ -63,7 +63,7 @@ describe.each(dialects)('two-factor sign-in (%s)', (dialect) => {
       const s = await signUp(t.app);
       const wrong = await post('/user/mfa/setup', { password: 'Wrong!Passw0rd' }, { s });
       expect(wrong.statusCode).toBe(403);
-      expect(wrong.json().message).toBe('Current password is incorrect');
+      expect(wrong.json()).toMatchObject({ code: 'WRONG_PASSWORD', message: 'Current password is incorrect' });
       expect((await post('/user/mfa/setup', {}, { s })).statusCode).toBe(400);
       const res = await post('/user/mfa/setup', { password: s.password }, { s });
       expect(res.statusCode).toBe(200);

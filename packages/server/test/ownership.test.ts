@@ -51,6 +51,11 @@ interface World {
   /** A category of the owner's own, and its name. */
   category: number;
   categoryName: string;
+  /** The owner's personal ledger, a ledger they share with a member, that member's id, and a pending invitation. */
+  personalLedger: number;
+  sharedLedger: number;
+  ledgerMember: number;
+  invitation: number;
 }
 
 type Row = { skip: string } | { probes: (w: World) => Probe[] };
@@ -374,6 +379,59 @@ const TABLE: Record<string, Row> = {
       },
     ],
   },
+
+  // Ledgers, members and invitations (docs/api/ledgers.md): a ledger the caller is not a member of is 404.
+  'GET /api/v1/ledgers': {
+    probes: (w) => [
+      {
+        method: 'GET',
+        url: `${API}/ledgers`,
+        status: 200,
+        check: (body) => {
+          expect(body).not.toContain(w.ownerName);
+          const ids = (JSON.parse(body) as { ledgers: { id: number }[] }).ledgers.map((l) => l.id);
+          expect(ids).not.toContain(w.personalLedger);
+          expect(ids).not.toContain(w.sharedLedger);
+        },
+      },
+    ],
+  },
+  'POST /api/v1/ledgers': {
+    // Names are free: the owner's ledger name is no secret to collide with.
+    probes: (w) => [{ method: 'POST', url: `${API}/ledgers`, payload: { name: w.ownerName }, status: 201 }],
+  },
+  'PATCH /api/v1/ledgers/:id': {
+    probes: (w) =>
+      [w.personalLedger, w.sharedLedger].map((id) => notFound('PATCH', `${API}/ledgers/${id}`, { name: 'Mine' })),
+  },
+  'DELETE /api/v1/ledgers/:id': {
+    probes: (w) => [notFound('DELETE', `${API}/ledgers/${w.sharedLedger}`, { password: 'Str0ng!Passw0rd' })],
+  },
+  'GET /api/v1/ledgers/:id/members': {
+    probes: (w) => [w.personalLedger, w.sharedLedger].map((id) => notFound('GET', `${API}/ledgers/${id}/members`)),
+  },
+  'PATCH /api/v1/ledgers/:id/members/:userId': {
+    probes: (w) => [notFound('PATCH', `${API}/ledgers/${w.sharedLedger}/members/${w.ledgerMember}`, { role: 'owner' })],
+  },
+  'DELETE /api/v1/ledgers/:id/members/:userId': {
+    probes: (w) => [notFound('DELETE', `${API}/ledgers/${w.sharedLedger}/members/${w.ledgerMember}`)],
+  },
+  'POST /api/v1/ledgers/:id/invitations': {
+    probes: (w) => [notFound('POST', `${API}/ledgers/${w.sharedLedger}/invitations`, { role: 'editor' })],
+  },
+  'GET /api/v1/ledgers/:id/invitations': {
+    probes: (w) => [notFound('GET', `${API}/ledgers/${w.sharedLedger}/invitations`)],
+  },
+  'DELETE /api/v1/ledgers/:id/invitations/:invitationId': {
+    probes: (w) => [notFound('DELETE', `${API}/ledgers/${w.sharedLedger}/invitations/${w.invitation}`)],
+  },
+  // A link's token is its only authority (test/invitations.test.ts): one nobody was given is 404.
+  'GET /api/v1/invitations/:token': {
+    probes: () => [notFound('GET', `${API}/invitations/${'x'.repeat(43)}`)],
+  },
+  'POST /api/v1/invitations/:token/accept': {
+    probes: () => [notFound('POST', `${API}/invitations/${'x'.repeat(43)}/accept`)],
+  },
 };
 
 describe.each(dialects)('ownership on %s', (dialect) => {
@@ -414,6 +472,20 @@ describe.each(dialects)('ownership on %s', (dialect) => {
     const cascadedEntry = await createEntry(owner, { billId: recycledBill.id });
     await createPayment(owner, { entryId: cascadedEntry.entryId });
     await updateBill(owner, { id: recycledBill.id, recycle: true });
+    const ledgerCall = (method: 'GET' | 'POST', url: string, payload?: object, as: Api = owner) =>
+      t.app.inject({ method, url: `${API}${url}`, headers: as.session.headers, payload });
+    const personalLedger = (await ledgerCall('GET', '/ledgers')).json<{ ledgers: { id: number }[] }>().ledgers[0]?.id;
+    const sharedLedger = (await ledgerCall('POST', '/ledgers', { name: `${ownerName} ledger` })).json<{ id: number }>()
+      .id;
+    const member = { app: t.app, session: await signUp(t.app) };
+    const link = (await ledgerCall('POST', `/ledgers/${sharedLedger}/invitations`, {})).json<{ link: string }>().link;
+    await ledgerCall('POST', `/invitations/${link.split('#')[1]}/accept`, undefined, member);
+    const invitation = (await ledgerCall('POST', `/ledgers/${sharedLedger}/invitations`, {})).json<{ id: number }>().id;
+    const members = (await ledgerCall('GET', `/ledgers/${sharedLedger}/members`)).json<{
+      members: { userId: number; you: boolean }[];
+    }>().members;
+    const ledgerMember = members.find((m) => !m.you)?.userId;
+    if (personalLedger === undefined || ledgerMember === undefined) throw new Error('ledger set-up failed');
     const intruderEntry = await createEntry(intruder, { amount: 10 });
     await createPayment(intruder, { entryId: intruderEntry.entryId, amount: 4 });
     world = {
@@ -432,6 +504,10 @@ describe.each(dialects)('ownership on %s', (dialect) => {
       recycledSchedule: recycledSchedule.id,
       category: category.json<{ id: number }>().id,
       categoryName,
+      personalLedger,
+      sharedLedger,
+      ledgerMember,
+      invitation,
     };
     const row = await t.app.db
       .selectFrom('users')
@@ -466,6 +542,25 @@ describe.each(dialects)('ownership on %s', (dialect) => {
         .selectFrom('categories')
         .selectAll()
         .where('ledger_id', '=', ownerLedger)
+          .orderBy('id')
+          .execute(),
+      ledgers: await db
+        .selectFrom('ledgers')
+        .selectAll()
+        .where('id', 'in', [world.personalLedger, world.sharedLedger])
+        .orderBy('id')
+        .execute(),
+      ledgerMembers: await db
+        .selectFrom('ledger_members')
+        .selectAll()
+        .where('ledger_id', 'in', [world.personalLedger, world.sharedLedger])
+        .orderBy('ledger_id')
+        .orderBy('user_id')
+        .execute(),
+      invitations: await db
+        .selectFrom('ledger_invitations')
+        .selectAll()
+        .where('ledger_id', '=', world.sharedLedger)
         .orderBy('id')
         .execute(),
     };

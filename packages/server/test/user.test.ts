@@ -52,7 +52,7 @@ describe.each(dialects)('user account (%s)', (dialect) => {
       const s = await signUp(t.app);
       const res = await putUser(s, { password: 'Wrong!Passw0rd', newEmail: 'changed@example.com' });
       expect(res.statusCode).toBe(403);
-      expect(res.json()).toMatchObject({ error: 'Forbidden', message: expect.any(String) });
+      expect(res.json()).toMatchObject({ error: 'Forbidden', code: 'WRONG_PASSWORD', message: expect.any(String) });
       expect((await getUser(s)).json().email).toBe(s.email);
     });
 

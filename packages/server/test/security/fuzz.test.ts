@@ -14,6 +14,7 @@ import {
   updatePayment,
 } from '../helpers/domain.ts';
 import { type Session, STRONG_PASSWORD, signIn, signUp } from '../helpers/factories.ts';
+import { createLedger, invite, join } from '../helpers/ledgers.ts';
 import { apiRoutes } from '../helpers/route-table.ts';
 import { createSchedule } from '../helpers/schedules.ts';
 import { type Smtp, startSmtp } from '../helpers/smtp.ts';
@@ -99,6 +100,16 @@ interface Pools {
   /** Schedules of active entities: `kept` for reads and changes, `disposable` for deletes (there is no restore). */
   schedules: { kept: number[]; disposable: number[] };
   categories: number[];
+  /**
+   * The caller's ledgers (`all`), those they own (`owned`), the other members of those (`members`, with their
+   * ledger) and their pending invitations (with their ledger).
+   */
+  ledgers: {
+    all: number[];
+    owned: number[];
+    members: { ledger: number; id: number }[];
+    invitations: { ledger: number; id: number }[];
+  };
 }
 
 interface World {
@@ -198,6 +209,25 @@ function scheduleBodyOf(g: Gen) {
     // Without it, a first date in the past beside existing invoices is a 409 that asks (ADR 1013).
     duplicates: draw(g, fc.constantFrom(undefined, null, 'skip', 'create', 'create')),
   };
+}
+
+/** Tokens of invitation links made by `restock`: some into the caller's own ledgers, some into another's. */
+const invitationTokens: string[] = [];
+const tokenOf = (g: Gen) =>
+  draw(
+    g,
+    fc.oneof(
+      {
+        weight: invitationTokens.length > 0 ? 8 : 0,
+        arbitrary: fc.constantFrom(...(invitationTokens.length > 0 ? invitationTokens : ['-'])),
+      },
+      { weight: 2, arbitrary: fc.stringMatching(/^[A-Za-z0-9_-]{43}$/) },
+    ),
+  );
+/** Mostly a pair of the caller's (a ledger and one of its members or invitations), else any ids. */
+function pairFrom(g: Gen, w: World, own: { ledger: number; id: number }[]) {
+  if (own.length > 0 && draw(g, fc.integer({ min: 0, max: 9 })) < 8) return draw(g, fc.constantFrom(...own));
+  return { ledger: idFrom(g, w, w.pools.ledgers.all), id: idFrom(g, w, []) };
 }
 
 const EXAMPLES: Record<string, (g: Gen, w: World) => Example> = {
@@ -310,6 +340,42 @@ const EXAMPLES: Record<string, (g: Gen, w: World) => Example> = {
   'GET /api/v1/entries/export': (g, w) => ({ query: { ...filters(g, w), ...sorting(g) } }),
   'GET /api/v1/entries/due-summary': (g) => ({ query: { today: maybe(g, () => draw(g, validDate)) } }),
   'GET /api/v1/account/calendar-feed': () => ({}),
+  'GET /api/v1/ledgers': () => ({}),
+  'POST /api/v1/ledgers': (g, w) => {
+    w.counter += 1;
+    return { body: { name: `Ledger ${w.counter} ${draw(g, shortText)}`.slice(0, 100) } };
+  },
+  'PATCH /api/v1/ledgers/:id': (g, w) => ({
+    params: { id: idFrom(g, w, w.pools.ledgers.all) },
+    body: { name: `Renamed ledger ${w.counter++}` },
+  }),
+  'DELETE /api/v1/ledgers/:id': (g, w) => ({
+    params: { id: idFrom(g, w, w.pools.ledgers.owned) },
+    body: { password: draw(g, fc.constantFrom(w.me.password, 'Wrong!Passw0rd')) },
+  }),
+  'GET /api/v1/ledgers/:id/members': (g, w) => ({ params: { id: idFrom(g, w, w.pools.ledgers.all) } }),
+  'PATCH /api/v1/ledgers/:id/members/:userId': (g, w) => {
+    const { ledger, id } = pairFrom(g, w, w.pools.ledgers.members);
+    return {
+      params: { id: ledger, userId: draw(g, fc.constantFrom(id, id, w.me.id)) },
+      body: { role: draw(g, fc.constantFrom('owner', 'editor', 'viewer')) },
+    };
+  },
+  'DELETE /api/v1/ledgers/:id/members/:userId': (g, w) => {
+    const { ledger, id } = pairFrom(g, w, w.pools.ledgers.members);
+    return { params: { id: ledger, userId: draw(g, fc.constantFrom(id, id, w.me.id)) } };
+  },
+  'POST /api/v1/ledgers/:id/invitations': (g, w) => ({
+    params: { id: idFrom(g, w, w.pools.ledgers.owned) },
+    body: { role: maybe(g, () => draw(g, fc.constantFrom('editor', 'viewer'))) },
+  }),
+  'GET /api/v1/ledgers/:id/invitations': (g, w) => ({ params: { id: idFrom(g, w, w.pools.ledgers.owned) } }),
+  'DELETE /api/v1/ledgers/:id/invitations/:invitationId': (g, w) => {
+    const { ledger, id } = pairFrom(g, w, w.pools.ledgers.invitations);
+    return { params: { id: ledger, invitationId: id } };
+  },
+  'GET /api/v1/invitations/:token': (g) => ({ params: { token: tokenOf(g) } }),
+  'POST /api/v1/invitations/:token/accept': (g) => ({ params: { token: tokenOf(g) } }),
   'PUT /api/v1/account/calendar-feed': (g) => ({ body: { enabled: draw(g, looseBool) } }),
   'GET /api/v1/calendar/:file': (g) => ({
     params: { file: `${draw(g, fc.stringMatching(/^[A-Za-z0-9_-]{1,43}$/))}.ics` },
@@ -447,6 +513,8 @@ const EXAMPLES: Record<string, (g: Gen, w: World) => Example> = {
 /** Routes whose every well-formed call runs the password KDF: fewer cases, or the suite would take minutes. */
 const SLOW = new Set([
   'POST /api/v1/auth/create',
+  // A password check (Argon2) on every case.
+  'DELETE /api/v1/ledgers/:id',
   'POST /api/v1/auth/login',
   'PUT /api/v1/user',
   'POST /api/v1/user/mfa/setup',
@@ -495,6 +563,11 @@ const CHANGES_ON_REFUSAL: Record<string, string[]> = {
   'POST /api/v1/user/mfa/setup': ['login_failures'],
   'PUT /api/v1/user': ['login_failures'],
   'PUT /api/v1/account/calendar-feed': ['login_failures'],
+  'DELETE /api/v1/ledgers/:id': ['login_failures'],
+  // An unusable invitation link counts against the caller and their address (docs/api/ledgers.md).
+  'GET /api/v1/invitations/:token': ['login_failures'],
+  'HEAD /api/v1/invitations/:token': ['login_failures'],
+  'POST /api/v1/invitations/:token/accept': ['login_failures'],
 };
 
 // ---------- mutations ----------
@@ -813,6 +886,23 @@ function poolsOf(state: Snapshot, userId: number): Pools {
       disposable: usable(true),
     },
     categories: mine('categories').map((row) => num(row, 'id')),
+    ledgers: ledgerPools(state, userId),
+  };
+}
+
+function ledgerPools(state: Snapshot, userId: number): Pools['ledgers'] {
+  const memberships = (state.ledger_members ?? []).filter((row) => num(row, 'user_id') === userId);
+  const owned = memberships.filter((row) => row.role === 'owner').map((row) => num(row, 'ledger_id'));
+  const ownedSet = new Set(owned);
+  return {
+    all: memberships.map((row) => num(row, 'ledger_id')),
+    owned,
+    members: (state.ledger_members ?? [])
+      .filter((row) => ownedSet.has(num(row, 'ledger_id')) && num(row, 'user_id') !== userId)
+      .map((row) => ({ ledger: num(row, 'ledger_id'), id: num(row, 'user_id') })),
+    invitations: (state.ledger_invitations ?? [])
+      .filter((row) => ownedSet.has(num(row, 'ledger_id')) && row.accepted_at === null && row.revoked_at === null)
+      .map((row) => ({ ledger: num(row, 'ledger_id'), id: num(row, 'id') })),
   };
 }
 
@@ -820,9 +910,11 @@ function poolsOf(state: Snapshot, userId: number): Pools {
 function victimRows(state: Snapshot, victimId: number): string {
   const ledgerId = personalLedgerIn(state, victimId);
   return JSON.stringify(
-    ['bills', 'entries', 'payments', 'schedules', 'categories', 'users'].map((table) =>
+    ['bills', 'entries', 'payments', 'schedules', 'categories', 'users', 'ledger_members'].map((table) =>
       (state[table] ?? []).filter((row) =>
-        table === 'users' ? num(row, 'id') === victimId : num(row, 'ledger_id') === ledgerId,
+        table === 'users' || table === 'ledger_members'
+          ? num(row, table === 'users' ? 'id' : 'user_id') === victimId
+          : num(row, 'ledger_id') === ledgerId,
       ),
     ),
   );
@@ -883,6 +975,21 @@ async function restock(api: Api, route: string, pools: Pools): Promise<boolean> 
     await updateBill(api, { id: spare.id, recycle: true });
     return true;
   }
+  if (/\/(ledgers|invitations)\//.test(route)) {
+    const { owned, members, invitations } = pools.ledgers;
+    const tokenRoute = route.includes('/invitations/:token');
+    if (owned.length >= 3 && members.length >= 2 && invitations.length >= 2 && !tokenRoute) return false;
+    // Two shared ledgers of the caller's, each with a member and a pending invitation, and for the link routes
+    // a link into one of them (the caller is a member already) and one into another user's ledger (to join).
+    for (let i = 0; i < 2; i++) {
+      const ledger = await createLedger(api, `Restock ledger ${restocks}-${i}`);
+      await join(api, ledger.id, { app: api.app, session: await signUp(api.app) }, 'editor');
+      invitationTokens.push((await invite(api, ledger.id)).token);
+    }
+    const host = { app: api.app, session: await signUp(api.app) };
+    invitationTokens.push((await invite(host, (await createLedger(host, `Host ledger ${restocks}`)).id)).token);
+    return true;
+  }
   if (route === 'DELETE /api/v1/schedules/:id' && pools.schedules.disposable.length === 0) {
     const owner = await createBill(api, { name: `Restock schedules ${restocks}` });
     for (let i = 0; i < 2; i++)
@@ -908,12 +1015,26 @@ describe.each(dialects)('fuzzing every route on %s', (dialect) => {
   beforeAll(async () => {
     // A real mail server, so the routes that send mail (address verification) are fuzzed past "cannot send".
     smtp = await startSmtp();
-    t = await createTestApp(dialect, { mail: { smtpUrl: smtp.url, from: 'Billfold <billfold@example.test>' } });
+    t = await createTestApp(dialect, {
+      mail: { smtpUrl: smtp.url, from: 'Billfold <billfold@example.test>' },
+      // The invitation throttles would turn the ledger routes' later cases into 429s (test/invitations.test.ts
+      // covers them); here the routes behind them are fuzzed.
+      limits: { invitations: 1_000_000, invitationAttempts: 1_000_000 },
+    });
     const victimSession = await signUp(t.app);
     const victim = await furnish({ app: t.app, session: victimSession }, `Victim Secret ${dialect}`);
     const meSession = await signUp(t.app);
     await furnish({ app: t.app, session: meSession }, 'Fuzzer');
     const victimId = await userIdOf(t, victimSession);
+    const victimLedger = Number(
+      (
+        await t.app.db
+          .selectFrom('ledgers')
+          .select('id')
+          .where('personal_user_id', '=', victimId)
+          .executeTakeFirstOrThrow()
+      ).id,
+    );
     tables = await tableNames(t.app.db);
     state = await snapshot(t.app.db, tables);
     const meId = await userIdOf(t, meSession);
@@ -929,6 +1050,7 @@ describe.each(dialects)('fuzzing every route on %s', (dialect) => {
           victim.binned.entryId,
           victim.recycled.id,
           victim.schedule.id,
+          victimLedger,
         ],
         secrets: [
           victimSession.username,

@@ -1,3 +1,4 @@
+import type { ErrorCode } from '@billfold/contract/error-codes';
 import { forbidden, tooManyRequests } from '../../lib/http-error.ts';
 import { verifyPassword } from '../../lib/passwords.ts';
 import { THROTTLE_WINDOW } from '../../lib/retention.ts';
@@ -89,9 +90,9 @@ export function retryPhrase(seconds: number): string {
   return `in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`;
 }
 
-function refuse(retry: number, now: number, reason: string) {
+function refuse(retry: number, now: number, reason: string, code?: ErrorCode) {
   const seconds = Math.max(1, Math.ceil((retry - now) / 1000));
-  return tooManyRequests(seconds, `${reason} Try again ${retryPhrase(seconds)}.`);
+  return tooManyRequests(seconds, `${reason} Try again ${retryPhrase(seconds)}.`, code);
 }
 
 /**
@@ -106,9 +107,10 @@ export async function reserveAttempt(
   keys: ThrottleKey[],
   now: number,
   reason: string,
+  code?: ErrorCode,
 ): Promise<number[]> {
   const before = await retryAt(repo, keys, now, 0);
-  if (before > now) throw refuse(before, now, reason);
+  if (before > now) throw refuse(before, now, reason, code);
   const reservation = await repo.recordFailures(
     keys.map((k) => k.key),
     now,
@@ -116,7 +118,7 @@ export async function reserveAttempt(
   const retry = await retryAt(repo, keys, now, 1);
   if (retry > now) {
     await repo.deleteFailures(reservation);
-    throw refuse(retry, now, reason);
+    throw refuse(retry, now, reason, code);
   }
   return reservation;
 }
@@ -137,6 +139,7 @@ export async function checkCurrentPassword(
 ): Promise<void> {
   const keys = loginKeys({ userId: account.id }, ip);
   const reservation = await reserveAttempt(repo, [keys.account, keys.address], now, 'Too many wrong passwords.');
-  if (!(await verifyPassword(account.password_hash, password))) throw forbidden('Current password is incorrect');
+  if (!(await verifyPassword(account.password_hash, password)))
+    throw forbidden('Current password is incorrect', 'WRONG_PASSWORD');
   await repo.deleteFailures(reservation);
 }
