@@ -9,11 +9,11 @@ import Divider from '@mui/material/Divider';
 import IconButton from '@mui/material/IconButton';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
-import ListSubheader from '@mui/material/ListSubheader';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import type { Theme } from '@mui/material/styles';
 import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useIsFetching, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
@@ -102,7 +102,9 @@ export function LedgerSwitcher() {
         onClose={close}
         slotProps={{ list: { 'aria-labelledby': buttonId, sx: { minWidth: 260, maxWidth: 360 } } }}
       >
-        <ListSubheader sx={{ lineHeight: 2.5 }}>Switch ledger</ListSubheader>
+        <Typography variant="caption" color="text.secondary" component="div" sx={{ px: 2, pt: 0.5, pb: 0.5 }}>
+          Switch ledger
+        </Typography>
         {(ledgers ?? []).map((item) => {
           const current = item.id === ledger.id;
           return (

@@ -1,6 +1,4 @@
-import type { Ledger } from '@billfold/contract/ledgers';
-
-type AcceptInvitationResult = { ledger: Ledger; joined: boolean };
+import type { AcceptInvitationResult } from '@billfold/contract/ledgers';
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { attempt, type Outcome } from '../outcome.ts';
