@@ -542,8 +542,8 @@ describe.each(dialects)('ownership on %s', (dialect) => {
         .selectFrom('categories')
         .selectAll()
         .where('ledger_id', '=', ownerLedger)
-          .orderBy('id')
-          .execute(),
+        .orderBy('id')
+        .execute(),
       ledgers: await db
         .selectFrom('ledgers')
         .selectAll()
