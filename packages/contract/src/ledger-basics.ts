@@ -11,5 +11,5 @@ export const LEDGER_HEADER = 'Billfold-Ledger';
 export const LEDGER_ROLES = ['owner', 'editor', 'viewer'] as const;
 export type LedgerRole = (typeof LEDGER_ROLES)[number];
 
-/** The message of every write a viewer tries (API.md Rev 3), code `LEDGER_READ_ONLY`. */
+/** The message of every write a viewer tries (docs/decisions/0107-ledgers.md), code `LEDGER_READ_ONLY`. */
 export const LEDGER_READ_ONLY_MESSAGE = 'This ledger is read-only for you.';

@@ -1,6 +1,5 @@
 /**
- * How a change of an invoice, entity or payment reads on screen (docs/decisions/0108-change-history.md,
- * docs/api/history.md): the fields under the names the screens give them, money as money, codes as words.
+ * How a change of an invoice, entity or payment reads on screen (docs/decisions/0108-change-history.md): the fields under the names the screens give them, money as money, codes as words.
  */
 import { categoryLabel } from '@billfold/contract/categories';
 import type { FieldChange, HistoryAction, HistoryEntry } from '@billfold/contract/history';

@@ -18,7 +18,7 @@ import { failureMessage } from '../../api/outcome.ts';
 import { ArchivedBanner } from '../../components/ArchivedBanner.tsx';
 import { HistoryPanel } from '../../components/HistoryPanel.tsx';
 import { InvoiceGrid } from '../../components/invoice-grid/InvoiceGrid.tsx';
-import { ReadOnlyTip, useLedgerAccess } from '../../components/ledger-access.tsx';
+import { ReadOnlyBanner, ReadOnlyTip, useLedgerAccess } from '../../components/ledger-access.tsx';
 import { useNotice } from '../../components/notices.tsx';
 import { StatsPanel } from '../../components/stats/StatsPanel.tsx';
 import type { EntityOrigin } from '../../lib/entity-origin.ts';
@@ -80,6 +80,7 @@ function EntityDetail({ bill }: { bill: Bill }) {
   return (
     <>
       {archived && <ArchivedBanner />}
+      {!archived && readOnlyReason && <ReadOnlyBanner reason={readOnlyReason} />}
       <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 }, mb: 3 }}>
         <Stack
           direction={{ xs: 'column', sm: 'row' }}

@@ -34,7 +34,7 @@ import {
   PaidIcon,
   paidState,
 } from '../../components/invoice-grid/icons.tsx';
-import { ReadOnlyTip, useLedgerAccess } from '../../components/ledger-access.tsx';
+import { ReadOnlyBanner, ReadOnlyTip, useLedgerAccess } from '../../components/ledger-access.tsx';
 import { useNotice } from '../../components/notices.tsx';
 import { PageProgress } from '../../components/PageProgress.tsx';
 import type { EntityOrigin } from '../../lib/entity-origin.ts';
@@ -125,7 +125,8 @@ function InvoiceDetail({ entry, payments }: { entry: Entry; payments: readonly P
 
   return (
     <>
-      {readOnly && <ArchivedBanner />}
+      {entry.archived && <ArchivedBanner />}
+      {reason && <ReadOnlyBanner reason={reason} />}
       <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 }, mb: 3 }}>
         <Stack
           direction={{ xs: 'column', sm: 'row' }}
