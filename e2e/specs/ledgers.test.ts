@@ -2,10 +2,11 @@ import type { Ledger } from '@billfold/contract/ledgers';
 import { LEDGER_READ_ONLY_MESSAGE } from '@billfold/contract/ledgers';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { CreateAccountPage } from '../pages/create-account-page.ts';
 import { HomePage } from '../pages/home-page.ts';
 import { LoginPage } from '../pages/login-page.ts';
 import { notice } from '../pages/notice.ts';
-import { createSignedInUser } from '../support/api.ts';
+import { createSignedInUser, newUser } from '../support/api.ts';
 import { expectAccessible } from '../support/axe.ts';
 import { screenshot, useBrowser } from '../support/browser.ts';
 import { createEntity, createInvoice, daysAgo } from '../support/domain.ts';
@@ -185,6 +186,35 @@ describe('shared ledgers in the browser (issue 27)', () => {
     const ledgers = await memberApi.request<{ ledgers: Ledger[] }>('GET', '/ledgers');
     expect(ledgers.ledgers.map((l) => l.name)).toEqual(['Personal']);
   }, 180_000);
+
+  it('a visitor without an account creates one from the link and comes back to accept it as an editor', async () => {
+    const owner = await createSignedInUser();
+    const ledger = await owner.request<Ledger>('POST', '/ledgers', { name: 'Flat share' });
+    const invitation = await owner.request<{ link: string }>('POST', `/ledgers/${ledger.id}/invitations`, {
+      role: 'editor',
+    });
+    const page = await browser.newPage({ viewport: DESKTOP });
+    const url = new URL(invitation.link);
+    await page.goto(url.pathname + url.hash);
+    const login = new LoginPage(page);
+    await login.heading.waitFor();
+    await login.createUserButton.click();
+    const user = newUser();
+    await new CreateAccountPage(page).submit({ ...user, confirmPassword: user.password });
+    await expect.poll(() => notice(page).textContent()).toBe('Account created! Please log in.');
+    await login.login(user.username, user.password);
+    await waitForPath(page, '/invite');
+    expect(new URL(page.url()).hash).toBe(url.hash);
+    await page.getByText(/invited you to the ledger “Flat share” as an editor\./).waitFor();
+    await page.getByRole('button', { name: 'Accept' }).click();
+    await waitForPath(page, '/home');
+    await expect.poll(() => switcher(page).getAttribute('aria-label')).toBe('Ledger: Flat share');
+    // An editor writes: New Invoice is a live link.
+    expect(await page.getByRole('link', { name: 'New Invoice' }).getAttribute('aria-disabled')).toBeNull();
+    // The link is used: opening it again says so.
+    await page.goto(url.pathname + url.hash);
+    await page.getByText(/^This invitation link is not valid/).waitFor();
+  }, 120_000);
 
   it('an invalid link says so, and the screens fit a phone in both themes', async () => {
     const owner = await createSignedInUser();
