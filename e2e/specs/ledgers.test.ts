@@ -153,6 +153,11 @@ describe('shared ledgers in the browser (issue 27)', () => {
     await memberPage.getByRole('heading', { name: 'History' }).waitFor();
     await expectAccessible(memberPage, 'invoice page of a viewer');
     await bothThemes(memberPage, 'ledgers-viewer-invoice-desktop');
+    await memberPage.setViewportSize(PHONE);
+    await expectAccessible(memberPage, 'invoice page of a viewer (phone)');
+    await bothThemes(memberPage, 'ledgers-viewer-invoice-phone');
+    expect(await memberPage.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await memberPage.setViewportSize(DESKTOP);
     const refused = await forcedWrite(memberPage);
     expect(refused).toEqual({
       status: 403,
