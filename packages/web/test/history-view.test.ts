@@ -52,6 +52,20 @@ describe('history as the screens show it (docs/decisions/0108-change-history.md)
     expect(lines).toEqual([{ label: 'Method', from: 'Credit Card (Online)', to: 'Cash' }]);
   });
 
+  it('a first record lists only the fields that have a value', () => {
+    const lines = fieldLines(
+      entry({
+        action: 'create',
+        fields: [
+          { field: 'amount', from: null, to: 45.5 },
+          { field: 'services', from: null, to: '' },
+          { field: 'dueDate', from: null, to: null },
+        ],
+      }),
+    );
+    expect(lines).toEqual([{ label: 'Amount', from: '—', to: '45.50' }]);
+  });
+
   it('says who: a member, the server’s own work, or an account that is gone', () => {
     expect(changeTitle(entry({}))).toBe('alex changed');
     expect(changeTitle(entry({ by: null, action: 'autopay' }))).toBe('Billfold recorded an automatic payment');

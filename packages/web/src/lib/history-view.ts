@@ -88,11 +88,15 @@ export function fieldLines(entry: HistoryEntry, entityName?: (id: number) => str
     changes.push(change);
   }
   if (medium && !type) changes.push({ field: 'method', from: medium.from, to: medium.to });
-  return changes.map((change) => ({
-    label: FIELD_LABELS[change.field] ?? change.field,
-    from: valueText(change.field, change.from, entityName),
-    to: valueText(change.field, change.to, entityName),
-  }));
+  // A first value that is empty says nothing: an invoice added without a due date lists no due date.
+  const first = entry.fields.every((change) => change.from === null);
+  return changes
+    .filter((change) => !(first && (change.to === null || change.to === '')))
+    .map((change) => ({
+      label: FIELD_LABELS[change.field] ?? change.field,
+      from: valueText(change.field, change.from, entityName),
+      to: valueText(change.field, change.to, entityName),
+    }));
 }
 
 /** Who made a change: their username; the server's own work (a schedule, an automatic payment) or a gone account. */

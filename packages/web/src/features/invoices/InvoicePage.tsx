@@ -133,7 +133,7 @@ function InvoiceDetail({ entry, payments }: { entry: Entry; payments: readonly P
           spacing={2}
           sx={{ mb: 3, justifyContent: 'space-between', alignItems: { sm: 'center' } }}
         >
-          <Box>
+          <Box sx={{ flex: 1, minWidth: 0 }}>
             <Typography variant="h5" component="h1" sx={{ fontWeight: 500 }}>
               Invoice #{entry.invoiceId}
             </Typography>
@@ -143,7 +143,7 @@ function InvoiceDetail({ entry, payments }: { entry: Entry; payments: readonly P
               </Typography>
             )}
           </Box>
-          <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', rowGap: 1 }}>
+          <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', rowGap: 1, flexShrink: 0 }}>
             <ReadOnlyTip reason={reason}>
               <Button
                 variant="contained"
