@@ -2,10 +2,12 @@ import type { Ledger } from '@billfold/contract/ledgers';
 import { LEDGER_READ_ONLY_MESSAGE } from '@billfold/contract/ledgers';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { CategoriesPage } from '../pages/categories-page.ts';
 import { CreateAccountPage } from '../pages/create-account-page.ts';
 import { HomePage } from '../pages/home-page.ts';
 import { LoginPage } from '../pages/login-page.ts';
 import { notice } from '../pages/notice.ts';
+import { TopBar } from '../pages/top-bar.ts';
 import { createSignedInUser, newUser } from '../support/api.ts';
 import { expectAccessible } from '../support/axe.ts';
 import { screenshot, useBrowser } from '../support/browser.ts';
@@ -192,7 +194,7 @@ describe('shared ledgers in the browser (issue 27)', () => {
     expect(ledgers.ledgers.map((l) => l.name)).toEqual(['Personal']);
   }, 180_000);
 
-  it('a visitor without an account creates one from the link and comes back to accept it as an editor', async () => {
+  it('a visitor without an account signs up from the link, joins as an editor, and a role lowered under the open tab refuses the next write and disables the controls', async () => {
     const owner = await createSignedInUser();
     const ledger = await owner.request<Ledger>('POST', '/ledgers', { name: 'Flat share' });
     const invitation = await owner.request<{ link: string }>('POST', `/ledgers/${ledger.id}/invitations`, {
@@ -206,7 +208,8 @@ describe('shared ledgers in the browser (issue 27)', () => {
     await login.createUserButton.click();
     const user = newUser();
     await new CreateAccountPage(page).submit({ ...user, confirmPassword: user.password });
-    await expect.poll(() => notice(page).textContent()).toBe('Account created! Please log in.');
+    await waitForPath(page, '/');
+    await login.heading.waitFor();
     await login.login(user.username, user.password);
     await waitForPath(page, '/invite');
     expect(new URL(page.url()).hash).toBe(url.hash);
@@ -216,6 +219,25 @@ describe('shared ledgers in the browser (issue 27)', () => {
     await expect.poll(() => switcher(page).getAttribute('aria-label')).toBe('Ledger: Flat share');
     // An editor writes: New Invoice is a live link.
     expect(await page.getByRole('link', { name: 'New Invoice' }).getAttribute('aria-disabled')).toBeNull();
+
+    // The owner lowers the role while the tab is open: the next write is refused with the server's sentence, and
+    // the tab reads its role again, so the controls follow.
+    const joined = (
+      await owner.request<{ members: { userId: number; you: boolean }[] }>('GET', `/ledgers/${ledger.id}/members`)
+    ).members.find((m) => !m.you);
+    const categories = new CategoriesPage(page);
+    const menu = await new TopBar(page).openUserMenu(user.username);
+    await menu.getByRole('menuitem', { name: 'Categories' }).click();
+    await categories.heading.waitFor();
+    await owner.request('PATCH', `/ledgers/${ledger.id}/members/${joined?.userId}`, { role: 'viewer' });
+    await categories.add('Rent share', 'Expenses');
+    await expect.poll(() => notice(page).textContent()).toBe(`Failed to add category. ${LEDGER_READ_ONLY_MESSAGE}`);
+    // The dialog stays open with the reason, as every refused dialog does; closing it shows the page as it now is.
+    await categories.dialog.getByText(LEDGER_READ_ONLY_MESSAGE).waitFor();
+    await categories.dialog.getByRole('button', { name: 'Cancel' }).click();
+    await categories.dialog.waitFor({ state: 'hidden' });
+    await expect.poll(() => switcher(page).getAttribute('aria-label')).toBe('Ledger: Flat share (read only)');
+    expect(await categories.addButton.isDisabled()).toBe(true);
     // The link is used: opening it again says so.
     await page.goto(url.pathname + url.hash);
     await page.getByText(/^This invitation link is not valid/).waitFor();
