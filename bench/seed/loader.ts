@@ -85,7 +85,7 @@ export function ledgerValues(userId: number, u: NewUser): (string | number)[] {
   return ['Personal', userId, u.createdAt, u.lastInvoiceNumber];
 }
 
-export const MEMBER_COLUMNS = ['ledger_id', 'ledger_id', 'role', 'joined_at'] as const;
+export const MEMBER_COLUMNS = ['ledger_id', 'user_id', 'role', 'joined_at'] as const;
 
 export const BILL_COLUMNS = [
   'id',

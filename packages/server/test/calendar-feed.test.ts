@@ -221,4 +221,53 @@ describe.each(dialects)('the private calendar feed on %s', (dialect) => {
     expect(missing.headers['cache-control']).toBe('no-store');
     expect((await request(api, 'GET', '/account/calendar-feed')).headers['cache-control']).toBe('no-store');
   });
+
+  it('covers every ledger the user is a member of, each event naming its ledger when there is more than one', async () => {
+    const me = await newUser();
+    const partner = await newUser();
+    const mine = await createBill(me, { name: 'Power Co' });
+    await createEntry(me, { billId: mine.id, date: '2026-11-01', dueDate: '2026-11-30', amount: 40, flow: 'expense' });
+    const on = await turnOn(me);
+    const summaries = async () =>
+      events((await fetchFeed(on.url)).body)
+        .map((e) => String(e.summary))
+        .sort();
+    // One ledger: the events as they always were.
+    expect(await summaries()).toEqual(['Pay Power Co $40.00']);
+    // The partner's ledger, shared with me: its invoices join the feed, and each event says whose it is.
+    const household = await t.app.db
+      .selectFrom('ledgers as l')
+      .innerJoin('users as u', 'u.id', 'l.personal_user_id')
+      .select('l.id')
+      .where('u.username', '=', partner.session.username)
+      .executeTakeFirstOrThrow();
+    await t.app.db.updateTable('ledgers').set({ name: 'Household' }).where('id', '=', household.id).execute();
+    const meId = (
+      await t.app.db
+        .selectFrom('users')
+        .select('id')
+        .where('username', '=', me.session.username)
+        .executeTakeFirstOrThrow()
+    ).id;
+    await t.app.db
+      .insertInto('ledger_members')
+      .values({ ledger_id: household.id, user_id: meId, role: 'viewer', joined_at: 1 })
+      .execute();
+    const water = await createBill(partner, { name: 'Water Co' });
+    await createEntry(partner, {
+      billId: water.id,
+      date: '2026-11-02',
+      dueDate: '2026-11-29',
+      amount: 25,
+      flow: 'expense',
+    });
+    expect(await summaries()).toEqual(['Pay Power Co $40.00 (Personal)', 'Pay Water Co $25.00 (Household)']);
+    // Removed from it, the feed is mine alone again.
+    await t.app.db
+      .deleteFrom('ledger_members')
+      .where('ledger_id', '=', household.id)
+      .where('user_id', '=', meId)
+      .execute();
+    expect(await summaries()).toEqual(['Pay Power Co $40.00']);
+  });
 });

@@ -142,4 +142,88 @@ describe.each(dialects)('purge of deactivated accounts (%s)', (dialect) => {
     const left = await t.app.db.selectFrom('users').select('id').where('id', 'in', ids).execute();
     expect(left).toEqual([]);
   });
+
+  it('passes a shared ledger its deactivated account owned alone to the longest-standing member, and deletes one nobody is left in', async () => {
+    const leaving = await signUp(t.app);
+    const [elder, younger, alone] = [await signUp(t.app), await signUp(t.app), await signUp(t.app)];
+    const leavingId = await userId(leaving);
+    const elderId = await userId(elder);
+    const youngerId = await userId(younger);
+    const aloneId = await userId(alone);
+    const db = t.app.db;
+    const ledger = async (name: string) =>
+      Number(
+        (
+          await db
+            .insertInto('ledgers')
+            .values({ name, personal_user_id: null, created_at: 1 })
+            .returning('id')
+            .executeTakeFirstOrThrow()
+        ).id,
+      );
+    const [house, solo, coOwned] = [await ledger('House'), await ledger('Solo'), await ledger('Co-owned')];
+    const members: [number, number, string, number][] = [
+      [house, leavingId, 'owner', 1],
+      [house, youngerId, 'viewer', 30],
+      [house, elderId, 'editor', 20],
+      [solo, leavingId, 'owner', 1],
+      [coOwned, leavingId, 'owner', 1],
+      [coOwned, aloneId, 'owner', 5],
+      [coOwned, youngerId, 'editor', 2],
+    ];
+    for (const [ledger_id, user_id, role, joined_at] of members)
+      await db.insertInto('ledger_members').values({ ledger_id, user_id, role, joined_at }).execute();
+    await giveData(leavingId);
+    // Deactivation (the account's own PUT) hands House over at once; Solo has nobody to take it yet.
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: '/api/v1/user',
+      headers: leaving.headers,
+      payload: { password: leaving.password, recycle: true },
+    });
+    expect(res.statusCode).toBe(200);
+    const roles = async () =>
+      (
+        await db
+          .selectFrom('ledger_members')
+          .select(['ledger_id', 'user_id', 'role'])
+          .where('ledger_id', 'in', [house, solo, coOwned])
+          .orderBy('ledger_id')
+          .orderBy('user_id')
+          .execute()
+      ).map((m) => `${Number(m.ledger_id)}:${Number(m.user_id)}:${m.role}`);
+    expect(await roles()).toEqual(
+      [
+        `${house}:${leavingId}:owner`,
+        `${house}:${elderId}:owner`,
+        `${house}:${youngerId}:viewer`,
+        `${solo}:${leavingId}:owner`,
+        `${coOwned}:${leavingId}:owner`,
+        `${coOwned}:${youngerId}:editor`,
+        `${coOwned}:${aloneId}:owner`,
+      ].sort((a, b) => a.localeCompare(b, 'en', { numeric: true })),
+    );
+    // The purge: the account, its personal ledger and Solo go; House and Co-owned stay with their other owners.
+    const personal = ledgers.get(leavingId) as number;
+    const now = t.clock.now() + DEACTIVATED_ACCOUNT_RETENTION + DAY;
+    expect((await purgeAccounts(db, now)).users).toBeGreaterThanOrEqual(1);
+    const left = (
+      await db
+        .selectFrom('ledgers')
+        .select('id')
+        .where('id', 'in', [house, solo, coOwned, personal])
+        .orderBy('id')
+        .execute()
+    ).map((l) => Number(l.id));
+    expect(left).toEqual([house, coOwned]);
+    expect(await countFor('entries', leavingId)).toBe(0);
+    expect(await roles()).toEqual(
+      [
+        `${house}:${elderId}:owner`,
+        `${house}:${youngerId}:viewer`,
+        `${coOwned}:${youngerId}:editor`,
+        `${coOwned}:${aloneId}:owner`,
+      ].sort((a, b) => a.localeCompare(b, 'en', { numeric: true })),
+    );
+  });
 });

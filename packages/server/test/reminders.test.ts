@@ -143,6 +143,51 @@ describe.each(dialects)('email reminders on %s', (dialect) => {
       t.clock.advance(-24 * HOUR);
     });
 
+    it('cover every ledger of the user, adding up what is due and naming each invoice’s ledger', async () => {
+      const bob = await verifiedUser();
+      const carol = await verifiedUser();
+      const own = await createEntry(bob, { date: '2026-10-01', dueDate: '2026-11-01', amount: 10, flow: 'expense' });
+      const shared = await createEntry(carol, {
+        date: '2026-10-01',
+        dueDate: '2026-10-20',
+        amount: 30,
+        flow: 'expense',
+      });
+      const household = await t.app.db
+        .selectFrom('ledgers as l')
+        .innerJoin('users as u', 'u.id', 'l.personal_user_id')
+        .select(['l.id'])
+        .where('u.username', '=', carol.session.username)
+        .executeTakeFirstOrThrow();
+      await t.app.db.updateTable('ledgers').set({ name: 'Household' }).where('id', '=', household.id).execute();
+      const bobId = (
+        await t.app.db
+          .selectFrom('users')
+          .select('id')
+          .where('username', '=', bob.session.username)
+          .executeTakeFirstOrThrow()
+      ).id;
+      await t.app.db
+        .insertInto('ledger_members')
+        .values({ ledger_id: household.id, user_id: bobId, role: 'viewer', joined_at: 1 })
+        .execute();
+      await remindersOn(bob, 7);
+      const before = smtp.received.length;
+      await t.app.reminders.sendDigests();
+      const bobEmail = (await request(bob, 'GET', '/account/reminders')).json().email;
+      const mail = smtp.received
+        .slice(before)
+        .find((m) => (m.to && 'text' in m.to ? m.to.text : '') === bobEmail) as ParsedMail;
+      expect(mail.subject).toBe('Billfold: 2 invoices overdue');
+      expect(mail.text).toContain('Overdue: 2 invoices ($40.00 to pay)');
+      // Earliest due first, whichever ledger holds it.
+      const lines = (mail.text ?? '').split('\n').filter((l) => l.startsWith('  #'));
+      expect(lines).toEqual([
+        `  #${shared.invoiceId} ${shared.name} (Household): $30.00 to pay, due 2026-10-20`,
+        `  #${own.invoiceId} ${own.name} (Personal): $10.00 to pay, due 2026-11-01`,
+      ]);
+    });
+
     it('waits for the reminder hour, and a refused send is tried again by the next run', async () => {
       const bob = await verifiedUser();
       await createEntry(bob, { date: '2026-10-01', dueDate: '2026-11-01', amount: 5 });

@@ -10,6 +10,21 @@ function isRetryable(error: unknown): boolean {
 }
 
 /**
+ * Runs `work` in a transaction of `db`, again from the start (it has written nothing) when the database aborts it to
+ * break a deadlock or a lost write-lock race, a few times with a growing random pause, before the error goes on.
+ */
+export async function retryingTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction().execute(work);
+    } catch (error) {
+      if (attempt >= MAX_ATTEMPTS || !isRetryable(error)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
+    }
+  }
+}
+
+/**
  * Base of every repository: one method per query over `db`. `transaction` hands the work a copy of the
  * repository bound to the transaction, so services compose repository calls atomically. When the database
  * aborts the transaction to break a deadlock, the whole unit of work runs again from the start (it has
@@ -20,15 +35,8 @@ export abstract class Repository {
 
   async transaction<T>(work: (repo: this) => Promise<T>): Promise<T> {
     if (this.db.isTransaction) return work(this);
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.db
-          .transaction()
-          .execute((trx) => work(Object.assign(Object.create(Object.getPrototypeOf(this)), this, { db: trx })));
-      } catch (error) {
-        if (attempt >= MAX_ATTEMPTS || !isRetryable(error)) throw error;
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
-      }
-    }
+    return retryingTransaction(this.db, (trx) =>
+      work(Object.assign(Object.create(Object.getPrototypeOf(this)), this, { db: trx })),
+    );
   }
 }

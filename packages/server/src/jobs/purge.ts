@@ -1,5 +1,6 @@
 import type { Db } from '../db/database.ts';
 import { handOverLedgers } from '../db/ledger-handover.ts';
+import { retryingTransaction } from '../db/repository.ts';
 import { DEACTIVATED_ACCOUNT_RETENTION, THROTTLE_WINDOW } from '../lib/retention.ts';
 
 /**
@@ -19,7 +20,15 @@ export async function purgeAccounts(db: Db, now: number): Promise<{ users: numbe
     .execute();
   let users = 0;
   for (const { id } of expired) {
-    users += await db.transaction().execute(async (trx) => {
+    users += await retryingTransaction(db, async (trx) => {
+      // The account's row, locked first: two processes purging at once run one after the other (a lost race on
+      // SQLite's write lock runs the transaction again), and the second finds it gone.
+      const locked = await trx
+        .updateTable('users')
+        .set((eb) => ({ id: eb.ref('id') }))
+        .where('id', '=', id)
+        .executeTakeFirst();
+      if (Number(locked.numUpdatedRows) === 0) return 0;
       await handOverLedgers(trx, id, true);
       // Another process may have purged it meanwhile: then this deletes nothing.
       const result = await trx.deleteFrom('users').where('id', '=', id).executeTakeFirst();

@@ -17,13 +17,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The role a ledger route needs; without it, `read` for GET and HEAD and `write` for every other method. */
     access?: LedgerAccess;
-    /** Which guard the route's group put in front of it (`plugins/ledger.ts`, `routeGroups`). */
-    guard?: RouteGuard;
   }
 }
 
-/** The guard of a route group: none, a signed-in user, or a signed-in member of the request's ledger. */
-export type RouteGuard = 'public' | 'account' | 'ledger';
+/** The route groups: no sign-in, a signed-in user, or a signed-in member of the request's ledger. */
+export type RouteGroup = 'public' | 'account' | 'ledger';
 
 const LEDGER_NOT_FOUND = 'Ledger not found';
 const LEDGER_OWNER_ONLY_MESSAGE = 'Only an owner of this ledger may do this.';
@@ -88,23 +86,18 @@ export function ledgerHook(db: Db) {
  * - `open`: no sign-in (sign-up, sign-in, refresh, health, a verification link, the calendar feed's file);
  * - `account`: a signed-in user, for what is theirs alone (account, MFA, e-mail, reminders, calendar settings);
  * - `ledger`: a signed-in member of the request's ledger with the role the route needs (all data).
- * Every route is marked with its guard in its config (`guard`), which the route-guard test reads.
+ * `test/ledger-access.test.ts` sends every route without a session and into a stranger's ledger, so a route
+ * registered outside its group fails it.
  */
 export async function routeGroups(
   api: FastifyInstance,
   db: Db,
-  groups: Record<RouteGuard, (scope: FastifyInstance) => void | Promise<void>>,
+  groups: Record<RouteGroup, (scope: FastifyInstance) => void | Promise<void>>,
 ): Promise<void> {
-  const mark = (scope: FastifyInstance, guard: RouteGuard) =>
-    scope.addHook('onRoute', (route) => {
-      route.config = { ...route.config, guard };
-    });
   await api.register(async (scope) => {
-    mark(scope, 'public');
     await groups.public(scope);
   });
   await api.register(async (scope) => {
-    mark(scope, 'account');
     scope.addHook('onRequest', api.authenticate);
     await groups.account(scope);
   });
@@ -112,7 +105,6 @@ export async function routeGroups(
   api.decorateRequest('actor', null as never);
   const ledger = ledgerHook(db);
   await api.register(async (scope) => {
-    mark(scope, 'ledger');
     scope.addHook('onRequest', api.authenticate);
     scope.addHook('onRequest', ledger);
     await groups.ledger(scope);

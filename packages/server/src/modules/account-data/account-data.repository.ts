@@ -39,18 +39,18 @@ export class AccountDataRepository extends Repository {
     return this.db.selectFrom('bills').selectAll().where('ledger_id', '=', ledgerId).orderBy('id').execute();
   }
 
-  /** The user's invoices in id order, read a page at a time with a turn of the event loop between pages. */
+  /** The ledger's invoices in id order, read a page at a time with a turn of the event loop between pages. */
   entriesPaged(ledgerId: number): Promise<Selectable<EntriesTable>[]> {
     return this.paged('entries', ledgerId);
   }
 
-  /** The user's payments in id order, read a page at a time with a turn of the event loop between pages. */
+  /** The ledger's payments in id order, read a page at a time with a turn of the event loop between pages. */
   paymentsPaged(ledgerId: number): Promise<Selectable<PaymentsTable>[]> {
     return this.paged('payments', ledgerId);
   }
 
   /**
-   * Every row of the user's in `table`, in id order: pages of `PAGE` rows after the last id read. Kysely types a query
+   * Every row of the ledger's in `table`, in id order: pages of `PAGE` rows after the last id read. Kysely types a query
    * over a union of table names as holding the columns of all of them, so the rows are named by `T` again.
    */
   private async paged<T extends 'entries' | 'payments'>(
@@ -78,7 +78,7 @@ export class AccountDataRepository extends Repository {
     return this.db.selectFrom('schedules').selectAll().where('ledger_id', '=', ledgerId).orderBy('id').execute();
   }
 
-  /** The occurrences of the user's schedules, by schedule and then date. */
+  /** The occurrences of the ledger's schedules, by schedule and then date. */
   occurrences(ledgerId: number) {
     return this.db
       .selectFrom('schedule_occurrences')
@@ -125,7 +125,7 @@ export class AccountDataRepository extends Repository {
     return ids;
   }
 
-  /** Inserts the invoices and returns their new ids by invoice number (unique per user). */
+  /** Inserts the invoices and returns their new ids by invoice number (unique per ledger). */
   async insertEntries(rows: NewEntry[], onChunk?: (done: number) => void): Promise<Map<number, number>> {
     const ids = new Map<number, number>();
     for (let i = 0; i < rows.length; i += CHUNK) {

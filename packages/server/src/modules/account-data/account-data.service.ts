@@ -100,16 +100,16 @@ export class AccountDataService {
   ) {}
 
   /**
-   * Everything the user owns, read in one transaction so the file is one consistent moment. The invoices and
+   * Everything the ledger holds, read in one transaction so the file is one consistent moment. The invoices and
    * payments are read in pages with a turn of the event loop between them (`AccountDataRepository`).
    */
   exportData(ledgerId: number): Promise<ExportData> {
     return this.repo.transaction(async (repo) => {
-      const user = await repo.lockLedger(ledgerId);
+      const ledger = await repo.lockLedger(ledgerId);
       return {
         exportedAt: this.now(),
-        ledgerName: user.name,
-        lastInvoiceNumber: Number(user.last_invoice_number),
+        ledgerName: ledger.name,
+        lastInvoiceNumber: Number(ledger.last_invoice_number),
         categories: await repo.categories(ledgerId),
         bills: await repo.bills(ledgerId),
         entries: await repo.entriesPaged(ledgerId),
@@ -212,14 +212,14 @@ export class AccountDataService {
   }
 
   /**
-   * Writes a parsed (and upgraded) file into the user's account in one transaction, or nothing: the account must
+   * Writes a parsed (and upgraded) file into the request's ledger in one transaction, or nothing: the ledger must
    * hold no entity yet (an invoice always has one). Stored payment totals are derived from the live payments, as
    * every write path does; the rollup tables follow through their triggers.
    */
   import(actor: Actor, file: AccountFile): Promise<AccountImportSummary> {
     const { ledgerId } = actor;
     return this.repo.transaction(async (repo) => {
-      const user = await repo.lockLedger(ledgerId);
+      const ledger = await repo.lockLedger(ledgerId);
       if (await repo.hasData(ledgerId)) throw conflict(ACCOUNT_NOT_EMPTY);
 
       // The file's own categories join the account's: one the account already has (same name, case and spacing
@@ -356,7 +356,7 @@ export class AccountDataService {
           })),
         );
       }
-      await repo.setLastInvoiceNumber(ledgerId, Math.max(Number(user.last_invoice_number), file.lastInvoiceNumber));
+      await repo.setLastInvoiceNumber(ledgerId, Math.max(Number(ledger.last_invoice_number), file.lastInvoiceNumber));
       return {
         entities: file.entities.length,
         invoices: file.invoices.length,

@@ -8,7 +8,7 @@ import type { BillOverviewRow } from './bills.repository.ts';
 /** The entity columns every invoice carries a copy of. */
 export type EntryBillColumns = Pick<EntriesTable, 'bill_name' | 'bill_name_key' | 'category' | 'internal' | 'archived'>;
 
-/** The case-insensitive key that makes entity names unique per user. */
+/** The case-insensitive key that makes entity names unique per ledger. */
 export function billNameKey(name: string): string {
   return name.toLowerCase();
 }

@@ -48,7 +48,7 @@ export class BillsRepository extends Repository {
     return entityCategory(this.db, ledgerId, value);
   }
 
-  /** A filter's category values as stored names; the user's own are read only when a value is not built in. */
+  /** A filter's category values as stored names; the ledger's own are read only when a value is not built in. */
   async categoryFilter(ledgerId: number, values: readonly string[]): Promise<string[]> {
     const book = await readFilterBook(this.db, ledgerId, values);
     return values.map((value) => book.filterName(value));
@@ -164,7 +164,7 @@ export class BillsRepository extends Repository {
     return this.paymentTotals().lockBill(ledgerId, id);
   }
 
-  /** Whether another live entity of this user holds the name, and whether that one is archived. */
+  /** Whether another live entity of this ledger holds the name, and whether that one is archived. */
   async nameHolder(ledgerId: number, nameKey: string, exceptId: number | null): Promise<NameHolder | null> {
     let query = this.db
       .selectFrom('bills')

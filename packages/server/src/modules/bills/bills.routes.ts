@@ -65,7 +65,7 @@ export function billsRoutes(app: FastifyInstance, service: BillsService): void {
     {
       schema: {
         tags: ['bills'],
-        summary: 'Create an entity; names are unique per user, case-insensitively',
+        summary: 'Create an entity; names are unique per ledger, case-insensitively',
         security,
         body: createBillBody,
         response: { 201: bill, ...errorResponses(400, 401, 409, 413) },

@@ -5,7 +5,7 @@ export const CATEGORY_MESSAGES = {
   tooMany: `You already have ${MAX_OWN_CATEGORIES} categories of your own (retired ones count). Rename or restore one instead.`,
 } as const;
 
-/** The name is taken by a built-in category or by another of the user's own (retired ones too). */
+/** The name is taken by a built-in category or by another of the ledger's own (retired ones too). */
 export function categoryNameTaken(name: string, holder: 'built-in' | 'active' | 'retired'): string {
   if (holder === 'built-in') return `"${name}" is a built-in category.`;
   if (holder === 'retired') return `A retired category named "${name}" already exists: restore it instead.`;

@@ -21,14 +21,14 @@ const item = (row: CategoryRow, entities: Map<string, number>): CategoryItem => 
   return { id, name, builtIn: false, flow, retired, entities: entities.get(name) ?? 0 };
 };
 
-/** Categories of the user's own beside the built-in ones (docs/decisions/0105-categories-of-your-own.md). */
+/** Categories of the ledger's own beside the built-in ones (docs/decisions/0105-categories-of-your-own.md). */
 export class CategoriesService {
   constructor(
     private readonly repo: CategoriesRepository,
     private readonly now: () => number,
   ) {}
 
-  /** The built-in categories and the user's own, retired ones included, in display order. */
+  /** The built-in categories and the ledger's own, retired ones included, in display order. */
   async list(ledgerId: number): Promise<CategoryItem[]> {
     const [rows, entities] = await Promise.all([this.repo.list(ledgerId), this.repo.entityCounts(ledgerId)]);
     const builtIn = CATEGORIES.map(

@@ -9,7 +9,7 @@ import {
 import type { Db } from '../../db/database.ts';
 import type { CategoryRow } from '../../db/schema.ts';
 
-/** One category of the user's own, as every module that names categories reads it. */
+/** One category of the ledger's own, as every module that names categories reads it. */
 export interface OwnCategory {
   id: number;
   name: string;
@@ -27,7 +27,7 @@ export const ownCategoryOf = (row: Pick<CategoryRow, 'id' | 'name' | 'name_key' 
 });
 
 /**
- * The categories one user can name: the 21 built-in ones and their own (docs/decisions/0105-categories-of-your-own.md).
+ * The categories one ledger can name: the 21 built-in ones and their own (docs/decisions/0105-categories-of-your-own.md).
  * Every input that names a category (an entity's, a filter's, a CSV row's) is read through it, so a name means one
  * category everywhere, in any case and spacing.
  */
@@ -38,7 +38,7 @@ export class CategoryBook {
     this.byKey = new Map(own.map((c) => [c.key, c]));
   }
 
-  /** The user's own category `value` names, in any case and spacing (retired ones too), or undefined. */
+  /** The ledger's own category `value` names, in any case and spacing (retired ones too), or undefined. */
   find(value: string): OwnCategory | undefined {
     return this.byKey.get(categoryKey(value));
   }
@@ -60,11 +60,11 @@ export class CategoryBook {
   }
 }
 
-/** No categories of the user's own: what a filter of built-in names only needs, read from nowhere. */
+/** No categories of the ledger's own: what a filter of built-in names only needs, read from nowhere. */
 export const BUILT_IN_ONLY = new CategoryBook([]);
 
 /**
- * The book a filter's category values need: the user's own categories when a value may name one, else
+ * The book a filter's category values need: the ledger's own categories when a value may name one, else
  * `BUILT_IN_ONLY` without a query (the built-in list answers alone).
  */
 export function readFilterBook(db: Db, ledgerId: number, values: readonly string[] | undefined): Promise<CategoryBook> {
@@ -72,7 +72,7 @@ export function readFilterBook(db: Db, ledgerId: number, values: readonly string
   return namesOwn ? readCategoryBook(db, ledgerId) : Promise.resolve(BUILT_IN_ONLY);
 }
 
-/** The user's own categories, read on `db` (a transaction's, when the caller writes with them). */
+/** The ledger's own categories, read on `db` (a transaction's, when the caller writes with them). */
 export async function readCategoryBook(db: Db, ledgerId: number): Promise<CategoryBook> {
   const rows = await db
     .selectFrom('categories')
@@ -83,7 +83,7 @@ export async function readCategoryBook(db: Db, ledgerId: number): Promise<Catego
 }
 
 /**
- * Inside a transaction that writes `name` onto entities: holds the row lock of the user's own category of that name
+ * Inside a transaction that writes `name` onto entities: holds the row lock of the ledger's own category of that name
  * until the transaction ends, so a rename either waits for this write or went first, and returns its name as it is
  * now (a rename that went first changed it). A built-in name needs no lock.
  */
@@ -101,7 +101,7 @@ export async function holdCategory(db: Db, book: CategoryBook, name: string): Pr
 
 /**
  * The stored category for an entity written in the current transaction on `db`: a built-in one without a query,
- * one of the user's own by `CategoryBook.resolve`, held by `holdCategory`.
+ * one of the ledger's own by `CategoryBook.resolve`, held by `holdCategory`.
  */
 export async function entityCategory(db: Db, ledgerId: number, value: unknown): Promise<string> {
   if (typeof value !== 'string' || isBuiltInCategory(value)) return normalizeCategory(value);

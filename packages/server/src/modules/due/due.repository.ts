@@ -63,7 +63,7 @@ export class DueRepository extends Repository {
    * of the covering index up to the last window's end.
    */
   async totals(ledgerId: number, today: string, within: readonly number[]): Promise<DueTotals[]> {
-    // From the user's ledger index when it is ready (one pass in memory), else one range read of the index below.
+    // From the ledger's index when it is ready (one pass in memory), else one range read of the index below.
     const indexed = await this.indexes?.read(ledgerId, (index) => index.dueTotals(dueWindows(today, within)));
     if (indexed) return indexed.value;
     const row = await this.totalsQuery(ledgerId, today, within).executeTakeFirst();
@@ -124,7 +124,7 @@ export class DueRepository extends Repository {
   }
 
   /**
-   * What the user's schedules will still create with a due date in `[from, to]` (from their cursor when `from` is
+   * What the ledger's schedules will still create with a due date in `[from, to]` (from their cursor when `from` is
    * null): schedules not paused and not ended, of entities that are active and not in the recycle bin (the runner
    * passes over what falls due on the others, docs/decisions/1010-recurring-invoices.md).
    */

@@ -20,7 +20,7 @@ export function entriesListRoutes(
     '/entries',
     {
       // Lists are read far more often than written (every visit, tab switch and refetch asks again): each page
-      // is kept serialized until the user's next write (ADR 0403).
+      // is kept serialized until the ledger's next write (ADR 0403).
       onRequest: cache.lookup,
       onSend: cache.store,
       serializerCompiler: compiledSerializer,

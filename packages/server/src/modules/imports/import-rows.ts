@@ -94,7 +94,7 @@ export function interpretRow(
   cells: readonly string[],
   mapping: ColumnMapping,
   dateFormat: DateFormat,
-  /** The stored category a cell names: a built-in one, or one of the user's own (`CategoryBook.resolve`). */
+  /** The stored category a cell names: a built-in one, or one of the ledger's own (`CategoryBook.resolve`). */
   categoryOf: (text: string) => string = normalizeCategory,
 ): {
   row: ImportRow;

@@ -50,7 +50,7 @@ interface Analysis {
   /** Rows without errors, with their duplicate flag (`rows[i]` and `candidates` share line numbers). */
   candidates: { candidate: Candidate; row: ImportRow }[];
   bills: Map<string, Bill>;
-  /** The user's own categories, which a row's category may name (docs/decisions/0105-categories-of-your-own.md). */
+  /** The ledger's own categories, which a row's category may name (docs/decisions/0105-categories-of-your-own.md). */
   categories: CategoryBook;
 }
 

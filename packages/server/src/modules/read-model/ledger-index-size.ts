@@ -38,9 +38,9 @@ export interface LedgerEstimate {
 }
 
 /**
- * The memory the user's index would take, from SQL and without loading it: invoice count and description text
+ * The memory the ledger's index would take, from SQL and without loading it: invoice count and description text
  * from slices of 10,000 invoices in invoice-number order (an index walk of `entries_user_number`, no other
- * user's rows; a description repeated in several slices is counted in each, so the text is never under-counted), entity count and name lengths from `bills`.
+ * ledger's rows; a description repeated in several slices is counted in each, so the text is never under-counted), entity count and name lengths from `bills`.
  */
 export async function estimateLedgerBytes(db: Kysely<Database>, ledgerId: number): Promise<LedgerEstimate> {
   let invoices = 0;

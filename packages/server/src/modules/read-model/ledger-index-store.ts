@@ -25,8 +25,8 @@ import { SORT_COLUMNS, type SortColumn } from './scope-sql.ts';
  */
 
 /**
- * The user's rows in id order: written `+ledger_id` so that SQLite walks the table by id instead of reading the
- * user's whole ledger through an index on the user and sorting it, once per chunk.
+ * The ledger's rows in id order: written `+ledger_id` so that SQLite walks the table by id instead of reading the
+ * ledger's whole rows through an index on the ledger and sorting it, once per chunk.
  */
 const UNINDEXED_USER = sql<number>`+ledger_id`;
 
@@ -102,7 +102,7 @@ export function predecessors(ledgerId: number, column: SortColumn, ids: number[]
 }
 
 export abstract class LedgerIndexStore {
-  /** The user's data version the columns are exact at. */
+  /** The ledger's data version the columns are exact at. */
   version = 0;
   protected n = 0;
   protected cols: Columns = allocate(INITIAL_SLOTS);
@@ -143,7 +143,7 @@ export abstract class LedgerIndexStore {
   }
 
   /**
-   * Reads the user's invoices, payment sums and entities, in chunks; exact at `version` (read first). Stops with
+   * Reads the ledger's invoices, payment sums and entities, in chunks; exact at `version` (read first). Stops with
    * `IndexTooLarge` as soon as what it holds passes `maxBytes`, whatever the estimate said.
    */
   protected async fill(version: number, maxBytes = Number.POSITIVE_INFINITY): Promise<void> {
@@ -340,7 +340,7 @@ export abstract class LedgerIndexStore {
       c.due[slot] = r.due_date === null ? NO_DUE : day(r.due_date);
       const category = this.slotOf(this.categorySlots, this.categories, r.category, r.category);
       // One byte a slot: names a rename left behind free their slots only when the index is read afresh, which
-      // holds the 21 built-in names and at most MAX_OWN_CATEGORIES of the user's own.
+      // holds the 21 built-in names and at most MAX_OWN_CATEGORIES of the ledger's own.
       if (category > 0xff) throw new IndexRebuildNeeded('too many category names');
       c.category[slot] = category;
       const known = this.services.length;
@@ -370,7 +370,7 @@ export abstract class LedgerIndexStore {
   // ---------------------------------------------------------------- catching up
 
   /**
-   * Brings the index to the user's data version `target`: the invoices logged above `version` are read again
+   * Brings the index to the ledger's data version `target`: the invoices logged above `version` are read again
    * (with their payment sums and the entities), and moved in every sort order; more than `upTo` of them, and
    * the index is read afresh instead.
    */

@@ -10,19 +10,19 @@ import type { SortColumn } from './scope-sql.ts';
 import { ENTRY_SUMS } from './sums.ts';
 
 /**
- * One user's invoices as columns in memory (docs/decisions/0405-ledger-index.md): what every filter, sort,
+ * One ledger's invoices as columns in memory (docs/decisions/0405-ledger-index.md): what every filter, sort,
  * count and stats figure reads, a few dozen bytes per invoice. A request's scope becomes a mask in one pass
  * over the columns; a page is a walk of the sort's order (slots in the database's own `ORDER BY`) over the
  * mask; the stats sum the masked slots. Only the 100 rows of a page are then read from the database, by id.
  *
  * Slots follow invoice ids (ascending), so a changed invoice is found by binary search and a new one appended.
- * The index is exact as of `version`, the user's data version (migration `2026-11-29T02-00_entry_changes`):
+ * The index is exact as of `version`, the ledger's data version (migration `2026-11-29T02-00_entry_changes`):
  * `catchUp` re-reads the invoices logged in `entry_changes` above it. Recycled invoices keep their slot (a
  * restore flips a flag); purged ones lose their live flag.
  */
 export class LedgerIndex extends LedgerIndexStore {
   /**
-   * Reads the user's invoices, payment sums and entities, in chunks; exact at `version` (read first). Throws
+   * Reads the ledger's invoices, payment sums and entities, in chunks; exact at `version` (read first). Throws
    * `IndexTooLarge` (and drops what it read) once it holds more than `maxBytes`.
    */
   static async load(

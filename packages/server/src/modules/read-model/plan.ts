@@ -43,7 +43,7 @@ export const seeks = (s: EntryScope, sort: EntrySort, offset: number, o: ReadMod
  * On SQLite, categories and a date range sorted by balance or amount can be read two ways: the range plan
  * reads every row of the categories in the range (at least the `matching` ones) and sorts them; a walk of the
  * category's sort index reads about `rows × scanned ÷ matching`, where the rows scanned are at most the
- * user's whole `ledger`. So it walks when `rows × ledger < matching²`. PostgreSQL weighs this from its own
+ * ledger's whole `ledger`. So it walks when `rows × ledger < matching²`. PostgreSQL weighs this from its own
  * statistics. `counts` is only called when the choice depends on them.
  */
 export async function sqlHints(

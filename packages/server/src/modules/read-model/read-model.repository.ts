@@ -45,7 +45,7 @@ import { ENTRY_SUM_NAMES, ENTRY_SUMS } from './sums.ts';
 
 /**
  * Step 4 of the read model: the rows and sums come back. One repository for every read of a set of invoices:
- * the list's total and page, the export's rows and the stats' sums. Each is answered by the user's ledger index
+ * the list's total and page, the export's rows and the stats' sums. Each is answered by the ledger's index
  * when it is ready (ledger-index.ts: the scope as a mask over columns in memory, then the page's rows by id),
  * else by the plan's choices run as SQL.
  */
@@ -70,7 +70,7 @@ export class ReadModelRepository extends Repository {
     );
   }
   /**
-   * The user's own categories when a filter's values may name one (docs/decisions/0105-categories-of-your-own.md);
+   * The ledger's own categories when a filter's values may name one (docs/decisions/0105-categories-of-your-own.md);
    * none read when every value is built in.
    */
   categoryBook(ledgerId: number, values: readonly string[] | undefined): Promise<CategoryBook> {

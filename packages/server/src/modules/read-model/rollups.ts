@@ -64,7 +64,7 @@ export async function rollupCount(db: Db, s: EntryScope): Promise<number> {
     return Number(rows[0]?.n ?? 0);
   }
   if (!s.nameKeys && !s.categories) {
-    // Flow, paid and archive filters only: a few dozen rows per user.
+    // Flow, paid and archive filters only: a few dozen rows per ledger.
     const row = await r
       .selectFrom('entry_state_counts')
       .select((eb) => eb.fn.sum<number>('entry_count').as('n'))

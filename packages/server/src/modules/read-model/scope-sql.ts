@@ -89,7 +89,7 @@ export function scopedEntries(db: Kysely<Database>, s: EntryScope, hints: SqlHin
 }
 
 /**
- * `ORDER BY <column> <order>, invoice_number <order>`: the invoice number is unique per user, so the order
+ * `ORDER BY <column> <order>, invoice_number <order>`: the invoice number is unique per ledger, so the order
  * is total and pages never overlap or skip; both keys run the same way so one index walk (forwards or
  * backwards) yields the rows already sorted.
  */

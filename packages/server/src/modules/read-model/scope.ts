@@ -9,8 +9,8 @@ import { PAY_STATE } from '../payment-totals/payment-totals.ts';
  * export request parsed ONCE into one normalised value. Every later step reads this value and nothing else, so
  * a filter cannot mean one thing in the grid and another in the stats, the rollups or the download.
  *
- * Normalisation: entity names become the stored case-insensitive keys (names are unique per user that way);
- * categories their stored names (`AUTO_LOAN`, `auto loan` name one built-in category, `salary` the user's own
+ * Normalisation: entity names become the stored case-insensitive keys (names are unique per ledger that way);
+ * categories their stored names (`AUTO_LOAN`, `auto loan` name one built-in category, `salary` the ledger's own
  * "Salary"; an unknown one matches nothing);
  * the flow filter becomes the stored flow and internal flag; duplicates go; an empty list means "any".
  */
@@ -75,7 +75,7 @@ export interface ScopeOptions {
    * between one's own accounts).
    */
   internalOnlyWhenAsked?: boolean;
-  /** The user's own categories, when the category filter names one (`ReadModelRepository.categoryBook`); built-in only when absent. */
+  /** The ledger's own categories, when the category filter names one (`ReadModelRepository.categoryBook`); built-in only when absent. */
   categories?: CategoryBook | undefined;
 }
 

@@ -55,7 +55,7 @@ export class RecycleRepository extends Repository {
       .execute();
   }
 
-  /** Whether this user has that item in the bin (recycled and not yet purged). */
+  /** Whether this ledger has that item in the bin (recycled and not yet purged). */
   async isRecycled(ledgerId: number, type: RecycleType, id: number): Promise<boolean> {
     const table = type === 'Entity' ? 'bills' : type === 'Invoice' ? 'entries' : 'payments';
     const row = await this.db
@@ -69,12 +69,12 @@ export class RecycleRepository extends Repository {
   }
 
   /**
-   * Deletes an item of this user's bin for good with what was deleted with it, children first as the purge job
+   * Deletes an item of this ledger's bin for good with what was deleted with it, children first as the purge job
    * does (jobs/recycle-purge.ts): a payment; an invoice and its payments; an entity, its invoices and their payments
    * (its schedules and rollup rows go by foreign-key cascade). Every row removed is recycled, and recycled rows
    * count in no rollup or total, so nothing derived changes. An item is in the bin as the listing has it: recycled,
    * its parent not. The entity or invoice is locked as a restore locks it, so the two run one after the other. Call
-   * inside a transaction. False when the item is not in this user's bin.
+   * inside a transaction. False when the item is not in this ledger's bin.
    */
   async deleteForever(ledgerId: number, type: RecycleType, id: number): Promise<boolean> {
     if (type === 'Payment') {

@@ -55,7 +55,7 @@ export class StatsService {
     private readonly now: () => number,
   ) {}
 
-  /** What answered the user's latest read: the ledger index or SQL (docs/decisions/0405-ledger-index.md). */
+  /** What answered the ledger's latest read: its index or SQL (docs/decisions/0405-ledger-index.md). */
   answeredBy(ledgerId: number) {
     return this.repo.indexes.answered(ledgerId);
   }
