@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { Writable } from 'node:stream';
 import type { Invitation, Ledger, LedgerMember } from '@billfold/contract/ledgers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, dialects, type TestApp } from './helpers/app.ts';
+import { DEFAULT_LIMITS, loadConfig } from '../src/config.ts';
+import { createTestApp, dialects, secondProcess, type TestApp } from './helpers/app.ts';
 import { type Api, request } from './helpers/domain.ts';
 import { signIn } from './helpers/factories.ts';
 import { createLedger, invite, join, newMember, userIdOf } from './helpers/ledgers.ts';
@@ -200,15 +201,22 @@ describe.each(dialects)('ledger invitations on %s', (dialect) => {
     expect((await membersOf(ownerAgain, ledger.id)).map((m) => m.role)).toEqual(['owner']);
   });
 
-  it('two people accepting one link at once: exactly one joins', async () => {
-    for (let round = 0; round < 4; round++) {
-      const owner = await user();
-      const ledger = await createLedger(owner);
-      const { token } = await invite(owner, ledger.id);
-      const [a, b] = [await user(), await user()];
-      const answers = await Promise.all([accept(a, token), accept(b, token)]);
-      expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 404]);
-      expect(await membersOf(owner, ledger.id)).toHaveLength(2);
+  it('two people accepting one link at once (on two server processes with PostgreSQL): exactly one joins', async () => {
+    // On PostgreSQL a second app on the same database; SQLite's one connection per process would make two apps
+    // in one test process wait on each other's locks synchronously, so there the accepts share one app.
+    const other = dialect === 'postgres' ? await secondProcess(t) : t.app;
+    try {
+      for (let round = 0; round < 4; round++) {
+        const owner = await user();
+        const ledger = await createLedger(owner);
+        const { token } = await invite(owner, ledger.id);
+        const [a, b] = [await user(), await user()];
+        const answers = await Promise.all([accept(a, token), accept({ ...b, app: other }, token)]);
+        expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 404]);
+        expect(await membersOf(owner, ledger.id)).toHaveLength(2);
+      }
+    } finally {
+      if (other !== t.app) await other.close();
     }
   });
 
@@ -257,6 +265,18 @@ describe.each(dialects)('ledger invitations on %s', (dialect) => {
     const text = logs.join('');
     expect(text).toContain('/api/v1/invitations/…/accept');
     expect(text).not.toContain(token);
+  });
+});
+
+describe('invitation limits are settings', () => {
+  it('LIMIT_INVITATIONS and LIMIT_INVITATION_ATTEMPTS set them; absent, 20 each; bad values are refused by name', () => {
+    const dir = '/tmp/billfold-invitation-limits';
+    expect(DEFAULT_LIMITS).toMatchObject({ invitations: 20, invitationAttempts: 20 });
+    expect(loadConfig({ DATA_DIR: dir }).limits).toMatchObject({ invitations: 20, invitationAttempts: 20 });
+    const set = loadConfig({ DATA_DIR: dir, LIMIT_INVITATIONS: '5', LIMIT_INVITATION_ATTEMPTS: '7' });
+    expect(set.limits).toMatchObject({ invitations: 5, invitationAttempts: 7 });
+    expect(() => loadConfig({ DATA_DIR: dir, LIMIT_INVITATIONS: '0' })).toThrow(/LIMIT_INVITATIONS/);
+    expect(() => loadConfig({ DATA_DIR: dir, LIMIT_INVITATION_ATTEMPTS: 'many' })).toThrow(/LIMIT_INVITATION_ATTEMPTS/);
   });
 });
 

@@ -1,6 +1,7 @@
 import type { Ledger, LedgerMember } from '@billfold/contract/ledgers';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, dialects, type TestApp } from './helpers/app.ts';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { purgeAccounts } from '../src/jobs/purge.ts';
+import { createTestApp, dialects, secondProcess, type TestApp } from './helpers/app.ts';
 import { type Api, request } from './helpers/domain.ts';
 import { signIn } from './helpers/factories.ts';
 import { createLedger, invite, join, newMember, userIdOf } from './helpers/ledgers.ts';
@@ -362,6 +363,53 @@ describe.each(dialects)('ledgers and members on %s', (dialect) => {
     expect(pending.map((i: { id: number }) => i.id)).toEqual([byEditor.invitation.id]);
   });
 
+  it('purging the account of a ledger’s last owner hands the ledger to its earliest editor, else viewer; an empty one goes', async () => {
+    const leaving = await user();
+    const [viewer, editor, coOwner, other] = [await user(), await user(), await user(), await user()];
+    const shared = await createLedger(leaving, 'Shared');
+    const viewerId = await join(leaving, shared.id, viewer, 'viewer');
+    const editorId = await join(leaving, shared.id, editor, 'editor');
+    const viewersOnly = await createLedger(leaving, 'Viewers only');
+    await join(leaving, viewersOnly.id, viewer, 'viewer');
+    const alone = await createLedger(leaving, 'Alone');
+    const coOwned = await createLedger(leaving, 'Co-owned');
+    const coOwnerId = await join(leaving, coOwned.id, coOwner, 'owner');
+    const otherId = await join(leaving, coOwned.id, other, 'editor');
+    const personal = (await ledgersOf(leaving)).find((l) => l.personal) as Ledger;
+    const leavingId = await userIdOf(leaving);
+    const deactivated = await request(leaving, 'PUT', '/user', { password: leaving.session.password, recycle: true });
+    expect(deactivated.statusCode).toBe(200);
+
+    const roles = async (ledgerId: number) =>
+      (
+        await t.app.db
+          .selectFrom('ledger_members')
+          .select(['user_id', 'role'])
+          .where('ledger_id', '=', ledgerId)
+          .orderBy('user_id')
+          .execute()
+      ).map((r) => [Number(r.user_id), r.role]);
+    // Not yet: a deactivated owner is still the owner for 30 days.
+    await purgeAccounts(t.app.db, t.clock.now());
+    expect(await roles(shared.id)).toContainEqual([leavingId, 'owner']);
+
+    t.clock.advance(31 * 24 * 60 * 60 * 1000);
+    expect((await purgeAccounts(t.app.db, t.clock.now())).users).toBe(1);
+    expect(await roles(shared.id)).toEqual([
+      [viewerId, 'viewer'],
+      [editorId, 'owner'],
+    ]);
+    expect(await roles(viewersOnly.id)).toEqual([[viewerId, 'owner']]);
+    expect(await roles(coOwned.id)).toEqual([
+      [coOwnerId, 'owner'],
+      [otherId, 'editor'],
+    ]);
+    for (const gone of [alone.id, personal.id]) {
+      expect(await rowCount('ledgers', gone)).toBe(0);
+      expect(await rowCount('ledger_members', gone)).toBe(0);
+    }
+  });
+
   it('two owners demoting each other at once leave exactly one owner', async () => {
     for (let round = 0; round < 4; round++) {
       const a = await user();
@@ -381,7 +429,10 @@ describe.each(dialects)('ledgers and members on %s', (dialect) => {
     }
   });
 
-  it('two owners stepping down at once leave exactly one owner', async () => {
+  it('two owners stepping down at once (on two server processes with PostgreSQL) leave exactly one owner', async () => {
+    // As for two accepts (test/invitations.test.ts): a second app on PostgreSQL only.
+    const other = dialect === 'postgres' ? await secondProcess(t) : t.app;
+    if (other !== t.app) onTestFinished(() => other.close());
     for (let round = 0; round < 4; round++) {
       const a = await user();
       const b = await user();
@@ -390,7 +441,7 @@ describe.each(dialects)('ledgers and members on %s', (dialect) => {
       const bId = await join(a, ledger.id, b, 'owner');
       const answers = await Promise.all([
         request(a, 'PATCH', `/ledgers/${ledger.id}/members/${aId}`, { role: 'viewer' }),
-        request(b, 'DELETE', `/ledgers/${ledger.id}/members/${bId}`),
+        request({ ...b, app: other }, 'DELETE', `/ledgers/${ledger.id}/members/${bId}`),
       ]);
       expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 409]);
       expect(answers.find((r) => r.statusCode === 409)?.json().code).toBe('LAST_OWNER');

@@ -100,7 +100,8 @@ function refuse(retry: number, now: number, reason: string, code?: ErrorCode) {
  * counts again with it included. A check made before recording would let any number of concurrent attempts pass
  * it together; this way, of attempts arriving at once (in any number of processes), at most the limit see
  * themselves within it. A refused attempt withdraws its rows and is answered 429 with `reason` and when to
- * retry. The caller keeps the rows (a failure, or any sign-up or refresh) or withdraws them (a good sign-in).
+ * retry (and `code`, when the throttle has a code of its own). The caller keeps the rows (a failure, or any
+ * sign-up or refresh) or withdraws them (a good sign-in).
  */
 export async function reserveAttempt(
   repo: AuthRepository,
