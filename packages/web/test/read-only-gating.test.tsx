@@ -7,8 +7,9 @@ import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { categoriesQueryKey } from '../src/api/categories/list-categories.ts';
 import { ledgersQueryKey } from '../src/api/ledgers/ledger-queries.ts';
-import { accessOf } from '../src/components/ledger-access.tsx';
+import { accessOf, OWNER_ONLY_REASON } from '../src/components/ledger-access.tsx';
 import { NoticeProvider } from '../src/components/notices.tsx';
+import { AccountDataSection } from '../src/features/account/AccountDataSection.tsx';
 import CategoriesPage from '../src/features/categories/CategoriesPage.tsx';
 import InvoiceFormPage from '../src/features/invoices/InvoiceFormPage.tsx';
 import { PaymentsTable } from '../src/features/invoices/PaymentsTable.tsx';
@@ -73,9 +74,20 @@ describe('read-only ledgers (docs/decisions/0303-web-ledgers.md)', () => {
       canWrite: false,
       isOwner: false,
       readOnlyReason: LEDGER_READ_ONLY_MESSAGE,
+      ownerOnlyReason: LEDGER_READ_ONLY_MESSAGE,
     });
-    expect(accessOf('editor')).toMatchObject({ canWrite: true, isOwner: false, readOnlyReason: null });
-    expect(accessOf('owner')).toMatchObject({ canWrite: true, isOwner: true, readOnlyReason: null });
+    expect(accessOf('editor')).toMatchObject({
+      canWrite: true,
+      isOwner: false,
+      readOnlyReason: null,
+      ownerOnlyReason: OWNER_ONLY_REASON,
+    });
+    expect(accessOf('owner')).toMatchObject({
+      canWrite: true,
+      isOwner: true,
+      readOnlyReason: null,
+      ownerOnlyReason: null,
+    });
   });
 
   it('a viewer’s write controls are disabled and say why', () => {
@@ -92,6 +104,18 @@ describe('read-only ledgers (docs/decisions/0303-web-ledgers.md)', () => {
       expect(isDisabled(button(name)), name).toBe(false);
       expect(button(name)?.closest('[data-read-only-reason]'), name).toBeNull();
     }
+  });
+
+  it('loading a ledger file is its owners’: an editor’s Import Account File says so', () => {
+    render('editor', <AccountDataSection />);
+    expect(isDisabled(button('Import Account File'))).toBe(true);
+    expect(reasonOf(button('Import Account File'))).toBe(OWNER_ONLY_REASON);
+  });
+
+  it('an owner’s Import Account File works', () => {
+    render('owner', <AccountDataSection />);
+    expect(isDisabled(button('Import Account File'))).toBe(false);
+    expect(isDisabled(button('Download My Data'))).toBe(false);
   });
 
   it('a viewer who opens the invoice form by its address reads why instead of a form', () => {

@@ -64,7 +64,12 @@ export interface LedgerAccess {
   isOwner: boolean;
   /** Why a write control is disabled (the server's own message for a viewer's write), or null when it is not. */
   readOnlyReason: string | null;
+  /** Why an owner's control (loading a ledger file) is disabled for an editor or a viewer, or null for an owner. */
+  ownerOnlyReason: string | null;
 }
+
+/** The reason on a control only a ledger's owners may use (403 `LEDGER_OWNER_ONLY` from the server). */
+export const OWNER_ONLY_REASON = 'Only an owner of this ledger can do this.';
 
 export function accessOf(role: LedgerRole): LedgerAccess {
   const canWrite = role !== 'viewer';
@@ -73,6 +78,7 @@ export function accessOf(role: LedgerRole): LedgerAccess {
     canWrite,
     isOwner: role === 'owner',
     readOnlyReason: canWrite ? null : LEDGER_READ_ONLY_MESSAGE,
+    ownerOnlyReason: role === 'owner' ? null : canWrite ? OWNER_ONLY_REASON : LEDGER_READ_ONLY_MESSAGE,
   };
 }
 

@@ -32,8 +32,8 @@ export function AccountDataSection() {
   const exporter = useExportAccount();
   const importer = useImportAccount();
   const input = useRef<HTMLInputElement>(null);
-  // The file goes into the tab's ledger: a write, refused to a viewer (docs/decisions/0303-web-ledgers.md).
-  const { readOnlyReason } = useLedgerAccess();
+  // The file goes into the tab's ledger and fills it: its owners' call (docs/decisions/0107-ledgers.md).
+  const { ownerOnlyReason } = useLedgerAccess();
   const [result, setResult] = useState<{ severity: 'success' | 'error'; message: string } | null>(null);
 
   const choose = async (event: ChangeEvent<HTMLInputElement>) => {
@@ -62,13 +62,12 @@ export function AccountDataSection() {
         <Button variant="outlined" loading={exporter.isPending} onClick={() => exporter.mutate()}>
           Download My Data
         </Button>
-        <ReadOnlyTip reason={readOnlyReason} block>
+        <ReadOnlyTip reason={ownerOnlyReason}>
           <Button
             variant="outlined"
             loading={importer.isPending}
             onClick={() => input.current?.click()}
-            disabled={readOnlyReason !== null}
-            fullWidth
+            disabled={ownerOnlyReason !== null}
           >
             Import Account File
           </Button>
