@@ -84,7 +84,9 @@ export function PaymentsTable({ payments, readOnly, readOnlyReason = null, onEdi
   );
   const actionsHeader = <TableCell align={actionsFirst ? 'left' : 'right'}>Actions</TableCell>;
   return (
-    <TableContainer>
+    // On a phone the table scrolls sideways; with no payment (so no button in it) the scrolling region itself takes
+    // the keyboard's focus, so it can still be scrolled without a pointer.
+    <TableContainer {...(payments.length === 0 ? { tabIndex: 0, role: 'region', 'aria-label': 'Payments table' } : {})}>
       <Table size="small" aria-label="Payments" sx={{ minWidth: 640, '& th': { whiteSpace: 'nowrap' } }}>
         <TableHead>
           <TableRow>
