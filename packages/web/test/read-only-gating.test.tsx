@@ -151,6 +151,6 @@ describe('read-only ledgers (docs/decisions/0303-web-ledgers.md)', () => {
     );
     expect(isDisabled(button('Edit payment'))).toBe(true);
     expect(isDisabled(button('Delete payment'))).toBe(true);
-    expect(isDisabled(button('Payment history'))).toBe(false);
+    expect(isDisabled(button('Changes to this payment'))).toBe(false);
   });
 });

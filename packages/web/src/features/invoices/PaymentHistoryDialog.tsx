@@ -17,7 +17,7 @@ export function PaymentHistoryDialog({ payment, onClose }: { payment: Payment; o
     <Dialog open onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="sm">
       <DialogTitle
         id={titleId}
-      >{`History of the payment of ${formatAmount(payment.amount)} on ${payment.date}`}</DialogTitle>
+      >{`Changes to the payment of ${formatAmount(payment.amount)} on ${payment.date}`}</DialogTitle>
       <DialogContent>
         <HistoryList history={history} />
       </DialogContent>

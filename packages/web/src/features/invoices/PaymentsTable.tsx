@@ -40,8 +40,8 @@ function PaymentActions({
 }: Omit<Props, 'payments'> & { payment: Payment; align: 'left' | 'right' }) {
   return (
     <TableCell align={align} sx={{ whiteSpace: 'nowrap' }}>
-      <Tooltip title="Payment history">
-        <IconButton aria-label="Payment history" onClick={() => onHistory(payment)}>
+      <Tooltip title="Changes to this payment">
+        <IconButton aria-label="Changes to this payment" onClick={() => onHistory(payment)}>
           <HistoryOutlined fontSize="small" />
         </IconButton>
       </Tooltip>
