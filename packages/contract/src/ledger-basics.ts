@@ -13,3 +13,6 @@ export type LedgerRole = (typeof LEDGER_ROLES)[number];
 
 /** The message of every write a viewer tries (docs/decisions/0107-ledgers.md), code `LEDGER_READ_ONLY`. */
 export const LEDGER_READ_ONLY_MESSAGE = 'This ledger is read-only for you.';
+
+/** The message of an owner's call made by an editor or viewer, code `LEDGER_OWNER_ONLY`. */
+export const LEDGER_OWNER_ONLY_MESSAGE = 'Only an owner of this ledger may do this.';

@@ -9,7 +9,13 @@ import { LEDGER_ROLES } from './ledger-basics.ts';
 import { id, nameText, timestamp } from './primitives.ts';
 
 // The header, the roles and the viewer's message live in the zod-free ledger-basics.ts (the web app's first download).
-export { LEDGER_HEADER, LEDGER_READ_ONLY_MESSAGE, LEDGER_ROLES, type LedgerRole } from './ledger-basics.ts';
+export {
+  LEDGER_HEADER,
+  LEDGER_OWNER_ONLY_MESSAGE,
+  LEDGER_READ_ONLY_MESSAGE,
+  LEDGER_ROLES,
+  type LedgerRole,
+} from './ledger-basics.ts';
 export const ledgerRole = z.enum(LEDGER_ROLES);
 
 /** The roles an invitation can give: a ledger gets further owners by a role change, never by a link. */

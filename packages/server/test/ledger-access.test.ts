@@ -1,4 +1,4 @@
-import { LEDGER_READ_ONLY_MESSAGE, type LedgerRole } from '@billfold/contract/ledgers';
+import { LEDGER_OWNER_ONLY_MESSAGE, LEDGER_READ_ONLY_MESSAGE, type LedgerRole } from '@billfold/contract/ledgers';
 import type { HTTPMethods } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, dialects, type TestApp } from './helpers/app.ts';
@@ -165,7 +165,7 @@ describe.each(dialects)('the request’s ledger and role (%s)', (dialect) => {
         payload: { name: 'Viewer was here' },
       });
       const expected = OWNER_ONLY.has(route)
-        ? { code: 'LEDGER_OWNER_ONLY', message: 'Only an owner of this ledger may do this.' }
+        ? { code: 'LEDGER_OWNER_ONLY', message: LEDGER_OWNER_ONLY_MESSAGE }
         : { code: 'LEDGER_READ_ONLY', message: LEDGER_READ_ONLY_MESSAGE };
       expect({ route, status: res.statusCode, body: res.json() }).toMatchObject({ route, status: 403, body: expected });
     }
@@ -196,7 +196,7 @@ describe.each(dialects)('the request’s ledger and role (%s)', (dialect) => {
     const imported = await request(shared, 'POST', '/account/import', {});
     expect(imported.json()).toMatchObject({
       code: 'LEDGER_OWNER_ONLY',
-      message: 'Only an owner of this ledger may do this.',
+      message: LEDGER_OWNER_ONLY_MESSAGE,
     });
   });
 

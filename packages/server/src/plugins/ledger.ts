@@ -1,4 +1,9 @@
-import { LEDGER_HEADER, LEDGER_READ_ONLY_MESSAGE, type LedgerRole } from '@billfold/contract/ledgers';
+import {
+  LEDGER_HEADER,
+  LEDGER_OWNER_ONLY_MESSAGE,
+  LEDGER_READ_ONLY_MESSAGE,
+  type LedgerRole,
+} from '@billfold/contract/ledgers';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../db/database.ts';
 import type { Actor } from '../lib/actor.ts';
@@ -24,7 +29,6 @@ declare module 'fastify' {
 export type RouteGroup = 'public' | 'account' | 'ledger';
 
 const LEDGER_NOT_FOUND = 'Ledger not found';
-const LEDGER_OWNER_ONLY_MESSAGE = 'Only an owner of this ledger may do this.';
 const HEADER = LEDGER_HEADER.toLowerCase();
 const LEDGER_ID = /^[1-9][0-9]{0,15}$/;
 

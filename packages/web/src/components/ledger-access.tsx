@@ -4,7 +4,7 @@
  * (`ReadOnlyTip`), or hidden where a whole screen writes, so no button is dead.
  */
 
-import { LEDGER_READ_ONLY_MESSAGE } from '@billfold/contract/ledger-basics';
+import { LEDGER_OWNER_ONLY_MESSAGE, LEDGER_READ_ONLY_MESSAGE } from '@billfold/contract/ledger-basics';
 import type { Ledger, LedgerRole } from '@billfold/contract/ledgers';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -69,7 +69,7 @@ export interface LedgerAccess {
 }
 
 /** The reason on a control only a ledger's owners may use (403 `LEDGER_OWNER_ONLY` from the server). */
-export const OWNER_ONLY_REASON = 'Only an owner of this ledger can do this.';
+export const OWNER_ONLY_REASON = LEDGER_OWNER_ONLY_MESSAGE;
 
 export function accessOf(role: LedgerRole): LedgerAccess {
   const canWrite = role !== 'viewer';
