@@ -25,7 +25,14 @@ export class ApiSession {
     public accessToken: string,
     public refreshToken: string,
     readonly origin: string = baseUrl(),
+    /** The ledger the calls work in (`Billfold-Ledger`); none: the personal ledger (docs/decisions/0107-ledgers.md). */
+    readonly ledgerId: number | null = null,
   ) {}
+
+  /** The same session working in ledger `ledgerId`: every call names it in `Billfold-Ledger`. */
+  inLedger(ledgerId: number): ApiSession {
+    return new ApiSession(this.user, this.accessToken, this.refreshToken, this.origin, ledgerId);
+  }
 
   /** An authenticated call; throws on a non-2xx answer so seeding problems surface where they happen. */
   async request<T>(method: string, path: string, body?: unknown): Promise<T> {
@@ -33,6 +40,7 @@ export class ApiSession {
       method,
       headers: {
         authorization: `Bearer ${this.accessToken}`,
+        ...(this.ledgerId === null ? {} : { 'Billfold-Ledger': String(this.ledgerId) }),
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
       },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),

@@ -5,25 +5,22 @@
  */
 import { z } from 'zod';
 import { password } from './auth.ts';
+import { LEDGER_ROLES } from './ledger-basics.ts';
 import { id, nameText, timestamp } from './primitives.ts';
 
-/** The request header that names the ledger a call works in (the pattern of Stripe's `Stripe-Account`). */
-export const LEDGER_HEADER = 'Billfold-Ledger';
-
-/** owner: everything, members, delete · editor: every data write · viewer: reads and exports only. */
-export const LEDGER_ROLES = ['owner', 'editor', 'viewer'] as const;
-export type LedgerRole = (typeof LEDGER_ROLES)[number];
+// The header, the roles and the viewer's message live in the zod-free ledger-basics.ts (the web app's first download).
+export {
+  LEDGER_HEADER,
+  LEDGER_OWNER_ONLY_MESSAGE,
+  LEDGER_READ_ONLY_MESSAGE,
+  LEDGER_ROLES,
+  type LedgerRole,
+} from './ledger-basics.ts';
 export const ledgerRole = z.enum(LEDGER_ROLES);
 
 /** The roles an invitation can give: a ledger gets further owners by a role change, never by a link. */
 export const INVITATION_ROLES = ['editor', 'viewer'] as const;
 export type InvitationRole = (typeof INVITATION_ROLES)[number];
-
-/** The message of every write a viewer tries (docs/decisions/0107-ledgers.md), code `LEDGER_READ_ONLY`. */
-export const LEDGER_READ_ONLY_MESSAGE = 'This ledger is read-only for you.';
-
-/** The message of an owner's call made by an editor or viewer, code `LEDGER_OWNER_ONLY`. */
-export const LEDGER_OWNER_ONLY_MESSAGE = 'Only an owner of this ledger may do this.';
 
 /** How long an invitation link stays usable. */
 export const INVITATION_TTL_DAYS = 7;

@@ -5,7 +5,14 @@ export type Handler = (request: IncomingMessage, response: ServerResponse, body:
 
 export interface FakeServer {
   origin: string;
-  requests: { method: string; url: string; authorization: string | undefined; body: string }[];
+  requests: {
+    method: string;
+    url: string;
+    authorization: string | undefined;
+    /** The `Billfold-Ledger` header the call carried (docs/decisions/0107-ledgers.md). */
+    ledger: string | undefined;
+    body: string;
+  }[];
   handle: (handler: Handler) => void;
   close: () => Promise<void>;
 }
@@ -24,6 +31,7 @@ export async function startFakeServer(): Promise<FakeServer> {
         method: request.method ?? '',
         url: request.url ?? '',
         authorization: request.headers.authorization,
+        ledger: request.headers['billfold-ledger'] as string | undefined,
         body,
       });
       handler(request, response, body);

@@ -6,7 +6,9 @@
  */
 import type { AuthResponse } from '@billfold/contract/auth';
 import { type ErrorCode, isErrorCode } from '@billfold/contract/error-codes';
+import { LEDGER_HEADER } from '@billfold/contract/ledger-basics';
 import type { ErrorResponse } from '@billfold/contract/primitives';
+import { ledgerHeaderValue, reportLedgerDoubt } from '../lib/ledger-choice.ts';
 import { clearSession, readSession, type Session, saveSession } from '../lib/session.ts';
 
 export const API_PREFIX = '/api/v1';
@@ -47,6 +49,8 @@ export interface ExchangeOptions {
   query?: QueryParams;
   body?: unknown;
   token?: string | null;
+  /** The `Billfold-Ledger` value: the ledger the call works in; none for the personal ledger (docs/decisions/0107-ledgers.md). */
+  ledger?: string | null;
   signal?: AbortSignal;
 }
 
@@ -54,6 +58,7 @@ export interface ExchangeOptions {
 export async function exchange(method: Method, path: string, options: ExchangeOptions = {}): Promise<Observation> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
+  if (options.ledger) headers[LEDGER_HEADER] = options.ledger;
   // A FormData body (file uploads) sets its own multipart content type; anything else travels as JSON.
   const form = options.body instanceof FormData;
   if (options.body !== undefined && !form) headers['content-type'] = 'application/json';
@@ -204,6 +209,26 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Read the answer as text (a CSV download) rather than JSON. */
   text?: boolean;
+  /**
+   * Send the tab's ledger in `Billfold-Ledger` (default true). False for the calls about the user rather than
+   * one ledger's data (the ledger list, members, invitations), which must still answer once the chosen ledger
+   * is gone.
+   */
+  ledger?: boolean;
+}
+
+/**
+ * Whether a refusal of a call made in a chosen ledger may mean the caller's place in it changed under the open
+ * tab: 404 (a ledger they were removed from, or that was deleted, answers like a missing item) or a 403 of the
+ * ledger's roles. Any of them makes the app read the ledger list again (docs/decisions/0303-web-ledgers.md).
+ */
+export function isLedgerDoubt(status: number, code: ErrorCode | null): boolean {
+  return status === 404 || code === 'LEDGER_READ_ONLY' || code === 'LEDGER_OWNER_ONLY';
+}
+
+/** Reports a refused call made in the chosen ledger `ledger` when the refusal puts the tab's place in it in doubt. */
+export function checkLedgerRefusal(ledger: string | null, status: number, text: string): void {
+  if (ledger && isLedgerDoubt(status, errorCode(text))) reportLedgerDoubt();
 }
 
 /**
@@ -212,14 +237,19 @@ export interface RequestOptions {
  * network error. Fetchers do not call it directly: they go through `attempt` (`outcome.ts`).
  */
 export async function apiRequest<T>(method: Method, path: string, options: RequestOptions = {}): Promise<T> {
+  const auth = options.auth ?? true;
+  // Read once: a retry after a token refresh asks the same ledger, even if the tab switched meanwhile.
+  const ledger = auth && (options.ledger ?? true) ? ledgerHeaderValue() : null;
   const send = (token: string | null) =>
     exchange(method, path, {
       ...(options.query ? { query: options.query } : {}),
       ...(options.body !== undefined ? { body: options.body } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       token,
+      ledger,
     });
-  const result = (options.auth ?? true) ? await sendWithSession(send) : await send(null);
+  const result = auth ? await sendWithSession(send) : await send(null);
+  if (result.stage === 'response' && !result.ok) checkLedgerRefusal(ledger, result.status, result.text);
   return readResult<T>(method, path, result, options.text ?? false);
 }
 

@@ -25,8 +25,10 @@ import { type ReactNode, useId, useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { useDueSummary } from '../api/due/due-summary.ts';
 import logoUrl from '../assets/logo.svg';
+import { useLedgerChoice } from '../components/ledger-access.tsx';
 import { dueLink } from '../lib/due-links.ts';
 import { useSession } from '../lib/use-session.ts';
+import { LedgerSwitcher } from './LedgerSwitcher.tsx';
 
 interface MenuEntry {
   label: string;
@@ -209,22 +211,24 @@ function OverdueBadge() {
 }
 
 /**
- * Banner linking to `/home`; when signed in, the overdue badge, Import CSV, the History menu and the menu named
+ * Banner linking to `/home`; when signed in, the ledger switcher (decision 0303), the overdue badge, Import CSV, the History menu and the menu named
  * after the user (docs/product.md, Top bar). On a phone the entries show as named icons, so nothing is cut
  * (decision 0802).
  */
 export function TopBar() {
   const session = useSession();
+  const ledgerKey = useLedgerChoice()?.id ?? 'personal';
   return (
     <AppBar position="static" elevation={0}>
       <Toolbar sx={{ gap: { xs: 0.5, sm: 1 } }}>
         <Link component={RouterLink} to="/home" sx={{ display: 'flex', alignItems: 'center', flexShrink: 0 }}>
           <Box component="img" src={logoUrl} alt="Billfold" sx={{ height: { xs: 28, sm: 40 }, width: 'auto' }} />
         </Link>
+        {session && <LedgerSwitcher />}
         <Box sx={{ flexGrow: 1 }} />
         {session && (
           <>
-            <OverdueBadge />
+            <OverdueBadge key={ledgerKey} />
             <NavLink label="Entities" to="/entities" icon={<StorefrontOutlined />} />
             <NavLink label="Import CSV" to="/import" icon={<UploadFileOutlined />} />
             <NavMenu label="History" entries={HISTORY_MENU} icon={<HistoryOutlined />} />

@@ -33,6 +33,10 @@ export const routes: readonly AppRoute[] = [
   { path: '/archives', access: 'signed-in', Page: lazy(() => import('../features/archives/ArchivesPage.tsx')) },
   { path: '/recycle', access: 'signed-in', Page: lazy(() => import('../features/recycle/RecyclePage.tsx')) },
   { path: '/import', access: 'signed-in', Page: lazy(() => import('../features/imports/ImportPage.tsx')) },
+  { path: '/ledgers', access: 'signed-in', Page: lazy(() => import('../features/ledgers/LedgersPage.tsx')) },
+  { path: '/ledgers/:id', access: 'signed-in', Page: lazy(() => import('../features/ledgers/LedgerPage.tsx')) },
+  // A signed-out visitor signs in (or creates an account) and comes back, token and all (docs/decisions/0303-web-ledgers.md).
+  { path: '/invite', access: 'signed-in', Page: lazy(() => import('../features/ledgers/InvitePage.tsx')) },
   {
     path: '/categories',
     access: 'signed-in',

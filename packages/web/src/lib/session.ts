@@ -8,6 +8,8 @@ export const SESSION_KEYS = {
   username: 'username',
   /** Names one sign-in; tabs holding the same one (a duplicated tab) keep each other's tokens current. */
   sessionId: 'sessionId',
+  /** The ledger this tab works in, `{id, name, role}` (`lib/ledger-choice.ts`); none: the personal ledger. */
+  ledger: 'ledger',
 } as const;
 
 /** Saved view settings of the home page (docs/product.md, Saved view settings); cleared on logout. */

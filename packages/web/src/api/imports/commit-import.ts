@@ -1,6 +1,16 @@
 import type { ColumnMapping, CommitEvent, ImportSummary } from '@billfold/contract/imports';
+import { LEDGER_HEADER } from '@billfold/contract/ledger-basics';
+import { ledgerHeaderValue } from '../../lib/ledger-choice.ts';
 import { readSession } from '../../lib/session.ts';
-import { API_PREFIX, ApiError, endSession, errorCode, refreshSession, serverMessage } from '../client.ts';
+import {
+  API_PREFIX,
+  ApiError,
+  checkLedgerRefusal,
+  endSession,
+  errorCode,
+  refreshSession,
+  serverMessage,
+} from '../client.ts';
 import { type Outcome, settle } from '../outcome.ts';
 import { importForm } from './preview-import.ts';
 
@@ -25,10 +35,14 @@ async function streamImport(
   keep: readonly number[],
   onProgress: (share: number) => void,
 ): Promise<ImportSummary> {
+  const ledger = ledgerHeaderValue();
   const send = () =>
     fetch(`${API_PREFIX}/imports`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${readSession()?.accessToken ?? ''}` },
+      headers: {
+        authorization: `Bearer ${readSession()?.accessToken ?? ''}`,
+        ...(ledger ? { [LEDGER_HEADER]: ledger } : {}),
+      },
       body: importForm(file, mapping, keep),
     });
   let response = await send();
@@ -41,6 +55,7 @@ async function streamImport(
   }
   if (!response.ok || !response.body) {
     const text = await response.text();
+    checkLedgerRefusal(ledger, response.status, text);
     const message = serverMessage(text);
     throw new ApiError(
       response.status,

@@ -12,6 +12,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useExportInvoices } from '../../api/invoices/export-invoices.ts';
 import { type EntryFilterParams, toEntryQuery, useInvoices } from '../../api/invoices/list-invoices.ts';
 import { useContentWidths } from '../column-widths.ts';
+import { useLedgerAccess } from '../ledger-access.tsx';
 import { useNotice } from '../notices.tsx';
 import { INVOICE_COLUMN_CONTENT, sizedInvoiceColumns } from './columns.tsx';
 import {
@@ -103,9 +104,12 @@ export function InvoiceGrid({
   );
 
   const { mutate: exportCsv, isPending: exporting } = useExportInvoices();
+  // A viewer's New Invoice is disabled with the reason (docs/decisions/0303-web-ledgers.md).
+  const { readOnlyReason } = useLedgerAccess();
   const actions: InvoiceGridActions = {
     newInvoiceHref,
-    newInvoiceDisabled,
+    newInvoiceDisabled: newInvoiceDisabled || readOnlyReason !== null,
+    newInvoiceReason: readOnlyReason,
     exporting,
     onExport: () =>
       exportCsv(

@@ -20,12 +20,15 @@ import {
 } from '@mui/x-data-grid';
 import { createContext, useContext, useId, useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
+import { ReadOnlyTip } from '../ledger-access.tsx';
 
 /** What the toolbar does outside the grid; provided by `InvoiceGrid`. */
 export interface InvoiceGridActions {
   newInvoiceHref: string;
   /** New Invoice is disabled (an archived entity's page: it takes no new invoices). */
   newInvoiceDisabled?: boolean;
+  /** Why New Invoice is disabled when the ledger is read-only for the user: its tooltip. */
+  newInvoiceReason?: string | null;
   onExport: () => void;
   exporting: boolean;
 }
@@ -86,22 +89,24 @@ export function InvoiceGridToolbar() {
   const actions = useContext(InvoiceGridActionsContext);
   return (
     <Toolbar style={{ justifyContent: 'flex-start', flexWrap: 'wrap', gap: 4, minHeight: 48, flex: '0 0 auto' }}>
-      <ToolbarButton
-        disabled={actions?.newInvoiceDisabled ?? false}
-        // A disabled link is only styled so; this tells assistive technology too.
-        aria-disabled={actions?.newInvoiceDisabled || undefined}
-        render={
-          <Button
-            component={RouterLink}
-            to={actions?.newInvoiceHref ?? '/invoice'}
-            size="small"
-            variant="contained"
-            startIcon={<AddIcon />}
-          />
-        }
-      >
-        New Invoice
-      </ToolbarButton>
+      <ReadOnlyTip reason={actions?.newInvoiceReason ?? null}>
+        <ToolbarButton
+          disabled={actions?.newInvoiceDisabled ?? false}
+          // A disabled link is only styled so; this tells assistive technology too.
+          aria-disabled={actions?.newInvoiceDisabled || undefined}
+          render={
+            <Button
+              component={RouterLink}
+              to={actions?.newInvoiceHref ?? '/invoice'}
+              size="small"
+              variant="contained"
+              startIcon={<AddIcon />}
+            />
+          }
+        >
+          New Invoice
+        </ToolbarButton>
+      </ReadOnlyTip>
       <ColumnsPanelTrigger
         render={(props) => (
           <ToolbarButton {...props} render={<Button size="small" startIcon={<ViewColumnIcon />} />}>

@@ -11,6 +11,7 @@ import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router-dom';
 import { isOverdue } from '../DueDate.tsx';
 import { ListPagination } from '../ListPagination.tsx';
+import { ReadOnlyTip } from '../ledger-access.tsx';
 import { SortPicker } from '../SortPicker.tsx';
 import { visuallyHidden } from '../visually-hidden.ts';
 import { INVOICE_COLUMNS } from './columns.tsx';
@@ -119,17 +120,19 @@ export function InvoiceList({
   return (
     <Paper variant="outlined" sx={{ overflow: 'hidden' }}>
       <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, p: 1.5, alignItems: 'center' }}>
-        <Button
-          component={RouterLink}
-          to={actions.newInvoiceHref}
-          variant="contained"
-          size="small"
-          startIcon={<AddIcon />}
-          disabled={actions.newInvoiceDisabled ?? false}
-          aria-disabled={actions.newInvoiceDisabled || undefined}
-        >
-          New Invoice
-        </Button>
+        <ReadOnlyTip reason={actions.newInvoiceReason ?? null}>
+          <Button
+            component={RouterLink}
+            to={actions.newInvoiceHref}
+            variant="contained"
+            size="small"
+            startIcon={<AddIcon />}
+            disabled={actions.newInvoiceDisabled ?? false}
+            aria-disabled={actions.newInvoiceDisabled || undefined}
+          >
+            New Invoice
+          </Button>
+        </ReadOnlyTip>
         <Button
           size="small"
           startIcon={<FileDownloadIcon />}

@@ -6,6 +6,7 @@ import Typography from '@mui/material/Typography';
 import { type ChangeEvent, useRef, useState } from 'react';
 import { useExportAccount } from '../../api/account/export-account.ts';
 import { useImportAccount } from '../../api/account/import-account.ts';
+import { ReadOnlyTip, useLedgerAccess } from '../../components/ledger-access.tsx';
 import { countOf } from '../../lib/format.ts';
 
 /**
@@ -31,6 +32,8 @@ export function AccountDataSection() {
   const exporter = useExportAccount();
   const importer = useImportAccount();
   const input = useRef<HTMLInputElement>(null);
+  // The file goes into the tab's ledger and fills it: its owners' call (docs/decisions/0107-ledgers.md).
+  const { ownerOnlyReason } = useLedgerAccess();
   const [result, setResult] = useState<{ severity: 'success' | 'error'; message: string } | null>(null);
 
   const choose = async (event: ChangeEvent<HTMLInputElement>) => {
@@ -59,9 +62,16 @@ export function AccountDataSection() {
         <Button variant="outlined" loading={exporter.isPending} onClick={() => exporter.mutate()}>
           Download My Data
         </Button>
-        <Button variant="outlined" loading={importer.isPending} onClick={() => input.current?.click()}>
-          Import Account File
-        </Button>
+        <ReadOnlyTip reason={ownerOnlyReason}>
+          <Button
+            variant="outlined"
+            loading={importer.isPending}
+            onClick={() => input.current?.click()}
+            disabled={ownerOnlyReason !== null}
+          >
+            Import Account File
+          </Button>
+        </ReadOnlyTip>
         <input
           ref={input}
           type="file"

@@ -14,6 +14,7 @@ import { useEntities } from '../../api/entities/list-entities.ts';
 import { useUpdateEntity } from '../../api/entities/update-entity.ts';
 import { failureMessage } from '../../api/outcome.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { ReadOnlyTip, useLedgerAccess } from '../../components/ledger-access.tsx';
 import { useNotice } from '../../components/notices.tsx';
 import { PageProgress } from '../../components/PageProgress.tsx';
 
@@ -29,6 +30,7 @@ export default function ArchivesPage() {
   const [deleting, setDeleting] = useState<Bill | null>(null);
   const [working, setWorking] = useState<number | null>(null);
 
+  const { readOnlyReason } = useLedgerAccess();
   const columns = useMemo<GridColDef<Bill>[]>(() => {
     const restore = async (bill: Bill) => {
       setWorking(bill.id);
@@ -58,30 +60,34 @@ export default function ArchivesPage() {
         width: 210,
         renderCell: ({ row }) => (
           <Stack direction="row" spacing={1} sx={{ height: '100%', alignItems: 'center' }}>
-            <Button
-              size="small"
-              startIcon={<Unarchive />}
-              onClick={() => restore(row)}
-              disabled={working === row.id}
-              aria-label={`Restore ${row.name}`}
-            >
-              Restore
-            </Button>
-            <Button
-              size="small"
-              color="error"
-              startIcon={<DeleteOutlined />}
-              onClick={() => setDeleting(row)}
-              disabled={working === row.id}
-              aria-label={`Delete ${row.name}`}
-            >
-              Delete
-            </Button>
+            <ReadOnlyTip reason={readOnlyReason}>
+              <Button
+                size="small"
+                startIcon={<Unarchive />}
+                onClick={() => restore(row)}
+                disabled={working === row.id || readOnlyReason !== null}
+                aria-label={`Restore ${row.name}`}
+              >
+                Restore
+              </Button>
+            </ReadOnlyTip>
+            <ReadOnlyTip reason={readOnlyReason}>
+              <Button
+                size="small"
+                color="error"
+                startIcon={<DeleteOutlined />}
+                onClick={() => setDeleting(row)}
+                disabled={working === row.id || readOnlyReason !== null}
+                aria-label={`Delete ${row.name}`}
+              >
+                Delete
+              </Button>
+            </ReadOnlyTip>
           </Stack>
         ),
       },
     ];
-  }, [update, notify, working]);
+  }, [update, notify, working, readOnlyReason]);
 
   const remove = async () => {
     if (!deleting) return;

@@ -4,11 +4,11 @@ import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { type FormEvent, useState } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { useLocation, useNavigate } from 'react-router-dom';
 import { createAccount } from '../../api/auth/create-account.ts';
 import { AuthCard } from '../../components/AuthCard.tsx';
 import { PasswordField } from '../../components/PasswordField.tsx';
-import { loginState } from '../../lib/login-flags.ts';
+import { loginState, readReturnPath } from '../../lib/login-flags.ts';
 
 const EMPTY = { username: '', email: '', password: '', confirmPassword: '' };
 
@@ -20,6 +20,9 @@ function validate(form: typeof EMPTY): string | null {
 
 export default function CreateAccountPage() {
   const navigate = useNavigate();
+  // A visitor sent to sign in from a page (an invitation link) goes back there after signing in with the new account.
+  const location = useLocation();
+  const [returnTo] = useState(() => readReturnPath(location.state));
   const [form, setForm] = useState(EMPTY);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -45,7 +48,7 @@ export default function CreateAccountPage() {
     });
     setBusy(false);
     if (result.ok) {
-      navigate('/', { replace: true, state: loginState('accountCreated') });
+      navigate('/', { replace: true, state: loginState('accountCreated', returnTo) });
       return;
     }
     setError(result.message ?? MESSAGES.accountCreationFailed);
@@ -66,7 +69,7 @@ export default function CreateAccountPage() {
         <Button type="submit" variant="contained" size="large" disabled={busy} fullWidth>
           Create Account
         </Button>
-        <Button onClick={() => navigate('/')} fullWidth>
+        <Button onClick={() => navigate('/', { state: loginState(null, returnTo) })} fullWidth>
           Back to Login
         </Button>
       </Stack>

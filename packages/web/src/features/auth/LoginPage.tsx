@@ -12,7 +12,7 @@ import { useNotice } from '../../components/notices.tsx';
 import { PageProgress } from '../../components/PageProgress.tsx';
 import { CurrentPasswordField } from '../../components/PasswordField.tsx';
 import { isTokenUnexpired } from '../../lib/jwt.ts';
-import { type LoginFlag, readLoginFlag, readReturnPath } from '../../lib/login-flags.ts';
+import { type LoginFlag, loginState, readLoginFlag, readReturnPath } from '../../lib/login-flags.ts';
 import { startSession } from '../../lib/session.ts';
 import { NOTICE_MS } from '../../lib/timing.ts';
 import { useSession, useSessionPending } from '../../lib/use-session.ts';
@@ -114,7 +114,7 @@ export default function LoginPage() {
           <Button type="submit" variant="contained" disabled={!complete || busy} fullWidth>
             Submit
           </Button>
-          <Button variant="outlined" onClick={() => navigate('/user')} fullWidth>
+          <Button variant="outlined" onClick={() => navigate('/user', { state: loginState(null, returnTo) })} fullWidth>
             Create User
           </Button>
         </Stack>

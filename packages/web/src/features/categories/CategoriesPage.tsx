@@ -10,6 +10,7 @@ import { useState } from 'react';
 import { useCategories } from '../../api/categories/list-categories.ts';
 import { useUpdateCategory } from '../../api/categories/update-category.ts';
 import { failureMessage } from '../../api/outcome.ts';
+import { ReadOnlyTip, useLedgerAccess } from '../../components/ledger-access.tsx';
 import { useNotice } from '../../components/notices.tsx';
 import { PageCard } from '../../components/PageCard.tsx';
 import { PageProgress } from '../../components/PageProgress.tsx';
@@ -28,11 +29,14 @@ function usage(category: CategoryItem): string {
 function OwnCategoryRow({
   category,
   busy,
+  reason,
   onEdit,
   onRetire,
 }: {
   category: CategoryItem;
   busy: boolean;
+  /** Why Edit and Retire are disabled when the ledger is read-only for the user. */
+  reason: string | null;
   onEdit: () => void;
   onRetire: (retired: boolean) => void;
 }) {
@@ -57,18 +61,27 @@ function OwnCategoryRow({
       {/* On a phone the buttons' text lines up with the name above them. */}
       <Box sx={{ flexShrink: 0 }}>
         <Stack direction="row" spacing={1} sx={{ ml: { xs: -1, sm: 0 } }}>
-          <Button size="small" onClick={onEdit} disabled={busy} aria-label={`Edit ${category.name}`}>
-            Edit
-          </Button>
-          <Button
-            size="small"
-            color={category.retired ? 'primary' : 'inherit'}
-            onClick={() => onRetire(!category.retired)}
-            disabled={busy}
-            aria-label={`${category.retired ? 'Restore' : 'Retire'} ${category.name}`}
-          >
-            {category.retired ? 'Restore' : 'Retire'}
-          </Button>
+          <ReadOnlyTip reason={reason}>
+            <Button
+              size="small"
+              onClick={onEdit}
+              disabled={busy || reason !== null}
+              aria-label={`Edit ${category.name}`}
+            >
+              Edit
+            </Button>
+          </ReadOnlyTip>
+          <ReadOnlyTip reason={reason}>
+            <Button
+              size="small"
+              color={category.retired ? 'primary' : 'inherit'}
+              onClick={() => onRetire(!category.retired)}
+              disabled={busy || reason !== null}
+              aria-label={`${category.retired ? 'Restore' : 'Retire'} ${category.name}`}
+            >
+              {category.retired ? 'Restore' : 'Retire'}
+            </Button>
+          </ReadOnlyTip>
         </Stack>
       </Box>
     </Stack>
@@ -86,6 +99,7 @@ export default function CategoriesPage() {
   const [editing, setEditing] = useState<CategoryItem | null>(null);
   const [adding, setAdding] = useState(false);
   const [working, setWorking] = useState<number | null>(null);
+  const { readOnlyReason } = useLedgerAccess();
 
   const retire = async (category: CategoryItem, retired: boolean) => {
     if (category.id === null) return;
@@ -123,14 +137,17 @@ export default function CategoriesPage() {
             <Typography variant="h6" component="h2" sx={{ whiteSpace: 'nowrap' }}>
               Your categories
             </Typography>
-            <Button
-              variant="contained"
-              startIcon={<Add />}
-              onClick={() => setAdding(true)}
-              sx={{ flexShrink: 0, whiteSpace: 'nowrap' }}
-            >
-              Add Category
-            </Button>
+            <ReadOnlyTip reason={readOnlyReason}>
+              <Button
+                variant="contained"
+                startIcon={<Add />}
+                onClick={() => setAdding(true)}
+                disabled={readOnlyReason !== null}
+                sx={{ flexShrink: 0, whiteSpace: 'nowrap' }}
+              >
+                Add Category
+              </Button>
+            </ReadOnlyTip>
           </Stack>
           {own.length === 0 ? (
             <Typography color="text.secondary" sx={{ py: 2 }}>
@@ -147,6 +164,7 @@ export default function CategoriesPage() {
                   key={category.id}
                   category={category}
                   busy={working === category.id}
+                  reason={readOnlyReason}
                   onEdit={() => setEditing(category)}
                   onRetire={(retired) => retire(category, retired)}
                 />

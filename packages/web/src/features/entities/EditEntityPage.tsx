@@ -11,6 +11,7 @@ import { ArchivedBanner } from '../../components/ArchivedBanner.tsx';
 import { CategorySelect } from '../../components/CategorySelect.tsx';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { EntityNameField } from '../../components/EntityNameField.tsx';
+import { ReadOnlyBanner, useLedgerAccess } from '../../components/ledger-access.tsx';
 import { useNotice } from '../../components/notices.tsx';
 import { PageCard } from '../../components/PageCard.tsx';
 import { entityNameProblem } from '../../lib/entity-form.ts';
@@ -41,8 +42,9 @@ function EntityForm({ bill, origin }: { bill: Bill; origin: EntityOrigin }) {
   const update = useUpdateEntity();
   const notify = useNotice();
   const navigateSoon = useDelayedNavigate();
+  const { readOnlyReason } = useLedgerAccess();
   const readOnly = bill.status === 0;
-  const disabled = readOnly || update.isPending || done;
+  const disabled = readOnly || readOnlyReason !== null || update.isPending || done;
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
@@ -78,6 +80,7 @@ function EntityForm({ bill, origin }: { bill: Bill; origin: EntityOrigin }) {
   return (
     <>
       {readOnly && <ArchivedBanner />}
+      {!readOnly && readOnlyReason && <ReadOnlyBanner reason={readOnlyReason} />}
       <Stack component="form" spacing={2.5} onSubmit={save} noValidate aria-label="Edit entity">
         <EntityNameField
           value={name}

@@ -12,13 +12,17 @@ import Typography from '@mui/material/Typography';
 import { type ReactNode, useMemo } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { useUpdateEntity } from '../../api/entities/update-entity.ts';
+import { useEntityHistory } from '../../api/history/get-entity-history.ts';
 import type { EntryFilterParams } from '../../api/invoices/list-invoices.ts';
 import { failureMessage } from '../../api/outcome.ts';
 import { ArchivedBanner } from '../../components/ArchivedBanner.tsx';
+import { HistoryPanel } from '../../components/HistoryPanel.tsx';
 import { InvoiceGrid } from '../../components/invoice-grid/InvoiceGrid.tsx';
+import { ReadOnlyBanner, ReadOnlyTip, useLedgerAccess } from '../../components/ledger-access.tsx';
 import { useNotice } from '../../components/notices.tsx';
 import { StatsPanel } from '../../components/stats/StatsPanel.tsx';
 import type { EntityOrigin } from '../../lib/entity-origin.ts';
+import { provenance } from '../../lib/history-view.ts';
 import { RouteEntity } from './RouteEntity.tsx';
 import { SchedulesSection } from './SchedulesSection.tsx';
 
@@ -42,7 +46,7 @@ export default function EntityPage() {
 const RESTORE_FAILED = { failed: 'Failed to restore entity.', error: 'Failed to restore entity.' };
 
 /** Back to active from the archived entity's own page, as Restore on Archives and Entities does. */
-function RestoreButton({ bill }: { bill: Bill }) {
+function RestoreButton({ bill, reason }: { bill: Bill; reason: string | null }) {
   const update = useUpdateEntity();
   const notify = useNotice();
   const restore = async () => {
@@ -51,14 +55,24 @@ function RestoreButton({ bill }: { bill: Bill }) {
     else notify(failureMessage(outcome, RESTORE_FAILED), { severity: 'error' });
   };
   return (
-    <Button variant="contained" startIcon={<Unarchive />} onClick={restore} disabled={update.isPending}>
-      Restore
-    </Button>
+    <ReadOnlyTip reason={reason}>
+      <Button
+        variant="contained"
+        startIcon={<Unarchive />}
+        onClick={restore}
+        disabled={update.isPending || reason !== null}
+      >
+        Restore
+      </Button>
+    </ReadOnlyTip>
   );
 }
 
 function EntityDetail({ bill }: { bill: Bill }) {
   const archived = bill.status === 0;
+  const { readOnlyReason } = useLedgerAccess();
+  const history = useEntityHistory(bill.id);
+  const added = history.data ? provenance(history.data) : null;
   // The list filter names the entity exactly (names are unique per user).
   const filters = useMemo<EntryFilterParams>(() => ({ partyList: [bill.name] }), [bill.name]);
   const origin: EntityOrigin = { entityId: bill.id };
@@ -66,6 +80,7 @@ function EntityDetail({ bill }: { bill: Bill }) {
   return (
     <>
       {archived && <ArchivedBanner />}
+      {!archived && readOnlyReason && <ReadOnlyBanner reason={readOnlyReason} />}
       <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 }, mb: 3 }}>
         <Stack
           direction={{ xs: 'column', sm: 'row' }}
@@ -77,6 +92,11 @@ function EntityDetail({ bill }: { bill: Bill }) {
             <Typography variant="h5" component="h1" sx={{ fontWeight: 500, overflowWrap: 'anywhere' }}>
               {bill.name}
             </Typography>
+            {added && (
+              <Typography variant="body2" color="text.secondary" data-testid="entity-provenance">
+                {added}
+              </Typography>
+            )}
             <Stack direction="row" spacing={1} sx={{ mt: 1, flexWrap: 'wrap', rowGap: 1 }}>
               <Chip label={categoryLabel(bill.category)} size="small" />
               {bill.internal && <Chip label="Internal" size="small" color="info" variant="outlined" />}
@@ -94,17 +114,19 @@ function EntityDetail({ bill }: { bill: Bill }) {
             data-testid="entity-actions"
             sx={{ flexShrink: 0, '& .MuiButton-root': { whiteSpace: 'nowrap' } }}
           >
-            {archived && <RestoreButton bill={bill} />}
-            <Button
-              variant="outlined"
-              startIcon={<EditOutlined />}
-              component={RouterLink}
-              to={`/bills/${bill.id}`}
-              state={origin}
-              disabled={archived}
-            >
-              Edit Entity
-            </Button>
+            {archived && <RestoreButton bill={bill} reason={readOnlyReason} />}
+            <ReadOnlyTip reason={archived ? null : readOnlyReason}>
+              <Button
+                variant="outlined"
+                startIcon={<EditOutlined />}
+                component={RouterLink}
+                to={`/bills/${bill.id}`}
+                state={origin}
+                disabled={archived || readOnlyReason !== null}
+              >
+                Edit Entity
+              </Button>
+            </ReadOnlyTip>
           </Stack>
         </Stack>
       </Paper>
@@ -128,6 +150,8 @@ function EntityDetail({ bill }: { bill: Bill }) {
         Statistics
       </Typography>
       <StatsPanel filters={filters} />
+
+      <HistoryPanel history={history} />
     </>
   );
 }

@@ -21,6 +21,7 @@ import { failureMessage } from '../../api/outcome.ts';
 import { useSchedules } from '../../api/schedules/list-schedules.ts';
 import { type ScheduleAction, useScheduleAction } from '../../api/schedules/schedule-actions.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { ReadOnlyTip, useLedgerAccess } from '../../components/ledger-access.tsx';
 import { useNotice } from '../../components/notices.tsx';
 import { ScheduleDialog } from './ScheduleDialog.tsx';
 
@@ -45,15 +46,18 @@ function ActionButton({
   label,
   onClick,
   disabled,
+  reason,
   children,
 }: {
   label: string;
   onClick: () => void;
   disabled: boolean;
+  /** Why it is disabled when the ledger is read-only for the user: the tooltip says so instead of the name. */
+  reason: string | null;
   children: ReactNode;
 }) {
   return (
-    <Tooltip title={label}>
+    <Tooltip title={reason ?? label}>
       <span>
         <IconButton aria-label={label} onClick={onClick} disabled={disabled}>
           {children}
@@ -78,7 +82,10 @@ function NextOccurrence({ schedule }: { schedule: Schedule }) {
 
 /** The entity page's recurring invoices: each schedule with its next occurrence, and the editor. */
 export function SchedulesSection({ bill }: { bill: Bill }) {
-  const archived = bill.status === 0;
+  const { readOnlyReason } = useLedgerAccess();
+  // Locked when the entity is archived (its banner says why) or the ledger is read-only for the user.
+  const archived = bill.status === 0 || readOnlyReason !== null;
+  const reason = bill.status === 0 ? null : readOnlyReason;
   const schedules = useSchedules(bill.id);
   const action = useScheduleAction();
   const notify = useNotice();
@@ -101,9 +108,11 @@ export function SchedulesSection({ bill }: { bill: Bill }) {
         <Typography variant="h6" component="h2" id="schedules-heading">
           Recurring Invoices
         </Typography>
-        <Button startIcon={<AddOutlined />} onClick={() => setEditing('new')} disabled={archived}>
-          New Schedule
-        </Button>
+        <ReadOnlyTip reason={reason}>
+          <Button startIcon={<AddOutlined />} onClick={() => setEditing('new')} disabled={archived}>
+            New Schedule
+          </Button>
+        </ReadOnlyTip>
       </Stack>
       {schedules.isError && <Alert severity="error">Failed to load schedules.</Alert>}
       {schedules.isSuccess && list.length === 0 && (
@@ -144,7 +153,12 @@ export function SchedulesSection({ bill }: { bill: Bill }) {
               <Stack direction="row" spacing={1} sx={{ alignItems: 'center', justifyContent: 'space-between' }}>
                 <NextOccurrence schedule={schedule} />
                 <Stack direction="row">
-                  <ActionButton label="Edit schedule" onClick={() => setEditing(schedule)} disabled={archived}>
+                  <ActionButton
+                    label="Edit schedule"
+                    onClick={() => setEditing(schedule)}
+                    disabled={archived}
+                    reason={reason}
+                  >
                     <EditOutlined />
                   </ActionButton>
                   {schedule.paused ? (
@@ -152,6 +166,7 @@ export function SchedulesSection({ bill }: { bill: Bill }) {
                       label="Resume schedule"
                       onClick={() => run(schedule, 'resume')}
                       disabled={archived || action.isPending}
+                      reason={reason}
                     >
                       <PlayArrowOutlined />
                     </ActionButton>
@@ -160,11 +175,17 @@ export function SchedulesSection({ bill }: { bill: Bill }) {
                       label="Pause schedule"
                       onClick={() => run(schedule, 'pause')}
                       disabled={archived || action.isPending || schedule.nextDate === null}
+                      reason={reason}
                     >
                       <PauseOutlined />
                     </ActionButton>
                   )}
-                  <ActionButton label="Delete schedule" onClick={() => setDeleting(schedule)} disabled={archived}>
+                  <ActionButton
+                    label="Delete schedule"
+                    onClick={() => setDeleting(schedule)}
+                    disabled={archived}
+                    reason={reason}
+                  >
                     <DeleteOutlined />
                   </ActionButton>
                 </Stack>

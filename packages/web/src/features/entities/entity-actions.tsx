@@ -11,6 +11,7 @@ import { useState } from 'react';
 import { useUpdateEntity } from '../../api/entities/update-entity.ts';
 import { failureMessage } from '../../api/outcome.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { ReadOnlyTip, useLedgerAccess } from '../../components/ledger-access.tsx';
 import { useNotice } from '../../components/notices.tsx';
 import { owedParts } from '../../lib/format.ts';
 import type { EntitiesView } from './entities-view.ts';
@@ -93,40 +94,47 @@ export function EntityActionDialogs({ actions }: { actions: EntityActions }) {
 /** Archive or Restore, then Delete, for one entity; each names the entity for assistive technology. */
 export function EntityRowActions({ bill, actions }: { bill: BillOverview; actions: EntityActions }) {
   const archived = bill.status === 0;
-  const disabled = actions.working === bill.id;
+  const { readOnlyReason } = useLedgerAccess();
+  const disabled = actions.working === bill.id || readOnlyReason !== null;
   return (
     <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'nowrap' }}>
       {archived ? (
-        <Button
-          size="small"
-          startIcon={<Unarchive />}
-          onClick={() => actions.restore(bill)}
-          disabled={disabled}
-          aria-label={`Restore ${bill.name}`}
-        >
-          Restore
-        </Button>
+        <ReadOnlyTip reason={readOnlyReason}>
+          <Button
+            size="small"
+            startIcon={<Unarchive />}
+            onClick={() => actions.restore(bill)}
+            disabled={disabled}
+            aria-label={`Restore ${bill.name}`}
+          >
+            Restore
+          </Button>
+        </ReadOnlyTip>
       ) : (
+        <ReadOnlyTip reason={readOnlyReason}>
+          <Button
+            size="small"
+            startIcon={<ArchiveOutlined />}
+            onClick={() => actions.askArchive(bill)}
+            disabled={disabled}
+            aria-label={`Archive ${bill.name}`}
+          >
+            Archive
+          </Button>
+        </ReadOnlyTip>
+      )}
+      <ReadOnlyTip reason={readOnlyReason}>
         <Button
           size="small"
-          startIcon={<ArchiveOutlined />}
-          onClick={() => actions.askArchive(bill)}
+          color="error"
+          startIcon={<DeleteOutlined />}
+          onClick={() => actions.askDelete(bill)}
           disabled={disabled}
-          aria-label={`Archive ${bill.name}`}
+          aria-label={`Delete ${bill.name}`}
         >
-          Archive
+          Delete
         </Button>
-      )}
-      <Button
-        size="small"
-        color="error"
-        startIcon={<DeleteOutlined />}
-        onClick={() => actions.askDelete(bill)}
-        disabled={disabled}
-        aria-label={`Delete ${bill.name}`}
-      >
-        Delete
-      </Button>
+      </ReadOnlyTip>
     </Box>
   );
 }

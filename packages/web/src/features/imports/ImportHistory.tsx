@@ -4,11 +4,21 @@ import ListItem from '@mui/material/ListItem';
 import ListItemText from '@mui/material/ListItemText';
 import Typography from '@mui/material/Typography';
 import { useImports } from '../../api/imports/list-imports.ts';
+import { ReadOnlyTip } from '../../components/ledger-access.tsx';
 import { formatTimestamp } from '../../lib/dates.ts';
 import { countOf } from '../../lib/format.ts';
 
 /** The latest imports, each undoable once as a unit. */
-export function ImportHistory({ onUndo, undoing }: { onUndo: (id: number) => void; undoing: boolean }) {
+export function ImportHistory({
+  onUndo,
+  undoing,
+  readOnlyReason = null,
+}: {
+  onUndo: (id: number) => void;
+  undoing: boolean;
+  /** Why Undo is disabled when the ledger is read-only for the user. */
+  readOnlyReason?: string | null;
+}) {
   const { data: imports = [] } = useImports();
   if (imports.length === 0) return null;
   return (
@@ -27,9 +37,11 @@ export function ImportHistory({ onUndo, undoing }: { onUndo: (id: number) => voi
                   Undone
                 </Typography>
               ) : (
-                <Button size="small" onClick={() => onUndo(item.id)} disabled={undoing}>
-                  Undo
-                </Button>
+                <ReadOnlyTip reason={readOnlyReason}>
+                  <Button size="small" onClick={() => onUndo(item.id)} disabled={undoing || readOnlyReason !== null}>
+                    Undo
+                  </Button>
+                </ReadOnlyTip>
               )
             }
           >

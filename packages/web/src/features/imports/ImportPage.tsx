@@ -16,6 +16,7 @@ import { useUndoImport } from '../../api/imports/undo-import.ts';
 import { invalidateDomain } from '../../api/invalidate.ts';
 import type { Failure } from '../../api/outcome.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { ReadOnlyBanner, useLedgerAccess } from '../../components/ledger-access.tsx';
 import { countOf } from '../../lib/format.ts';
 import { ImportHistory } from './ImportHistory.tsx';
 import { ImportRowsTable } from './ImportRowsTable.tsx';
@@ -47,6 +48,7 @@ export function undoQuestion(r: ImportSummary): string {
  * or nothing with a progress bar, and undo an import as a unit (docs/decisions/0902-csv-import.md).
  */
 export default function ImportPage() {
+  const { readOnlyReason } = useLedgerAccess();
   const input = useRef<HTMLInputElement>(null);
   const queryClient = useQueryClient();
   const undo = useUndoImport();
@@ -134,7 +136,12 @@ export default function ImportPage() {
           Invoices and their payments from a spreadsheet or a bank's CSV file (UTF-8, with a header row, up to 16 MB and
           100,000 rows). Nothing is saved until you press Import; an import can be undone as a whole.
         </Typography>
-        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'center' }, mb: 2 }}>
+        {readOnlyReason && <ReadOnlyBanner reason={readOnlyReason} />}
+        <Stack
+          direction={{ xs: 'column', sm: 'row' }}
+          spacing={2}
+          sx={{ alignItems: { sm: 'center' }, mb: 2, display: readOnlyReason ? 'none' : undefined }}
+        >
           <Button variant="contained" onClick={() => input.current?.click()} disabled={busy !== null}>
             Choose CSV File
           </Button>
@@ -277,7 +284,7 @@ export default function ImportPage() {
             </Stack>
           </Stack>
         )}
-        <ImportHistory onUndo={askUndo} undoing={undo.isPending} />
+        <ImportHistory onUndo={askUndo} undoing={undo.isPending} readOnlyReason={readOnlyReason} />
         <ConfirmDialog
           open={undoing !== null}
           title={

@@ -1,9 +1,11 @@
 import type { Bill } from '@billfold/contract/bills';
 import type { Entry } from '@billfold/contract/entries';
 import Alert from '@mui/material/Alert';
-import { useParams, useSearchParams } from 'react-router-dom';
+import Button from '@mui/material/Button';
+import { Link as RouterLink, useParams, useSearchParams } from 'react-router-dom';
 import { useEntities } from '../../api/entities/list-entities.ts';
 import { useInvoice } from '../../api/invoices/get-invoice.ts';
+import { ReadOnlyBanner, useLedgerAccess } from '../../components/ledger-access.tsx';
 import { PageCard } from '../../components/PageCard.tsx';
 import { PageProgress } from '../../components/PageProgress.tsx';
 import { todayIso } from '../../lib/dates.ts';
@@ -34,7 +36,18 @@ export default function InvoiceFormPage() {
   const bills = useEntities();
   const entry = useInvoice(entryId);
   const title = editing ? 'Edit Invoice' : 'New Invoice';
+  const { readOnlyReason } = useLedgerAccess();
 
+  // Every control of the form writes: a viewer who comes by its address reads why, with the way back.
+  if (readOnlyReason)
+    return (
+      <PageCard title={title}>
+        <ReadOnlyBanner reason={readOnlyReason} />
+        <Button component={RouterLink} to={entryId ? `/entries/${entryId}` : '/home'} variant="outlined">
+          {entryId ? 'Back to the invoice' : 'Go to Home'}
+        </Button>
+      </PageCard>
+    );
   if (bills.isPending || (editing && entry.isPending)) return <PageProgress />;
   if (editing && entry.isError)
     return (

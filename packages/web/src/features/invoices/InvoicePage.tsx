@@ -5,6 +5,7 @@ import Add from '@mui/icons-material/Add';
 import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
 import EditOutlined from '@mui/icons-material/EditOutlined';
 import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Container from '@mui/material/Container';
 import Link from '@mui/material/Link';
@@ -13,6 +14,8 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { type ReactNode, useState } from 'react';
 import { Link as RouterLink, useNavigate, useParams } from 'react-router-dom';
+import { useEntities } from '../../api/entities/list-entities.ts';
+import { useInvoiceHistory } from '../../api/history/get-invoice-history.ts';
 import { useInvoice } from '../../api/invoices/get-invoice.ts';
 import { useUpdateInvoice } from '../../api/invoices/update-invoice.ts';
 import { failureMessage } from '../../api/outcome.ts';
@@ -22,6 +25,7 @@ import { ArchivedBanner } from '../../components/ArchivedBanner.tsx';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { DetailItem, DetailList } from '../../components/DetailList.tsx';
 import { DueDate } from '../../components/DueDate.tsx';
+import { HistoryPanel } from '../../components/HistoryPanel.tsx';
 import {
   FLOW_LABELS,
   FlowIcon,
@@ -30,12 +34,15 @@ import {
   PaidIcon,
   paidState,
 } from '../../components/invoice-grid/icons.tsx';
+import { ReadOnlyBanner, ReadOnlyTip, useLedgerAccess } from '../../components/ledger-access.tsx';
 import { useNotice } from '../../components/notices.tsx';
 import { PageProgress } from '../../components/PageProgress.tsx';
 import type { EntityOrigin } from '../../lib/entity-origin.ts';
+import { provenance } from '../../lib/history-view.ts';
 import { parseRouteId } from '../../lib/route-id.ts';
 import { InvoiceNotFound } from './InvoiceNotFound.tsx';
 import { PaymentDialog } from './PaymentDialog.tsx';
+import { PaymentHistoryDialog } from './PaymentHistoryDialog.tsx';
 import { PaymentsTable } from './PaymentsTable.tsx';
 import { PAYMENT_MESSAGES } from './payment-form.ts';
 
@@ -74,11 +81,19 @@ function InvoiceDetail({ entry, payments }: { entry: Entry; payments: readonly P
   const [dialog, setDialog] = useState<Payment | 'add' | null>(null);
   const [deletingPayment, setDeletingPayment] = useState<Payment | null>(null);
   const [deletingInvoice, setDeletingInvoice] = useState(false);
+  const [paymentHistory, setPaymentHistory] = useState<Payment | null>(null);
+  const { readOnlyReason } = useLedgerAccess();
+  const history = useInvoiceHistory(entry.entryId);
+  const entities = useEntities('all');
+  const entityName = (id: number) => entities.data?.find((bill) => bill.id === id)?.name ?? null;
+  const added = history.data ? provenance(history.data) : null;
   const updateInvoice = useUpdateInvoice();
   const updatePayment = useUpdatePayment();
   const notify = useNotice();
   const navigate = useNavigate();
-  const readOnly = entry.archived;
+  // Read only when the entity is archived (the banner says so) or the ledger is read-only for the user.
+  const readOnly = entry.archived || readOnlyReason !== null;
+  const reason = entry.archived ? null : readOnlyReason;
   const paid = paidState(entry);
   const flow = flowKind(entry);
   const entityOriginState: EntityOrigin = { invoiceId: entry.entryId };
@@ -110,44 +125,58 @@ function InvoiceDetail({ entry, payments }: { entry: Entry; payments: readonly P
 
   return (
     <>
-      {readOnly && <ArchivedBanner />}
+      {entry.archived && <ArchivedBanner />}
+      {reason && <ReadOnlyBanner reason={reason} />}
       <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 }, mb: 3 }}>
         <Stack
           direction={{ xs: 'column', sm: 'row' }}
           spacing={2}
           sx={{ mb: 3, justifyContent: 'space-between', alignItems: { sm: 'center' } }}
         >
-          <Typography variant="h5" component="h1" sx={{ fontWeight: 500 }}>
-            Invoice #{entry.invoiceId}
-          </Typography>
-          <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', rowGap: 1 }}>
-            <Button
-              variant="contained"
-              startIcon={<EditOutlined />}
-              component={RouterLink}
-              to={`/invoice/${entry.entryId}`}
-              disabled={readOnly}
-            >
-              Edit Invoice
-            </Button>
-            <Button
-              variant="outlined"
-              component={RouterLink}
-              to={`/bills/${entry.billId}`}
-              state={entityOriginState}
-              disabled={readOnly}
-            >
-              Edit Entity
-            </Button>
-            <Button
-              variant="outlined"
-              color="error"
-              startIcon={<DeleteOutlined />}
-              onClick={() => setDeletingInvoice(true)}
-              disabled={readOnly}
-            >
-              Delete Invoice
-            </Button>
+          <Box sx={{ flex: 1, minWidth: 0 }}>
+            <Typography variant="h5" component="h1" sx={{ fontWeight: 500 }}>
+              Invoice #{entry.invoiceId}
+            </Typography>
+            {added && (
+              <Typography variant="body2" color="text.secondary" data-testid="invoice-provenance">
+                {added}
+              </Typography>
+            )}
+          </Box>
+          <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', rowGap: 1, flexShrink: 0 }}>
+            <ReadOnlyTip reason={reason}>
+              <Button
+                variant="contained"
+                startIcon={<EditOutlined />}
+                component={RouterLink}
+                to={`/invoice/${entry.entryId}`}
+                disabled={readOnly}
+              >
+                Edit Invoice
+              </Button>
+            </ReadOnlyTip>
+            <ReadOnlyTip reason={reason}>
+              <Button
+                variant="outlined"
+                component={RouterLink}
+                to={`/bills/${entry.billId}`}
+                state={entityOriginState}
+                disabled={readOnly}
+              >
+                Edit Entity
+              </Button>
+            </ReadOnlyTip>
+            <ReadOnlyTip reason={reason}>
+              <Button
+                variant="outlined"
+                color="error"
+                startIcon={<DeleteOutlined />}
+                onClick={() => setDeletingInvoice(true)}
+                disabled={readOnly}
+              >
+                Delete Invoice
+              </Button>
+            </ReadOnlyTip>
           </Stack>
         </Stack>
         <DetailList>
@@ -195,17 +224,24 @@ function InvoiceDetail({ entry, payments }: { entry: Entry; payments: readonly P
           <Typography variant="h6" component="h2">
             Payments
           </Typography>
-          <Button variant="contained" startIcon={<Add />} onClick={() => setDialog('add')} disabled={readOnly}>
-            Add Payment
-          </Button>
+          <ReadOnlyTip reason={reason}>
+            <Button variant="contained" startIcon={<Add />} onClick={() => setDialog('add')} disabled={readOnly}>
+              Add Payment
+            </Button>
+          </ReadOnlyTip>
         </Stack>
         <PaymentsTable
           payments={payments}
           readOnly={readOnly}
+          readOnlyReason={reason}
           onEdit={(payment) => setDialog(payment)}
           onDelete={(payment) => setDeletingPayment(payment)}
+          onHistory={(payment) => setPaymentHistory(payment)}
         />
       </Paper>
+
+      <HistoryPanel history={history} entityName={entityName} />
+      {paymentHistory && <PaymentHistoryDialog payment={paymentHistory} onClose={() => setPaymentHistory(null)} />}
 
       {dialog !== null && <PaymentDialog target={dialog} entry={entry} onClose={() => setDialog(null)} />}
       <ConfirmDialog

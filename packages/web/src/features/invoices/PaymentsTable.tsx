@@ -3,6 +3,7 @@ import { paymentMethodLabel } from '@billfold/contract/payment-methods';
 import type { Payment } from '@billfold/contract/payments';
 import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
 import EditOutlined from '@mui/icons-material/EditOutlined';
+import HistoryOutlined from '@mui/icons-material/HistoryOutlined';
 import Chip from '@mui/material/Chip';
 import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
@@ -19,28 +20,39 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 interface Props {
   payments: readonly Payment[];
   readOnly: boolean;
+  /** Why edit and delete are disabled when the ledger is read-only for the user: their tooltip. */
+  readOnlyReason?: string | null;
   onEdit: (payment: Payment) => void;
   onDelete: (payment: Payment) => void;
+  /** Opens the payment's history (docs/decisions/0108-change-history.md). */
+  onHistory: (payment: Payment) => void;
 }
 
 /** Edit and delete of one payment. */
 function PaymentActions({
   payment,
   readOnly,
+  readOnlyReason,
   onEdit,
   onDelete,
+  onHistory,
   align,
 }: Omit<Props, 'payments'> & { payment: Payment; align: 'left' | 'right' }) {
   return (
     <TableCell align={align} sx={{ whiteSpace: 'nowrap' }}>
-      <Tooltip title="Edit payment">
+      <Tooltip title="Changes to this payment">
+        <IconButton aria-label="Changes to this payment" onClick={() => onHistory(payment)}>
+          <HistoryOutlined fontSize="small" />
+        </IconButton>
+      </Tooltip>
+      <Tooltip title={readOnlyReason ?? 'Edit payment'}>
         <span>
           <IconButton aria-label="Edit payment" onClick={() => onEdit(payment)} disabled={readOnly}>
             <EditOutlined fontSize="small" />
           </IconButton>
         </span>
       </Tooltip>
-      <Tooltip title="Delete payment">
+      <Tooltip title={readOnlyReason ?? 'Delete payment'}>
         <span>
           <IconButton aria-label="Delete payment" color="error" onClick={() => onDelete(payment)} disabled={readOnly}>
             <DeleteOutlined fontSize="small" />
@@ -56,21 +68,25 @@ function PaymentActions({
  * notes, edit and delete. On a phone or small tablet the table scrolls sideways, so the actions come first, where
  * they can be seen and reached (decision 0801).
  */
-export function PaymentsTable({ payments, readOnly, onEdit, onDelete }: Props) {
+export function PaymentsTable({ payments, readOnly, readOnlyReason = null, onEdit, onDelete, onHistory }: Props) {
   const theme = useTheme();
   const actionsFirst = useMediaQuery(theme.breakpoints.down('md'));
   const actions = (payment: Payment) => (
     <PaymentActions
       payment={payment}
       readOnly={readOnly}
+      readOnlyReason={readOnlyReason}
       onEdit={onEdit}
       onDelete={onDelete}
+      onHistory={onHistory}
       align={actionsFirst ? 'left' : 'right'}
     />
   );
   const actionsHeader = <TableCell align={actionsFirst ? 'left' : 'right'}>Actions</TableCell>;
   return (
-    <TableContainer>
+    // On a phone the table scrolls sideways; with no payment (so no button in it) the scrolling region itself takes
+    // the keyboard's focus, so it can still be scrolled without a pointer.
+    <TableContainer {...(payments.length === 0 ? { tabIndex: 0, role: 'region', 'aria-label': 'Payments table' } : {})}>
       <Table size="small" aria-label="Payments" sx={{ minWidth: 640, '& th': { whiteSpace: 'nowrap' } }}>
         <TableHead>
           <TableRow>

@@ -19,6 +19,7 @@ import { useRestoreItem } from '../../api/recycle/restore-item.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { type ColumnContent, useContentWidths } from '../../components/column-widths.ts';
 import { MONEY_COLUMN_WIDTH, MONEY_SAMPLES } from '../../components/invoice-grid/columns.tsx';
+import { ReadOnlyTip, useLedgerAccess } from '../../components/ledger-access.tsx';
 import { useNotice } from '../../components/notices.tsx';
 import { PageProgress } from '../../components/PageProgress.tsx';
 import { formatTimestamp } from '../../lib/dates.ts';
@@ -94,6 +95,7 @@ export default function RecyclePage() {
   };
   const widths = useContentWidths(bin.data ?? NO_ITEMS, RECYCLE_COLUMN_CONTENT);
 
+  const { readOnlyReason } = useLedgerAccess();
   const columns = useMemo<GridColDef<RecycleItem>[]>(() => {
     const run = async (item: RecycleItem) => {
       setWorking(rowId(item));
@@ -115,24 +117,28 @@ export default function RecyclePage() {
       filterable: false,
       renderCell: ({ row }) => (
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5, height: '100%' }}>
-          <Button
-            size="small"
-            onClick={() => run(row)}
-            disabled={working === rowId(row)}
-            aria-label={`Restore ${row.entityType} ${row.partyName ?? ''}`.trim()}
-          >
-            Restore
-          </Button>
-          <Tooltip title="Delete forever">
-            <IconButton
+          <ReadOnlyTip reason={readOnlyReason}>
+            <Button
               size="small"
-              color="error"
-              onClick={() => setToDelete(row)}
-              disabled={working === rowId(row)}
-              aria-label={`Delete forever ${row.entityType} ${row.partyName ?? ''}`.trim()}
+              onClick={() => run(row)}
+              disabled={working === rowId(row) || readOnlyReason !== null}
+              aria-label={`Restore ${row.entityType} ${row.partyName ?? ''}`.trim()}
             >
-              <DeleteForever fontSize="small" />
-            </IconButton>
+              Restore
+            </Button>
+          </ReadOnlyTip>
+          <Tooltip title={readOnlyReason ?? 'Delete forever'}>
+            <span>
+              <IconButton
+                size="small"
+                color="error"
+                onClick={() => setToDelete(row)}
+                disabled={working === rowId(row) || readOnlyReason !== null}
+                aria-label={`Delete forever ${row.entityType} ${row.partyName ?? ''}`.trim()}
+              >
+                <DeleteForever fontSize="small" />
+              </IconButton>
+            </span>
           </Tooltip>
         </Box>
       ),
@@ -184,7 +190,7 @@ export default function RecyclePage() {
     // Restore comes first, where it can always be seen and reached: the columns are as wide as what they show
     // (decision 0604), so a bin of long names scrolls sideways, on a phone and at 1366 px alike.
     return [actions, ...details];
-  }, [restore, notify, working, widths, now]);
+  }, [restore, notify, working, widths, now, readOnlyReason]);
 
   return (
     <Container maxWidth="xl" sx={{ py: 4 }}>
