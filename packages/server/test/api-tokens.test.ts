@@ -15,11 +15,6 @@ describe.each(dialects)('API tokens (%s)', (dialect) => {
   beforeAll(async () => {
     database = await createTestDatabase(dialect);
     app = await buildApp(testConfig(database.config, { now: clock.now }));
-    // What the ledger resolution (docs/decisions/0107-ledgers.md) will ask of a request: the ledger it works in.
-    app.get('/api/v1/test/ledger', { onRequest: app.authenticate }, async (request) => {
-      const header = request.headers['billfold-ledger'];
-      return { ledgerId: ledgerForApiToken(request.apiToken, header ? Number(header) : null) };
-    });
     await app.ready();
   });
   afterAll(async () => {
@@ -239,16 +234,31 @@ describe.each(dialects)('API tokens (%s)', (dialect) => {
       .values({ ledger_id: sharedId, user_id: userId, role: 'editor', joined_at: clock.now() })
       .execute();
 
+    // One entity in each ledger, so a real ledger route (`GET /bills`) shows which ledger a request worked in.
+    for (const [ledger, name] of [
+      [personal, 'Mine'],
+      [sharedId, 'Ours'],
+    ] as const) {
+      const made = await app.inject({
+        method: 'POST',
+        url: '/api/v1/bills',
+        headers: { ...s.headers, 'billfold-ledger': String(ledger) },
+        payload: { name, status: 1 },
+      });
+      expect(made.statusCode).toBe(201);
+    }
     const ledgerOf = async (token: string | null, header?: number) => {
       const res = await app.inject({
         method: 'GET',
-        url: '/api/v1/test/ledger',
+        url: '/api/v1/bills?status=all',
         headers: {
           ...(token ? bearer(token) : s.headers),
           ...(header === undefined ? {} : { 'billfold-ledger': String(header) }),
         },
       });
-      return res.statusCode === 200 ? res.json().ledgerId : res.statusCode;
+      if (res.statusCode !== 200) return res.statusCode;
+      const names = res.json<{ billDTOList: { name: string }[] }>().billDTOList.map((bill) => bill.name);
+      return names.includes('Ours') ? sharedId : names.includes('Mine') ? personal : names;
     };
     const toShared = await make(s, { name: 'household', scope: 'read', ledgerId: sharedId });
     expect(toShared.ledgerId).toBe(sharedId);
@@ -263,7 +273,7 @@ describe.each(dialects)('API tokens (%s)', (dialect) => {
 
     // Unbound, and a session: the request's own choice (null: the personal ledger).
     const unbound = await make(s, { name: 'any', scope: 'read' });
-    expect(await ledgerOf(unbound.token)).toBeNull();
+    expect(await ledgerOf(unbound.token)).toBe(personal);
     expect(await ledgerOf(unbound.token, sharedId)).toBe(sharedId);
     expect(await ledgerOf(null, sharedId)).toBe(sharedId);
     expect(ledgerForApiToken(null, null)).toBeNull();

@@ -27,6 +27,10 @@ const token = (overrides: Partial<ApiToken> = {}): ApiToken => ({
 describe('API tokens on the Account page (docs/decisions/0721-api-tokens.md)', () => {
   it('says the scope, the last use or "Never used", and the expiry, past or to come', () => {
     expect(tokenDetails(token())).toBe('Read only · Never used');
+    expect(tokenDetails(token({ ledgerId: 7 }), Date.now(), 'Household')).toBe(
+      'Read only · Only in “Household” · Never used',
+    );
+    expect(tokenDetails(token({ ledgerId: 7 }))).toBe('Read only · Only in “a ledger you no longer have” · Never used');
     const used = tokenDetails(token({ scope: 'read-write', lastUsedAt: '2026-11-22T12:00:00' }));
     expect(used).toMatch(/^Read and write · Last used Nov 2\d, 2026, \d+:\d\d [AP]M$/);
     const now = Date.parse('2026-11-25T00:00:00Z');

@@ -6,6 +6,7 @@ import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useApiTokens } from '../../api/account/get-api-tokens.ts';
 import { useRevokeApiToken } from '../../api/account/revoke-api-token.ts';
+import { useLedgers } from '../../api/ledgers/list-ledgers.ts';
 import { failureMessage } from '../../api/outcome.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { tokenDetails } from './api-token-text.ts';
@@ -18,6 +19,8 @@ import { useAccountNotice } from './use-account-notice.ts';
  */
 export function ApiTokensSection() {
   const { data: tokens, isError } = useApiTokens();
+  const { data: ledgers } = useLedgers();
+  const ledgerName = (id: number | null) => ledgers?.find((ledger) => ledger.id === id)?.name;
   const revoke = useRevokeApiToken();
   const notify = useAccountNotice();
   const [creating, setCreating] = useState(false);
@@ -73,7 +76,7 @@ export function ApiTokensSection() {
                   </Typography>
                 </Typography>
                 <Typography variant="body2" color="text.secondary">
-                  {tokenDetails(token)}
+                  {tokenDetails(token, Date.now(), ledgerName(token.ledgerId))}
                 </Typography>
               </Stack>
               <Button size="small" color="error" onClick={() => setRevoking(token)} aria-label={`Revoke ${token.name}`}>

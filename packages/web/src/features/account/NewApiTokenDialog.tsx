@@ -6,11 +6,13 @@ import Button from '@mui/material/Button';
 import DialogContentText from '@mui/material/DialogContentText';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import FormLabel from '@mui/material/FormLabel';
+import MenuItem from '@mui/material/MenuItem';
 import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
 import TextField from '@mui/material/TextField';
 import { useState } from 'react';
 import { useCreateApiToken } from '../../api/account/create-api-token.ts';
+import { useLedgers } from '../../api/ledgers/list-ledgers.ts';
 import { failureMessage } from '../../api/outcome.ts';
 import { FormDialog } from '../../components/FormDialog.tsx';
 import { IsoDateField } from '../../components/IsoDateField.tsx';
@@ -27,6 +29,9 @@ export function NewApiTokenDialog({ open, onClose }: { open: boolean; onClose: (
   const [name, setName] = useState('');
   const [scope, setScope] = useState<TokenScope>('read');
   const [expiresOn, setExpiresOn] = useState('');
+  /** '' : every ledger of the account (the request's header chooses); else the one ledger the token works in. */
+  const [ledgerId, setLedgerId] = useState('');
+  const ledgers = useLedgers({ enabled: open });
   const [dateProblem, setDateProblem] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [made, setMade] = useState<CreatedToken | null>(null);
@@ -37,6 +42,7 @@ export function NewApiTokenDialog({ open, onClose }: { open: boolean; onClose: (
     setName('');
     setScope('read');
     setExpiresOn('');
+    setLedgerId('');
     setDateProblem(null);
     setError(null);
     setMade(null);
@@ -47,7 +53,12 @@ export function NewApiTokenDialog({ open, onClose }: { open: boolean; onClose: (
     const problem = tokenNameProblem(name) ?? dateProblem;
     setError(problem);
     if (problem) return;
-    const outcome = await create.mutateAsync({ name: name.trim(), scope, expiresOn: expiresOn || null });
+    const outcome = await create.mutateAsync({
+      name: name.trim(),
+      scope,
+      expiresOn: expiresOn || null,
+      ledgerId: ledgerId === '' ? null : Number(ledgerId),
+    });
     if (!outcome.ok) return setError(failureMessage(outcome, { failed: FAILED, error: FAILED }));
     setMade(outcome.data);
   };
@@ -133,6 +144,22 @@ export function NewApiTokenDialog({ open, onClose }: { open: boolean; onClose: (
               ))}
             </RadioGroup>
           </Box>
+          <TextField
+            select
+            label="Ledger"
+            name="token-ledger"
+            value={ledgerId}
+            onChange={(event) => setLedgerId(event.target.value)}
+            helperText="A token for one ledger works there only; otherwise in every ledger you are a member of"
+            fullWidth
+          >
+            <MenuItem value="">Every ledger</MenuItem>
+            {(ledgers.data ?? []).map((ledger) => (
+              <MenuItem key={ledger.id} value={String(ledger.id)}>
+                {ledger.name}
+              </MenuItem>
+            ))}
+          </TextField>
           <IsoDateField
             label="Expires after (optional)"
             name="token-expires"

@@ -4,10 +4,15 @@ import { formatTimestamp } from '../../lib/dates.ts';
 /** The scope as the Account page says it. */
 export const SCOPE_LABELS: Record<TokenScope, string> = { read: 'Read only', 'read-write': 'Read and write' };
 
-/** The line under a token's name: its scope, last use and expiry (docs/product.md, Account (/account)). */
-export function tokenDetails(token: ApiToken, now = Date.now()): string {
+/**
+ * The line under a token's name: its scope, the one ledger it works in (`ledgerName`, when it is bound to one), last
+ * use and expiry (docs/product.md, Account (/account)).
+ */
+export function tokenDetails(token: ApiToken, now = Date.now(), ledgerName?: string): string {
   const used = token.lastUsedAt ? `Last used ${formatTimestamp(token.lastUsedAt)}` : 'Never used';
-  const parts = [SCOPE_LABELS[token.scope], used];
+  const parts = [SCOPE_LABELS[token.scope]];
+  if (token.ledgerId !== null) parts.push(`Only in “${ledgerName ?? 'a ledger you no longer have'}”`);
+  parts.push(used);
   if (token.expiresAt) {
     const expired = Date.parse(`${token.expiresAt}Z`) <= now;
     parts.push(`${expired ? 'Expired' : 'Expires'} ${formatTimestamp(token.expiresAt)}`);
