@@ -250,7 +250,8 @@ describe.each(dialects)('sessions (%s)', (dialect) => {
       const lines: string[] = [];
       const app = await buildApp(
         testConfig(t.database.config, {
-          logLevel: 'info',
+          // A successful health check is logged at debug level (lib/logger.ts, `quietRoutes`).
+          logLevel: 'debug',
           trustProxy: typeof trustProxy === 'object' ? [...trustProxy] : trustProxy,
         }),
         { logStream: { write: (line: string) => lines.push(line) } as unknown as NodeJS.WritableStream },
