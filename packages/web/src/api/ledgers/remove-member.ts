@@ -4,8 +4,9 @@ import { attempt, type Outcome } from '../outcome.ts';
 import { invalidateLedgers } from './ledger-queries.ts';
 
 /**
- * `DELETE /ledgers/{id}/members/{userId}`: the member loses access at once (owners only; 409 `LAST_OWNER` when
- * they are the last owner).
+ * `DELETE /ledgers/{id}/members/{userId}`: the member loses access at once. Owners remove anyone; any member
+ * removes themselves, which is leaving (409 `PERSONAL_LEDGER` for one's personal ledger, `LAST_OWNER` for its last
+ * owner).
  */
 export function removeMember({
   ledgerId,

@@ -19,7 +19,6 @@ import { type ReactNode, useState } from 'react';
 import { Link as RouterLink, useNavigate, useParams } from 'react-router-dom';
 import { useChangeRole } from '../../api/ledgers/change-role.ts';
 import { useDeleteLedger } from '../../api/ledgers/delete-ledger.ts';
-import { useLeaveLedger } from '../../api/ledgers/leave-ledger.ts';
 import { useLedgers } from '../../api/ledgers/list-ledgers.ts';
 import { useMembers } from '../../api/ledgers/list-members.ts';
 import { useRemoveMember } from '../../api/ledgers/remove-member.ts';
@@ -88,7 +87,8 @@ function LedgerDetail({ ledger }: { ledger: Ledger }) {
   const notify = useNotice();
   const rename = useRenameLedger();
   const remove = useDeleteLedger();
-  const leave = useLeaveLedger();
+  // Leaving is removing oneself: one call (`DELETE /ledgers/{id}/members/{userId}`) with the caller's own id.
+  const leave = useRemoveMember();
   const [dialog, setDialog] = useState<Dialog>(null);
   const [error, setError] = useState<string | null>(null);
   const [password, setPassword] = useState('');
