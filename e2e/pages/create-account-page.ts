@@ -25,6 +25,9 @@ export class CreateAccountPage {
   }
 
   async fill(form: Partial<AccountForm>): Promise<void> {
+    // Coming from the login page, whose Username field is still there until the route changes: filling it would
+    // lose the text when the create form mounts.
+    await this.heading.waitFor();
     const fields: [keyof AccountForm, string][] = [
       ['username', 'Username'],
       ['email', 'Email'],

@@ -25,6 +25,8 @@ export class LoginPage {
   }
 
   async fill(username: string, password: string): Promise<void> {
+    // The create form also has a Username field: fill this page's only once it shows.
+    await this.heading.waitFor();
     await this.username.fill(username);
     await this.password.fill(password);
   }

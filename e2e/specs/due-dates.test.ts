@@ -137,13 +137,13 @@ describe('due dates in the browser', () => {
 
   it('works on a phone: the panel stacks and the list shows due dates', async () => {
     const { api, soon } = await dueLedger();
-    const page = await browser.newPage({ viewport: { width: 390, height: 844 }, mobile: true });
+    const page = await browser.newPage({ viewport: { width: 360, height: 740 }, mobile: true });
     await loginAs(page, api.user);
     const panel = page.getByRole('region', { name: 'Upcoming and overdue' });
     await panel.getByRole('button', { name: 'Details' }).click();
     await panel.getByRole('heading', { name: 'Overdue: 1 invoice' }).waitFor();
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
-    expect(width).toBeLessThanOrEqual(390);
+    expect(width).toBeLessThanOrEqual(360);
     await expect.poll(() => page.getByText(`Due ${soon.dueDate}`, { exact: true }).count()).toBe(1);
     await screenshot(page, 'due-home-phone');
   });

@@ -220,9 +220,22 @@ export function TopBar() {
   const ledgerKey = useLedgerChoice()?.id ?? 'personal';
   return (
     <AppBar position="static" elevation={0}>
-      <Toolbar sx={{ gap: { xs: 0.5, sm: 1 } }}>
+      {/* On a phone, narrower gutters keep the logo, the ledger switcher, the overdue badge and four icons within
+          360 px (decision 0802). */}
+      <Toolbar sx={{ gap: { xs: 0.5, sm: 1 }, px: { xs: 1, sm: 3 } }}>
         <Link component={RouterLink} to="/home" sx={{ display: 'flex', alignItems: 'center', flexShrink: 0 }}>
-          <Box component="img" src={logoUrl} alt="Billfold" sx={{ height: { xs: 28, sm: 40 }, width: 'auto' }} />
+          {/* A phone shows the logo's wallet only (its left 36 of 168 units): the bar's room goes to the icons. */}
+          <Box
+            component="img"
+            src={logoUrl}
+            alt="Billfold"
+            sx={{
+              height: { xs: 28, sm: 40 },
+              width: { xs: 26, sm: 'auto' },
+              objectFit: 'cover',
+              objectPosition: 'left center',
+            }}
+          />
         </Link>
         {session && <LedgerSwitcher />}
         <Box sx={{ flexGrow: 1 }} />
