@@ -43,8 +43,11 @@ const API = '/api/v1';
 const HEADER = LEDGER_HEADER.toLowerCase();
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-type Caller = 'owner' | 'editor' | 'viewer' | 'removed' | 'stranger';
-const CALLERS: Caller[] = ['owner', 'editor', 'viewer', 'removed', 'stranger'];
+/** `reader`: the owner's API token of scope `read` (docs/decisions/0721-api-tokens.md): it reads, never writes. */
+type Caller = 'owner' | 'editor' | 'viewer' | 'removed' | 'stranger' | 'reader';
+const CALLERS: Caller[] = ['owner', 'editor', 'viewer', 'removed', 'stranger', 'reader'];
+/** The callers that are people with a session of their own. */
+const PEOPLE = CALLERS.filter((caller) => caller !== 'reader');
 
 interface Probe {
   method: Method;
@@ -355,6 +358,7 @@ type Expected = { status: number; code?: string };
 
 function expected(caller: Caller, method: Method, ok: number, access: LedgerRow['access']): Expected {
   if (caller === 'removed' || caller === 'stranger') return { status: 404 };
+  if (caller === 'reader') return method === 'GET' ? { status: ok } : { status: 403, code: 'TOKEN_READ_ONLY' };
   if (caller === 'owner') return { status: ok };
   if (access === 'owner') return { status: 403, code: 'LEDGER_OWNER_ONLY' };
   if (caller === 'editor' || method === 'GET') return { status: ok };
@@ -436,10 +440,19 @@ describe.each(dialects)('membership matrix on %s', (dialect) => {
 
   beforeAll(async () => {
     t = await createTestApp(dialect);
-    for (const caller of CALLERS) {
+    for (const caller of PEOPLE) {
       sessions[caller] = await signUp(t.app);
       userIds[caller] = await userIdOf(sessions[caller]);
     }
+    const token = await t.app.inject({
+      method: 'POST',
+      url: `${API}/tokens`,
+      headers: sessions.owner.headers,
+      payload: { name: 'matrix reader', scope: 'read' },
+    });
+    expect(token.statusCode, token.body).toBe(201);
+    sessions.reader = { ...sessions.owner, headers: { authorization: `Bearer ${token.json().token}` } };
+    userIds.reader = userIds.owner;
     ledger = await sharedLedger(`Household ${dialect}`, true);
     const owner: Api = { app: t.app, session: withLedger(sessions.owner, ledger) };
     const secret = `Ledger Secret ${dialect}`;
@@ -448,7 +461,7 @@ describe.each(dialects)('membership matrix on %s', (dialect) => {
     const payment = await createPayment(owner, { entryId: entry.entryId, amount: 30 });
     const schedule = await createSchedule(owner, bill.id, { description: `${secret} {month}` });
     // Each caller has data of their own in their personal ledger, as people do.
-    for (const caller of CALLERS) await createEntry({ app: t.app, session: sessions[caller] }, { amount: 5 });
+    for (const caller of PEOPLE) await createEntry({ app: t.app, session: sessions[caller] }, { amount: 5 });
     fixture = {
       owner,
       ledger,
