@@ -58,6 +58,52 @@ export function databaseProbe(config: DatabaseConfig, db: Db): { check: () => Pr
   };
 }
 
+/** A consistent, read-only view of the database for a long read, and how to let go of it. */
+export interface Snapshot {
+  /** Reads through it see the database as it was at its first read, whatever is written meanwhile. */
+  db: Db;
+  /** Ends the read (idempotent). */
+  close: () => Promise<void>;
+}
+
+/**
+ * A snapshot for a read that outlasts many turns of the event loop (the account export of a large ledger: ADR 0706)
+ * without holding what other requests need. On PostgreSQL a `REPEATABLE READ READ ONLY` transaction on a connection
+ * of the pool. On SQLite a read transaction on a read-only connection of its own: WAL keeps the pages of its first
+ * read's moment for it while the app's one connection goes on writing, so other requests never wait for it. (The
+ * WAL file cannot be checkpointed past that moment until the read ends; it grows by what is written meanwhile.) A
+ * database in memory has no second connection: the read holds the app's connection, as any transaction does.
+ */
+export async function openSnapshot(db: Db): Promise<Snapshot> {
+  const main = sqliteHandles.get(db);
+  let own: Db | null = null;
+  let trx: Awaited<ReturnType<ReturnType<Db['startTransaction']>['execute']>>;
+  if (main && !main.memory) {
+    const reader = new SQLite(main.name, { readonly: true, fileMustExist: true });
+    reader.pragma('busy_timeout = 5000');
+    own = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(reader) }) });
+    trx = await own.startTransaction().execute();
+  } else if (main) {
+    trx = await db.startTransaction().execute();
+  } else {
+    trx = await db.startTransaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute();
+  }
+  let closed: Promise<void> | null = null;
+  return {
+    db: trx,
+    close: () => {
+      closed ??= (async () => {
+        try {
+          await trx.rollback().execute();
+        } finally {
+          await own?.destroy();
+        }
+      })();
+      return closed;
+    },
+  };
+}
+
 /** Distinct statements kept prepared: the app compiles a few hundred shapes; more only evicts the oldest. */
 const STATEMENT_CACHE_SIZE = 500;
 

@@ -18,7 +18,8 @@ export function accountFileName(now: number): string {
  * The account file (ADR 0901): both routes are heavy work (plugins/fairness.ts). The import's body is held to
  * `LIMIT_ACCOUNT_FILE_BYTES` (refused by `Content-Length` before it is read, or as soon as a chunked body passes
  * it) and reaches the handler as bytes, which `readAccountFile` parses and checks off the event loop and hands to
- * the import a part at a time; the schema below documents the body and is applied there. The export is read in pages and sent as a stream.
+ * the import a part at a time; the schema below documents the body and is applied there. The export is written as
+ * it is read, in pages, from a snapshot of the database (`AccountDataService.openExport`).
  */
 export async function accountDataRoutes(
   app: FastifyInstance,
@@ -47,13 +48,18 @@ export async function accountDataRoutes(
         },
       },
       async (request, reply) => {
-        const data = await service.exportData(request.ledger.id);
-        // The schema documents the body; the stream is that body (the service writes it in the schema's order).
+        const file = await service.openExport(request.ledger.id);
+        // The schema documents the body; the stream is that body (the service writes it in the schema's order as
+        // it reads it). A download broken off ends the export's read at once.
+        const body = Readable.from(file.chunks, { objectMode: false });
+        body.once('close', () => {
+          file.close().catch((error: unknown) => request.log.warn({ err: error }, 'ending an account export failed'));
+        });
         const untyped: FastifyReply = reply;
         return untyped
           .type('application/json; charset=utf-8')
           .header('content-disposition', `attachment; filename="${accountFileName(now())}"`)
-          .send(Readable.from(service.exportJson(data), { objectMode: false }));
+          .send(body);
       },
     );
     r.post(

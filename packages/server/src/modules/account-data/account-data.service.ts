@@ -53,44 +53,79 @@ type Rows<K extends keyof AccountDataRepository> = AccountDataRepository[K] exte
   ? R
   : never;
 
-/** What an export reads in its transaction; `exportJson` writes it out afterwards. */
-export interface ExportData {
-  exportedAt: number;
-  /** The ledger's name, which the file carries (version 4). */
-  ledgerName: string;
-  lastInvoiceNumber: number;
-  categories: Rows<'categories'>;
-  bills: Rows<'bills'>;
-  entries: Rows<'entriesPaged'>;
-  payments: Rows<'paymentsPaged'>;
-  schedules: Rows<'schedules'>;
-  occurrences: Rows<'occurrences'>;
+/**
+ * `billfold:account-export:page`: each page of rows an export has read from its snapshot (`{ table, rows }`), for
+ * whoever subscribes through `node:diagnostics_channel` (the tests); nothing is built when no one listens.
+ */
+export const EXPORT_PAGE_CHANNEL = 'billfold:account-export:page';
+const exportPages = channel(EXPORT_PAGE_CHANNEL);
+
+/** An account export being written: its text in pieces, and how to end its read early (idempotent). */
+export interface AccountExport {
+  chunks: AsyncGenerator<string>;
+  close: () => Promise<void>;
 }
 
-/** `ref`s are 1, 2, 3… in id order: a map from each row's id to its ref, built a step at a time. */
-async function refsOf(rows: readonly { id: number }[]): Promise<Map<number, number>> {
-  const refs = new Map<number, number>();
-  for (let i = 0; i < rows.length; i++) {
-    refs.set((rows[i] as { id: number }).id, i + 1);
-    if ((i + 1) % (STEP * 10) === 0) await nextTurn();
+/**
+ * Row ids in ascending order as an export reads them, 8 bytes each: a row's `ref` in the file is its position + 1,
+ * found by binary search (a `Map` would cost ten times the memory for a million invoices).
+ */
+class RefsById {
+  private ids = new Float64Array(1_024);
+  size = 0;
+
+  add(id: number): number {
+    if (this.size === this.ids.length) {
+      const more = new Float64Array(this.ids.length * 2);
+      more.set(this.ids);
+      this.ids = more;
+    }
+    this.ids[this.size++] = id;
+    return this.size;
   }
-  return refs;
+
+  ref(id: number): number | undefined {
+    let low = 0;
+    let high = this.size - 1;
+    while (low <= high) {
+      const mid = (low + high) >>> 1;
+      const at = this.ids[mid] as number;
+      if (at === id) return mid + 1;
+      if (at < id) low = mid + 1;
+      else high = mid - 1;
+    }
+    return undefined;
+  }
 }
 
-/** `,"name":[…]`, a part of `STEP` items at a time, with a turn of the event loop between parts. */
+/**
+ * `,"name":[…]` from pages of rows as they are read, written `STEP` items at a time with a turn of the event loop
+ * between steps; the next page is read only when the text before it has been taken.
+ */
 async function* list<T>(
   name: string,
-  rows: readonly T[],
-  map: (row: T, index: number) => unknown,
+  table: string,
+  pages: AsyncIterable<readonly T[]>,
+  map: (row: T) => unknown,
 ): AsyncGenerator<string> {
   yield `,${JSON.stringify(name)}:[`;
-  for (let i = 0; i < rows.length; i += STEP) {
-    const part: string[] = [];
-    for (let j = i; j < Math.min(i + STEP, rows.length); j++) part.push(JSON.stringify(map(rows[j] as T, j)));
-    yield (i === 0 ? '' : ',') + part.join(',');
-    await nextTurn();
+  let first = true;
+  for await (const page of pages) {
+    if (exportPages.hasSubscribers) exportPages.publish({ table, rows: page.length });
+    for (let i = 0; i < page.length; i += STEP) {
+      const part: string[] = [];
+      for (let j = i; j < Math.min(i + STEP, page.length); j++) part.push(JSON.stringify(map(page[j] as T)));
+      yield (first ? '' : ',') + part.join(',');
+      first = false;
+      await nextTurn();
+    }
   }
   yield ']';
+}
+
+/** One page of everything a small read returns. */
+async function* onePage<T>(rows: Promise<T[]>): AsyncGenerator<T[]> {
+  yield await rows;
 }
 
 /** The whole-account file (docs/decisions/0901-account-file.md): export, and import into an empty account. */
@@ -101,115 +136,120 @@ export class AccountDataService {
   ) {}
 
   /**
-   * Everything the ledger holds, read in one transaction so the file is one consistent moment. The invoices and
-   * payments are read in pages with a turn of the event loop between them (`AccountDataRepository`).
+   * Everything the ledger holds as the file's JSON text, in the order of the contract's `accountFileV4` (the schema
+   * the route documents), written as it is read: from a snapshot of the database (`AccountDataRepository.snapshot`:
+   * the file is one consistent moment while others go on writing), the entities, invoices and payments in pages of
+   * `EXPORT_PAGE_ROWS` by id, each page read only once the text before it has been taken, with a turn of the event
+   * loop between steps. Memory stays bounded whatever the ledger's size: a page of rows and 8 bytes per row read
+   * (the ids that later lists point at). The snapshot opens (and the ledger is read) before the first byte, so a
+   * failure there is an ordinary error answer; it ends with the text, or at `close` (the download broken off).
+   * docs/decisions/0706-limits-and-fairness.md.
    */
-  exportData(ledgerId: number): Promise<ExportData> {
-    return this.repo.transaction(async (repo) => {
-      const ledger = await repo.lockLedger(ledgerId);
-      return {
-        exportedAt: this.now(),
-        ledgerName: ledger.name,
+  async openExport(ledgerId: number): Promise<AccountExport> {
+    const { repo, close } = await this.repo.snapshot();
+    try {
+      const ledger = await repo.ledger(ledgerId);
+      const head = {
+        format: ACCOUNT_FILE_FORMAT,
+        version: ACCOUNT_FILE_VERSION,
+        exportedAt: new Date(this.now()).toISOString(),
         lastInvoiceNumber: Number(ledger.last_invoice_number),
-        categories: await repo.categories(ledgerId),
-        bills: await repo.bills(ledgerId),
-        entries: await repo.entriesPaged(ledgerId),
-        payments: await repo.paymentsPaged(ledgerId),
-        schedules: await repo.schedules(ledgerId),
-        occurrences: await repo.occurrences(ledgerId),
+        ledger: { name: ledger.name },
       };
-    });
+      return { chunks: this.exportJson(repo, ledgerId, head, close), close };
+    } catch (error) {
+      await close();
+      throw error;
+    }
   }
 
-  /**
-   * The file's JSON text in pieces, in the order of the contract's `accountFileV4` (the schema the route
-   * documents), each list written a part at a time with a turn of the event loop between parts, so a file of a
-   * million invoices never holds the process up while it is built or sent.
-   */
-  async *exportJson(data: ExportData): AsyncGenerator<string> {
-    const billRef = await refsOf(data.bills);
-    const entryRef = await refsOf(data.entries);
-    const paymentRef = await refsOf(data.payments);
-    const occurrences = new Map<number, (typeof data.occurrences)[number][]>();
-    for (const o of data.occurrences) {
-      const list = occurrences.get(o.schedule_id);
-      if (list) list.push(o);
-      else occurrences.set(o.schedule_id, [o]);
+  private async *exportJson(
+    repo: AccountDataRepository,
+    ledgerId: number,
+    head: object,
+    close: () => Promise<void>,
+  ): AsyncGenerator<string> {
+    try {
+      const bills = new RefsById();
+      const entries = new RefsById();
+      const payments = new RefsById();
+      yield JSON.stringify(head).slice(0, -1);
+      yield* list('categories', 'categories', onePage(repo.categories(ledgerId)), (c) => ({
+        name: c.name,
+        flow: c.flow === 'income' ? ('income' as const) : ('expense' as const),
+        retired: c.retired_at !== null,
+        createdAt: iso(c.created_at) as string,
+      }));
+      yield* list('entities', 'bills', repo.billsPaged(ledgerId), (b) => ({
+        ref: bills.add(b.id),
+        name: b.name,
+        category: categoryLabel(b.category),
+        internal: b.internal === 1,
+        archived: b.status === 0,
+        createdAt: iso(b.created_at) as string,
+        deletedAt: iso(b.recycled_at),
+      }));
+      yield* list('invoices', 'entries', repo.entriesPaged(ledgerId), (e) => ({
+        ref: entries.add(e.id),
+        entity: bills.ref(e.bill_id) as number,
+        number: Number(e.invoice_number),
+        date: e.date,
+        flow: e.flow === 'INCOMING' ? ('income' as const) : ('expense' as const),
+        amount: centsToDecimalString(e.amount_cents),
+        description: e.services,
+        ...(e.due_date === null ? {} : { dueDate: e.due_date }),
+        createdAt: iso(e.created_at) as string,
+        deletedAt: iso(e.recycled_at),
+        deletedWithEntity: e.recycled_cascade === 1,
+      }));
+      yield* list('payments', 'payments', repo.paymentsPaged(ledgerId), (p) => ({
+        ref: payments.add(p.id),
+        invoice: entries.ref(p.entry_id) as number,
+        date: p.date,
+        amount: centsToDecimalString(p.amount_cents),
+        method: `${p.type}|${p.medium}`,
+        notes: p.notes,
+        autopay: p.autopay === 1,
+        createdAt: iso(p.created_at) as string,
+        deletedAt: iso(p.recycled_at),
+        deletedWithInvoice: p.recycled_cascade === 1,
+      }));
+      const occurrences = new Map<number, Rows<'occurrences'>[number][]>();
+      for (const o of await repo.occurrences(ledgerId)) {
+        const list = occurrences.get(o.schedule_id);
+        if (list) list.push(o);
+        else occurrences.set(o.schedule_id, [o]);
+      }
+      let schedules = 0;
+      yield* list('schedules', 'schedules', onePage(repo.schedules(ledgerId)), (s) => ({
+        ref: ++schedules,
+        entity: bills.ref(s.bill_id) as number,
+        cadence: s.cadence as Cadence,
+        interval: s.interval,
+        dayOfMonth: s.day_of_month,
+        firstDate: s.first_date,
+        endDate: s.end_date,
+        count: s.max_count,
+        amount: centsToDecimalString(s.amount_cents),
+        flow: s.flow === 'INCOMING' ? ('income' as const) : ('expense' as const),
+        description: s.template,
+        dueDays: s.due_days,
+        autopay: s.autopay_method,
+        paused: s.paused === 1,
+        nextDate: s.next_date,
+        createdAt: iso(s.created_at) as string,
+        occurrences: (occurrences.get(s.id) ?? []).map((o) => ({
+          date: o.occurrence_date,
+          invoice: o.entry_id === null ? null : (entries.ref(o.entry_id) ?? null),
+          autopayDate: o.autopay_date,
+          payment: o.payment_id === null ? null : (payments.ref(o.payment_id) ?? null),
+          createdAt: iso(o.created_at) as string,
+        })),
+      }));
+      yield '}';
+    } finally {
+      await close();
     }
-    const head = {
-      format: ACCOUNT_FILE_FORMAT,
-      version: ACCOUNT_FILE_VERSION,
-      exportedAt: new Date(data.exportedAt).toISOString(),
-      lastInvoiceNumber: data.lastInvoiceNumber,
-      ledger: { name: data.ledgerName },
-    };
-    yield JSON.stringify(head).slice(0, -1);
-    yield* list('categories', data.categories, (c) => ({
-      name: c.name,
-      flow: c.flow === 'income' ? ('income' as const) : ('expense' as const),
-      retired: c.retired_at !== null,
-      createdAt: iso(c.created_at) as string,
-    }));
-    yield* list('entities', data.bills, (b, i) => ({
-      ref: i + 1,
-      name: b.name,
-      category: categoryLabel(b.category),
-      internal: b.internal === 1,
-      archived: b.status === 0,
-      createdAt: iso(b.created_at) as string,
-      deletedAt: iso(b.recycled_at),
-    }));
-    yield* list('invoices', data.entries, (e, i) => ({
-      ref: i + 1,
-      entity: billRef.get(e.bill_id) as number,
-      number: Number(e.invoice_number),
-      date: e.date,
-      flow: e.flow === 'INCOMING' ? ('income' as const) : ('expense' as const),
-      amount: centsToDecimalString(e.amount_cents),
-      description: e.services,
-      ...(e.due_date === null ? {} : { dueDate: e.due_date }),
-      createdAt: iso(e.created_at) as string,
-      deletedAt: iso(e.recycled_at),
-      deletedWithEntity: e.recycled_cascade === 1,
-    }));
-    yield* list('payments', data.payments, (p, i) => ({
-      ref: i + 1,
-      invoice: entryRef.get(p.entry_id) as number,
-      date: p.date,
-      amount: centsToDecimalString(p.amount_cents),
-      method: `${p.type}|${p.medium}`,
-      notes: p.notes,
-      autopay: p.autopay === 1,
-      createdAt: iso(p.created_at) as string,
-      deletedAt: iso(p.recycled_at),
-      deletedWithInvoice: p.recycled_cascade === 1,
-    }));
-    yield* list('schedules', data.schedules, (s, i) => ({
-      ref: i + 1,
-      entity: billRef.get(s.bill_id) as number,
-      cadence: s.cadence as Cadence,
-      interval: s.interval,
-      dayOfMonth: s.day_of_month,
-      firstDate: s.first_date,
-      endDate: s.end_date,
-      count: s.max_count,
-      amount: centsToDecimalString(s.amount_cents),
-      flow: s.flow === 'INCOMING' ? ('income' as const) : ('expense' as const),
-      description: s.template,
-      dueDays: s.due_days,
-      autopay: s.autopay_method,
-      paused: s.paused === 1,
-      nextDate: s.next_date,
-      createdAt: iso(s.created_at) as string,
-      occurrences: (occurrences.get(s.id) ?? []).map((o) => ({
-        date: o.occurrence_date,
-        invoice: o.entry_id === null ? null : (entryRef.get(o.entry_id) ?? null),
-        autopayDate: o.autopay_date,
-        payment: o.payment_id === null ? null : (paymentRef.get(o.payment_id) ?? null),
-        createdAt: iso(o.created_at) as string,
-      })),
-    }));
-    yield '}';
   }
 
   /**
