@@ -1,9 +1,15 @@
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type AccountFile, accountFileV4 } from '@billfold/contract/account-file';
 import type { RecycleList } from '@billfold/contract/recycle';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACCOUNT_NOT_EMPTY } from '../src/modules/account-data/account-data.service.ts';
+import { AccountDataRepository } from '../src/modules/account-data/account-data.repository.ts';
+import {
+  ACCOUNT_NOT_EMPTY,
+  AccountDataService,
+  EXPORT_PAGE_CHANNEL,
+} from '../src/modules/account-data/account-data.service.ts';
 import { rollupDifferences } from '../src/modules/read-model/rollup-tables.ts';
 import { createTestApp, type Dialect, dialects, type TestApp } from './helpers/app.ts';
 import {
@@ -248,6 +254,74 @@ describe.each(dialects)('account file from %s', (dialect) => {
     const imported = await request(to, 'POST', '/account/import', file);
     expect(imported.statusCode).toBe(200);
     expect(withoutTime(await exportFile(to))).toEqual(withoutTime(file));
+  });
+
+  it('streams the export from a snapshot: written as it is read, another client writes meanwhile without waiting, the file is the moment it began and re-imports', async () => {
+    const from = await userOf(source);
+    const bill = await createBill(from, { name: 'Power Co' });
+    const first = await createEntry(from, { billId: bill.id, amount: 12 });
+    await createPayment(from, { entryId: first.entryId, amount: 5 });
+    const small = await exportFile(from);
+    const [invoice] = small.invoices;
+    const [payment] = small.payments;
+    if (!invoice || !payment) throw new Error('no invoice or payment');
+    // Enough rows for several pages of reads (1,000 rows a page), through the import.
+    const count = 2_100;
+    const refs = Array.from({ length: count }, (_, i) => i + 1);
+    const file = {
+      ...small,
+      lastInvoiceNumber: count,
+      invoices: refs.map((ref) => ({ ...invoice, ref, number: ref, description: `Invoice ${ref}` })),
+      payments: refs.map((ref) => ({ ...payment, ref, invoice: ref, notes: `Payment ${ref}` })),
+    };
+    const writer = await userOf(source);
+    expect((await request(writer, 'POST', '/account/import', file)).statusCode).toBe(200);
+    const before = withoutTime(await exportFile(writer));
+    const [ledger] = (await request(writer, 'GET', '/ledgers')).json<{ ledgers: { id: number }[] }>().ledgers;
+    if (!ledger) throw new Error('no ledger');
+
+    // The export of the route, taken a piece at a time, with its reads counted as they happen.
+    const service = new AccountDataService(new AccountDataRepository(source.app.db), source.clock.now);
+    const pages: string[] = [];
+    const onPage = (message: unknown) => pages.push((message as { table: string }).table);
+    subscribe(EXPORT_PAGE_CHANNEL, onPage);
+    let text = '';
+    try {
+      const exported = await service.openExport(ledger.id);
+      const chunks = exported.chunks[Symbol.asyncIterator]();
+      while (!text.includes('"invoices":[{')) {
+        const next = await chunks.next();
+        if (next.done) throw new Error('the export ended before its invoices');
+        text += next.value;
+      }
+      // Written as read: the first invoices are out before most of the ledger is read.
+      expect(pages.filter((table) => table === 'entries').length).toBe(1);
+      expect(pages).not.toContain('payments');
+
+      // Meanwhile the owner writes: each call answers at once (the export holds nothing they need) and none of it
+      // shows in the file, though the export has not read those rows yet.
+      const db = source.app.db;
+      const rows = db.selectFrom('entries').where('ledger_id', '=', ledger.id);
+      const { last, billId } = await rows
+        .select((eb) => [eb.fn.max('id').as('last'), eb.fn.min('bill_id').as('billId')])
+        .executeTakeFirstOrThrow();
+      const added = await createEntry(writer, { billId, amount: 99, services: 'written during the export' });
+      await createPayment(writer, { entryId: added.entryId, amount: 1, notes: 'paid during the export' });
+      await createPayment(writer, { entryId: last, amount: 2, notes: 'also during the export' });
+      await editEntry(writer, { entryId: last, recycle: true });
+
+      for (let next = await chunks.next(); !next.done; next = await chunks.next()) text += next.value;
+    } finally {
+      unsubscribe(EXPORT_PAGE_CHANNEL, onPage);
+    }
+    expect(pages.filter((table) => table === 'entries').length).toBeGreaterThanOrEqual(3);
+    const streamed = accountFileV4.parse(JSON.parse(text));
+    expect(withoutTime(streamed)).toEqual(before);
+    expect((await exportFile(writer)).invoices).toHaveLength(count + 1);
+
+    const to = await userOf(target);
+    expect((await request(to, 'POST', '/account/import', streamed)).statusCode).toBe(200);
+    expect(withoutTime(await exportFile(to))).toEqual(before);
   });
 
   it('keeps importing a version-1 file written by an earlier release', async () => {

@@ -59,7 +59,9 @@ export class AccountDataRepository extends Repository {
    */
   async snapshot(): Promise<{ repo: AccountDataRepository; close: () => Promise<void> }> {
     const snapshot = await openSnapshot(this.db);
-    const repo: AccountDataRepository = Object.assign(Object.create(Object.getPrototypeOf(this)), this, { db: snapshot.db });
+    const repo: AccountDataRepository = Object.assign(Object.create(Object.getPrototypeOf(this)), this, {
+      db: snapshot.db,
+    });
     return { repo, close: snapshot.close };
   }
 
