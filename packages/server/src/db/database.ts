@@ -2,6 +2,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteAdapter, type SqliteDatabase, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.ts';
+import { startCheckpointer } from './checkpointer.ts';
 import { migrations } from './migrations/index.ts';
 import type { Database } from './schema.ts';
 
@@ -28,7 +29,21 @@ export function createDatabase(config: DatabaseConfig): Db {
   // grown or shrunk a lot: without them SQLite guesses, and picks a date range over a category-and-date index.
   sqlite.pragma('analysis_limit = 10000');
   sqlite.pragma('optimize = 0x10002');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  // Checkpoints run on a thread of their own, never inside a commit on the event loop (db/checkpointer.ts).
+  const checkpointer = sqlite.memory ? null : startCheckpointer(config.file);
+  if (checkpointer) sqlite.pragma('wal_autocheckpoint = 0');
+  const database = withStatementCache(sqlite);
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({
+      database: {
+        ...database,
+        close: () => {
+          checkpointer?.close();
+          database.close();
+        },
+      },
+    }),
+  });
   sqliteHandles.set(db, sqlite);
   return db;
 }
