@@ -1,8 +1,11 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { readFileSync } from 'node:fs';
+import { type ClientRequest, get } from 'node:http';
 import { resolve } from 'node:path';
 import { type AccountFile, accountFileV4 } from '@billfold/contract/account-file';
 import type { RecycleList } from '@billfold/contract/recycle';
+import SQLite from 'better-sqlite3';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccountDataRepository } from '../src/modules/account-data/account-data.repository.ts';
 import {
@@ -113,6 +116,24 @@ async function richAccount(api: Api) {
   await updateBill(api, { id: gone.id, recycle: true });
   await createBill(api, { name: 'gym', category: 'Personal Care / Fitness' });
   void e2;
+}
+
+/** A file of `count` invoices, a payment each (several pages of reads, 1,000 rows a page), built from `api`'s export. */
+async function fileOfInvoices(api: Api, count: number): Promise<AccountFile> {
+  const bill = await createBill(api, { name: 'Power Co' });
+  const first = await createEntry(api, { billId: bill.id, amount: 12 });
+  await createPayment(api, { entryId: first.entryId, amount: 5 });
+  const small = await exportFile(api);
+  const [invoice] = small.invoices;
+  const [payment] = small.payments;
+  if (!invoice || !payment) throw new Error('no invoice or payment');
+  const refs = Array.from({ length: count }, (_, i) => i + 1);
+  return {
+    ...small,
+    lastInvoiceNumber: count,
+    invoices: refs.map((ref) => ({ ...invoice, ref, number: ref, description: `Invoice ${ref}` })),
+    payments: refs.map((ref) => ({ ...payment, ref, invoice: ref, notes: `Payment ${ref}` })),
+  };
 }
 
 describe.each(dialects)('account file from %s', (dialect) => {
@@ -257,23 +278,7 @@ describe.each(dialects)('account file from %s', (dialect) => {
   });
 
   it('streams the export from a snapshot: written as it is read, another client writes meanwhile without waiting, the file is the moment it began and re-imports', async () => {
-    const from = await userOf(source);
-    const bill = await createBill(from, { name: 'Power Co' });
-    const first = await createEntry(from, { billId: bill.id, amount: 12 });
-    await createPayment(from, { entryId: first.entryId, amount: 5 });
-    const small = await exportFile(from);
-    const [invoice] = small.invoices;
-    const [payment] = small.payments;
-    if (!invoice || !payment) throw new Error('no invoice or payment');
-    // Enough rows for several pages of reads (1,000 rows a page), through the import.
-    const count = 2_100;
-    const refs = Array.from({ length: count }, (_, i) => i + 1);
-    const file = {
-      ...small,
-      lastInvoiceNumber: count,
-      invoices: refs.map((ref) => ({ ...invoice, ref, number: ref, description: `Invoice ${ref}` })),
-      payments: refs.map((ref) => ({ ...payment, ref, invoice: ref, notes: `Payment ${ref}` })),
-    };
+    const file = await fileOfInvoices(await userOf(source), 2_100);
     const writer = await userOf(source);
     expect((await request(writer, 'POST', '/account/import', file)).statusCode).toBe(200);
     const before = withoutTime(await exportFile(writer));
@@ -317,11 +322,64 @@ describe.each(dialects)('account file from %s', (dialect) => {
     expect(pages.filter((table) => table === 'entries').length).toBeGreaterThanOrEqual(3);
     const streamed = accountFileV4.parse(JSON.parse(text));
     expect(withoutTime(streamed)).toEqual(before);
-    expect((await exportFile(writer)).invoices).toHaveLength(count + 1);
+    expect((await exportFile(writer)).invoices).toHaveLength(file.invoices.length + 1);
 
     const to = await userOf(target);
     expect((await request(to, 'POST', '/account/import', streamed)).statusCode).toBe(200);
     expect(withoutTime(await exportFile(to))).toEqual(before);
+  });
+
+  it('a download broken off ends its snapshot at once', async () => {
+    const owner = await userOf(source);
+    expect(
+      (await request(owner, 'POST', '/account/import', await fileOfInvoices(await userOf(source), 2_100))).statusCode,
+    ).toBe(200);
+    // An open snapshot shows: on SQLite a checkpoint cannot copy what is written after it (here, by a connection of
+    // the test's own); on PostgreSQL a connection other than the test's is in a transaction.
+    const other = dialect === 'sqlite' ? new SQLite((source.database.config as { file: string }).file) : null;
+    other?.exec('create table if not exists export_probe (id integer primary key)');
+    const held = async (): Promise<boolean> => {
+      if (other) {
+        other.exec('insert into export_probe default values');
+        const [result] = other.pragma('wal_checkpoint(PASSIVE)') as { log: number; checkpointed: number }[];
+        return result !== undefined && result.checkpointed < result.log;
+      }
+      const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
+        where datname = current_database() and pid <> pg_backend_pid() and xact_start is not null`.execute(
+        source.app.db,
+      );
+      return (rows[0]?.n ?? 0) > 0;
+    };
+    const url = await source.app.listen({ host: '127.0.0.1', port: 0 });
+    try {
+      // The client goes once the export has read its first page of invoices, which the snapshot holds.
+      let heldWhileReading: Promise<boolean> = Promise.resolve(false);
+      let req: ClientRequest | null = null;
+      const onPage = (message: unknown) => {
+        if ((message as { table: string }).table !== 'entries' || !req || req.destroyed) return;
+        heldWhileReading = held();
+        req.destroy();
+      };
+      subscribe(EXPORT_PAGE_CHANNEL, onPage);
+      try {
+        await new Promise<void>((resolve) => {
+          req = get(`${url}/api/v1/account/export`, { headers: owner.session.headers }, (res) => res.resume());
+          req.on('close', () => resolve());
+          req.on('error', () => {});
+        });
+      } finally {
+        unsubscribe(EXPORT_PAGE_CHANNEL, onPage);
+      }
+      expect(await heldWhileReading).toBe(true);
+      let tries = 0;
+      while ((await held()) && tries < 50) {
+        tries += 1;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(await held()).toBe(false);
+    } finally {
+      other?.close();
+    }
   });
 
   it('keeps importing a version-1 file written by an earlier release', async () => {
