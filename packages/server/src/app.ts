@@ -35,7 +35,7 @@ import { EntriesService } from './modules/entries/entries.service.ts';
 import { entriesListRoutes } from './modules/entries/entries-list.routes.ts';
 import { EntriesListService } from './modules/entries/entries-list.service.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
-import { HistoryRepository } from './modules/history/history.repository.ts';
+import { HistoryReader } from './modules/history/history.repository.ts';
 import { historyRoutes } from './modules/history/history.routes.ts';
 import { HistoryService } from './modules/history/history.service.ts';
 import { ImportsRepository } from './modules/imports/imports.repository.ts';
@@ -277,7 +277,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
           );
           await importsRoutes(ledger, new ImportsService(new ImportsRepository(db), config.now, limits), limits);
           // Change history (docs/decisions/0108-change-history.md): reads only; each writer records its own.
-          historyRoutes(ledger, new HistoryService(new HistoryRepository(db, 0)));
+          historyRoutes(ledger, new HistoryService(new HistoryReader(db)));
         },
       });
     },
