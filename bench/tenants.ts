@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import autocannon, { type RawRequest, type Result } from 'autocannon';
+import autocannon, { type RawRequest, type RequestSpec, type Result } from 'autocannon';
 import type { DatabaseConfig } from '../packages/server/src/config.ts';
 import { findNginx, type RunningNginx, startNginx } from '../packages/server/test/helpers/nginx.ts';
 import { findPgBin, freePort, type PgCluster } from '../packages/server/test/helpers/pg-cluster.ts';
@@ -90,6 +90,8 @@ const SEED = args.seed ?? Math.floor(Math.random() * 2 ** 31);
 const DATA_SEED = args['data-seed'] ?? 20261125;
 const INDEX_MB = args['ledger-index-mb'] ?? 512;
 const USERNAME = 'tenant';
+/** Seconds a request may wait for its answer before it counts as an error. */
+const TIMEOUT_S = 60;
 if (DB !== 'sqlite' && DB !== 'postgres') throw new Error('--db is sqlite or postgres');
 if (PROCESSES > 1 && !NGINX) throw new Error('several processes need --nginx in front of them');
 
@@ -128,11 +130,7 @@ async function deploy(databaseUrl: string, dataDir: string): Promise<Deployment>
     ...(NGINX ? { TRUST_PROXY: '127.0.0.1' } : {}),
   };
   const start = () =>
-    Promise.all(
-      ports.map((port, i) =>
-        startServer({ databaseUrl, dataDir: join(dataDir, `p${i}`), env: { ...env, PORT: String(port) } }),
-      ),
-    );
+    Promise.all(ports.map((port, i) => startServer({ databaseUrl, dataDir: join(dataDir, `p${i}`), env, port })));
   const deployment: Deployment = {
     url: '',
     servers: await start(),
@@ -166,72 +164,60 @@ async function signInAll(url: string, users: TenantSample[]): Promise<string[]> 
   return tokens;
 }
 
-interface ClientState extends Record<string, unknown> {
-  random?: Random;
-  current?: Case;
-  pending?: Case | null;
-  started?: number;
-}
-
-/** The timed load: `CLIENTS` connections, each drawing its next user and request as bench/lib/tenants.ts says. */
+/**
+ * The timed load: `CLIENTS` connections, each drawing its next user and request as bench/lib/tenants.ts says. Each
+ * connection loops over two steps (autocannon keeps a connection's context over its list of requests and clears it
+ * when the list starts again): the first draws a case, the second asks the first's follow-up page when it has one and
+ * else draws a case of its own. The draws come from one generator seeded with `SEED`: the same seed draws the same
+ * stream of cases (which connection sends which depends on timing). A request with no answer `TIMEOUT_S` after it was
+ * sent is an error; one still in flight when the run ends is counted apart.
+ */
 function load(url: string, users: TenantSample[], tokens: string[], origin: number) {
+  const random = new Random(SEED);
   const samples: Sample[] = [];
-  let clients = 0;
-  const record = (c: Case, started: number, status: number) =>
-    samples.push({
-      at: (started - origin) / 1000,
-      kind: c.kind,
-      ms: performance.now() - started,
-      status,
-      user: c.user,
-      path: c.path,
-    });
-  return new Promise<{ samples: Samples; result: Result }>((resolve, reject) => {
-    const instance = autocannon(
-      {
-        url,
-        connections: CLIENTS,
-        duration: SECONDS,
-        timeout: 60,
-        requests: [
-          {
-            method: 'GET',
-            setupRequest: (request: RawRequest, context) => {
-              const state = context as ClientState;
-              // A request still outstanding when the client sends its next one was never answered.
-              if (state.current && state.started !== undefined) record(state.current, state.started, 0);
-              state.random ??= new Random(SEED + clients++);
-              const c = state.pending ?? drawCase(state.random, users);
-              state.pending = null;
-              state.current = c;
-              state.started = performance.now();
-              return {
-                ...request,
-                path: c.path,
-                headers: {
-                  ...request.headers,
-                  authorization: `Bearer ${tokens[c.user]}`,
-                  'cache-control': 'no-cache',
-                },
-              };
-            },
-            onResponse: (status, body, context) => {
-              const state = context as ClientState;
-              const c = state.current;
-              if (!c || state.started === undefined) return;
-              record(c, state.started, status);
-              state.current = undefined;
-              state.pending = status === 200 && state.random ? followUp(state.random, c, body) : null;
-            },
-          },
-        ],
+  const inFlight = new Map<Record<string, unknown>, { c: Case; started: number }>();
+  const step = (first: boolean): RequestSpec => ({
+    method: 'GET',
+    setupRequest: (request: RawRequest, context) => {
+      const pending = first ? null : (context.pending as Case | null | undefined);
+      const c = pending ?? drawCase(random, users);
+      context.pending = null;
+      inFlight.set(context, { c, started: performance.now() });
+      return {
+        ...request,
+        path: c.path,
+        headers: { ...request.headers, authorization: `Bearer ${tokens[c.user]}`, 'cache-control': 'no-cache' },
+      };
+    },
+    onResponse: (status, body, context) => {
+      const sent = inFlight.get(context);
+      if (!sent) return;
+      inFlight.delete(context);
+      const { c, started } = sent;
+      const ms = performance.now() - started;
+      samples.push({ at: (started - origin) / 1000, kind: c.kind, ms, status, user: c.user, path: c.path });
+      context.pending = first && status === 200 ? followUp(random, c, body) : null;
+    },
+  });
+  return new Promise<{ samples: Sample[]; result: Result; cutOff: number }>((resolve, reject) => {
+    autocannon(
+      { url, connections: CLIENTS, duration: SECONDS, timeout: TIMEOUT_S, requests: [step(true), step(false)] },
+      (err, result) => {
+        if (err) return reject(err);
+        const end = performance.now();
+        let cutOff = 0;
+        for (const { c, started } of inFlight.values()) {
+          if (end - started < TIMEOUT_S * 1000) cutOff += 1;
+          else {
+            const at = (started - origin) / 1000;
+            samples.push({ at, kind: c.kind, ms: TIMEOUT_S * 1000, status: 0, user: c.user, path: c.path });
+          }
+        }
+        resolve({ samples, result, cutOff });
       },
-      (err, result) => (err ? reject(err) : resolve({ samples, result })),
     );
-    instance.on('reqError', () => undefined);
   });
 }
-type Samples = Sample[];
 
 function printWindow(s: WindowSummary): void {
   console.log(
@@ -321,7 +307,7 @@ async function main(): Promise<number> {
     const rssStart = servers.map((s) => s.memory().rssKb);
     const loadBefore = loads();
     log(`clock started; ${CLIENTS} clients for ${SECONDS} s`);
-    const { samples, result } = await load(deployment.url, users, tokens, origin);
+    const { samples, result, cutOff } = await load(deployment.url, users, tokens, origin);
     const rssEnd = servers.map((s) => s.memory().rssKb);
     const rssPeak = servers.map((s) => s.peakRssKb());
     const loadAfter = loads();
@@ -340,7 +326,7 @@ async function main(): Promise<number> {
     const summaries = [...windows(SECONDS), total].map((w) => summarizeWindow(samples, w));
     for (const s of summaries) printWindow(s);
     console.log(
-      `\nautocannon: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx of ${result.requests.total} requests`,
+      `\nautocannon: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx of ${result.requests.total} requests; ${cutOff} still in flight when the run ended (not counted)`,
     );
     console.log('\nRSS per process (LEDGER_INDEX_MB is its setting for the ledger indexes):');
     servers.forEach((s, i) => {
