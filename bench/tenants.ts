@@ -16,6 +16,7 @@ import { REPO_ROOT, type RunningServer, signIn, startServer } from './lib/server
 import {
   type Case,
   drawCase,
+  firstPerUser,
   followUp,
   KINDS,
   type Kind,
@@ -325,6 +326,10 @@ async function main(): Promise<number> {
     const total = { name: `whole run (0–${SECONDS} s)`, from: 0, to: SECONDS };
     const summaries = [...windows(SECONDS), total].map((w) => summarizeWindow(samples, w));
     for (const s of summaries) printWindow(s);
+    const firsts = firstPerUser(samples);
+    console.log(
+      `\neach user's first request after the clock (${firsts.users} of ${USERS} users reached): p50 ${fmt(firsts.p50)} ms, p95 ${fmt(firsts.p95)} ms, max ${fmt(firsts.max)} ms`,
+    );
     console.log(
       `\nautocannon: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx of ${result.requests.total} requests; ${cutOff} still in flight when the run ended (not counted)`,
     );
@@ -367,6 +372,7 @@ async function main(): Promise<number> {
           options: { USERS, INVOICES, ENTITIES, DB, PROCESSES, NGINX, CLIENTS, SECONDS, SEED, DATA_SEED, INDEX_MB },
           seed: seedInfo,
           signSeconds,
+          firstPerUser: firsts,
           loadBefore,
           loadAfter,
           summaries,

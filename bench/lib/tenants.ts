@@ -201,3 +201,16 @@ export function slowestSamples(samples: readonly Sample[], n: number): Sample[] 
       .slice(0, n),
   );
 }
+
+/**
+ * Each user's first request after the clock started (the one that finds their ledger not yet loaded, whatever its
+ * kind): their latencies, answered or not (an unanswered one counts with the time it waited).
+ */
+export function firstPerUser(samples: readonly Sample[]): KindSummary & { users: number } {
+  const first = new Map<number, Sample>();
+  for (const s of samples) {
+    const seen = first.get(s.user);
+    if (!seen || s.at < seen.at) first.set(s.user, s);
+  }
+  return { ...summarize([...first.values()].map((s) => s.ms)), users: first.size };
+}

@@ -3,6 +3,7 @@ import { Random } from '../lib/random.ts';
 import {
   type Case,
   drawCase,
+  firstPerUser,
   followUp,
   KINDS,
   pickStep,
@@ -153,5 +154,18 @@ describe('many-tenant bench: the report', () => {
     expect(Object.keys(w.kinds)).toEqual([...KINDS]);
     const slow = slowestSamples(samples, 2);
     expect(slow.map((x) => x.ms)).toEqual([100, 99, 500, 9_000, 40]);
+  });
+
+  it("takes each user's first request, answered or not", () => {
+    const s = (at: number, user: number, ms: number, status = 200): Sample => ({
+      at,
+      kind: 'stats',
+      ms,
+      status,
+      user,
+      path: '/api/v1/entries/stats',
+    });
+    const first = firstPerUser([s(5, 1, 9), s(1, 1, 4_000), s(2, 2, 60_000, 0), s(3, 2, 1), s(9, 3, 20)]);
+    expect(first).toEqual({ users: 3, count: 3, p50: 4_000, p95: 60_000, max: 60_000 });
   });
 });
