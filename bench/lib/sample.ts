@@ -81,3 +81,80 @@ export async function sampleData(config: DatabaseConfig, username: string): Prom
     await client.end();
   }
 }
+
+/** What drawing random requests needs of each of many users' ledgers (bench/tenants.ts). */
+export interface LedgerSample {
+  username: string;
+  ledgerId: number;
+  firstDate: string;
+  lastDate: string;
+  entityNames: string[];
+  invoiceNumbers: number[];
+}
+
+/**
+ * The personal ledgers of every user whose name starts with `prefix` (the seeder names them `<name>`, `<name>2`, …),
+ * read in a few grouped queries however many users there are: the live date span, the live entity names, and the
+ * invoice numbers of about one live invoice in a hundred.
+ */
+export async function sampleLedgers(config: DatabaseConfig, prefix: string): Promise<LedgerSample[]> {
+  const sql = {
+    ledgers: `SELECT u.username AS username, l.id AS id FROM users u JOIN ledgers l ON l.personal_user_id = u.id
+               WHERE u.username_key LIKE $1 ORDER BY l.id`,
+    spans: `SELECT ledger_id AS id, min(date) AS first, max(date) AS last FROM entries
+             WHERE recycled_at IS NULL GROUP BY ledger_id`,
+    names: 'SELECT ledger_id AS id, name FROM bills WHERE recycled_at IS NULL ORDER BY id',
+    numbers: `SELECT ledger_id AS id, invoice_number AS n FROM entries
+               WHERE recycled_at IS NULL AND invoice_number % 100 = 37`,
+  };
+  type Row = Record<string, string | number>;
+  let rows: { ledgers: Row[]; spans: Row[]; names: Row[]; numbers: Row[] };
+  const like = `${prefix.toLowerCase()}%`;
+  if (config.dialect === 'sqlite') {
+    const db = new SQLite(config.file, { readonly: true });
+    try {
+      const all = (text: string, ...params: string[]) => db.prepare(text.replace(/\$1/g, '?')).all(...params) as Row[];
+      rows = {
+        ledgers: all(sql.ledgers, like),
+        spans: all(sql.spans),
+        names: all(sql.names),
+        numbers: all(sql.numbers),
+      };
+    } finally {
+      db.close();
+    }
+  } else {
+    const client = new pg.Client({ connectionString: config.url });
+    await client.connect();
+    try {
+      const all = async (text: string, ...params: string[]) => (await client.query<Row>(text, params)).rows;
+      rows = {
+        ledgers: await all(sql.ledgers, like),
+        spans: await all(sql.spans),
+        names: await all(sql.names),
+        numbers: await all(sql.numbers),
+      };
+    } finally {
+      await client.end();
+    }
+  }
+  const byId = new Map<number, LedgerSample>();
+  for (const r of rows.ledgers) {
+    const ledgerId = Number(r.id);
+    byId.set(ledgerId, {
+      username: String(r.username),
+      ledgerId,
+      firstDate: '',
+      lastDate: '',
+      entityNames: [],
+      invoiceNumbers: [],
+    });
+  }
+  for (const r of rows.spans) {
+    const s = byId.get(Number(r.id));
+    if (s) Object.assign(s, { firstDate: String(r.first), lastDate: String(r.last) });
+  }
+  for (const r of rows.names) byId.get(Number(r.id))?.entityNames.push(String(r.name));
+  for (const r of rows.numbers) byId.get(Number(r.id))?.invoiceNumbers.push(Number(r.n));
+  return [...byId.values()].filter((s) => s.firstDate !== '');
+}

@@ -11,6 +11,8 @@ export interface ServerOptions {
   logLevel?: string;
   /** Extra environment, e.g. `WEB_ROOT`. */
   env?: Record<string, string>;
+  /** Listen here instead of on a free port. */
+  port?: number;
 }
 
 export interface RunningServer {
@@ -48,7 +50,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       LOG_LEVEL: options.logLevel ?? 'warn',
       ...options.env,
     },
-    { healthyWithinMs: 120_000 },
+    { healthyWithinMs: 120_000, ...(options.port === undefined ? {} : { port: options.port }) },
   );
   const { pid } = server;
   let peak = 0;

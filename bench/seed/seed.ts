@@ -107,12 +107,15 @@ export async function seedDatabase(config: DatabaseConfig, options: SeedOptions)
     await loader.prepare();
     const users: SeedResult['users'] = [];
     const schedules: ReturnType<typeof generateSchedules> = [];
+    // One hash for every user (they share the password): thousands of tenants would otherwise spend minutes in
+    // argon2 before the first invoice is written.
+    const passwordHash = await hashPassword(options.password);
     let done = 0;
     for (const [u, username] of names.entries()) {
       const { userId: id, ledgerId } = await loader.insertUser({
         username,
         email: `${username.toLowerCase()}@example.com`,
-        passwordHash: await hashPassword(options.password),
+        passwordHash,
         createdAt: now - 3_650 * 86_400_000,
         lastLogin: now,
         lastInvoiceNumber: options.invoices,

@@ -1,5 +1,4 @@
 import type { EntryList } from '@billfold/contract/entries';
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { CategoriesPage } from '../pages/categories-page.ts';
 import { EditEntityPage } from '../pages/edit-entity-page.ts';
@@ -7,7 +6,7 @@ import { HomePage } from '../pages/home-page.ts';
 import { InvoiceFormPage } from '../pages/invoice-form-page.ts';
 import { TopBar } from '../pages/top-bar.ts';
 import { createSignedInUser } from '../support/api.ts';
-import { screenshot, useBrowser } from '../support/browser.ts';
+import { screenshot, screenshotBothThemes, useBrowser } from '../support/browser.ts';
 import { createEntity, createInvoice, createPayment, daysAgo } from '../support/domain.ts';
 import { loginAs } from '../support/session.ts';
 
@@ -21,15 +20,6 @@ const categoryCells = async (home: HomePage) => {
   await home.settled();
   return home.rows.locator('[data-field="category"]').allInnerTexts();
 };
-
-/** Screenshots of the page as it is, light and dark. */
-async function bothThemes(page: Page, name: string) {
-  await page.emulateMedia({ colorScheme: 'light' });
-  await screenshot(page, `${name}-light`);
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await screenshot(page, `${name}-dark`);
-  await page.emulateMedia({ colorScheme: 'light' });
-}
 
 describe('categories of one’s own', () => {
   it('adds Salary as income, uses it on a new entity and invoice, filters Home by it, sees it in stats, renames and retires it', async () => {
@@ -82,14 +72,14 @@ describe('categories of one’s own', () => {
     await home.pickOptions(home.categorySelect, ['Salary']);
     await home.searchButton.click();
     await expect.poll(() => categoryCells(home)).toEqual(['Salary']);
-    await bothThemes(page, 'categories-home-filtered');
+    await screenshotBothThemes(page, 'categories-home-filtered');
 
     // Stats: the income breakdown by category names it.
     await home.statsTab.click();
     const incomeCategories = page.getByRole('region', { name: 'Income Categories' });
     await expect.poll(() => incomeCategories.getByRole('listitem').allTextContents()).toEqual(['Salary$2,500.00']);
     await page.mouse.move(0, 0);
-    await bothThemes(page, 'categories-stats');
+    await screenshotBothThemes(page, 'categories-stats');
 
     // Rename: every invoice of the category follows.
     await categories.goto();
@@ -98,13 +88,13 @@ describe('categories of one’s own', () => {
     await categories.submitDialog('Wages');
     await expect.poll(() => categories.notice.textContent()).toBe('Category saved.');
     await expect.poll(() => categories.rows()).toEqual(['Wages | Income · 1 entity']);
-    await bothThemes(page, 'categories-desktop');
+    await screenshotBothThemes(page, 'categories-desktop');
 
     // Retire: gone from the pickers for other entities, kept on its own entity, restorable.
     await categories.own.getByRole('button', { name: 'Retire Wages' }).click();
     await expect.poll(() => categories.notice.textContent()).toBe('Category retired: it stays on 1 entity.');
     await categories.own.getByText('Retired', { exact: true }).waitFor();
-    await bothThemes(page, 'categories-retired-desktop');
+    await screenshotBothThemes(page, 'categories-retired-desktop');
 
     const otherEntity = await new EditEntityPage(page).goto(power.id);
     await otherEntity.category.click();
@@ -144,10 +134,10 @@ describe('categories of one’s own', () => {
       ]);
     // Nothing sideways: the page fits the phone's width.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
-    await bothThemes(page, 'categories-phone');
+    await screenshotBothThemes(page, 'categories-phone');
     await categories.addButton.click();
     await categories.dialog.getByRole('textbox', { name: 'Name' }).waitFor();
-    await bothThemes(page, 'categories-phone-dialog');
+    await screenshotBothThemes(page, 'categories-phone-dialog');
     expect(browser.pageErrors).toEqual([]);
   });
 });

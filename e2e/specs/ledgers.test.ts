@@ -10,7 +10,7 @@ import { notice } from '../pages/notice.ts';
 import { TopBar } from '../pages/top-bar.ts';
 import { createSignedInUser, newUser } from '../support/api.ts';
 import { expectAccessible } from '../support/axe.ts';
-import { screenshot, useBrowser } from '../support/browser.ts';
+import { screenshotBothThemes, useBrowser } from '../support/browser.ts';
 import { createEntity, createInvoice, daysAgo } from '../support/domain.ts';
 import { loginAs, sessionStorageOf, waitForPath } from '../support/session.ts';
 
@@ -18,16 +18,6 @@ const browser = useBrowser();
 
 const DESKTOP = { width: 1366, height: 900 };
 const PHONE = { width: 390, height: 844 };
-
-/** Screenshots of the page as it is, light and dark (look at them: e2e/README.md). */
-async function bothThemes(page: Page, name: string) {
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.mouse.move(0, 0);
-    await screenshot(page, `${name}-${scheme}`);
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-}
 
 /** axe on the page as it is once menus and dialogs have faded in, with no tooltip left by the pointer. */
 async function accessible(page: Page, where: string) {
@@ -105,7 +95,7 @@ describe('shared ledgers in the browser (issue 27)', () => {
       .waitFor();
     await invitations.getByText(/^Viewer · invited by /).waitFor();
     await accessible(ownerPage, 'members page (owner)');
-    await bothThemes(ownerPage, 'ledgers-members-desktop');
+    await screenshotBothThemes(ownerPage, 'ledgers-members-desktop');
 
     // ---- The member, signed out in another browser, opens the link, signs in and comes back to it.
     const memberPage = await browser.newPage({ viewport: DESKTOP });
@@ -117,7 +107,7 @@ describe('shared ledgers in the browser (issue 27)', () => {
     await memberPage.getByText(/invited you to the ledger “Household” as a viewer\./).waitFor();
     await memberPage.getByText(/^The invitation expires /).waitFor();
     await accessible(memberPage, 'accept page');
-    await bothThemes(memberPage, 'ledgers-accept-desktop');
+    await screenshotBothThemes(memberPage, 'ledgers-accept-desktop');
     await memberPage.getByRole('button', { name: 'Accept' }).click();
     await waitForPath(memberPage, '/home');
     // The token leaves the address bar once used.
@@ -144,11 +134,11 @@ describe('shared ledgers in the browser (issue 27)', () => {
     await newInvoice.hover({ force: true });
     await expect.poll(() => memberPage.getByRole('tooltip').textContent()).toBe(LEDGER_READ_ONLY_MESSAGE);
     await accessible(memberPage, 'home of a viewer');
-    await bothThemes(memberPage, 'ledgers-viewer-home-desktop');
+    await screenshotBothThemes(memberPage, 'ledgers-viewer-home-desktop');
     await switcher(memberPage).click();
     await memberPage.getByRole('menu').waitFor();
     await accessible(memberPage, 'ledger switcher menu');
-    await bothThemes(memberPage, 'ledgers-switcher-desktop');
+    await screenshotBothThemes(memberPage, 'ledgers-switcher-desktop');
     await memberPage.keyboard.press('Escape');
 
     await memberPage.goto(`/entries/${shared.entryId}`);
@@ -162,10 +152,10 @@ describe('shared ledgers in the browser (issue 27)', () => {
     }
     await memberPage.getByRole('heading', { name: 'History' }).waitFor();
     await accessible(memberPage, 'invoice page of a viewer');
-    await bothThemes(memberPage, 'ledgers-viewer-invoice-desktop');
+    await screenshotBothThemes(memberPage, 'ledgers-viewer-invoice-desktop');
     await memberPage.setViewportSize(PHONE);
     await accessible(memberPage, 'invoice page of a viewer (phone)');
-    await bothThemes(memberPage, 'ledgers-viewer-invoice-phone');
+    await screenshotBothThemes(memberPage, 'ledgers-viewer-invoice-phone');
     expect(await memberPage.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     await memberPage.setViewportSize(DESKTOP);
     const refused = await forcedWrite(memberPage);
@@ -262,14 +252,14 @@ describe('shared ledgers in the browser (issue 27)', () => {
       )
       .waitFor();
     await accessible(page, 'accept page, invalid link (phone)');
-    await bothThemes(page, 'ledgers-accept-invalid-phone');
+    await screenshotBothThemes(page, 'ledgers-accept-invalid-phone');
 
     await page.goto(`/ledgers/${ledger.id}`);
     await page.getByRole('heading', { name: 'Smith family household ledger' }).waitFor();
     await page.getByRole('button', { name: 'Create Invitation Link' }).click();
     await page.getByLabel('Invitation link').waitFor();
     await accessible(page, 'members page (phone)');
-    await bothThemes(page, 'ledgers-members-phone');
+    await screenshotBothThemes(page, 'ledgers-members-phone');
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
 
     await page.getByRole('button', { name: 'Open in this tab' }).click();
@@ -277,7 +267,7 @@ describe('shared ledgers in the browser (issue 27)', () => {
     await switcher(page).click();
     await page.getByRole('menu').waitFor();
     await accessible(page, 'ledger switcher (phone)');
-    await bothThemes(page, 'ledgers-switcher-phone');
+    await screenshotBothThemes(page, 'ledgers-switcher-phone');
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
   }, 120_000);
 });

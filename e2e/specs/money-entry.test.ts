@@ -8,7 +8,7 @@ import { InvoiceFormPage } from '../pages/invoice-form-page.ts';
 import { InvoicePage } from '../pages/invoice-page.ts';
 import { notice } from '../pages/notice.ts';
 import { SchedulesSection } from '../pages/schedules-section.ts';
-import { screenshot, useBrowser } from '../support/browser.ts';
+import { screenshotBothThemes, useBrowser } from '../support/browser.ts';
 import { createEntity, createInvoice, createPayment, listPayments } from '../support/domain.ts';
 import { loginAs, useSpecAccount } from '../support/session.ts';
 
@@ -32,13 +32,8 @@ async function open(device: Device): Promise<Page> {
 }
 
 /** Both colour schemes of what is on screen: `<name>-<device>-light.png` and `…-dark.png`. */
-async function shoot(page: Page, device: Device, name: string): Promise<void> {
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.waitForTimeout(100);
-    await screenshot(page, `money-${name}-${device.name}-${scheme}`);
-  }
-  await page.emulateMedia({ colorScheme: device.scheme });
+function shoot(page: Page, device: Device, name: string): Promise<void> {
+  return screenshotBothThemes(page, `money-${name}-${device.name}`, device.scheme);
 }
 
 const overflows = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccountPage } from '../pages/account-page.ts';
 import { HomePage } from '../pages/home-page.ts';
 import { createSignedInUser } from '../support/api.ts';
-import { screenshot, useBrowser } from '../support/browser.ts';
+import { screenshotBothThemes, useBrowser } from '../support/browser.ts';
 import { type IdentityProvider, startIdentityProvider } from '../support/identity-provider.ts';
 import { freePort, startServer, type TestServer } from '../support/server.ts';
 import { loginAs } from '../support/session.ts';
@@ -42,12 +42,8 @@ async function shoot(page: Page, name: string) {
     [390, 'phone'],
   ] as const) {
     await page.setViewportSize({ width, height: width === 1366 ? 900 : 844 });
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      await screenshot(page, `${name}-${suffix}-${scheme}`);
-    }
+    await screenshotBothThemes(page, `${name}-${suffix}`);
   }
-  await page.emulateMedia({ colorScheme: 'light' });
   await page.setViewportSize({ width: 1280, height: 800 });
 }
 

@@ -71,3 +71,20 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true, animations: 'disabled' });
 }
+
+/**
+ * Both colour schemes of what is on screen: `<name>-light.png` and `<name>-dark.png`, the pointer parked in the
+ * corner so no hover or tooltip shows; the page is left in `restore` (light unless said).
+ */
+export async function screenshotBothThemes(
+  page: Page,
+  name: string,
+  restore: 'light' | 'dark' = 'light',
+): Promise<void> {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.mouse.move(0, 0);
+    await screenshot(page, `${name}-${scheme}`);
+  }
+  await page.emulateMedia({ colorScheme: restore });
+}

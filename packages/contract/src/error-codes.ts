@@ -38,6 +38,7 @@ export const ERROR_CODES = {
   RATE_LIMITED: 'Too many requests from this user in the current window.',
   EMAIL_LINK_INVALID:
     'A verification link is unknown, expired, already used, or for an address the account no longer has.',
+  RESET_LINK_INVALID: 'The link to choose a new password is unknown, expired, already used or replaced by a newer one.',
   MAIL_NOT_CONFIGURED: 'The server has no mail settings (SMTP_URL, MAIL_FROM), so it cannot send this.',
   CATEGORY_NAME_TAKEN:
     'A built-in category or another of the user’s own already has this name (case and spacing aside).',

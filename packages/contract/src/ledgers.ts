@@ -25,7 +25,9 @@ export type InvitationRole = (typeof INVITATION_ROLES)[number];
 /** How long an invitation link stays usable. */
 export const INVITATION_TTL_DAYS = 7;
 
-export const ledgerName = nameText(100).pipe(z.string().min(1, 'is required'));
+/** The longest ledger name, in characters. */
+export const MAX_LEDGER_NAME = 100;
+export const ledgerName = nameText(MAX_LEDGER_NAME).pipe(z.string().min(1, 'is required'));
 
 /** A ledger as one of its members sees it. */
 export const ledger = z.object({

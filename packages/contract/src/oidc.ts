@@ -12,6 +12,8 @@ export const signInMethods = z.object({
   password: z.boolean(),
   /** The OpenID provider, when one is configured. */
   oidc: z.object({ name: z.string(), signup: z.boolean() }).nullable(),
+  /** A forgotten password can be replaced by a link sent by mail (docs/decisions/0723-password-reset.md). */
+  passwordReset: z.boolean(),
 });
 
 /** `POST /auth/oidc/exchange`: the one-time ticket the callback put in the web app's address. */

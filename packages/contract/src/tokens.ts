@@ -16,7 +16,9 @@ export const tokenScope = z.enum(TOKEN_SCOPES);
 /** The most tokens one account may hold at once. */
 export const MAX_API_TOKENS = 50;
 
-export const tokenName = nameText(100).pipe(z.string().min(1, 'is required'));
+/** The longest token name, in characters. */
+export const MAX_TOKEN_NAME = 100;
+export const tokenName = nameText(MAX_TOKEN_NAME).pipe(z.string().min(1, 'is required'));
 
 export const createTokenBody = z.object({
   name: tokenName,

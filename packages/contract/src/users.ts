@@ -12,6 +12,11 @@ export const user = z.object({
   createdAt: timestamp,
   lastLogin: timestamp.nullable(),
   mfaEnabled: z.boolean(),
+  /**
+   * The account has a password of its own; false for one made through the identity provider until a password
+   * link sets one (docs/decisions/0723-password-reset.md). Changes that ask for the current password need it.
+   */
+  hasPassword: z.boolean(),
 });
 export const updateUserBody = z.object({
   password,

@@ -77,7 +77,13 @@ export function validatePasswordChange(input: {
   newPassword: string;
   confirmPassword: string;
 }): string | null {
-  if (!input.currentPassword || !input.newPassword || !input.confirmPassword) return MESSAGES.allFieldsRequiredShort;
+  if (!input.currentPassword) return MESSAGES.allFieldsRequiredShort;
+  return validateNewPassword(input);
+}
+
+/** A new password typed twice (a password change, a password link), in the order docs/product.md, Validation gives. */
+export function validateNewPassword(input: { newPassword: string; confirmPassword: string }): string | null {
+  if (!input.newPassword || !input.confirmPassword) return MESSAGES.allFieldsRequiredShort;
   if (input.newPassword !== input.confirmPassword) return MESSAGES.passwordsDoNotMatch;
   if (!isStrongPassword(input.newPassword)) return MESSAGES.weakPassword;
   return null;

@@ -9,6 +9,7 @@ import {
   validateDateRange,
   validateEmailChange,
   validateNewAccount,
+  validateNewPassword,
   validatePasswordChange,
 } from '../src/validation.ts';
 
@@ -85,6 +86,14 @@ describe('account changes', () => {
     expect(
       validatePasswordChange({ currentPassword: 'x', newPassword: 'Str0ng!pw', confirmPassword: 'Str0ng!pw' }),
     ).toBeNull();
+  });
+  it('a new password by a link: both fields, matching, strength', () => {
+    expect(validateNewPassword({ newPassword: '', confirmPassword: 'Str0ng!pw' })).toBe('All fields required.');
+    expect(validateNewPassword({ newPassword: 'Str0ng!pw', confirmPassword: 'Str0ng!px' })).toBe(
+      MESSAGES.passwordsDoNotMatch,
+    );
+    expect(validateNewPassword({ newPassword: 'weak', confirmPassword: 'weak' })).toBe(MESSAGES.weakPassword);
+    expect(validateNewPassword({ newPassword: 'Str0ng!pw', confirmPassword: 'Str0ng!pw' })).toBeNull();
   });
   it('email change: format then password', () => {
     expect(validateEmailChange({ newEmail: 'bad', password: '' })).toBe(MESSAGES.invalidEmail);

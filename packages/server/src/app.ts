@@ -35,7 +35,7 @@ import { EntriesService } from './modules/entries/entries.service.ts';
 import { entriesListRoutes } from './modules/entries/entries-list.routes.ts';
 import { EntriesListService } from './modules/entries/entries-list.service.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
-import { HistoryRepository } from './modules/history/history.repository.ts';
+import { HistoryReader } from './modules/history/history.repository.ts';
 import { historyRoutes } from './modules/history/history.routes.ts';
 import { HistoryService } from './modules/history/history.service.ts';
 import { ImportsRepository } from './modules/imports/imports.repository.ts';
@@ -48,6 +48,9 @@ import { LedgersService } from './modules/ledgers/ledgers.service.ts';
 import { MfaRepository } from './modules/mfa/mfa.repository.ts';
 import { mfaRoutes } from './modules/mfa/mfa.routes.ts';
 import { MfaService } from './modules/mfa/mfa.service.ts';
+import { PasswordResetRepository } from './modules/password-reset/password-reset.repository.ts';
+import { passwordResetRoutes } from './modules/password-reset/password-reset.routes.ts';
+import { PasswordResetService } from './modules/password-reset/password-reset.service.ts';
 import { PaymentsRepository } from './modules/payments/payments.repository.ts';
 import { paymentsRoutes } from './modules/payments/payments.routes.ts';
 import { PaymentsService } from './modules/payments/payments.service.ts';
@@ -212,14 +215,24 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         refreshReuseSeconds: config.refreshReuseSeconds,
         passwordLogin: config.passwordLogin ?? true,
       });
+      const calendar = new CalendarService(new CalendarRepository(db), due, authRepository, config.now);
+      // A forgotten password, by a link to the confirmed address (docs/decisions/0723-password-reset.md).
+      const passwordReset = new PasswordResetService(
+        new PasswordResetRepository(db),
+        authRepository,
+        calendar,
+        outbox,
+        config.publicUrl ?? null,
+        config.now,
+      );
       // Sign-in with an identity provider (docs/decisions/0722-openid-connect-sign-in.md).
       const oidc = new OidcService(authRepository, auth, {
         config: config.oidc ?? null,
         passwordLogin: config.passwordLogin ?? true,
+        passwordReset: passwordReset.available,
         secret: config.jwtSecret,
         now: config.now,
       });
-      const calendar = new CalendarService(new CalendarRepository(db), due, authRepository, config.now);
       const bills = new BillsService(new BillsRepository(db), config.now);
       const entries = new EntriesService(new EntriesRepository(db), config.now);
       const payments = new PaymentsService(new PaymentsRepository(db), config.now);
@@ -231,6 +244,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
           authRoutes(open, auth, appUrl);
           oidcRoutes(open, oidc);
           emailVerifyRoutes(open, addresses);
+          passwordResetRoutes(open, passwordReset);
           calendarFileRoutes(open, calendar, config.publicUrl ?? null);
         },
         account: (account) => {
@@ -277,7 +291,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
           );
           await importsRoutes(ledger, new ImportsService(new ImportsRepository(db), config.now, limits), limits);
           // Change history (docs/decisions/0108-change-history.md): reads only; each writer records its own.
-          historyRoutes(ledger, new HistoryService(new HistoryRepository(db, 0)));
+          historyRoutes(ledger, new HistoryService(new HistoryReader(db)));
         },
       });
     },

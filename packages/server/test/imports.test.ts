@@ -251,6 +251,8 @@ describe.each(dialects)('CSV import on %s', (dialect) => {
     const message = async (content: string | Buffer, url = '/imports/preview') => {
       const res = await upload(api, url, content);
       expect(res.statusCode, res.body).toBe(400);
+      // A file that cannot be read or fails its checks says so by its code too.
+      expect(res.json<{ code: string }>().code, res.body).toBe('INVALID_FILE');
       return res.json<{ message: string }>().message;
     };
     const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('Date,Entity,Amount\n', 'utf16le')]);
@@ -314,6 +316,29 @@ describe.each(dialects)('CSV import on %s', (dialect) => {
     });
     expect(cut.statusCode).toBe(400);
     expect(cut.json().message).toBe('The upload is not a valid multipart/form-data body.');
+    // The form parser's refusals name what is wrong, each with its code, never the parser's own words.
+    const refused = async (fields: Record<string, unknown>) => {
+      const form = multipart({ name: 'a.csv', content: 'Date,Entity,Amount\n2026-01-05,Power,-1\n' }, fields);
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/imports/preview',
+        headers: { ...api.session.headers, ...form.headers },
+        payload: form.payload,
+      });
+      return { status: res.statusCode, code: res.json().code, message: res.json().message };
+    };
+    expect(await refused({ mapping: 'x'.repeat(1024 * 1024 + 1) })).toEqual({
+      status: 413,
+      code: 'FIELD_TOO_LONG',
+      message: 'mapping is longer than the limit of 1 MiB.',
+    });
+    expect(await refused({ a: 1, b: 2, c: 3, d: 4, e: 5 })).toMatchObject({ status: 400, code: 'VALIDATION_FAILED' });
+    expect((await refused({ a: 1, b: 2, c: 3, d: 4, e: 5 })).message).toContain('too many parts');
+    expect(await refused({ mapping: { dateFormat: 'soon' } })).toMatchObject({
+      status: 400,
+      code: 'VALIDATION_FAILED',
+    });
+    expect(await refused({ ['__proto__']: 1 })).toMatchObject({ status: 400, code: 'FORBIDDEN_KEY' });
     // Only the import routes take multipart bodies.
     const form = multipart({ name: 'x.csv', content: 'a' }, { name: 'Sneaky' });
     const elsewhere = await t.app.inject({

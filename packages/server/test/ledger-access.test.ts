@@ -16,6 +16,9 @@ const PUBLIC = new Set([
   'POST /api/v1/auth/login/mfa',
   'POST /api/v1/auth/refresh',
   'POST /api/v1/account/email/verify',
+  // A forgotten password (docs/decisions/0723-password-reset.md).
+  'POST /api/v1/auth/password-reset',
+  'POST /api/v1/auth/password-reset/confirm',
   'GET /api/v1/calendar/:file',
   'HEAD /api/v1/calendar/:file',
   // Sign-in with an identity provider (docs/decisions/0722-openid-connect-sign-in.md).

@@ -1,7 +1,5 @@
-import { categoryLabel } from '@billfold/contract/categories';
 import { utcDate } from '@billfold/contract/dates';
 import type { EntryList } from '@billfold/contract/entries';
-import { fromCents, meanCents } from '@billfold/contract/money';
 import type { Stats } from '@billfold/contract/stats';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -23,6 +21,7 @@ import {
   syncSequences,
 } from './helpers/old-shape.ts';
 import { random } from './helpers/random.ts';
+import { referenceStats } from './helpers/reference-stats.ts';
 
 /**
  * Migration `2026-12-02T00-00_ledger_data` on a database of the release before it (issue 27, "Migration"): a few
@@ -202,62 +201,21 @@ const FILTERS: [string, (e: OldEntry) => boolean][] = [
   ['archives=false', (e) => !e.archived],
 ];
 
-function topFive(totals: Map<string, number>): Record<string, number> {
-  const sorted = [...totals]
-    .filter(([, v]) => v > 0)
-    .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0))
-    .slice(0, 5);
-  return Object.fromEntries(sorted.map(([k, v]) => [k, fromCents(v)]));
-}
-
 /** The statistics the old rows give (no filter: internal entities left out; income is money in from others). */
 function oldStats(entries: OldEntry[]): Stats {
-  const side = (income: boolean) => {
-    const rows = entries.filter((e) => !e.internal && (e.flow === 'INCOMING') === income);
-    const payments = rows.flatMap((e) => e.payments);
-    const sum = (f: (e: OldEntry) => number) => rows.reduce((n, e) => n + f(e), 0);
-    const total = payments.reduce((n, p) => n + p.amount, 0);
-    const add = (m: Map<string, number>, k: string, v: number) => m.set(k, (m.get(k) ?? 0) + v);
-    const byEntity = new Map<string, number>();
-    const byCategory = new Map<string, number>();
-    const byMethod = new Map<string, number>();
-    for (const e of rows) add(byEntity, e.billName, e.paid);
-    for (const e of rows) add(byCategory, categoryLabel(e.category), e.paid);
-    for (const p of payments) add(byMethod, p.method, p.amount);
-    return {
-      amount: fromCents(sum((e) => e.amount)),
-      received: fromCents(sum((e) => Math.min(e.paid, e.amount))),
-      overpaid: fromCents(sum((e) => Math.max(e.paid - e.amount, 0))),
-      outstanding: fromCents(sum((e) => e.balance)),
-      avg: fromCents(meanCents(total, payments.length)),
-      max: fromCents(Math.max(0, ...payments.map((p) => p.amount))),
-      byEntity: topFive(byEntity),
-      byCategory: topFive(byCategory),
-      byMethod: topFive(byMethod),
-    };
-  };
-  const income = side(true);
-  const expense = side(false);
-  return {
-    totalIncomeAmount: income.amount,
-    totalReceivedPaymentAmount: income.received,
-    totalIncomeOverpaid: income.overpaid,
-    totalIncomeOutstanding: income.outstanding,
-    avgReceivedPaymentAmount: income.avg,
-    maxReceivedPaymentAmount: income.max,
-    totalExpenseAmount: expense.amount,
-    totalSentPaymentAmount: expense.received,
-    totalExpenseOverpaid: expense.overpaid,
-    totalExpenseUnpaid: expense.outstanding,
-    avgSentPaymentAmount: expense.avg,
-    maxSentPaymentAmount: expense.max,
-    topIncomeSources: income.byEntity,
-    topIncomeTypes: income.byMethod,
-    top5IncomeCategories: income.byCategory,
-    topExpenseRecipients: expense.byEntity,
-    topExpenseTypes: expense.byMethod,
-    top5ExpenseCategories: expense.byCategory,
-  };
+  return referenceStats(
+    entries
+      .filter((e) => !e.internal)
+      .map((e) => ({
+        income: e.flow === 'INCOMING',
+        amountCents: e.amount,
+        paidCents: e.paid,
+        balanceCents: e.balance,
+        entity: e.billName,
+        category: e.category,
+        payments: e.payments.map((p) => ({ amountCents: p.amount, method: p.method })),
+      })),
+  );
 }
 
 describe.each(dialects)(`migration ${LEDGER_DATA} (%s)`, (dialect) => {

@@ -125,11 +125,12 @@ describe.each(dialects)('sign-in with an OpenID Connect provider (%s)', (dialect
 
   it('tells the login page the provider by name and that passwords work', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/v1/auth/methods' });
-    expect(res.json()).toEqual({ password: true, oidc: { name: 'Authelia', signup: false } });
+    expect(res.json()).toEqual({ password: true, oidc: { name: 'Authelia', signup: false }, passwordReset: false });
     const bare = await withSettings({ oidc: null });
     expect((await bare.inject({ method: 'GET', url: '/api/v1/auth/methods' })).json()).toEqual({
       password: true,
       oidc: null,
+      passwordReset: false,
     });
     const start = await bare.inject({ method: 'GET', url: '/api/v1/auth/oidc/start' });
     expect(start.statusCode).toBe(404);

@@ -329,6 +329,12 @@ const TABLE: Record<string, Row> = {
   'POST /api/v1/account/email/verify': {
     skip: 'no session: the token is the key, and it verifies only the address it was sent to (test/email-verification.test.ts)',
   },
+  'POST /api/v1/auth/password-reset': {
+    skip: 'no session and no ids: answers the same for any address (test/password-reset.test.ts)',
+  },
+  'POST /api/v1/auth/password-reset/confirm': {
+    skip: 'no session: the token is the key, and it sets only its own account’s password (test/password-reset.test.ts)',
+  },
   'PUT /api/v1/account/reminders': { skip: "takes no ids: the caller's own choice (test/reminders.test.ts)" },
   'GET /api/v1/imports': { skip: "lists only the caller's imports (test/imports.test.ts checks another user's list)" },
   'POST /api/v1/imports/preview': { skip: "takes no ids: reads an uploaded file against the caller's own data" },

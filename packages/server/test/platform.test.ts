@@ -185,6 +185,22 @@ describe.each(dialects)('platform (%s)', (dialect) => {
     ]) {
       expect(doc.paths).toHaveProperty([path]);
     }
+    // Every ledger route documents the Billfold-Ledger header; account and public routes do not have it.
+    const ledgerHeader = (operation: { parameters?: { in: string; name: string }[] }) =>
+      (operation.parameters ?? []).some((p) => p.in === 'header' && p.name === 'Billfold-Ledger');
+    let ledgerRoutes = 0;
+    for (const [path, operations] of Object.entries(doc.paths as Record<string, Record<string, object>>)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        const dataRoute = /^\/api\/v1\/(entries|payments|bills|stats|schedules|recycle)\b/.test(path);
+        const accountRoute = /^\/api\/v1\/(user|auth|health|account\/email)\b/.test(path);
+        if (dataRoute) {
+          ledgerRoutes++;
+          expect(ledgerHeader(operation), `${method} ${path}`).toBe(true);
+        }
+        if (accountRoute) expect(ledgerHeader(operation), `${method} ${path}`).toBe(false);
+      }
+    }
+    expect(ledgerRoutes).toBeGreaterThan(20);
     const docs = await t.app.inject({ method: 'GET', url: '/api/docs/' });
     expect(docs.statusCode).toBe(200);
     expect(docs.headers['content-type']).toContain('text/html');

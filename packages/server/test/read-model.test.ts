@@ -1,7 +1,6 @@
-import { categoryKey, categoryLabel } from '@billfold/contract/categories';
+import { categoryKey } from '@billfold/contract/categories';
 import { addDays, utcDate } from '@billfold/contract/dates';
 import type { EntryFilters, EntryList } from '@billfold/contract/entries';
-import { fromCents, meanCents } from '@billfold/contract/money';
 import type { Stats } from '@billfold/contract/stats';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
@@ -18,6 +17,7 @@ import { type Combination, drawCombination, filterQuery } from './helpers/combin
 import { sortedNumbers } from './helpers/entry-order.ts';
 import { type Session, signUp } from './helpers/factories.ts';
 import { random } from './helpers/random.ts';
+import { referenceStats } from './helpers/reference-stats.ts';
 import { type SeededBill, type SeededEntry, seedBills, seedCategories, seedEntries, userIdOf } from './helpers/seed.ts';
 
 /**
@@ -70,63 +70,23 @@ function matches(c: Combination, e: SeededEntry): boolean {
 
 const ordered = (c: Combination, entries: SeededEntry[]) => sortedNumbers(entries, c.sortField, c.sortOrder);
 
-function topFive(totals: Map<string, number>): Record<string, number> {
-  const sorted = [...totals]
-    .filter(([, v]) => v > 0)
-    .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0))
-    .slice(0, 5);
-  return Object.fromEntries(sorted.map(([k, v]) => [k, fromCents(v)]));
-}
-
 /** The stats of the model: internal entries only when the flow filter asks; income is INCOMING of non-internal. */
 function modelStats(c: Combination, entries: SeededEntry[]): Stats {
-  const inScope = entries.filter((e) => (c.flow === undefined ? !e.bill.internal : true));
-  const side = (income: boolean) => {
-    const rows = inScope.filter((e) => (e.flow === 'INCOMING' && !e.bill.internal) === income);
-    const payments = rows.flatMap((e) => e.payments.filter((p) => p.recycledAt === null));
-    const sum = (f: (e: SeededEntry) => number) => rows.reduce((n, e) => n + f(e), 0);
-    const total = payments.reduce((n, p) => n + p.amountCents, 0);
-    const add = (m: Map<string, number>, k: string, v: number) => m.set(k, (m.get(k) ?? 0) + v);
-    const byEntity = new Map<string, number>();
-    const byCategory = new Map<string, number>();
-    const byMethod = new Map<string, number>();
-    for (const e of rows) add(byEntity, e.bill.name, e.paidCents);
-    for (const e of rows) add(byCategory, categoryLabel(e.bill.category), e.paidCents);
-    for (const p of payments) add(byMethod, `${p.type}|${p.medium}`, p.amountCents);
-    return {
-      amount: fromCents(sum((e) => e.amountCents)),
-      received: fromCents(sum((e) => Math.min(e.paidCents, e.amountCents))),
-      overpaid: fromCents(sum((e) => Math.max(e.paidCents - e.amountCents, 0))),
-      outstanding: fromCents(sum((e) => e.balanceCents)),
-      avg: fromCents(meanCents(total, payments.length)),
-      max: fromCents(Math.max(0, ...payments.map((p) => p.amountCents))),
-      byEntity: topFive(byEntity),
-      byCategory: topFive(byCategory),
-      byMethod: topFive(byMethod),
-    };
-  };
-  const income = side(true);
-  const expense = side(false);
-  return {
-    totalIncomeAmount: income.amount,
-    totalReceivedPaymentAmount: income.received,
-    totalIncomeOverpaid: income.overpaid,
-    totalIncomeOutstanding: income.outstanding,
-    avgReceivedPaymentAmount: income.avg,
-    maxReceivedPaymentAmount: income.max,
-    totalExpenseAmount: expense.amount,
-    totalSentPaymentAmount: expense.received,
-    totalExpenseOverpaid: expense.overpaid,
-    totalExpenseUnpaid: expense.outstanding,
-    avgSentPaymentAmount: expense.avg,
-    maxSentPaymentAmount: expense.max,
-    topIncomeSources: income.byEntity,
-    topIncomeTypes: income.byMethod,
-    top5IncomeCategories: income.byCategory,
-    topExpenseRecipients: expense.byEntity,
-    topExpenseTypes: expense.byMethod,
-    top5ExpenseCategories: expense.byCategory,
-  };
+  return referenceStats(
+    entries
+      .filter((e) => (c.flow === undefined ? !e.bill.internal : true))
+      .map((e) => ({
+        income: e.flow === 'INCOMING' && !e.bill.internal,
+        amountCents: e.amountCents,
+        paidCents: e.paidCents,
+        balanceCents: e.balanceCents,
+        entity: e.bill.name,
+        category: e.bill.category,
+        payments: e.payments
+          .filter((p) => p.recycledAt === null)
+          .map((p) => ({ amountCents: p.amountCents, method: `${p.type}|${p.medium}` })),
+      })),
+  );
 }
 
 /** Every statement sent through the returned database, as Kysely's operation tree (raw SQL keeps its text in it). */

@@ -31,6 +31,7 @@ describe.each(dialects)('user account (%s)', (dialect) => {
         createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/),
         lastLogin: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/),
         mfaEnabled: false,
+        hasPassword: true,
       });
       expect(new Date(`${body.createdAt}Z`).getTime()).toBe(Math.floor(t.clock.now() / 1000) * 1000);
       expect(res.body).not.toMatch(/hash|argon/i);

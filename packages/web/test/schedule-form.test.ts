@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { importedMessage } from '../src/features/account/AccountDataSection.tsx';
 import {
   checkScheduleForm,
+  descriptionHelp,
   emptyScheduleForm,
   immediateCount,
   previewDates,
@@ -116,5 +117,15 @@ describe('schedule form', () => {
     expect(importedMessage({ entities: 1, invoices: 1, payments: 0, schedules: 0, categories: 2 })).toBe(
       'Imported 1 entity, 1 invoice, 0 payments and 2 categories.',
     );
+  });
+});
+
+describe('the description help', () => {
+  it('shows the next description only once there is one to show', () => {
+    expect(descriptionHelp('', '2026-12-01')).not.toContain('Next');
+    expect(descriptionHelp('   ', '2026-12-01')).not.toContain('Next');
+    expect(descriptionHelp('Rent {month}', undefined)).not.toContain('Next');
+    expect(descriptionHelp('Rent', '2026-12-01')).toMatch(/^Placeholders: .*\. Next: “Rent”$/);
+    expect(descriptionHelp('Rent {year}', '2026-12-01')).toContain('Next: “Rent 2026”');
   });
 });

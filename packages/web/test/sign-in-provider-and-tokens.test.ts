@@ -1,3 +1,4 @@
+import { RESET_MESSAGES } from '@billfold/contract/password-reset';
 import type { ApiToken } from '@billfold/contract/tokens';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getApiTokens } from '../src/api/account/get-api-tokens.ts';
@@ -5,6 +6,7 @@ import { exchangeSignInTicket } from '../src/api/auth/exchange-sign-in-ticket.ts
 import { configureClient } from '../src/api/client.ts';
 import { curlExample, tokenDetails, tokenNameProblem } from '../src/features/account/api-token-text.ts';
 import { linkReturnNotice } from '../src/features/account/identity-link-text.ts';
+import { setPasswordBlocker } from '../src/features/account/SetPasswordButton.tsx';
 import {
   exchangeFailureCode,
   providerSignInMessage,
@@ -127,5 +129,14 @@ describe('the calls, against a real socket', () => {
   it('lists the tokens from the answer’s list', async () => {
     server.handle((_req, res) => json(res, 200, { tokens: [token()] }));
     expect(await getApiTokens()).toEqual({ ok: true, data: [token()] });
+  });
+});
+
+describe('setting a first password by a link', () => {
+  it('says why the link cannot be sent, or nothing when it can', () => {
+    expect(setPasswordBlocker(true, true)).toBeNull();
+    expect(setPasswordBlocker(false, true)).toContain('Confirm your email address first');
+    expect(setPasswordBlocker(true, false)).toBe(RESET_MESSAGES.unavailable);
+    expect(setPasswordBlocker(false, false)).toBe(RESET_MESSAGES.unavailable);
   });
 });

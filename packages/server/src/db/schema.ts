@@ -247,6 +247,17 @@ export interface EmailVerificationsTable {
   used_at: number | null;
 }
 
+/** A password link sent (docs/decisions/0723-password-reset.md): single use, for the address it went to. */
+export interface PasswordResetsTable {
+  id: Generated<number>;
+  user_id: number;
+  token_hash: string;
+  email_key: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
 /** Reminders are on for the user: a daily digest looking `days_ahead` days ahead. */
 export interface ReminderSettingsTable {
   user_id: number;
@@ -382,6 +393,7 @@ export interface Database {
   schedule_occurrences: ScheduleOccurrencesTable;
   calendar_feeds: CalendarFeedsTable;
   email_verifications: EmailVerificationsTable;
+  password_resets: PasswordResetsTable;
   reminder_settings: ReminderSettingsTable;
   reminder_sends: ReminderSendsTable;
 }

@@ -23,6 +23,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The role a ledger route needs; without it, `read` for GET and HEAD and `write` for every other method. */
     access?: LedgerAccess;
+    /** The group the route was registered in, set by `routeGroups` (the OpenAPI document reads it). */
+    routeGroup?: RouteGroup;
   }
 }
 
@@ -105,10 +107,16 @@ export async function routeGroups(
   db: Db,
   groups: Record<RouteGroup, (scope: FastifyInstance) => void | Promise<void>>,
 ): Promise<void> {
+  const inGroup = (scope: FastifyInstance, group: RouteGroup) =>
+    scope.addHook('onRoute', (route) => {
+      route.config = { ...route.config, routeGroup: group };
+    });
   await api.register(async (scope) => {
+    inGroup(scope, 'public');
     await groups.public(scope);
   });
   await api.register(async (scope) => {
+    inGroup(scope, 'account');
     scope.addHook('onRequest', api.authenticate);
     await groups.account(scope);
   });
@@ -116,6 +124,7 @@ export async function routeGroups(
   api.decorateRequest('actor', null as never);
   const ledger = ledgerHook(db);
   await api.register(async (scope) => {
+    inGroup(scope, 'ledger');
     scope.addHook('onRequest', api.authenticate);
     scope.addHook('onRequest', ledger);
     await groups.ledger(scope);

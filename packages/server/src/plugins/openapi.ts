@@ -1,3 +1,4 @@
+import { LEDGER_HEADER } from '@billfold/contract/ledgers';
 import { errorResponse } from '@billfold/contract/primitives';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -22,6 +23,30 @@ export function compiledSerializer({ schema }: { schema: unknown }): (data: unkn
   return fastJson(json as Parameters<typeof fastJson>[0]);
 }
 
+/** The `Billfold-Ledger` request header of every ledger route (docs/decisions/0107-ledgers.md), as JSON Schema. */
+const LEDGER_HEADER_SCHEMA = {
+  type: 'string',
+  pattern: '^[1-9][0-9]{0,15}$',
+  description:
+    "The ledger the request reads or writes, by id (GET /api/v1/ledgers lists them); without it, the caller's personal ledger. A ledger the caller is not a member of answers 404.",
+};
+
+type Transform = typeof jsonSchemaTransform;
+
+/** The zod transform, plus the ledger header on the routes of the ledger group (`routeGroups`, plugins/ledger.ts). */
+const transform: Transform = (input) => {
+  const out = jsonSchemaTransform(input);
+  const schema = out.schema as { hide?: boolean; headers?: { properties?: object; required?: string[] } } | undefined;
+  if (input.route.config?.routeGroup !== 'ledger' || schema === undefined || schema.hide) return out;
+  const headers = schema.headers ?? {};
+  schema.headers = {
+    ...headers,
+    type: 'object',
+    properties: { ...headers.properties, [LEDGER_HEADER]: LEDGER_HEADER_SCHEMA },
+  } as never;
+  return out;
+};
+
 /** OpenAPI generated from the same zod schemas that validate requests; must be registered before the routes. */
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
@@ -35,7 +60,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       servers: [{ url: '/' }],
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
     },
-    transform: jsonSchemaTransform,
+    transform,
   });
   await app.register(swaggerUi, {
     routePrefix: '/api/docs',

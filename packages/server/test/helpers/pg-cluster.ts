@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -56,12 +56,20 @@ export interface PgCluster {
 export interface PgClusterOptions {
   /** Extra `-c name=value` server settings. */
   settings?: Record<string, string | number>;
+  /**
+   * A directory kept between runs (the benchmarks cache a seeded cluster there): the cluster is made in it when it
+   * holds none yet, started from it otherwise, and `stop` leaves it in place. Absent: a temporary directory that
+   * `stop` deletes.
+   */
+  dir?: string;
 }
 
 export async function startPgCluster(options: PgClusterOptions = {}): Promise<PgCluster> {
   const bin = findPgBin();
   if (!bin) throw new Error('No PostgreSQL binaries under /usr/lib/postgresql');
-  const dir = mkdtempSync(join(tmpdir(), 'billfold-pg-'));
+  const kept = options.dir !== undefined;
+  const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'billfold-pg-'));
+  mkdirSync(dir, { recursive: true });
   if (process.getuid?.() === 0) {
     const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
     const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
@@ -69,7 +77,16 @@ export async function startPgCluster(options: PgClusterOptions = {}): Promise<Pg
   }
   const data = join(dir, 'data');
   const port = await freePort();
-  runPg(bin, 'initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--locale=C']);
+  if (!existsSync(join(data, 'PG_VERSION'))) {
+    runPg(bin, 'initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--locale=C']);
+  } else if (existsSync(join(data, 'postmaster.pid'))) {
+    // A kept cluster still running from a run that was cut off: stopped, to start with this run's settings.
+    try {
+      runPg(bin, 'pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
+    } catch {
+      // not running: pg_ctl start clears a stale pid file itself
+    }
+  }
   const settings = { listen_addresses: '127.0.0.1', max_connections: 100, ...options.settings };
   const flags = Object.entries(settings)
     .map(([k, v]) => `-c ${k}=${v}`)
@@ -95,7 +112,7 @@ export async function startPgCluster(options: PgClusterOptions = {}): Promise<Pg
       try {
         runPg(bin, 'pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
       } finally {
-        rmSync(dir, { recursive: true, force: true });
+        if (!kept) rmSync(dir, { recursive: true, force: true });
       }
     },
   };

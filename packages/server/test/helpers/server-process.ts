@@ -32,10 +32,11 @@ export interface ServerProcess {
 
 export async function startServer(
   env: Record<string, string>,
-  { healthyWithinMs = 60_000 } = {},
+  { healthyWithinMs = 60_000, port: fixedPort }: { healthyWithinMs?: number; port?: number } = {},
 ): Promise<ServerProcess> {
   const main = await compiledServer();
-  const port = await freePort();
+  // A fixed port keeps a restarted process where a proxy in front of it expects it (bench/tenants.ts).
+  const port = fixedPort ?? (await freePort());
   const child = spawn(process.execPath, [main], {
     cwd: serverDir,
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env },

@@ -412,6 +412,10 @@ const EXAMPLES: Record<string, (g: Gen, w: World) => Example> = {
   'POST /api/v1/account/email/verify': (g) => ({
     body: { token: draw(g, fc.stringMatching(/^[A-Za-z0-9_-]{1,43}$/)) },
   }),
+  'POST /api/v1/auth/password-reset': (g) => ({ body: { email: draw(g, fc.emailAddress()) } }),
+  'POST /api/v1/auth/password-reset/confirm': (g) => ({
+    body: { token: draw(g, fc.stringMatching(/^[A-Za-z0-9_-]{1,43}$/)), newPassword: 'Fuzz!Passw0rd-long' },
+  }),
   'PUT /api/v1/account/reminders': (g) => ({
     body: {
       enabled: draw(g, looseBool),
@@ -554,6 +558,8 @@ const SLOW = new Set([
   'POST /api/v1/auth/login/mfa',
   // Succeeds only with the token of a link that went by mail (test/email-verification.test.ts follows one).
   'POST /api/v1/account/email/verify',
+  // The same for a password link (test/password-reset.test.ts follows one).
+  'POST /api/v1/auth/password-reset/confirm',
 ]);
 /**
  * Routes the fuzzing caller can only be refused by: it has data (an account import needs an empty account), sends
@@ -572,6 +578,8 @@ const ALWAYS_REFUSED = new Set([
   'POST /api/v1/auth/oidc/exchange',
   'POST /api/v1/account/oidc/link',
   'POST /api/v1/account/oidc/unlink',
+  // The fuzzing server has no mail settings, so no password link can be asked for (test/password-reset.test.ts).
+  'POST /api/v1/auth/password-reset',
 ]);
 const weightOf = (route: string) =>
   route.startsWith('HEAD ') ||

@@ -8,7 +8,8 @@ export interface AppRoute {
   path: string;
   /**
    * `public` routes are reachable signed out: `/` and `/user` (docs/product.md, Who may do what),
-   * `/verify-email`, the link of a verification email, which may be opened in any browser, and `/login/oidc`, where
+   * `/verify-email` and `/reset-password`, the links of emails, which may be opened in any browser, `/forgot-password`,
+   * and `/login/oidc`, where
    * a sign-in with the identity provider comes back.
    */
   access: 'public' | 'signed-in';
@@ -19,6 +20,9 @@ export const routes: readonly AppRoute[] = [
   { path: '/', access: 'public', Page: lazy(() => import('../features/auth/LoginPage.tsx')) },
   { path: '/user', access: 'public', Page: lazy(() => import('../features/auth/CreateAccountPage.tsx')) },
   { path: '/verify-email', access: 'public', Page: lazy(() => import('../features/account/VerifyEmailPage.tsx')) },
+  // A forgotten password (docs/decisions/0723-password-reset.md): asking for a link, and the link itself.
+  { path: '/forgot-password', access: 'public', Page: lazy(() => import('../features/auth/ForgotPasswordPage.tsx')) },
+  { path: '/reset-password', access: 'public', Page: lazy(() => import('../features/auth/ResetPasswordPage.tsx')) },
   // Where a sign-in with the identity provider ends (docs/decisions/0722-openid-connect-sign-in.md).
   { path: '/login/oidc', access: 'public', Page: lazy(() => import('../features/auth/ProviderSignInPage.tsx')) },
   { path: '/logout', access: 'signed-in', Page: lazy(() => import('../features/auth/LogoutPage.tsx')) },

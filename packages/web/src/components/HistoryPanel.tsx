@@ -6,6 +6,7 @@ import Typography from '@mui/material/Typography';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { formatTimestamp } from '../lib/dates.ts';
 import { changeTitle, fieldLines } from '../lib/history-view.ts';
+import { DividedList } from './DividedList.tsx';
 import { PageProgress } from './PageProgress.tsx';
 
 interface Props {
@@ -21,7 +22,7 @@ export function HistoryList({ history, entityName }: Props) {
   if (history.data.length === 0) return <Typography color="text.secondary">No changes recorded.</Typography>;
   const newestFirst = [...history.data].reverse();
   return (
-    <Box component="ol" sx={{ m: 0, p: 0, listStyle: 'none', '& > li + li': { borderTop: 1, borderColor: 'divider' } }}>
+    <DividedList ordered>
       {newestFirst.map((entry) => {
         const lines = fieldLines(entry, entityName);
         return (
@@ -48,7 +49,7 @@ export function HistoryList({ history, entityName }: Props) {
           </Box>
         );
       })}
-    </Box>
+    </DividedList>
   );
 }
 

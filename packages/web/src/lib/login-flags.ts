@@ -1,5 +1,5 @@
 /** Router state carried to `/` so the login page can show the matching notice (docs/product.md, Sign-in page (/)) and return the user. */
-export type LoginFlag = 'loggedOut' | 'accountCreated' | 'sessionEnded';
+export type LoginFlag = 'loggedOut' | 'accountCreated' | 'sessionEnded' | 'passwordSet';
 
 export interface LoginLocationState {
   flag?: LoginFlag;
@@ -11,7 +11,7 @@ export function loginState(flag: LoginFlag | null, from?: string | null): LoginL
   return { ...(flag ? { flag } : {}), ...(from ? { from } : {}) };
 }
 
-const FLAGS: readonly LoginFlag[] = ['loggedOut', 'accountCreated', 'sessionEnded'];
+const FLAGS: readonly LoginFlag[] = ['loggedOut', 'accountCreated', 'sessionEnded', 'passwordSet'];
 
 export function readLoginFlag(state: unknown): LoginFlag | null {
   if (state && typeof state === 'object' && 'flag' in state) {
@@ -22,7 +22,7 @@ export function readLoginFlag(state: unknown): LoginFlag | null {
 }
 
 /** Pages that are no place to return to after signing in. */
-const NO_RETURN = new Set(['/', '/user', '/logout', '/home']);
+const NO_RETURN = new Set(['/', '/user', '/logout', '/home', '/forgot-password', '/reset-password']);
 
 /**
  * `value` as a path of this app (path, query and hash) when it is one, else null: never another origin, a

@@ -21,6 +21,8 @@ export const SIGN_IN_TICKET_TTL = MINUTE;
 export interface OidcOptions {
   config: OidcConfig | null;
   passwordLogin: boolean;
+  /** Password links can be mailed (modules/password-reset): the sign-in page offers "Forgot your password?". */
+  passwordReset: boolean;
   /** Key text for the state cookie's signature (the JWT secret). */
   secret: string;
   now: () => number;
@@ -76,6 +78,7 @@ export class OidcService {
     return {
       password: this.options.passwordLogin,
       oidc: config ? { name: config.name, signup: config.signup } : null,
+      passwordReset: this.options.passwordReset,
     };
   }
 

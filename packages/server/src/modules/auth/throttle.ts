@@ -33,6 +33,10 @@ export const LIMITS = {
    * address has an account; this keeps that as slow as signing up (docs/decisions/1131-verified-addresses.md).
    */
   emailChanges: 10,
+  /** Password links asked for one address, as typed (docs/decisions/0723-password-reset.md). */
+  resetMails: 3,
+  /** Password links asked for from one client address, whatever the addresses. */
+  resetAddress: 10,
 } as const;
 
 export interface ThrottleKey {
@@ -71,6 +75,12 @@ export const emailChangeKey = (userId: number): ThrottleKey => ({
   key: `email-change:${userId}`,
   limit: LIMITS.emailChanges,
 });
+
+export const resetMailKey = (emailKey: string): ThrottleKey => ({
+  key: `reset-mail:${emailKey}`,
+  limit: LIMITS.resetMails,
+});
+export const resetAddressKey = (ip: string): ThrottleKey => ({ key: `reset-ip:${ip}`, limit: LIMITS.resetAddress });
 
 /** When the keys may next be tried: `limit` rows in the window hold a key until the oldest of them leaves it. */
 async function retryAt(repo: AuthRepository, keys: ThrottleKey[], now: number, extra: number) {

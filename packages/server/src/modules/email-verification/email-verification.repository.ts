@@ -1,3 +1,4 @@
+import { findMailedLink, spendMailedLink } from '../../db/mailed-links.ts';
 import { Repository } from '../../db/repository.ts';
 
 /** The verification links sent (hashed tokens) and the account's verified state. */
@@ -49,18 +50,11 @@ export class EmailVerificationRepository extends Repository {
   }
 
   findByHash(tokenHash: string) {
-    return this.db.selectFrom('email_verifications').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+    return findMailedLink(this.db, 'email_verifications', tokenHash);
   }
 
-  /** Spends a link: true for exactly one caller, however many follow it at once. */
-  async spend(id: number, at: number): Promise<boolean> {
-    const result = await this.db
-      .updateTable('email_verifications')
-      .set({ used_at: at })
-      .where('id', '=', id)
-      .where('used_at', 'is', null)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+  spend(id: number, at: number): Promise<boolean> {
+    return spendMailedLink(this.db, 'email_verifications', id, at);
   }
 
   /** Marks the address verified, if it is still the account's address. */

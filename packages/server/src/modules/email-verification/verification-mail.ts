@@ -1,11 +1,9 @@
 import { VERIFICATION_LINK_HOURS } from '@billfold/contract/email-verification';
+import { escapeHtml } from '../../lib/html.ts';
 import type { MailMessage } from '../../lib/mailer.ts';
 
 /** Why the link is being sent: the words around it differ. */
 export type LinkReason = 'new' | 'changed' | 'again' | 'reminders';
-
-const escapeHtml = (text: string) =>
-  text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
 
 const OPENING: Record<LinkReason, string> = {
   new: 'Welcome to Billfold. Please confirm that this is your email address.',

@@ -35,7 +35,7 @@ export interface HistoryRow {
 /**
  * The change history of invoices, payments and entities (docs/decisions/0108-change-history.md). A writer gets one
  * through its own repository's `history(at)`, on the same connection, so each record goes in the write's own
- * transaction; `at` is the write's instant.
+ * transaction; `at` is the write's instant. Reads go through `HistoryReader`.
  */
 export class HistoryRepository extends Repository {
   constructor(
@@ -107,7 +107,10 @@ export class HistoryRepository extends Repository {
     await this.binMoves('entry', actor, action, moved.entries ?? []);
     await this.binMoves('payment', actor, action, moved.payments ?? []);
   }
+}
 
+/** Reads of the change history: the routes of `history.routes.ts` (they write nothing, so no instant). */
+export class HistoryReader extends Repository {
   /** Whether the item is in the ledger, in the recycle bin or not. */
   async holds(kind: HistoryKind, ledgerId: number, itemId: number): Promise<boolean> {
     const row = await this.db

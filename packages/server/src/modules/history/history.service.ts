@@ -2,7 +2,7 @@ import { toApiTimestamp } from '@billfold/contract/dates';
 import { type FieldChange, HISTORY_ACTIONS, type HistoryAction, type HistoryEntry } from '@billfold/contract/history';
 import { notFound } from '../../lib/http-error.ts';
 import { MESSAGES } from '../../lib/messages.ts';
-import type { HistoryRepository, HistoryRow } from './history.repository.ts';
+import type { HistoryReader, HistoryRow } from './history.repository.ts';
 import type { HistoryKind } from './history-fields.ts';
 
 const NOT_FOUND: Record<HistoryKind, string> = {
@@ -24,7 +24,7 @@ function toHistoryEntry(row: HistoryRow): HistoryEntry {
 
 /** Who changed what on an invoice, payment or entity (docs/decisions/0108-change-history.md). */
 export class HistoryService {
-  constructor(private readonly repo: HistoryRepository) {}
+  constructor(private readonly repo: HistoryReader) {}
 
   /** The item's history, oldest first; recycled items too. 404 when the item is not in the request's ledger. */
   async list(ledgerId: number, kind: HistoryKind, itemId: number): Promise<HistoryEntry[]> {

@@ -48,16 +48,16 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /** Text of the upload: UTF-8 (a byte-order mark is dropped); UTF-16 and other encodings are refused in words. */
 export function decodeCsv(bytes: Uint8Array): string {
-  if (bytes.length === 0) throw badRequest(CSV_ERRORS.empty);
+  if (bytes.length === 0) throw badRequest(CSV_ERRORS.empty, 'INVALID_FILE');
   if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))
-    throw badRequest(CSV_ERRORS.encoding);
+    throw badRequest(CSV_ERRORS.encoding, 'INVALID_FILE');
   let text: string;
   try {
     text = decoder.decode(bytes);
   } catch {
-    throw badRequest(CSV_ERRORS.encoding);
+    throw badRequest(CSV_ERRORS.encoding, 'INVALID_FILE');
   }
-  if (text.includes('\u0000')) throw badRequest(CSV_ERRORS.binary);
+  if (text.includes('\u0000')) throw badRequest(CSV_ERRORS.binary, 'INVALID_FILE');
   return text.replace(/^\uFEFF/, '');
 }
 
@@ -98,7 +98,7 @@ type Parsed = { record: string[]; info: { lines: number } };
  */
 export async function readCsv(bytes: Uint8Array, limits: CsvLimits): Promise<CsvFile> {
   const text = decodeCsv(bytes);
-  if (text.trim() === '') throw badRequest(CSV_ERRORS.empty);
+  if (text.trim() === '') throw badRequest(CSV_ERRORS.empty, 'INVALID_FILE');
   const delimiter = delimiterOf(text);
   checkHeaderWidth(text, delimiter, limits);
   const rows: Parsed[] = [];
@@ -147,14 +147,17 @@ export async function readCsv(bytes: Uint8Array, limits: CsvLimits): Promise<Csv
     const { message, lines, code } = failed as Error & { lines?: number; code?: string };
     if (code === 'CSV_MAX_RECORD_SIZE') throw csvLimitErrors.fieldTooLong(limits, (lines ?? 0) + 1);
     const where = lines ? `line ${lines}: ` : '';
-    throw badRequest(`The file is not valid CSV (${where}${message.replace(/^Invalid \w+ Length: /, '')}).`);
+    throw badRequest(
+      `The file is not valid CSV (${where}${message.replace(/^Invalid \w+ Length: /, '')}).`,
+      'INVALID_FILE',
+    );
   }
   const [header, ...data] = rows;
-  if (!header) throw badRequest(CSV_ERRORS.empty);
+  if (!header) throw badRequest(CSV_ERRORS.empty, 'INVALID_FILE');
   const headers = header.record.map((h) => h.trim());
   if (headers.some((h) => LOOKS_LIKE_DATA.test(h)) || headers.every((h) => h === ''))
-    throw badRequest(CSV_ERRORS.noHeader);
-  if (data.length === 0) throw badRequest(CSV_ERRORS.noRows);
+    throw badRequest(CSV_ERRORS.noHeader, 'INVALID_FILE');
+  if (data.length === 0) throw badRequest(CSV_ERRORS.noRows, 'INVALID_FILE');
   if (data.length > limits.importRows) throw csvLimitErrors.tooManyRows(limits);
   // `info.lines` is the line a record ends on; a record starts after the previous one ended.
   let previousEnd = header.info.lines;

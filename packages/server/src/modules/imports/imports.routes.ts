@@ -1,3 +1,4 @@
+import type { ErrorCode } from '@billfold/contract/error-codes';
 import {
   type CommitEvent,
   type ImportOptions,
@@ -6,6 +7,7 @@ import {
   importPreview,
   importSummary,
 } from '@billfold/contract/imports';
+import { ownValue } from '@billfold/contract/own-keys';
 import { idParams } from '@billfold/contract/primitives';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -23,6 +25,19 @@ const security = [{ bearer: [] }];
 const FORM_OVERHEAD = 2 * 1024 * 1024;
 const MALFORMED = 'The upload is not a valid multipart/form-data body.';
 const NOT_MULTIPART = 'Upload the CSV file as multipart/form-data with a "file" field.';
+
+/** The most bytes of the `mapping` or `keep` field. */
+const FIELD_BYTES = 1024 * 1024;
+const FORM_PARTS = 'The upload has too many parts: send one "file" and the optional "mapping" and "keep" fields.';
+
+/** The form parser's refusals (@fastify/multipart's error codes), in words, with the contract's codes. */
+const FORM_REFUSALS: Record<string, { message: string; code: ErrorCode }> = {
+  FST_PARTS_LIMIT: { message: FORM_PARTS, code: 'VALIDATION_FAILED' },
+  FST_FIELDS_LIMIT: { message: FORM_PARTS, code: 'VALIDATION_FAILED' },
+  FST_FILES_LIMIT: { message: FORM_PARTS, code: 'VALIDATION_FAILED' },
+  FST_PROTO_VIOLATION: { message: 'A form field may not be named __proto__ or constructor.', code: 'FORBIDDEN_KEY' },
+  FST_INVALID_JSON_FIELD_ERROR: { message: 'A form field sent as JSON is not valid JSON.', code: 'MALFORMED_JSON' },
+};
 
 interface Upload {
   fileName: string;
@@ -45,16 +60,26 @@ async function readUpload(request: FastifyRequest, limits: Limits): Promise<Uplo
           options: { mapping: null, keep: [] },
         };
       } else if (part.fieldname === 'mapping' || part.fieldname === 'keep') {
+        if (part.valueTruncated)
+          throw new HttpError(
+            413,
+            `${part.fieldname} is longer than the limit of ${FIELD_BYTES / 1024 / 1024} MiB.`,
+            {},
+            'FIELD_TOO_LONG',
+          );
         try {
           fields[part.fieldname] = JSON.parse(String(part.value));
         } catch {
-          throw badRequest(`${part.fieldname} must be JSON.`);
+          throw badRequest(`${part.fieldname} must be JSON.`, 'MALFORMED_JSON');
         }
       }
     }
   } catch (err) {
     // The file is counted while it streams in and refused at its first byte over the limit.
-    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw bodyTooLarge(limits.csvBytes, 'The file');
+    const code = String((err as { code?: string }).code);
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw bodyTooLarge(limits.csvBytes, 'The file');
+    const refusal = ownValue(FORM_REFUSALS, code);
+    if (refusal) throw badRequest(refusal.message, refusal.code);
     const status = (err as { statusCode?: number }).statusCode;
     if (err instanceof HttpError || (status && status < 500)) throw err;
     // The form parser's own errors (a cut-off body, a wrong boundary) are the client's.
@@ -64,7 +89,7 @@ async function readUpload(request: FastifyRequest, limits: Limits): Promise<Uplo
   const options = importOptions.safeParse(fields);
   if (!options.success) {
     const issue = options.error.issues[0];
-    throw badRequest(`${issue?.path.join('.')}: ${issue?.message}`);
+    throw badRequest(`${issue?.path.join('.')}: ${issue?.message}`, 'VALIDATION_FAILED');
   }
   return { ...file, options: options.data };
 }
@@ -79,7 +104,7 @@ export async function importsRoutes(app: FastifyInstance, service: ImportsServic
   await app.register(async (scope) => {
     scope.addHook('preParsing', app.heavyWork);
     await scope.register(multipart, {
-      limits: { fileSize: limits.csvBytes, files: 1, fields: 4, fieldSize: 1024 * 1024 },
+      limits: { fileSize: limits.csvBytes, files: 1, fields: 4, fieldSize: FIELD_BYTES },
     });
     const r = scope.withTypeProvider<ZodTypeProvider>();
     r.post(

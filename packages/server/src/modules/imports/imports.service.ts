@@ -221,7 +221,7 @@ export class ImportsService {
     return this.repo.transaction(async (repo) => {
       await repo.reserveInvoiceNumbers(ledgerId, 0); // the ledger row's lock: imports into one ledger run one at a time
       const a = await this.analyze(repo, ledgerId, file, options.mapping);
-      if (a.problems.length > 0) throw badRequest(a.problems.join(' '));
+      if (a.problems.length > 0) throw badRequest(a.problems.join(' '), 'INVALID_FILE');
       const failed = a.rows.filter((r) => r.errors.length > 0);
       if (failed.length > 0) {
         const first = failed
@@ -230,6 +230,7 @@ export class ImportsService {
           .join('; ');
         throw badRequest(
           `${failed.length} ${failed.length === 1 ? 'row has' : 'rows have'} errors, so nothing was imported (${first}).`,
+          'INVALID_FILE',
         );
       }
       const keep = new Set(options.keep);

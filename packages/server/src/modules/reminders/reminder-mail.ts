@@ -1,6 +1,7 @@
 import type { DueGroup } from '@billfold/contract/due';
 import type { Entry } from '@billfold/contract/entries';
 import { formatUsd } from '@billfold/contract/money';
+import { escapeHtml } from '../../lib/html.ts';
 import type { MailMessage } from '../../lib/mailer.ts';
 
 /** An invoice of a digest, with its ledger's name when the user is a member of more than one ledger. */
@@ -21,9 +22,6 @@ export interface Digest {
 }
 
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
-
-const escapeHtml = (text: string) =>
-  text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
 
 function owed(g: DigestGroup): string {
   const parts = [];

@@ -11,5 +11,6 @@ export function toUser(row: UserRow): User {
     createdAt: toApiTimestamp(new Date(row.created_at)),
     lastLogin: row.last_login === null ? null : toApiTimestamp(new Date(row.last_login)),
     mfaEnabled: row.mfa_enabled === 1,
+    hasPassword: row.has_password === 1,
   };
 }

@@ -26,6 +26,7 @@ import { EnableMfaDialog } from './EnableMfaDialog.tsx';
 import { linkReturnNotice } from './identity-link-text.ts';
 import { LinkIdentityDialog } from './LinkIdentityDialog.tsx';
 import { RecoveryCodesDialog } from './RecoveryCodesDialog.tsx';
+import { SetPasswordButton } from './SetPasswordButton.tsx';
 import { useAccountNotice } from './use-account-notice.ts';
 
 type OpenDialog =
@@ -175,10 +176,20 @@ export default function AccountPage() {
             </Row>
           )}
         </Stack>
+        {!user.hasPassword && (
+          <Alert severity="info" sx={{ mt: 3 }}>
+            Your account has no password of its own: you sign in with {provider ?? 'your identity provider'}. Changes
+            that ask for your current password need one.
+          </Alert>
+        )}
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mt: 3 }}>
-          <Button variant="contained" onClick={() => setDialog('password')}>
-            Change Password
-          </Button>
+          {user.hasPassword ? (
+            <Button variant="contained" onClick={() => setDialog('password')}>
+              Change Password
+            </Button>
+          ) : (
+            <SetPasswordButton email={user.email} emailVerified={emailStatus?.verified ?? false} />
+          )}
           <Button variant="outlined" color="error" onClick={() => setDialog('deactivate')}>
             Deactivate Account
           </Button>

@@ -9,6 +9,7 @@ import { useRevokeApiToken } from '../../api/account/revoke-api-token.ts';
 import { useLedgers } from '../../api/ledgers/list-ledgers.ts';
 import { failureMessage } from '../../api/outcome.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { DividedList } from '../../components/DividedList.tsx';
 import { tokenDetails } from './api-token-text.ts';
 import { NewApiTokenDialog } from './NewApiTokenDialog.tsx';
 import { useAccountNotice } from './use-account-notice.ts';
@@ -55,11 +56,7 @@ export function ApiTokensSection() {
       {isError && <Alert severity="error">Failed to load your tokens.</Alert>}
       {tokens && tokens.length === 0 && <Typography color="text.secondary">You have no API tokens.</Typography>}
       {tokens && tokens.length > 0 && (
-        <Stack
-          component="ul"
-          aria-label="API tokens"
-          sx={{ m: 0, p: 0, listStyle: 'none', '& > li + li': { borderTop: 1, borderColor: 'divider' } }}
-        >
+        <DividedList label="API tokens">
           {tokens.map((token) => (
             <Stack
               component="li"
@@ -84,7 +81,7 @@ export function ApiTokensSection() {
               </Button>
             </Stack>
           ))}
-        </Stack>
+        </DividedList>
       )}
       <NewApiTokenDialog open={creating} onClose={() => setCreating(false)} />
       <ConfirmDialog

@@ -1,4 +1,4 @@
-import type { CreatedToken, TokenScope } from '@billfold/contract/tokens';
+import { type CreatedToken, MAX_TOKEN_NAME, type TokenScope } from '@billfold/contract/tokens';
 import ContentCopy from '@mui/icons-material/ContentCopy';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -16,6 +16,7 @@ import { useLedgers } from '../../api/ledgers/list-ledgers.ts';
 import { failureMessage } from '../../api/outcome.ts';
 import { FormDialog } from '../../components/FormDialog.tsx';
 import { IsoDateField } from '../../components/IsoDateField.tsx';
+import { NameField } from '../../components/NameField.tsx';
 import { curlExample, SCOPE_LABELS, tokenNameProblem } from './api-token-text.ts';
 import { useAccountNotice } from './use-account-notice.ts';
 
@@ -122,15 +123,12 @@ export function NewApiTokenDialog({ open, onClose }: { open: boolean; onClose: (
             A token lets a script or a home dashboard use your account without your password. Anyone holding it can do
             what its scope allows.
           </DialogContentText>
-          <TextField
-            label="Name"
+          <NameField
             name="token-name"
             value={name}
-            onChange={(event) => setName(event.target.value)}
+            onChange={setName}
+            maxLength={MAX_TOKEN_NAME}
             helperText="What uses it, e.g. Home Assistant"
-            autoFocus
-            fullWidth
-            required
           />
           <Box>
             <FormLabel id="token-scope-label">Scope</FormLabel>

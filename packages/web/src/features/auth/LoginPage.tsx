@@ -1,10 +1,12 @@
 import type { AuthResponse, MfaChallenge } from '@billfold/contract/auth';
+import { RESET_MESSAGES } from '@billfold/contract/password-reset';
 import Button from '@mui/material/Button';
 import Divider from '@mui/material/Divider';
+import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { type FormEvent, useEffect, useState } from 'react';
-import { Navigate, useLocation, useNavigate } from 'react-router-dom';
+import { Navigate, Link as RouterLink, useLocation, useNavigate } from 'react-router-dom';
 import { OIDC_START_PATH, useSignInMethods } from '../../api/auth/get-sign-in-methods.ts';
 import { login } from '../../api/auth/login.ts';
 import { AuthCard } from '../../components/AuthCard.tsx';
@@ -27,6 +29,7 @@ const FLAG_NOTICES: Record<LoginFlag, { message: string; severity: 'info' | 'suc
     loggedOut: { message: 'You have been logged out', severity: 'info', duration: NOTICE_MS.signInFlag },
     accountCreated: { message: 'Account created! Please log in.', severity: 'success', duration: NOTICE_MS.signInFlag },
     sessionEnded: { message: SESSION_ENDED, severity: 'warning', duration: NOTICE_MS.sessionEnded },
+    passwordSet: { message: RESET_MESSAGES.done, severity: 'success', duration: NOTICE_MS.signInFlag },
   };
 
 export default function LoginPage() {
@@ -118,6 +121,11 @@ export default function LoginPage() {
             Create User
           </Button>
         </Stack>
+        {methods?.passwordReset && (
+          <Link component={RouterLink} to="/forgot-password" variant="body2" sx={{ alignSelf: 'center' }}>
+            Forgot your password?
+          </Link>
+        )}
         {providerButton && (
           <>
             <Divider>or</Divider>

@@ -10,6 +10,7 @@ import { useState } from 'react';
 import { useCategories } from '../../api/categories/list-categories.ts';
 import { useUpdateCategory } from '../../api/categories/update-category.ts';
 import { failureMessage } from '../../api/outcome.ts';
+import { DividedList } from '../../components/DividedList.tsx';
 import { ReadOnlyTip, useLedgerAccess } from '../../components/ledger-access.tsx';
 import { useNotice } from '../../components/notices.tsx';
 import { PageCard } from '../../components/PageCard.tsx';
@@ -154,11 +155,7 @@ export default function CategoriesPage() {
               You have no categories of your own yet.
             </Typography>
           ) : (
-            <Box
-              component="ul"
-              aria-label="Your categories"
-              sx={{ listStyle: 'none', m: 0, p: 0, '& > li + li': { borderTop: 1, borderColor: 'divider' } }}
-            >
+            <DividedList label="Your categories">
               {own.map((category) => (
                 <OwnCategoryRow
                   key={category.id}
@@ -169,7 +166,7 @@ export default function CategoriesPage() {
                   onRetire={(retired) => retire(category, retired)}
                 />
               ))}
-            </Box>
+            </DividedList>
           )}
           <Typography variant="h6" component="h2" sx={{ mt: 4, mb: 1.5 }}>
             Built-in categories

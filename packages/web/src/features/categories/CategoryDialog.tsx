@@ -5,12 +5,12 @@ import FormHelperText from '@mui/material/FormHelperText';
 import FormLabel from '@mui/material/FormLabel';
 import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
-import TextField from '@mui/material/TextField';
 import { useId, useState } from 'react';
 import { useCreateCategory } from '../../api/categories/create-category.ts';
 import { useUpdateCategory } from '../../api/categories/update-category.ts';
 import { failureMessage, serverReason } from '../../api/outcome.ts';
 import { FormDialog } from '../../components/FormDialog.tsx';
+import { NameField } from '../../components/NameField.tsx';
 import { useNotice } from '../../components/notices.tsx';
 import { categoryNameProblem } from './category-form.ts';
 
@@ -75,19 +75,14 @@ export function CategoryDialog({ open, category, onClose }: Props) {
       onSubmit={submit}
       onClose={onClose}
     >
-      <TextField
-        label="Name"
-        name="name"
+      <NameField
         value={name}
-        onChange={(event) => {
-          setName(event.target.value);
+        onChange={(value) => {
+          setName(value);
           setError(null);
         }}
-        required
-        autoFocus
-        fullWidth
+        maxLength={MAX_CATEGORY_NAME}
         helperText={editing ? 'Every entity and invoice in this category takes the new name.' : undefined}
-        slotProps={{ htmlInput: { maxLength: MAX_CATEGORY_NAME } }}
       />
       <FormControl>
         <FormLabel id={flowLabel}>Used for</FormLabel>

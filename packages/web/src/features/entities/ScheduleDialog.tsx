@@ -1,5 +1,5 @@
 import type { Bill } from '@billfold/contract/bills';
-import { cadenceLabel, expandTemplate, TEMPLATE_PLACEHOLDERS } from '@billfold/contract/schedule-dates';
+import { cadenceLabel } from '@billfold/contract/schedule-dates';
 import { type DuplicateChoice, MAX_CATCH_UP, type Schedule, type ScheduleBody } from '@billfold/contract/schedules';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
@@ -32,6 +32,7 @@ import {
   type CatchUpQuestion,
   catchUpQuestion,
   checkScheduleForm,
+  descriptionHelp,
   emptyScheduleForm,
   immediateCount,
   previewDates,
@@ -48,9 +49,6 @@ export const SCHEDULE_MESSAGES = {
   error: 'Error saving schedule.',
 } as const;
 
-const PLACEHOLDER_HELP = `Placeholders: ${Object.keys(TEMPLATE_PLACEHOLDERS)
-  .map((name) => `{${name}}`)
-  .join(' ')}`;
 const DAYS = Array.from({ length: 31 }, (_, i) => String(i + 1));
 
 interface Props {
@@ -134,9 +132,7 @@ export function ScheduleDialog({ target, bill, onClose }: Props) {
         name="description"
         value={values.description}
         onChange={(event) => set('description', event.target.value)}
-        helperText={
-          first ? `${PLACEHOLDER_HELP}. Next: “${expandTemplate(values.description, first, 1)}”` : PLACEHOLDER_HELP
-        }
+        helperText={descriptionHelp(values.description, first)}
         slotProps={{ htmlInput: { maxLength: 200 } }}
         fullWidth
         autoFocus

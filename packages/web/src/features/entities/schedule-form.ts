@@ -2,8 +2,10 @@ import { isValidIsoDate } from '@billfold/contract/dates';
 import type { PaymentMethodCode } from '@billfold/contract/payment-methods';
 import {
   type Cadence,
+  expandTemplate,
   occurrencesUpTo,
   type ScheduleRule,
+  TEMPLATE_PLACEHOLDERS,
   upcomingOccurrences,
 } from '@billfold/contract/schedule-dates';
 import {
@@ -202,4 +204,17 @@ export function immediateCount(values: ScheduleFormValues, today: string): numbe
   if (!parsed.success || parsed.data.firstDate > today) return 0;
   const count = occurrencesUpTo(parsed.data, today, MAX_CATCH_UP);
   return parsed.data.count === null ? count : Math.min(count, parsed.data.count);
+}
+
+const PLACEHOLDER_HELP = `Placeholders: ${Object.keys(TEMPLATE_PLACEHOLDERS)
+  .map((name) => `{${name}}`)
+  .join(' ')}`;
+
+/**
+ * The description field's help: the placeholders, and what the next invoice's description will read once the
+ * field holds something and the schedule has a next date.
+ */
+export function descriptionHelp(description: string, next: string | undefined): string {
+  if (next === undefined || description.trim() === '') return PLACEHOLDER_HELP;
+  return `${PLACEHOLDER_HELP}. Next: “${expandTemplate(description, next, 1)}”`;
 }

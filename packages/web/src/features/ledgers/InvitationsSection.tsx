@@ -13,6 +13,7 @@ import { useRef, useState } from 'react';
 import { useCreateInvitation } from '../../api/ledgers/create-invitation.ts';
 import { useInvitations } from '../../api/ledgers/list-invitations.ts';
 import { useRevokeInvitation } from '../../api/ledgers/revoke-invitation.ts';
+import { DividedList } from '../../components/DividedList.tsx';
 import { useNotice } from '../../components/notices.tsx';
 import { PageProgress } from '../../components/PageProgress.tsx';
 import { formatTimestamp } from '../../lib/dates.ts';
@@ -135,10 +136,7 @@ export function InvitationsSection({ ledger }: { ledger: Ledger }) {
         </Typography>
       )}
       {invitations.data && invitations.data.length > 0 && (
-        <Box
-          component="ul"
-          sx={{ m: 0, p: 0, listStyle: 'none', '& > li + li': { borderTop: 1, borderColor: 'divider' } }}
-        >
+        <DividedList>
           {invitations.data.map((invitation) => (
             <Stack
               component="li"
@@ -166,7 +164,7 @@ export function InvitationsSection({ ledger }: { ledger: Ledger }) {
               </Box>
             </Stack>
           ))}
-        </Box>
+        </DividedList>
       )}
     </Paper>
   );

@@ -24,6 +24,7 @@ import { useMembers } from '../../api/ledgers/list-members.ts';
 import { useRemoveMember } from '../../api/ledgers/remove-member.ts';
 import { useRenameLedger } from '../../api/ledgers/rename-ledger.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { DividedList } from '../../components/DividedList.tsx';
 import { FormDialog } from '../../components/FormDialog.tsx';
 import { useCurrentLedger } from '../../components/ledger-access.tsx';
 import { useNotice } from '../../components/notices.tsx';
@@ -280,10 +281,7 @@ function MembersSection({ ledger }: { ledger: Ledger }) {
       {members.isPending && <PageProgress />}
       {members.isError && <Alert severity="error">Failed to load members.</Alert>}
       {members.data && (
-        <Box
-          component="ul"
-          sx={{ m: 0, p: 0, listStyle: 'none', '& > li + li': { borderTop: 1, borderColor: 'divider' } }}
-        >
+        <DividedList>
           {members.data.map((member) => (
             <Stack
               component="li"
@@ -335,7 +333,7 @@ function MembersSection({ ledger }: { ledger: Ledger }) {
               </Stack>
             </Stack>
           ))}
-        </Box>
+        </DividedList>
       )}
       <ConfirmDialog
         open={removing !== null}

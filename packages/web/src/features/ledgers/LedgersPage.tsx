@@ -12,6 +12,7 @@ import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import { useCreateLedger } from '../../api/ledgers/create-ledger.ts';
 import { ledgersQueryKey } from '../../api/ledgers/ledger-queries.ts';
 import { useLedgers } from '../../api/ledgers/list-ledgers.ts';
+import { DividedList } from '../../components/DividedList.tsx';
 import { useCurrentLedger } from '../../components/ledger-access.tsx';
 import { useNotice } from '../../components/notices.tsx';
 import { PageCard } from '../../components/PageCard.tsx';
@@ -96,14 +97,11 @@ export default function LedgersPage() {
       {ledgers.isPending && <PageProgress />}
       {ledgers.isError && <Alert severity="error">Failed to load ledgers.</Alert>}
       {ledgers.data && (
-        <Box
-          component="ul"
-          sx={{ m: 0, p: 0, listStyle: 'none', '& > li + li': { borderTop: 1, borderColor: 'divider' } }}
-        >
+        <DividedList>
           {ledgers.data.map((ledger) => (
             <LedgerRow key={ledger.id} ledger={ledger} current={ledger.id === current.id} />
           ))}
-        </Box>
+        </DividedList>
       )}
       {creating && (
         <NameDialog

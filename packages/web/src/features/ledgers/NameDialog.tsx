@@ -1,7 +1,7 @@
-import { ledgerName } from '@billfold/contract/ledgers';
-import TextField from '@mui/material/TextField';
+import { ledgerName, MAX_LEDGER_NAME } from '@billfold/contract/ledgers';
 import { useState } from 'react';
 import { FormDialog } from '../../components/FormDialog.tsx';
+import { NameField } from '../../components/NameField.tsx';
 
 /** The one field of a new or renamed ledger: trimmed, 1 to 100 characters (the contract's `ledgerName`). */
 export function NameDialog({
@@ -47,17 +47,13 @@ export function NameDialog({
       onSubmit={submit}
       onClose={onClose}
     >
-      <TextField
-        label="Name"
-        name="name"
+      <NameField
         value={name}
-        onChange={(event) => {
-          setName(event.target.value);
+        onChange={(value) => {
+          setName(value);
           setProblem(null);
         }}
-        autoFocus
-        fullWidth
-        slotProps={{ htmlInput: { maxLength: 100 } }}
+        maxLength={MAX_LEDGER_NAME}
       />
     </FormDialog>
   );
