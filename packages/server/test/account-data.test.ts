@@ -352,18 +352,22 @@ describe.each(dialects)('account file from %s', (dialect) => {
     };
     const url = await source.app.listen({ host: '127.0.0.1', port: 0 });
     try {
-      // The client goes once the export has read its first page of invoices, which the snapshot holds.
+      // The client reads nothing, so the export waits for it once the socket's buffers are full (the file is far
+      // larger). Once the export has read its first page of invoices the snapshot is looked at, and only then does
+      // the client go: the look cannot race the export's end.
       let heldWhileReading: Promise<boolean> = Promise.resolve(false);
       let req: ClientRequest | null = null;
+      let looked = false;
       const onPage = (message: unknown) => {
-        if ((message as { table: string }).table !== 'entries' || !req || req.destroyed) return;
-        heldWhileReading = held();
-        req.destroy();
+        if ((message as { table: string }).table !== 'entries' || !req || looked) return;
+        looked = true;
+        const going = req;
+        heldWhileReading = held().finally(() => going.destroy());
       };
       subscribe(EXPORT_PAGE_CHANNEL, onPage);
       try {
         await new Promise<void>((resolve) => {
-          req = get(`${url}/api/v1/account/export`, { headers: owner.session.headers }, (res) => res.resume());
+          req = get(`${url}/api/v1/account/export`, { headers: owner.session.headers });
           req.on('close', () => resolve());
           req.on('error', () => {});
         });
