@@ -49,6 +49,9 @@ export const COLUMN_TYPES = {
   due: Int32Array,
 } as const;
 export type Columns = { [K in keyof typeof COLUMN_TYPES]: InstanceType<(typeof COLUMN_TYPES)[K]> };
+/** Scopes whose masks each index keeps (`LedgerIndex.match`): a byte per slot each. */
+export const MATCH_MASKS = 4;
+
 /** Slots the columns start with; they double as the ledger grows. */
 export const INITIAL_SLOTS = 1024;
 

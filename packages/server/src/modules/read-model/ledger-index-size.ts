@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { BYTES_PER_SLOT, INITIAL_SLOTS, Shares } from './ledger-index-columns.ts';
+import { BYTES_PER_SLOT, INITIAL_SLOTS, MATCH_MASKS, Shares } from './ledger-index-columns.ts';
 import { SORT_COLUMNS } from './scope-sql.ts';
 
 /**
@@ -79,7 +79,7 @@ export async function estimateLedgerBytes(db: Kysely<Database>, ledgerId: number
   const capacity = capacityFor(invoices);
   const bytes =
     capacity * BYTES_PER_SLOT + // the columns
-    capacity + // the read mask
+    MATCH_MASKS * capacity + // the read masks
     ORDER_COUNT * 4 * invoices +
     SHARES_START_BYTES +
     descriptions +

@@ -10,6 +10,7 @@ import {
   INITIAL_SLOTS,
   INTERNAL,
   LIVE,
+  MATCH_MASKS,
   MIXED,
   NO_DUE,
   NO_METHOD,
@@ -120,8 +121,9 @@ export abstract class LedgerIndexStore {
   protected readonly methods: { type: string; medium: string }[] = [];
   /** Per-method shares of the slots whose live payments use several methods. */
   protected readonly shares = new Shares();
-  /** The mask of the read in progress (`match`). */
-  protected scratch = new Uint8Array(0);
+  /** The masks of the last scopes read (`match`), at `matchesAt`, least recently used first. */
+  protected readonly matches = new Map<string, { mask: Uint8Array; count: number }>();
+  protected matchesAt = -1;
   /** Per sort column: the live slots in the database's `ORDER BY column, invoice_number`. */
   private readonly orders = new Map<SortColumn, Int32Array>();
 
@@ -137,7 +139,7 @@ export abstract class LedgerIndexStore {
       this.serviceBytes +
       this.billBytes +
       this.shares.bytes +
-      Math.max(this.scratch.length, this.cols.id.length); // the read mask, allocated at the first read
+      MATCH_MASKS * this.cols.id.length; // the read masks, allocated as reads come
     for (const order of this.orders.values()) bytes += order.byteLength;
     return bytes;
   }

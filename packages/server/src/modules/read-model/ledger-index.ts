@@ -3,7 +3,18 @@ import type { Database } from '../../db/schema.ts';
 import type { ExportRow } from '../entries/entries-export.ts';
 import { PAY_STATE } from '../payment-totals/payment-totals.ts';
 import type { EntryGroup, MethodGroup, Side } from './groups.ts';
-import { ARCHIVED, day, INCOMING, INTERNAL, isoDay, LIVE, MIXED, NO_DUE, NO_METHOD } from './ledger-index-columns.ts';
+import {
+  ARCHIVED,
+  day,
+  INCOMING,
+  INTERNAL,
+  isoDay,
+  LIVE,
+  MATCH_MASKS,
+  MIXED,
+  NO_DUE,
+  NO_METHOD,
+} from './ledger-index-columns.ts';
 import { LedgerIndexStore } from './ledger-index-store.ts';
 import { type EntryScope, PAID_FILTERS } from './scope.ts';
 import type { SortColumn } from './scope-sql.ts';
@@ -67,14 +78,17 @@ export class LedgerIndex extends LedgerIndexStore {
       else if (op === '<') payHigh = state - 1;
       else payLow = payHigh = state;
     }
-    // Lookup tables by category and entity slot; all ones when the scope does not filter on them.
-    const categories = new Uint8Array(256).fill(s.categories ? 0 : 1);
-    for (const label of s.categories ?? []) {
-      const slot = this.categorySlots.get(label);
-      if (slot !== undefined) categories[slot] = 1;
+    // Lookup tables by category and entity slot, null when the scope does not filter on them (no lookup per slot).
+    let categories: Uint8Array | null = null;
+    if (s.categories) {
+      categories = new Uint8Array(256);
+      for (const label of s.categories) {
+        const slot = this.categorySlots.get(label);
+        if (slot !== undefined) categories[slot] = 1;
+      }
     }
     const keys = s.nameKeys ? new Set(s.nameKeys) : null;
-    const bills = Uint8Array.from(this.bills, (b) => (keys === null || keys.has(b.nameKey) ? 1 : 0));
+    const bills = keys ? Uint8Array.from(this.bills, (b) => (keys.has(b.nameKey) ? 1 : 0)) : null;
     const wanted = s.invoiceNumber ?? -1;
     // Due filters: unpaid invoices due within the range (`scopedEntries`); no due date is never in it.
     const dueFrom = s.due?.from === undefined ? -Infinity : day(s.due.from);
@@ -94,30 +108,53 @@ export class LedgerIndex extends LedgerIndexStore {
         if (d === NO_DUE || d < dueFrom || d > dueTo) return false;
       }
       return (
-        categories[category[i] as number] === 1 &&
-        bills[bill[i] as number] === 1 &&
+        (categories === null || categories[category[i] as number] === 1) &&
+        (bills === null || bills[bill[i] as number] === 1) &&
         (wanted < 0 || invoice[i] === wanted)
       );
     };
   }
 
-  /** The scope as a mask over the slots, and how many match. */
+  /**
+   * The scope as a mask over the slots, and how many match. The last few scopes' masks are kept while the index
+   * stays at the same version: a list's first page, a page further on and its stats (the Home page asks all three
+   * for one set of filters) then make one pass over the columns, not three. Callers only read the mask, and only
+   * before they return (a read runs alone on its index: `LedgerIndexes.read`).
+   */
   match(s: EntryScope): { mask: Uint8Array; count: number } {
+    const key = JSON.stringify(s);
+    if (this.matchesAt !== this.version) {
+      this.matches.clear();
+      this.matchesAt = this.version;
+    }
+    const kept = this.matches.get(key);
+    if (kept && kept.mask.length === this.n) {
+      this.matches.delete(key); // re-inserted below: the Map's order is least recently used first
+      this.matches.set(key, kept);
+      return kept;
+    }
     const test = this.predicate(s);
     const n = this.n;
-    // One mask per index, reused: a read runs alone on its index (`LedgerIndexes.read`) and is done with the
-    // mask before it returns. A megabyte allocated per request would bring the garbage collector round often.
-    if (this.scratch.length < n) this.scratch = new Uint8Array(this.cols.id.length);
-    const mask = this.scratch.subarray(0, n);
-    mask.fill(0);
+    // The buffer of the least recently used mask is reused, so no megabyte is allocated per request.
+    let buffer: Uint8Array | undefined;
+    if (this.matches.size >= MATCH_MASKS) {
+      const oldest = this.matches.keys().next().value as string;
+      buffer = this.matches.get(oldest)?.mask;
+      this.matches.delete(oldest);
+    }
+    const mask =
+      buffer && buffer.buffer.byteLength >= n
+        ? new Uint8Array(buffer.buffer, 0, n)
+        : new Uint8Array(this.cols.id.length).subarray(0, n);
     let count = 0;
     for (let i = 0; i < n; i++) {
-      if (test(i)) {
-        mask[i] = 1;
-        count++;
-      }
+      const hit = test(i) ? 1 : 0;
+      mask[i] = hit;
+      count += hit;
     }
-    return { mask, count };
+    const result = { mask, count };
+    this.matches.set(key, result);
+    return result;
   }
 
   /**
