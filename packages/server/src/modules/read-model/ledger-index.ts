@@ -32,6 +32,14 @@ import { ENTRY_SUMS } from './sums.ts';
  * restore flips a flag); purged ones lose their live flag.
  */
 export class LedgerIndex extends LedgerIndexStore {
+  /** `owedSlots` at `owedAt`. */
+  private owed: Int32Array | null = null;
+  private owedAt = -1;
+
+  override get bytes(): number {
+    return super.bytes + (this.owed?.byteLength ?? 0);
+  }
+
   /**
    * Reads the ledger's invoices, payment sums and entities, in chunks; exact at `version` (read first). Throws
    * `IndexTooLarge` (and drops what it read) once it holds more than `maxBytes`.
@@ -236,24 +244,37 @@ export class LedgerIndex extends LedgerIndexStore {
   }
 
   /**
+   * The slots of unpaid invoices of active entities with a due date, kept while the index stays at its version:
+   * most invoices are paid, so the due summary then reads a small part of the ledger instead of all of it.
+   */
+  private owedSlots(): Int32Array {
+    if (this.owedAt === this.version && this.owed) return this.owed;
+    const { flags, pay, due } = this.cols;
+    const slots: number[] = [];
+    for (let i = 0; i < this.n; i++) {
+      if ((pay[i] as number) >= PAY_STATE.paid || due[i] === NO_DUE) continue;
+      if (((flags[i] as number) & (LIVE | ARCHIVED)) === LIVE) slots.push(i);
+    }
+    this.owed = Int32Array.from(slots);
+    this.owedAt = this.version;
+    return this.owed;
+  }
+
+  /**
    * Unpaid invoices of active entities with a due date, per window of due days (inclusive, `from` null for "any
    * time before"): how many, what is still owed on the expenses and to the user on the income, in cents. One
    * pass over the columns: the Home panel's totals (`DueService`).
    */
   dueTotals(windows: { from: string | null; to: string }[]) {
-    const { flags, pay, due, amount, paid } = this.cols;
+    const { flags, due, amount, paid } = this.cols;
     const from = Float64Array.from(windows, (w) => (w.from === null ? Number.NEGATIVE_INFINITY : day(w.from)));
     const to = Float64Array.from(windows, (w) => day(w.to));
     const count = new Float64Array(windows.length);
     const toPay = new Float64Array(windows.length);
     const toCollect = new Float64Array(windows.length);
-    for (let i = 0; i < this.n; i++) {
-      // Most invoices are paid: that test first.
-      if ((pay[i] as number) >= PAY_STATE.paid) continue;
+    for (const i of this.owedSlots()) {
       const d = due[i] as number;
-      if (d === NO_DUE) continue;
       const f = flags[i] as number;
-      if ((f & (LIVE | ARCHIVED)) !== LIVE) continue;
       const owed = Math.max((amount[i] as number) - (paid[i] as number), 0);
       const sums = f & INCOMING ? toCollect : toPay;
       for (let w = 0; w < windows.length; w++) {
