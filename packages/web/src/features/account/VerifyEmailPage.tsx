@@ -9,6 +9,7 @@ import { Link as RouterLink } from 'react-router-dom';
 import { useVerifyEmail } from '../../api/account/verify-email.ts';
 import { serverReason } from '../../api/outcome.ts';
 import { PageCard } from '../../components/PageCard.tsx';
+import { forgetLinkToken, linkToken } from '../../lib/link-token.ts';
 import { useSession } from '../../lib/use-session.ts';
 
 type Result =
@@ -33,8 +34,8 @@ export default function VerifyEmailPage() {
   useEffect(() => {
     if (started.current) return;
     started.current = true;
-    const token = window.location.hash.replace(/^#/, '');
-    window.history.replaceState(window.history.state, '', window.location.pathname);
+    const token = linkToken();
+    forgetLinkToken();
     if (!token) {
       setResult({ state: 'failed', reason: NO_TOKEN });
       return;

@@ -8,6 +8,7 @@ import { exchangeSignInTicket } from '../../api/auth/exchange-sign-in-ticket.ts'
 import { useSignInMethods } from '../../api/auth/get-sign-in-methods.ts';
 import { AuthCard } from '../../components/AuthCard.tsx';
 import { PageProgress } from '../../components/PageProgress.tsx';
+import { forgetLinkToken } from '../../lib/link-token.ts';
 import { startSession } from '../../lib/session.ts';
 import { MfaCodeStep } from './MfaCodeStep.tsx';
 import { exchangeFailureCode, providerSignInMessage, readProviderReturn } from './provider-sign-in.ts';
@@ -34,7 +35,7 @@ export default function ProviderSignInPage() {
     started.current = true;
     const answer = readProviderReturn(window.location.hash);
     // The ticket works once: it leaves the address (and the history) before anything else.
-    window.history.replaceState(window.history.state, '', window.location.pathname);
+    forgetLinkToken();
     if ('error' in answer) {
       setState({ step: 'failed', code: answer.error });
       return;

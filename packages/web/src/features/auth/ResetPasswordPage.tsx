@@ -2,31 +2,26 @@ import { validateNewPassword } from '@billfold/contract/validation';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import { useResetPassword } from '../../api/auth/reset-password.ts';
 import { serverReason } from '../../api/outcome.ts';
 import { AuthCard } from '../../components/AuthCard.tsx';
 import { PasswordField } from '../../components/PasswordField.tsx';
+import { forgetLinkToken, linkToken } from '../../lib/link-token.ts';
 import { loginState } from '../../lib/login-flags.ts';
 
 const NO_TOKEN = 'This link is incomplete. Open it exactly as it appears in the email.';
 const NOT_SET = 'The password could not be set. Please try again.';
 const EMPTY = { newPassword: '', confirmPassword: '' };
 
-/** The link's token, read once from after `#` (it reaches no server log) and taken out of the address bar. */
-function takeToken(): string {
-  const token = window.location.hash.replace(/^#/, '');
-  window.history.replaceState(window.history.state, '', window.location.pathname);
-  return token;
-}
-
 /**
  * `/reset-password#<token>`, the link of a password email (docs/decisions/0723-password-reset.md): public, since it
  * may be opened in any browser. The new password ends every session of the account; the login page then says so.
  */
 export default function ResetPasswordPage() {
-  const [token] = useState(takeToken);
+  const [token] = useState(linkToken);
+  useEffect(forgetLinkToken, []);
   const [form, setForm] = useState(EMPTY);
   const [problem, setProblem] = useState<string | null>(token ? null : NO_TOKEN);
   const [linkDead, setLinkDead] = useState(!token);
