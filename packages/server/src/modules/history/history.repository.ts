@@ -2,6 +2,7 @@ import type { FieldChange, HistoryAction } from '@billfold/contract/history';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { Repository } from '../../db/repository.ts';
+import { nextTurn } from '../../lib/turns.ts';
 import { type HistoryKind, type HistoryRows, rowChanges } from './history-fields.ts';
 
 /** Each kind's history table, its item column and the item's own table. */
@@ -65,17 +66,22 @@ export class HistoryRepository extends Repository {
     items: readonly HistoryItem<K>[],
   ): Promise<void> {
     const { history, item } = TABLES[kind];
-    const rows: Record<string, unknown>[] = [];
-    for (const { id, before, after } of items) {
-      const fields: FieldChange[] = rowChanges(kind, before, after);
-      if (fields.length > 0)
-        rows.push({ [item]: id, user_id: actor, at: this.at, action, fields: JSON.stringify(fields) });
+    // A bulk write (an import) records thousands of items: a turn of the event loop between chunks, so that other
+    // requests are answered meanwhile (better-sqlite3 answers synchronously; lib/turns.ts).
+    for (let i = 0; i < items.length; i += CHUNK) {
+      if (i > 0) await nextTurn();
+      const rows: Record<string, unknown>[] = [];
+      for (const { id, before, after } of items.slice(i, i + CHUNK)) {
+        const fields: FieldChange[] = rowChanges(kind, before, after);
+        if (fields.length > 0)
+          rows.push({ [item]: id, user_id: actor, at: this.at, action, fields: JSON.stringify(fields) });
+      }
+      if (rows.length > 0)
+        await this.db
+          .insertInto(history)
+          .values(rows as never)
+          .execute();
     }
-    for (let i = 0; i < rows.length; i += CHUNK)
-      await this.db
-        .insertInto(history)
-        .values(rows.slice(i, i + CHUNK) as never)
-        .execute();
   }
 
   /**

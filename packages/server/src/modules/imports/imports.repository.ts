@@ -2,6 +2,7 @@ import { type Insertable, type SqlBool, sql } from 'kysely';
 import { isSqlite } from '../../db/database.ts';
 import { Repository } from '../../db/repository.ts';
 import type { BillsTable, ImportsTable, NewEntry, PaymentsTable } from '../../db/schema.ts';
+import { nextTurn } from '../../lib/turns.ts';
 import { AccountDataRepository } from '../account-data/account-data.repository.ts';
 import { BillsRepository } from '../bills/bills.repository.ts';
 import { type CategoryBook, holdCategory, readCategoryBook } from '../categories/category-book.ts';
@@ -102,6 +103,7 @@ export class ImportsRepository extends Repository {
       const result = await work();
       const written = sql<SqlBool>`e.ledger_id = ${ledgerId} and e.import_id = ${importId}`;
       await addToRollups(this.db, written);
+      await nextTurn();
       await new DataVersionRepository(this.db).raise(ledgerId, written);
       return result;
     } finally {

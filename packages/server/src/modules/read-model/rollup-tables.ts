@@ -1,6 +1,7 @@
 import { type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
+import { nextTurn } from '../../lib/turns.ts';
 import { ENTRY_SUM_NAMES, ENTRY_SUMS } from './sums.ts';
 
 /**
@@ -146,7 +147,9 @@ const MEASURES: Record<keyof RollupTables, string[]> = {
  * were off (a CSV import on SQLite, ADR 0903). The recomputations above are reused with the filter in their WHERE.
  */
 export async function addToRollups(db: Db, filter: RawBuilder<SqlBool>): Promise<void> {
-  for (const table of ROLLUP_TABLES) {
+  for (const [i, table] of ROLLUP_TABLES.entries()) {
+    // One grouped statement per table over a whole import: a turn of the event loop between them (lib/turns.ts).
+    if (i > 0) await nextTurn();
     const { columns, select } = EXPECTED[table];
     const measures = MEASURES[table];
     const keys = columns.filter((c) => !measures.includes(c));
