@@ -73,6 +73,8 @@ import { StatsService } from './modules/stats/stats.service.ts';
 import { TokensRepository } from './modules/tokens/tokens.repository.ts';
 import { tokensRoutes } from './modules/tokens/tokens.routes.ts';
 import { TokensService } from './modules/tokens/tokens.service.ts';
+import { trendsRoutes } from './modules/trends/trends.routes.ts';
+import { TrendsService } from './modules/trends/trends.service.ts';
 import { UsersRepository } from './modules/users/users.repository.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { UsersService } from './modules/users/users.service.ts';
@@ -282,6 +284,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
           const cache = listCache((ledgerId) => versions.version(ledgerId));
           entriesListRoutes(ledger, new EntriesListService(readModel, config.now), cache);
           statsRoutes(ledger, new StatsService(readModel, config.now));
+          trendsRoutes(ledger, new TrendsService(readModel, config.now));
           dueRoutes(ledger, new DueService(due, config.now));
           await accountDataRoutes(
             ledger,

@@ -363,6 +363,9 @@ const EXAMPLES: Record<string, (g: Gen, w: World) => Example> = {
   }),
   'GET /api/v1/entries': (g, w) => ({ query: { ...filters(g, w), ...sorting(g), ...paging(g) } }),
   'GET /api/v1/entries/stats': (g, w) => ({ query: filters(g, w) }),
+  'GET /api/v1/entries/trends': (g, w) => ({
+    query: { ...filters(g, w), interval: maybe(g, () => draw(g, fc.constantFrom('month', 'quarter', 'year'))) },
+  }),
   'GET /api/v1/entries/export': (g, w) => ({ query: { ...filters(g, w), ...sorting(g) } }),
   'GET /api/v1/entries/due-summary': (g) => ({ query: { today: maybe(g, () => draw(g, validDate)) } }),
   'GET /api/v1/account/calendar-feed': () => ({}),
