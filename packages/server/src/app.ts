@@ -34,6 +34,9 @@ import { entriesRoutes } from './modules/entries/entries.routes.ts';
 import { EntriesService } from './modules/entries/entries.service.ts';
 import { entriesListRoutes } from './modules/entries/entries-list.routes.ts';
 import { EntriesListService } from './modules/entries/entries-list.service.ts';
+import { ForecastRepository } from './modules/forecast/forecast.repository.ts';
+import { forecastRoutes } from './modules/forecast/forecast.routes.ts';
+import { ForecastService } from './modules/forecast/forecast.service.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { HistoryReader } from './modules/history/history.repository.ts';
 import { historyRoutes } from './modules/history/history.routes.ts';
@@ -286,6 +289,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
           statsRoutes(ledger, new StatsService(readModel, config.now));
           trendsRoutes(ledger, new TrendsService(readModel, config.now));
           dueRoutes(ledger, new DueService(due, config.now));
+          forecastRoutes(ledger, new ForecastService(due, new ForecastRepository(db), config.now));
           await accountDataRoutes(
             ledger,
             new AccountDataService(new AccountDataRepository(db), config.now),
