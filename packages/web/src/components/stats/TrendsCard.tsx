@@ -101,34 +101,36 @@ function StackedChart({ trends, side }: { trends: Trends; side: TrendSide }) {
           slotProps={{ legend: { direction: 'horizontal', position: { vertical: 'bottom', horizontal: 'center' } } }}
         />
       </Box>
-      <Box component="table" sx={visuallyHidden}>
-        <caption>{title}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Period</th>
-            <th scope="col">Income</th>
-            <th scope="col">Expenses</th>
-            <th scope="col">Net</th>
-            {series.map((s) => (
-              <th scope="col" key={s.label}>
-                {s.label}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {trends.periods.map((p, i) => (
-            <tr key={p.period}>
-              <th scope="row">{labels[i]}</th>
-              <td>{formatUsd(p.income)}</td>
-              <td>{formatUsd(p.expenses)}</td>
-              <td>{formatUsd(p.net)}</td>
+      <Box sx={visuallyHidden}>
+        <table>
+          <caption>{title}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Period</th>
+              <th scope="col">Income</th>
+              <th scope="col">Expenses</th>
+              <th scope="col">Net</th>
               {series.map((s) => (
-                <td key={s.label}>{formatUsd(s.data[i] ?? 0)}</td>
+                <th scope="col" key={s.label}>
+                  {s.label}
+                </th>
               ))}
             </tr>
-          ))}
-        </tbody>
+          </thead>
+          <tbody>
+            {trends.periods.map((p, i) => (
+              <tr key={p.period}>
+                <th scope="row">{labels[i]}</th>
+                <td>{formatUsd(p.income)}</td>
+                <td>{formatUsd(p.expenses)}</td>
+                <td>{formatUsd(p.net)}</td>
+                {series.map((s) => (
+                  <td key={s.label}>{formatUsd(s.data[i] ?? 0)}</td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
       </Box>
     </Box>
   );
@@ -154,30 +156,32 @@ function YearOverYear({ trends, side }: { trends: Trends; side: TrendSide }) {
           slotProps={{ legend: { direction: 'horizontal', position: { vertical: 'bottom', horizontal: 'center' } } }}
         />
       </Box>
-      <Box component="table" sx={visuallyHidden}>
-        <caption>{title}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Period</th>
-            {years.map((y) => (
-              <th scope="col" key={y.year}>
-                {y.year}
-              </th>
-            ))}
-            {last && before && <th scope="col">{`Change ${before.year} to ${last.year}`}</th>}
-          </tr>
-        </thead>
-        <tbody>
-          {slots.map((slot, i) => (
-            <tr key={slot}>
-              <th scope="row">{slot}</th>
+      <Box sx={visuallyHidden}>
+        <table>
+          <caption>{title}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Period</th>
               {years.map((y) => (
-                <td key={y.year}>{money(y.data[i] ?? null)}</td>
+                <th scope="col" key={y.year}>
+                  {y.year}
+                </th>
               ))}
-              {last && before && <td>{percentChange(before.data[i] ?? null, last.data[i] ?? null) ?? ''}</td>}
+              {last && before && <th scope="col">{`Change ${before.year} to ${last.year}`}</th>}
             </tr>
-          ))}
-        </tbody>
+          </thead>
+          <tbody>
+            {slots.map((slot, i) => (
+              <tr key={slot}>
+                <th scope="row">{slot}</th>
+                {years.map((y) => (
+                  <td key={y.year}>{money(y.data[i] ?? null)}</td>
+                ))}
+                {last && before && <td>{percentChange(before.data[i] ?? null, last.data[i] ?? null) ?? ''}</td>}
+              </tr>
+            ))}
+          </tbody>
+        </table>
       </Box>
     </Box>
   );
