@@ -36,7 +36,7 @@ const SAVE_FAILED = {
 export const lowestText = (f: Forecast) => `lowest: ${f.lowest.date}, ${formatAmount(f.lowest.balance)}`;
 
 /**
- * The cash-flow forecast on Home (docs/product.md, Home; docs/decisions/1014-forecast.md): the balance day by
+ * The cash-flow forecast on Home (docs/product.md, Home (/home); docs/decisions/1014-forecast.md): the balance day by
  * day from open invoices and the schedules' coming invoices, its lowest point marked, the starting balance the
  * ledger's writers set, and a table of the days with money in or out for screen readers.
  */
