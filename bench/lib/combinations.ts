@@ -121,6 +121,8 @@ export interface CombinationResult {
   stats: Timed[];
   /** The trends of the same filters, by a drawn interval (issue 32): held to the stats' budget. */
   trends: Timed[];
+  /** The cash-flow forecast of 1 to 24 months from the drawn day (issue 32): held to the stats' budget. */
+  forecast: Timed[];
   /** The Home panel's upcoming and overdue summary, as of a day drawn over the ledger (issue 16). */
   due: Timed[];
   /** The Entities page: a drawn search's first page and a page drawn from its result (issue 25). */
@@ -195,6 +197,7 @@ export async function runCombinations(
     page: [],
     stats: [],
     trends: [],
+    forecast: [],
     due: [],
     entities: [],
     exports: [],
@@ -218,6 +221,7 @@ export async function runCombinations(
     await time(out.trends, `/api/v1/entries/trends?${c.filters}${c.filters ? '&' : ''}interval=${interval}`);
     const day = new Date(ledgerStart + r.int(0, days + 30) * 86_400_000).toISOString().slice(0, 10);
     await time(out.due, `/api/v1/entries/due-summary?today=${day}`);
+    await time(out.forecast, `/api/v1/forecast?months=${tr.int(1, 24)}&today=${day}`);
     sizes.push({ ...c, total });
     const entityQuery = drawEntityCombination(er, sample);
     const search = `/api/v1/bills/overview?${entityQuery}`;
@@ -255,6 +259,7 @@ export async function runMemberCombinations(
     page: each.flatMap((c) => c.page),
     stats: each.flatMap((c) => c.stats),
     trends: each.flatMap((c) => c.trends),
+    forecast: each.flatMap((c) => c.forecast),
     due: each.flatMap((c) => c.due),
     entities: each.flatMap((c) => c.entities),
     exports: each.flatMap((c) => c.exports),
@@ -267,6 +272,7 @@ export function combinationChecks(c: CombinationResult) {
     ['any page', c.page, COMBINATION_BUDGETS.page],
     ['stats', c.stats, COMBINATION_BUDGETS.stats],
     ['trends', c.trends, COMBINATION_BUDGETS.stats],
+    ['forecast', c.forecast, COMBINATION_BUDGETS.stats],
     // The panel is read with every Home visit: it has the first page's budget.
     ['due summary', c.due, COMBINATION_BUDGETS.first],
     // A page of the Entities page is one list page: the first page's budget.
@@ -291,6 +297,7 @@ export function slowest(c: CombinationResult, n = 5): string[] {
     ['any page', c.page],
     ['stats', c.stats],
     ['trends', c.trends],
+    ['forecast', c.forecast],
     ['due summary', c.due],
     ['entities page', c.entities],
   ] as const) {
