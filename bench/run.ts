@@ -590,7 +590,7 @@ function combinationReport(results: DbResult[]): string[] {
   out.push(
     '',
     `Random filter combinations: ${count} per database, seed ${seeds} (npm run bench -- --combo-seed ${seeds} repeats them);`,
-    'each: its first page, a page drawn from its result, its stats, the due summary as of a drawn day, and an Entities page search (its first page and a drawn page); Cache-Control: no-cache, one request at a time',
+    'each: its first page, a page drawn from its result, its stats, its trends by a drawn interval, the due summary and a 1–24-month forecast as of a drawn day, and an Entities page search (its first page and a drawn page); Cache-Control: no-cache, one request at a time',
   );
   const members = results[0]?.combinations.members ?? 1;
   if (members > 1) {

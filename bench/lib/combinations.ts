@@ -2,6 +2,7 @@ import { BILL_PAGE_SIZES, BILL_SORT_FIELDS, type BillOverviewList } from '@billf
 import { CATEGORIES } from '@billfold/contract/categories';
 import { utcDate } from '@billfold/contract/dates';
 import { type EntryList, SORT_FIELDS } from '@billfold/contract/entries';
+import { TREND_INTERVALS } from '@billfold/contract/trends';
 import { Random } from './random.ts';
 import type { DataSample } from './sample.ts';
 
@@ -118,6 +119,10 @@ export interface CombinationResult {
   first: Timed[];
   page: Timed[];
   stats: Timed[];
+  /** The trends of the same filters, by a drawn interval (issue 32): held to the stats' budget. */
+  trends: Timed[];
+  /** The cash-flow forecast of 1 to 24 months from the drawn day (issue 32): held to the stats' budget. */
+  forecast: Timed[];
   /** The Home panel's upcoming and overdue summary, as of a day drawn over the ledger (issue 16). */
   due: Timed[];
   /** The Entities page: a drawn search's first page and a page drawn from its result (issue 25). */
@@ -171,7 +176,7 @@ async function timedExport(e: Endpoint, path: string) {
 
 /**
  * `count` combinations, each asked three ways one request at a time with `Cache-Control: no-cache`: its first
- * page, a page drawn uniformly from its result, and its stats; with each, the due summary as of a drawn day. Then CSV exports: the whole ledger and the
+ * page, a page drawn uniformly from its result, its stats and its trends by a drawn interval; with each, the due summary as of a drawn day. Then CSV exports: the whole ledger and the
  * largest drawn results.
  */
 export async function runCombinations(
@@ -184,7 +189,19 @@ export async function runCombinations(
   const r = newGenerator(seed);
   // Its own generator, so that a seed still draws the invoice combinations it drew before the Entities page.
   const er = newGenerator(seed ^ 0x25);
-  const out: CombinationResult = { seed, first: [], page: [], stats: [], due: [], entities: [], exports: [] };
+  // The trends' intervals have their own generator too: the same seed draws the combinations it drew before them.
+  const tr = newGenerator(seed ^ 0x32);
+  const out: CombinationResult = {
+    seed,
+    first: [],
+    page: [],
+    stats: [],
+    trends: [],
+    forecast: [],
+    due: [],
+    entities: [],
+    exports: [],
+  };
   const ledgerStart = Date.parse(sample.firstDate);
   const days = Math.max(1, Math.round((Date.parse(sample.lastDate) - ledgerStart) / 86_400_000));
   const sizes: { filters: string; sort: string; total: number }[] = [];
@@ -200,8 +217,11 @@ export async function runCombinations(
     const { total } = (await time(out.first, `${base}&pageNum=0`)) as Pick<EntryList, 'total'>;
     await time(out.page, `${base}&pageNum=${r.int(0, Math.max(0, Math.ceil(total / 100) - 1))}`);
     await time(out.stats, `/api/v1/entries/stats?${c.filters}`);
+    const interval = tr.pick(TREND_INTERVALS);
+    await time(out.trends, `/api/v1/entries/trends?${c.filters}${c.filters ? '&' : ''}interval=${interval}`);
     const day = new Date(ledgerStart + r.int(0, days + 30) * 86_400_000).toISOString().slice(0, 10);
     await time(out.due, `/api/v1/entries/due-summary?today=${day}`);
+    await time(out.forecast, `/api/v1/forecast?months=${tr.int(1, 24)}&today=${day}`);
     sizes.push({ ...c, total });
     const entityQuery = drawEntityCombination(er, sample);
     const search = `/api/v1/bills/overview?${entityQuery}`;
@@ -238,6 +258,8 @@ export async function runMemberCombinations(
     first: each.flatMap((c) => c.first),
     page: each.flatMap((c) => c.page),
     stats: each.flatMap((c) => c.stats),
+    trends: each.flatMap((c) => c.trends),
+    forecast: each.flatMap((c) => c.forecast),
     due: each.flatMap((c) => c.due),
     entities: each.flatMap((c) => c.entities),
     exports: each.flatMap((c) => c.exports),
@@ -249,6 +271,8 @@ export function combinationChecks(c: CombinationResult) {
     ['first page', c.first, COMBINATION_BUDGETS.first],
     ['any page', c.page, COMBINATION_BUDGETS.page],
     ['stats', c.stats, COMBINATION_BUDGETS.stats],
+    ['trends', c.trends, COMBINATION_BUDGETS.stats],
+    ['forecast', c.forecast, COMBINATION_BUDGETS.stats],
     // The panel is read with every Home visit: it has the first page's budget.
     ['due summary', c.due, COMBINATION_BUDGETS.first],
     // A page of the Entities page is one list page: the first page's budget.
@@ -272,6 +296,8 @@ export function slowest(c: CombinationResult, n = 5): string[] {
     ['first page', c.first],
     ['any page', c.page],
     ['stats', c.stats],
+    ['trends', c.trends],
+    ['forecast', c.forecast],
     ['due summary', c.due],
     ['entities page', c.entities],
   ] as const) {

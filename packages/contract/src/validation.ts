@@ -17,6 +17,7 @@ export const MESSAGES = {
   dateOutOfRange: 'Enter a date from 1900-01-01 to 2099-12-31.',
   invalidUsername: 'Username must be 3 to 50 letters, digits, dots, underscores or hyphens.',
   invalidAmount: 'Amount must be a number from 0 to 999999999.99 with at most 2 decimals.',
+  invalidBalance: 'Balance must be a number from -999999999.99 to 999999999.99 with at most 2 decimals.',
   amountNotUnderstood: 'Not an amount: use digits with up to 2 decimals, at most 999,999,999.99.',
   amountNegative: 'Amounts cannot be negative: the minus sign was not taken. Enter a refund as an Income invoice.',
   amountNotNumber: 'Amount must be a JSON number such as 12.5, not text in quotes.',

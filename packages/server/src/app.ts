@@ -34,6 +34,9 @@ import { entriesRoutes } from './modules/entries/entries.routes.ts';
 import { EntriesService } from './modules/entries/entries.service.ts';
 import { entriesListRoutes } from './modules/entries/entries-list.routes.ts';
 import { EntriesListService } from './modules/entries/entries-list.service.ts';
+import { ForecastRepository } from './modules/forecast/forecast.repository.ts';
+import { forecastRoutes } from './modules/forecast/forecast.routes.ts';
+import { ForecastService } from './modules/forecast/forecast.service.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { HistoryReader } from './modules/history/history.repository.ts';
 import { historyRoutes } from './modules/history/history.routes.ts';
@@ -73,6 +76,8 @@ import { StatsService } from './modules/stats/stats.service.ts';
 import { TokensRepository } from './modules/tokens/tokens.repository.ts';
 import { tokensRoutes } from './modules/tokens/tokens.routes.ts';
 import { TokensService } from './modules/tokens/tokens.service.ts';
+import { trendsRoutes } from './modules/trends/trends.routes.ts';
+import { TrendsService } from './modules/trends/trends.service.ts';
 import { UsersRepository } from './modules/users/users.repository.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { UsersService } from './modules/users/users.service.ts';
@@ -282,7 +287,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
           const cache = listCache((ledgerId) => versions.version(ledgerId));
           entriesListRoutes(ledger, new EntriesListService(readModel, config.now), cache);
           statsRoutes(ledger, new StatsService(readModel, config.now));
+          trendsRoutes(ledger, new TrendsService(readModel, config.now));
           dueRoutes(ledger, new DueService(due, config.now));
+          forecastRoutes(ledger, new ForecastService(due, new ForecastRepository(db), config.now));
           await accountDataRoutes(
             ledger,
             new AccountDataService(new AccountDataRepository(db), config.now),

@@ -270,7 +270,14 @@ describe.each(dialects)('the request’s ledger and role (%s)', (dialect) => {
       .where('ledger_id', '=', ownerLedger)
       .where('user_id', '=', await userIdOf(t.app.db, memberSession.username))
       .execute();
-    for (const path of ['/entries', '/entries/stats', '/entries/due-summary', '/bills', '/entries/export']) {
+    for (const path of [
+      '/entries',
+      '/entries/stats',
+      '/entries/trends',
+      '/entries/due-summary',
+      '/bills',
+      '/entries/export',
+    ]) {
       const res = await request(member, 'GET', path);
       expect({ path, status: res.statusCode, message: res.json().message }).toEqual({
         path,

@@ -190,7 +190,17 @@ const TABLE: Record<string, Row> = {
     make: async (f) => get(`${API}/entries`, false, (b) => expect(b).toContain(f.secret)),
   },
   'GET /api/v1/entries/stats': { make: async () => get(`${API}/entries/stats`, false) },
+  'GET /api/v1/entries/trends': {
+    make: async () => get(`${API}/entries/trends?interval=year`, false, (b) => expect(b).toContain('"period"')),
+  },
   'GET /api/v1/entries/due-summary': { make: async () => get(`${API}/entries/due-summary`, false) },
+  'GET /api/v1/forecast': {
+    make: async () => get(`${API}/forecast?months=1`, false, (b) => expect(b).toContain('"lowest"')),
+  },
+  'GET /api/v1/forecast/balance': { make: async () => get(`${API}/forecast/balance`, false) },
+  'PUT /api/v1/forecast/balance': {
+    make: async () => ({ method: 'PUT', url: `${API}/forecast/balance`, payload: { balance: -12.5 }, ids: false }),
+  },
   'GET /api/v1/entries/export': {
     make: async (f) => get(`${API}/entries/export`, false, (b) => expect(b).toContain(f.secret)),
   },

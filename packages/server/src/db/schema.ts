@@ -286,6 +286,13 @@ export interface LedgersTable {
   last_invoice_number: Generated<number>;
 }
 
+/** A ledger's starting balance for the cash-flow forecast (docs/decisions/1014-forecast.md). */
+export interface LedgerForecastsTable {
+  ledger_id: number;
+  starting_balance_cents: number | null;
+  updated_at: number;
+}
+
 /** Who may use a ledger, and as what: `owner`, `editor` or `viewer` (`LEDGER_ROLES` of the contract). */
 export interface LedgerMembersTable {
   ledger_id: number;
@@ -372,6 +379,7 @@ export interface Database {
   sign_in_tickets: SignInTicketsTable;
   api_tokens: ApiTokensTable;
   ledgers: LedgersTable;
+  ledger_forecasts: LedgerForecastsTable;
   ledger_members: LedgerMembersTable;
   ledger_invitations: LedgerInvitationsTable;
   entry_history: EntryHistoryTable;

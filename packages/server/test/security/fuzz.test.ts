@@ -363,8 +363,29 @@ const EXAMPLES: Record<string, (g: Gen, w: World) => Example> = {
   }),
   'GET /api/v1/entries': (g, w) => ({ query: { ...filters(g, w), ...sorting(g), ...paging(g) } }),
   'GET /api/v1/entries/stats': (g, w) => ({ query: filters(g, w) }),
+  'GET /api/v1/entries/trends': (g, w) => ({
+    query: { ...filters(g, w), interval: maybe(g, () => draw(g, fc.constantFrom('month', 'quarter', 'year'))) },
+  }),
   'GET /api/v1/entries/export': (g, w) => ({ query: { ...filters(g, w), ...sorting(g) } }),
   'GET /api/v1/entries/due-summary': (g) => ({ query: { today: maybe(g, () => draw(g, validDate)) } }),
+  'GET /api/v1/forecast': (g) => ({
+    query: {
+      months: maybe(g, () => String(draw(g, fc.integer({ min: 1, max: 24 })))),
+      today: maybe(g, () => draw(g, validDate)),
+    },
+  }),
+  'GET /api/v1/forecast/balance': () => ({}),
+  'PUT /api/v1/forecast/balance': (g) => ({
+    body: {
+      balance: draw(
+        g,
+        fc.oneof(
+          fc.constant(null),
+          fc.integer({ min: -99_999_999, max: 99_999_999 }).map((c) => c / 100),
+        ),
+      ),
+    },
+  }),
   'GET /api/v1/account/calendar-feed': () => ({}),
   'GET /api/v1/ledgers': () => ({}),
   'POST /api/v1/ledgers': (g, w) => {

@@ -99,7 +99,51 @@ export class DueRepository extends Repository {
   firstDueQuery(ledgerId: number, from: string | null, to: string, limit: number) {
     let q = this.unpaidDue(ledgerId).where('due_date', '<=', to);
     if (from !== null) q = q.where('due_date', '>=', from);
-    return q.select(ENTRY_VIEW_COLUMNS).orderBy('due_date').orderBy('invoice_number').limit(limit);
+    return q
+      .select([...ENTRY_VIEW_COLUMNS, 'balance_cents'])
+      .orderBy('due_date')
+      .orderBy('invoice_number')
+      .limit(limit);
+  }
+
+  /** Per due day in `[from, to]` and flow: how many invoices and what is still owed on them, in cents (the forecast). */
+  async owedPerDay(ledgerId: number, from: string, to: string) {
+    const rows = await this.unpaidDue(ledgerId)
+      .where('due_date', '>=', from)
+      .where('due_date', '<=', to)
+      .select((eb) => [
+        'due_date',
+        'flow',
+        eb.fn.countAll<number>().as('n'),
+        eb.fn.sum<number>('balance_cents').as('owed'),
+      ])
+      .groupBy(['due_date', 'flow'])
+      .execute();
+    return rows.map((r) => ({
+      dueDate: r.due_date as string,
+      flow: r.flow,
+      count: Number(r.n),
+      owedCents: Number(r.owed),
+    }));
+  }
+
+  /** The first `perDay` invoices of each due day in `[from, to]` by invoice number (the forecast's list). */
+  firstPerDay(ledgerId: number, from: string, to: string, perDay: number) {
+    const ranked = this.unpaidDue(ledgerId)
+      .where('due_date', '>=', from)
+      .where('due_date', '<=', to)
+      .select([
+        ...ENTRY_VIEW_COLUMNS,
+        'balance_cents',
+        sql<number>`row_number() over (partition by due_date order by invoice_number)`.as('rank'),
+      ]);
+    return this.db
+      .selectFrom(ranked.as('r'))
+      .selectAll()
+      .where('rank', '<=', perDay)
+      .orderBy('due_date')
+      .orderBy('invoice_number')
+      .execute();
   }
 
   /** Invoices due from `from` on, soonest first, at most `limit`: the calendar feed and the reminders read these. */

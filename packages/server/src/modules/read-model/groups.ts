@@ -35,6 +35,14 @@ export const sideOf = (row: { flow: string; internal: number }): Side =>
 
 export const num = (value: unknown) => Number(value ?? 0);
 
+/** The sum of the amounts of one side's invoices of one category in one month (`YYYY-MM`), in cents: what trends add up. */
+export interface MonthGroup {
+  month: string;
+  side: Side;
+  category: string;
+  amount: number;
+}
+
 export const toEntryGroup = (
   r: { flow: string; internal: number; bill_name: string; category: string } & Record<string, unknown>,
 ): EntryGroup => ({

@@ -18,6 +18,26 @@ export const isoDay = (d: number) => {
   return iso;
 };
 
+/**
+ * The month of a day number as `year × 12 + month − 1` (the civil calendar from days since 1970-01-01, integer
+ * arithmetic only: a pass over a million slots must not format a million dates).
+ */
+export function monthOfDay(d: number): number {
+  const z = d + 719_468;
+  const era = Math.floor(z / 146_097);
+  const doe = z - era * 146_097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  const year = yoe + era * 400 + (month <= 2 ? 1 : 0);
+  return year * 12 + month - 1;
+}
+
+/** `monthOfDay`'s number as `YYYY-MM`. */
+export const isoMonth = (m: number) =>
+  `${String(Math.floor(m / 12)).padStart(4, '0')}-${String((m % 12) + 1).padStart(2, '0')}`;
+
 /** Bits of `flags`. */
 export const LIVE = 1;
 export const ARCHIVED = 2;

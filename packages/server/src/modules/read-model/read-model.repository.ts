@@ -12,9 +12,11 @@ import {
   type EntryGroup,
   entryKey,
   type MethodGroup,
+  type MonthGroup,
   methodKey,
   num,
   type Side,
+  sideOf,
   subtract,
   toEntryGroup,
   toMethodGroup,
@@ -247,6 +249,27 @@ export class ReadModelRepository extends Repository {
       for (const g of methods) if (g.side === side) g.max = max;
     }
     return { entries, methods: methods.filter((g) => g.count > 0) };
+  }
+
+  /**
+   * The amounts of the scope's invoices per month, side and category (the trends, docs/decisions/0210-trends.md):
+   * one pass over the ledger index when it is ready, else one grouped scan of the scope. No rollup keys amounts by
+   * month, so there is no rollup path.
+   */
+  async monthGroups(s: EntryScope): Promise<MonthGroup[]> {
+    const indexed = await this.indexes.read(s.ledgerId, (index) => index.monthGroups(index.match(s).mask));
+    if (indexed) return indexed.value;
+    const rows = await scopedEntries(this.db, s)
+      .select([
+        sql<string>`substr(date, 1, 7)`.as('month'),
+        'flow',
+        'internal',
+        'category',
+        sql<number>`sum(amount_cents)`.as('amount'),
+      ])
+      .groupBy([sql`substr(date, 1, 7)`, 'flow', 'internal', 'category'])
+      .execute();
+    return rows.map((r) => ({ month: r.month, side: sideOf(r), category: r.category, amount: num(r.amount) }));
   }
 
   private async rollupEntryGroups(s: EntryScope): Promise<EntryGroup[]> {

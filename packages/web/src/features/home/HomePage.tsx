@@ -13,6 +13,7 @@ import { dueChoiceOf } from '../../lib/due-links.ts';
 import { DuePanel } from './DuePanel.tsx';
 import { FilterPanel } from './FilterPanel.tsx';
 import { FilterSheet } from './FilterSheet.tsx';
+import { ForecastCard } from './ForecastCard.tsx';
 import { showDue } from './filter-model.ts';
 import { useHomeFilters } from './use-home-filters.ts';
 
@@ -65,6 +66,7 @@ export default function HomePage() {
         Home
       </Box>
       <DuePanel />
+      <ForecastCard />
       {narrow ? (
         <FilterSheet filters={filters} />
       ) : (
