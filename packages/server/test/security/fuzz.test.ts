@@ -1349,7 +1349,7 @@ function hostileForm(g: Gen, content: string | Buffer): { payload: Buffer; heade
   );
   const parts: Buffer[] = [];
   if (shape === 'huge-header') {
-    const size = draw(g, fc.integer({ min: 8 * 1024, max: 2 * 1024 * 1024 }));
+    const size = draw(g, fc.integer({ min: 8 * 1024, max: 256 * 1024 }));
     parts.push(Buffer.from(`--${boundary}\r\nX-Padding: ${'h'.repeat(size)}\r\n`));
   }
   if (shape === 'fields' || shape === 'no-file')
@@ -1456,7 +1456,7 @@ describe.each(dialects)('fuzzing the file routes on %s', (dialect) => {
   afterAll(() => t.close());
 
   it('answers hostile CSV uploads, attachments, multipart forms and account files with 2xx/4xx JSON, storing nothing on refusal', async () => {
-    const runs = Math.max(40, Math.ceil(RUNS_PER_DIALECT / 15));
+    const runs = Math.max(30, Math.ceil(RUNS_PER_DIALECT / 20));
     const tally: Record<string, number> = {};
     const stored = () => filesUnder(dirname(t.app.files.tempDir));
     await fc.assert(
