@@ -124,7 +124,7 @@ describe('files on invoices', () => {
 
   it('shows the files on a desktop page, without the camera button', async () => {
     const api = await createSignedInUser();
-    const { entry } = await seedInvoice(api, { invoice: { amount: 12 } });
+    const { entry } = await seedInvoice(api, { invoice: { amount: 12 }, payments: [12] });
     const page = await browser.newPage();
     await loginAs(page, api.user);
     await page.goto(`/entries/${entry.entryId}`);
@@ -139,5 +139,22 @@ describe('files on invoices', () => {
     expect(await files.getByRole('button', { name: 'Take photo' }).isVisible()).toBe(false);
     await screenshotBothThemes(page, 'attachments-desktop');
     await expectAccessible(page, 'invoice page with files (desktop)');
+
+    // A payment's own files, in its dialog.
+    await page.getByRole('button', { name: 'Files of this payment' }).click();
+    const dialog = page.getByRole('dialog', { name: /^Files of the payment of 12\.00/ });
+    await dialog.getByText('No files yet.', { exact: false }).waitFor();
+    await dialog.locator('input[data-testid="attach-file-input"]').setInputFiles({
+      name: 'bank-receipt.png',
+      mimeType: 'image/png',
+      buffer: receiptPhoto(),
+    });
+    expect(await loadedWidth(dialog.getByTestId('attachment-preview'))).toBe(240);
+    await screenshotBothThemes(page, 'attachments-payment-dialog');
+    const own = await api.request<{ attachments: Array<{ fileName: string; paymentId: number }> }>(
+      'GET',
+      `/entries/${entry.entryId}/attachments`,
+    );
+    expect(own.attachments.map((a) => a.fileName)).toEqual(['receipt.png']);
   }, 120_000);
 });
