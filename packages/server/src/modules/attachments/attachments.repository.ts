@@ -19,18 +19,6 @@ export class AttachmentsRepository extends Repository {
     return row && { recycled: row.recycled_at !== null };
   }
 
-  /**
-   * The ledger row, locked until the transaction ends (the same no-op update as the payment totals' locks), so two
-   * uploads to one ledger check its quota one after the other.
-   */
-  async lockLedger(ledgerId: number): Promise<void> {
-    await this.db
-      .updateTable('ledgers')
-      .set((eb) => ({ id: eb.ref('id') }))
-      .where('id', '=', ledgerId)
-      .execute();
-  }
-
   /** Bytes of every attachment of the ledger, those of recycled items included. */
   async usedBytes(ledgerId: number): Promise<number> {
     const row = await this.db

@@ -72,7 +72,7 @@ export class AttachmentsService {
     // Checked again under the ledger's lock: another upload may have used the room meanwhile. A refusal here leaves
     // the stored file to the sweep (jobs/attachment-sweep.ts), since another row may share its bytes.
     const row = await this.repo.transaction(async (repo) => {
-      await repo.lockLedger(ledgerId);
+      await repo.lockLedgerRow(ledgerId);
       await this.checkOwner(repo, ledgerId, owner);
       await this.checkQuota(repo, ledgerId, file.size);
       return repo.insert({
