@@ -163,6 +163,7 @@ async function buildServer(outDir) {
       main: join(src, 'main.ts'),
       backup: join(src, 'backup/main.ts'),
       'mfa-reset': join(src, 'cli/mfa-reset.ts'),
+      'attachments-check': join(src, 'cli/attachments-check.ts'),
       // Worker threads start from their own compiled file beside main.js (src/lib/worker-url.ts).
       ...Object.fromEntries(workers.map((file) => [basename(file, '.ts'), file])),
     },

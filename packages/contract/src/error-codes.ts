@@ -62,6 +62,10 @@ export const ERROR_CODES = {
   OIDC_EMAIL_TAKEN: 'Sign-up through the provider found an account with that address: sign in with it and link it.',
   OIDC_LAST_SIGN_IN: 'Unlinking would leave the account no way to sign in (no password, or password sign-in is off).',
   SIGN_IN_TICKET_INVALID: 'The one-time ticket of a provider sign-in is unknown, expired or already used.',
+  // Attachments (docs/decisions/1140-attachment-storage.md).
+  ATTACHMENT_TYPE_NOT_ALLOWED:
+    'An attached file is not a PDF, PNG, JPEG, WebP or HEIC file (told by its bytes, not its name).',
+  ATTACHMENT_QUOTA_EXCEEDED: 'The ledger’s attachments would pass its storage quota (`LIMIT_LEDGER_ATTACHMENT_BYTES`).',
   // Ledger members and invitations (docs/decisions/0107-ledgers.md).
   INVITATIONS_THROTTLED:
     'Too many invitations made by this user, or invitation links tried by this user or address, in 15 minutes.',

@@ -1,7 +1,9 @@
+import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { type Config, resolvedLimits, type TrustProxy } from './config.ts';
 import { createDatabase, type Db, databaseProbe, migrateToLatest } from './db/database.ts';
+import { createFileStore, type FileStore } from './lib/file-store.ts';
 import { loggerOptions, registerRequestLogging, resolveLogFormat } from './lib/logger.ts';
 import { createMailer } from './lib/mailer.ts';
 import { Outbox } from './lib/outbox.ts';
@@ -9,6 +11,9 @@ import { SecretBox } from './lib/secret-box.ts';
 import { AccountDataRepository } from './modules/account-data/account-data.repository.ts';
 import { accountDataRoutes } from './modules/account-data/account-data.routes.ts';
 import { AccountDataService } from './modules/account-data/account-data.service.ts';
+import { AttachmentsRepository } from './modules/attachments/attachments.repository.ts';
+import { attachmentsRoutes } from './modules/attachments/attachments.routes.ts';
+import { AttachmentsService } from './modules/attachments/attachments.service.ts';
 import { AuthRepository } from './modules/auth/auth.repository.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
@@ -103,6 +108,8 @@ declare module 'fastify' {
     outbox: Outbox;
     /** The recurring invoices' runner, run by the hourly jobs (`main.ts`) and after each schedule change. */
     schedules: ScheduleRunner;
+    /** Where attachment files live (lib/file-store.ts): the disk under the data directory, or an S3 bucket. */
+    files: FileStore;
     /** Work outside requests (main.ts: the hourly jobs, the index preload) that must end before the database closes. */
     finishBeforeClose: (work: () => Promise<unknown>) => void;
   }
@@ -206,6 +213,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     now: config.now,
   });
   app.decorate('reminders', reminders);
+  const attachmentsConfig = config.attachments ?? { dir: join(config.dataDir, 'attachments'), s3: null };
+  const files = createFileStore(attachmentsConfig.dir, attachmentsConfig.s3);
+  app.decorate('files', files);
+  app.addHook('onClose', async () => files.close?.());
   const schedules = new SchedulesRepository(db);
   const scheduleRunner = new ScheduleRunner(schedules);
   app.decorate('schedules', scheduleRunner);
@@ -295,6 +306,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
             new AccountDataService(new AccountDataRepository(db), config.now),
             config.now,
             limits.accountFileBytes,
+          );
+          // Files attached to invoices and payments (docs/decisions/1140-attachment-storage.md).
+          await attachmentsRoutes(
+            ledger,
+            new AttachmentsService(new AttachmentsRepository(db), files, limits, config.now),
+            limits,
           );
           await importsRoutes(ledger, new ImportsService(new ImportsRepository(db), config.now, limits), limits);
           // Change history (docs/decisions/0108-change-history.md): reads only; each writer records its own.

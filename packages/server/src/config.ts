@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { z } from 'zod';
+import type { S3Settings } from './lib/file-store.ts';
 import type { LogFormat } from './lib/logger.ts';
 import type { MailConfig } from './lib/mailer.ts';
 
@@ -46,6 +47,8 @@ export interface Config {
   oidc?: OidcConfig | null;
   /** Username/password sign-in and sign-up (`PASSWORD_LOGIN`); true when absent. */
   passwordLogin?: boolean;
+  /** Where attachment files are kept; absent: the disk under `dataDir/attachments` (lib/file-store.ts). */
+  attachments?: AttachmentsConfig;
 }
 
 // ---- Sign-in with an identity provider (docs/decisions/0722-openid-connect-sign-in.md) ----
@@ -125,6 +128,57 @@ function oidcOf(e: z.output<typeof oidcEnvSchema>, publicUrl: string | undefined
 
 // ---- end of identity provider ----
 
+// ---- Attachments (docs/decisions/1140-attachment-storage.md) ----
+
+export interface AttachmentsConfig {
+  /** Local folder: the files themselves when no S3 store is set, else only uploads in progress (`ATTACHMENTS_DIR`). */
+  dir: string;
+  /** An S3-compatible store (`S3_URL`, `S3_BUCKET`, …); null keeps the files on local disk. */
+  s3: S3Settings | null;
+}
+
+const s3EnvSchema = z.object({
+  ATTACHMENTS_DIR: z.string().min(1).optional(),
+  S3_URL: z.url({ protocol: /^https?$/, message: 'S3_URL must be an http:// or https:// address' }).optional(),
+  S3_BUCKET: z.string().trim().min(1).optional(),
+  S3_REGION: z.string().trim().min(1).default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9!_.*'()/-]*$/, "S3_PREFIX may hold letters, digits and !_.*'()/- only")
+    .default('attachments/'),
+  S3_FORCE_PATH_STYLE: flag(true),
+});
+
+function attachmentsOf(e: z.output<typeof s3EnvSchema>, dataDir: string): AttachmentsConfig {
+  const dir = e.ATTACHMENTS_DIR ? resolve(e.ATTACHMENTS_DIR) : join(dataDir, 'attachments');
+  if (!e.S3_URL) {
+    if (e.S3_BUCKET) throw new Error('Invalid configuration: S3_BUCKET needs S3_URL');
+    return { dir, s3: null };
+  }
+  const problems = [
+    e.S3_BUCKET ? null : 'S3_BUCKET is required with S3_URL',
+    e.S3_ACCESS_KEY_ID ? null : 'S3_ACCESS_KEY_ID is required with S3_URL',
+    e.S3_SECRET_ACCESS_KEY ? null : 'S3_SECRET_ACCESS_KEY is required with S3_URL',
+  ].filter((p) => p !== null);
+  if (problems.length > 0) throw new Error(`Invalid configuration: ${problems.join('; ')}`);
+  return {
+    dir,
+    s3: {
+      url: e.S3_URL,
+      bucket: e.S3_BUCKET ?? '',
+      region: e.S3_REGION,
+      accessKeyId: e.S3_ACCESS_KEY_ID ?? '',
+      secretAccessKey: e.S3_SECRET_ACCESS_KEY ?? '',
+      prefix: e.S3_PREFIX,
+      forcePathStyle: e.S3_FORCE_PATH_STYLE,
+    },
+  };
+}
+
+// ---- end of attachments ----
+
 // ---- Limits and fairness (docs/security.md, Limits; docs/decisions/0706-limits-and-fairness.md) ----
 
 /** Every size, shape and fairness limit of the API: each refused with its own code (contract/error-codes.ts). */
@@ -153,6 +207,10 @@ export interface Limits {
    * 15 minutes, previews and accepts together (`LIMIT_INVITATION_ATTEMPTS`, 429 INVITATIONS_THROTTLED).
    */
   invitationAttempts: number;
+  /** Bytes of one attachment file (`LIMIT_ATTACHMENT_BYTES`, 413 BODY_TOO_LARGE). */
+  attachmentBytes: number;
+  /** Bytes of all attachments of one ledger, those in the recycle bin included (`LIMIT_LEDGER_ATTACHMENT_BYTES`, 413 ATTACHMENT_QUOTA_EXCEEDED). */
+  ledgerAttachmentBytes: number;
 }
 
 export const DEFAULT_LIMITS: Limits = {
@@ -166,6 +224,8 @@ export const DEFAULT_LIMITS: Limits = {
   requestsPerMinute: 6_000,
   invitations: 20,
   invitationAttempts: 20,
+  attachmentBytes: 20 * 1024 * 1024,
+  ledgerAttachmentBytes: 1024 * 1024 * 1024,
 };
 
 const limit = (min: number, max: number, fallback: number) =>
@@ -183,6 +243,8 @@ const limitsEnvSchema = z.object({
   LIMIT_REQUESTS_PER_MINUTE: limit(0, 10_000_000, DEFAULT_LIMITS.requestsPerMinute),
   LIMIT_INVITATIONS: limit(1, 100_000, DEFAULT_LIMITS.invitations),
   LIMIT_INVITATION_ATTEMPTS: limit(1, 100_000, DEFAULT_LIMITS.invitationAttempts),
+  LIMIT_ATTACHMENT_BYTES: limit(1024, 1024 * 1024 * 1024, DEFAULT_LIMITS.attachmentBytes),
+  LIMIT_LEDGER_ATTACHMENT_BYTES: limit(1024, 1024 ** 4, DEFAULT_LIMITS.ledgerAttachmentBytes),
 });
 
 function limitsOf(e: z.output<typeof limitsEnvSchema>): Limits {
@@ -197,6 +259,8 @@ function limitsOf(e: z.output<typeof limitsEnvSchema>): Limits {
     requestsPerMinute: e.LIMIT_REQUESTS_PER_MINUTE,
     invitations: e.LIMIT_INVITATIONS,
     invitationAttempts: e.LIMIT_INVITATION_ATTEMPTS,
+    attachmentBytes: e.LIMIT_ATTACHMENT_BYTES,
+    ledgerAttachmentBytes: e.LIMIT_LEDGER_ATTACHMENT_BYTES,
   };
 }
 
@@ -207,39 +271,42 @@ export function resolvedLimits(config: Pick<Config, 'limits'>): Limits {
 
 // ---- end of limits ----
 
-const envSchema = limitsEnvSchema.extend(oidcEnvSchema.shape).extend({
-  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
-  HOST: z.string().min(1).default('0.0.0.0'),
-  DATA_DIR: z.string().min(1).default('./data'),
-  DATABASE_URL: z.string().min(1).optional(),
-  JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
-  MFA_KEY: z.string().min(32, 'MFA_KEY must be at least 32 characters').optional(),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
-  SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(25),
-  WEB_ROOT: z.string().min(1).optional(),
-  TRUST_PROXY: z
-    .string()
-    .optional()
-    .transform((value, ctx) => {
-      const parsed = parseTrustProxy(value);
-      if (typeof parsed !== 'string') return parsed;
-      ctx.addIssue({ code: 'custom', message: parsed });
-      return z.NEVER;
-    }),
-  REFRESH_REUSE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
-  LEDGER_INDEX_MB: z.coerce.number().int().min(0).max(1_048_576).default(512),
-  SMTP_URL: z
-    .string()
-    .regex(/^smtps?:\/\/[^\s]+$/i, 'SMTP_URL must be an smtp:// or smtps:// address')
-    .optional(),
-  MAIL_FROM: z.string().min(3).optional(),
-  REMINDER_HOUR: z.coerce.number().int().min(0).max(23).optional(),
-  PUBLIC_URL: z
-    .url({ protocol: /^https?$/, message: 'PUBLIC_URL must be an http:// or https:// address' })
-    .transform((url) => url.replace(/\/+$/, ''))
-    .optional(),
-});
+const envSchema = limitsEnvSchema
+  .extend(oidcEnvSchema.shape)
+  .extend(s3EnvSchema.shape)
+  .extend({
+    PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+    HOST: z.string().min(1).default('0.0.0.0'),
+    DATA_DIR: z.string().min(1).default('./data'),
+    DATABASE_URL: z.string().min(1).optional(),
+    JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
+    MFA_KEY: z.string().min(32, 'MFA_KEY must be at least 32 characters').optional(),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
+    SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(25),
+    WEB_ROOT: z.string().min(1).optional(),
+    TRUST_PROXY: z
+      .string()
+      .optional()
+      .transform((value, ctx) => {
+        const parsed = parseTrustProxy(value);
+        if (typeof parsed !== 'string') return parsed;
+        ctx.addIssue({ code: 'custom', message: parsed });
+        return z.NEVER;
+      }),
+    REFRESH_REUSE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
+    LEDGER_INDEX_MB: z.coerce.number().int().min(0).max(1_048_576).default(512),
+    SMTP_URL: z
+      .string()
+      .regex(/^smtps?:\/\/[^\s]+$/i, 'SMTP_URL must be an smtp:// or smtps:// address')
+      .optional(),
+    MAIL_FROM: z.string().min(3).optional(),
+    REMINDER_HOUR: z.coerce.number().int().min(0).max(23).optional(),
+    PUBLIC_URL: z
+      .url({ protocol: /^https?$/, message: 'PUBLIC_URL must be an http:// or https:// address' })
+      .transform((url) => url.replace(/\/+$/, ''))
+      .optional(),
+  });
 
 function parseEnv<T extends z.ZodType>(schema: T, env: NodeJS.ProcessEnv): z.output<T> {
   const parsed = schema.safeParse(env);
@@ -348,6 +415,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     limits: limitsOf(e),
     oidc: oidcOf(e, e.PUBLIC_URL),
     passwordLogin: e.PASSWORD_LOGIN,
+    attachments: attachmentsOf(e, dataDir),
   };
 }
 

@@ -2,6 +2,7 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app.ts';
 import { type Config, loadConfig } from './config.ts';
+import { SWEEP_GRACE, sweepAttachmentFiles, sweepSummary } from './jobs/attachment-sweep.ts';
 import { purgeAccounts } from './jobs/purge.ts';
 import { purgeRecycleBin } from './jobs/recycle-purge.ts';
 import { scheduleHourly } from './jobs/scheduler.ts';
@@ -34,6 +35,14 @@ const stopJobs = scheduleHourly(
   [
     { name: 'purge-accounts', run: () => purgeAccounts(app.db, config.now()) },
     { name: 'purge-recycle-bin', run: () => purgeRecycleBin(app.db, config.now()) },
+    // After the purge: the files of the attachments it deleted (docs/decisions/1141-attachment-lifecycle.md).
+    {
+      name: 'sweep-attachment-files',
+      run: async () =>
+        sweepSummary(
+          await sweepAttachmentFiles(app.db, app.files, { olderThan: config.now() - SWEEP_GRACE, remove: true }),
+        ),
+    },
     { name: 'recurring-invoices', run: () => app.schedules.run(config.now()) },
     { name: 'prune-entry-changes', run: () => new DataVersionRepository(app.db).pruneChanges() },
     { name: 'due-reminders', run: () => app.reminders.sendDigests(app.log) },

@@ -63,6 +63,44 @@ describe('config', () => {
     expect(parseTrustProxy('10.0.0.0/33')).toMatch(/TRUST_PROXY must be/);
   });
 
+  it('keeps attachments under DATA_DIR/attachments, or in the S3 store S3_URL names with its bucket and keys', () => {
+    const dir = tempDir();
+    expect(loadConfig({ DATA_DIR: dir }).attachments).toEqual({ dir: join(dir, 'attachments'), s3: null });
+    const s3 = {
+      DATA_DIR: dir,
+      ATTACHMENTS_DIR: join(dir, 'files'),
+      S3_URL: 'https://s3.example.com',
+      S3_BUCKET: 'bills',
+      S3_ACCESS_KEY_ID: 'id',
+      S3_SECRET_ACCESS_KEY: 'secret',
+    };
+    expect(loadConfig(s3).attachments).toEqual({
+      dir: join(dir, 'files'),
+      s3: {
+        url: 'https://s3.example.com',
+        bucket: 'bills',
+        region: 'us-east-1',
+        accessKeyId: 'id',
+        secretAccessKey: 'secret',
+        prefix: 'attachments/',
+        forcePathStyle: true,
+      },
+    });
+    expect(loadConfig({ ...s3, S3_PREFIX: '', S3_FORCE_PATH_STYLE: 'false' }).attachments?.s3).toMatchObject({
+      prefix: '',
+      forcePathStyle: false,
+    });
+    expect(() => loadConfig({ ...s3, S3_BUCKET: undefined, S3_SECRET_ACCESS_KEY: undefined })).toThrow(
+      'S3_BUCKET is required with S3_URL; S3_SECRET_ACCESS_KEY is required with S3_URL',
+    );
+    expect(() => loadConfig({ DATA_DIR: dir, S3_BUCKET: 'bills' })).toThrow('S3_BUCKET needs S3_URL');
+    expect(() => loadConfig({ ...s3, S3_URL: 'ftp://x' })).toThrow(/S3_URL/);
+    expect(loadConfig({ DATA_DIR: dir, LIMIT_ATTACHMENT_BYTES: '1048576' }).limits).toMatchObject({
+      attachmentBytes: 1048576,
+      ledgerAttachmentBytes: 1024 ** 3,
+    });
+  });
+
   it('reads REFRESH_REUSE_SECONDS', () => {
     expect(loadConfig({ DATA_DIR: tempDir(), REFRESH_REUSE_SECONDS: '10' }).refreshReuseSeconds).toBe(10);
     expect(loadConfig({ DATA_DIR: tempDir(), REFRESH_REUSE_SECONDS: '0' }).refreshReuseSeconds).toBe(0);

@@ -117,6 +117,7 @@ async function everything(t: TestApp): Promise<string> {
     'schedules',
     'categories',
     'imports',
+    'attachments',
     'ledgers',
     'ledger_members',
     'ledger_data_versions',

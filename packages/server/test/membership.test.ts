@@ -8,6 +8,7 @@ import type { HTTPMethods, InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { oneInvoiceFile } from './helpers/account-file.ts';
 import { createTestApp, dialects, type TestApp } from './helpers/app.ts';
+import { pdfFile, upload } from './helpers/attachments.ts';
 import {
   type Api,
   createBill,
@@ -88,6 +89,32 @@ const bank = (f: Fixture) =>
   multipart({ name: 'bank.csv', content: `Posted Date,Payee,Memo,Amount\n01/05/2026,${f.unique()},Bill,-12.34` });
 const paymentBody = { date: '2026-11-05', amount: 1, type: 'cash', medium: 'person' };
 const get = (url: string, ids: boolean, check?: Probe['check']): Probe => ({ method: 'GET', url, ids, check });
+
+/** An attachment upload of a PDF new each time, to an invoice or a payment of the shared ledger. */
+const attachProbe = (f: Fixture, owner: 'entries' | 'payments'): Probe => {
+  const body = upload(pdfFile(f.unique()));
+  const id = owner === 'entries' ? f.entry : f.payment;
+  return {
+    method: 'POST',
+    url: `${API}/${owner}/${id}/attachments`,
+    payload: body.payload,
+    headers: body.headers,
+    ids: true,
+  };
+};
+
+/** A fresh attachment of the shared ledger's invoice, made by its owner; its id. */
+async function ownerAttachment(f: Fixture, text: string): Promise<number> {
+  const body = upload(pdfFile(text));
+  const made = await f.owner.app.inject({
+    method: 'POST',
+    url: `${API}/entries/${f.entry}/attachments`,
+    headers: { ...f.owner.session.headers, ...body.headers },
+    payload: body.payload,
+  });
+  if (made.statusCode !== 201) throw new Error(`attach: ${made.statusCode} ${made.body}`);
+  return made.json<{ id: number }>().id;
+}
 
 const TABLE: Record<string, Row> = {
   // Per user, not per ledger (docs/decisions/0107-ledgers.md): the account, its sign-in, MFA, address, reminder
@@ -327,6 +354,29 @@ const TABLE: Record<string, Row> = {
       payload: oneInvoiceFile() as unknown as InjectOptions['payload'],
       ids: false,
       ledger: await f.emptyLedger(),
+    }),
+  },
+  'POST /api/v1/entries/:id/attachments': { make: async (f) => attachProbe(f, 'entries') },
+  'POST /api/v1/payments/:id/attachments': { make: async (f) => attachProbe(f, 'payments') },
+  'GET /api/v1/entries/:id/attachments': { make: async (f) => get(`${API}/entries/${f.entry}/attachments`, true) },
+  'GET /api/v1/payments/:id/attachments': { make: async (f) => get(`${API}/payments/${f.payment}/attachments`, true) },
+  'GET /api/v1/attachments/:id': {
+    make: async (f) => {
+      const text = `${f.secret} ${f.unique()}`;
+      return get(`${API}/attachments/${await ownerAttachment(f, text)}`, true, (b) => expect(b).toContain(text));
+    },
+  },
+  'GET /api/v1/attachments/:id/thumbnail': {
+    make: async (f) =>
+      get(`${API}/attachments/${await ownerAttachment(f, f.unique())}/thumbnail`, true, (b) =>
+        expect(b).toContain('>PDF<'),
+      ),
+  },
+  'DELETE /api/v1/attachments/:id': {
+    make: async (f) => ({
+      method: 'DELETE',
+      url: `${API}/attachments/${await ownerAttachment(f, f.unique())}`,
+      ids: true,
     }),
   },
   'GET /api/v1/imports': { make: async () => get(`${API}/imports`, false) },

@@ -147,10 +147,12 @@ describe('read-only ledgers (docs/decisions/0303-web-ledgers.md)', () => {
         onEdit={() => {}}
         onDelete={() => {}}
         onHistory={() => {}}
+        onFiles={() => {}}
       />,
     );
     expect(isDisabled(button('Edit payment'))).toBe(true);
     expect(isDisabled(button('Delete payment'))).toBe(true);
     expect(isDisabled(button('Changes to this payment'))).toBe(false);
+    expect(isDisabled(button('Files of this payment'))).toBe(false);
   });
 });

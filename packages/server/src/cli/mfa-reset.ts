@@ -4,10 +4,9 @@
  * owner then signs in with the password alone and can set MFA up again. Reads the same configuration as the
  * server (`DATA_DIR`, `DATABASE_URL`), so run it where the server runs, with the same environment.
  */
-import { realpathSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
 import { loadConfig } from '../config.ts';
 import { createDatabase, type Db, migrateToLatest } from '../db/database.ts';
+import { isProgram } from '../lib/program.ts';
 import { AuthRepository } from '../modules/auth/auth.repository.ts';
 import { UsersRepository } from '../modules/users/users.repository.ts';
 
@@ -45,13 +44,4 @@ async function main(args: string[]): Promise<number> {
   }
 }
 
-/** Whether this module is the program run (`tsx src/cli/mfa-reset.ts`, or the compiled `dist/mfa-reset.js`, a link). */
-function isProgram(): boolean {
-  try {
-    return import.meta.url === pathToFileURL(realpathSync(process.argv[1] ?? '')).href;
-  } catch {
-    return false;
-  }
-}
-
-if (isProgram()) process.exitCode = await main(process.argv.slice(2));
+if (isProgram(import.meta.url)) process.exitCode = await main(process.argv.slice(2));

@@ -33,6 +33,18 @@ export async function retryingTransaction<T>(db: Db, work: (trx: Db) => Promise<
 export abstract class Repository {
   constructor(protected readonly db: Db) {}
 
+  /**
+   * Reads the ledger's row with a no-op update that holds its lock until the transaction ends: one ledger's writes
+   * that check a count or a sum first (its categories, its attachments' quota) run one at a time.
+   */
+  async lockLedgerRow(ledgerId: number): Promise<void> {
+    await this.db
+      .updateTable('ledgers')
+      .set((eb) => ({ id: eb.ref('id') }))
+      .where('id', '=', ledgerId)
+      .execute();
+  }
+
   async transaction<T>(work: (repo: this) => Promise<T>): Promise<T> {
     if (this.db.isTransaction) return work(this);
     return retryingTransaction(this.db, (trx) =>

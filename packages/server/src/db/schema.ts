@@ -258,6 +258,20 @@ export interface PasswordResetsTable {
   used_at: number | null;
 }
 
+/** A file attached to an invoice (`entry_id`) or a payment (`payment_id`); its bytes are `file_key` in the file store. */
+export interface AttachmentsTable {
+  id: Generated<number>;
+  ledger_id: number;
+  entry_id: number | null;
+  payment_id: number | null;
+  file_key: string;
+  file_name: string;
+  content_type: string;
+  size: number;
+  created_by: number | null;
+  created_at: number;
+}
+
 /** Reminders are on for the user: a daily digest looking `days_ahead` days ahead. */
 export interface ReminderSettingsTable {
   user_id: number;
@@ -402,6 +416,7 @@ export interface Database {
   calendar_feeds: CalendarFeedsTable;
   email_verifications: EmailVerificationsTable;
   password_resets: PasswordResetsTable;
+  attachments: AttachmentsTable;
   reminder_settings: ReminderSettingsTable;
   reminder_sends: ReminderSendsTable;
 }
@@ -413,4 +428,5 @@ export type EntryRow = Selectable<EntriesTable>;
 export type NewEntry = Insertable<EntriesTable>;
 export type EntryUpdate = Updateable<EntriesTable>;
 export type PaymentRow = Selectable<PaymentsTable>;
+export type AttachmentRow = Selectable<AttachmentsTable>;
 export type ScheduleRow = Selectable<SchedulesTable>;

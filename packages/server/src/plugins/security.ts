@@ -13,7 +13,8 @@ const helmetOptions = {
       objectSrc: ["'none'"],
       frameAncestors: ["'none'"],
       formAction: ["'self'"],
-      imgSrc: ["'self'", 'data:'],
+      // blob: the web app shows attachments' thumbnails from object URLs (they need the bearer token to fetch).
+      imgSrc: ["'self'", 'data:', 'blob:'],
       fontSrc: ["'self'", 'data:'],
       // MUI (emotion) injects style elements at run time.
       styleSrc: ["'self'", "'unsafe-inline'"],

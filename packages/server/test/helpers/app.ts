@@ -97,7 +97,12 @@ export async function createTestApp(
 ): Promise<TestApp> {
   const database = await createTestDatabase(dialect);
   const clock = testClock();
-  const app = await buildApp(testConfig(database.config, { now: clock.now, ...overrides }), options);
+  // Each app's attachment files in a folder of its own, removed with it.
+  const files = mkdtempSync(join(tmpdir(), 'billfold-files-'));
+  const app = await buildApp(
+    testConfig(database.config, { now: clock.now, attachments: { dir: files, s3: null }, ...overrides }),
+    options,
+  );
   await app.ready();
   return {
     app,
@@ -106,6 +111,7 @@ export async function createTestApp(
     close: async () => {
       await app.close();
       await database.drop();
+      rmSync(files, { recursive: true, force: true });
     },
   };
 }

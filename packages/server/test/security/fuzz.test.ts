@@ -1,9 +1,11 @@
+import { dirname } from 'node:path';
 import { SORT_FIELDS } from '@billfold/contract/entries';
 import { isErrorCode } from '@billfold/contract/error-codes';
 import fc from 'fast-check';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, dialects, type TestApp } from '../helpers/app.ts';
+import { filesUnder } from '../helpers/attachments.ts';
 import {
   type Api,
   createBill,
@@ -497,6 +499,21 @@ const EXAMPLES: Record<string, (g: Gen, w: World) => Example> = {
   'GET /api/v1/recycle': () => ({}),
   'GET /api/v1/account/export': () => ({}),
   'GET /api/v1/imports': () => ({}),
+  // Attachments: the fuzzing caller has none, so every id is unknown; JSON bodies are refused by the upload routes
+  // (test/attachments.test.ts covers real files, the file fuzz below hostile forms).
+  'GET /api/v1/entries/:id/attachments': (g, w) => ({ params: { id: idFrom(g, w, allEntries(w)) } }),
+  'GET /api/v1/payments/:id/attachments': (g, w) => ({ params: { id: idFrom(g, w, allPayments(w)) } }),
+  'POST /api/v1/entries/:id/attachments': (g, w) => ({
+    params: { id: idFrom(g, w, allEntries(w)) },
+    body: { file: draw(g, shortText) },
+  }),
+  'POST /api/v1/payments/:id/attachments': (g, w) => ({
+    params: { id: idFrom(g, w, allPayments(w)) },
+    body: { file: draw(g, shortText) },
+  }),
+  'GET /api/v1/attachments/:id': (g) => ({ params: { id: draw(g, fc.integer({ min: 1, max: 1_000_000 })) } }),
+  'GET /api/v1/attachments/:id/thumbnail': (g) => ({ params: { id: draw(g, fc.integer({ min: 1, max: 1_000_000 })) } }),
+  'DELETE /api/v1/attachments/:id': (g) => ({ params: { id: draw(g, fc.integer({ min: 1, max: 1_000_000 })) } }),
   // Multipart routes: the fuzzer's JSON bodies are refused in words (test/imports.test.ts covers real uploads).
   'POST /api/v1/imports/preview': (g) => ({ body: { file: draw(g, shortText) } }),
   'POST /api/v1/imports': (g) => ({ body: { file: draw(g, shortText) } }),
@@ -593,6 +610,12 @@ const ALWAYS_REFUSED = new Set([
   'POST /api/v1/imports/preview',
   'POST /api/v1/imports',
   'POST /api/v1/imports/:id/undo',
+  // Uploads take multipart forms; the caller has no attachment to read or delete.
+  'POST /api/v1/entries/:id/attachments',
+  'POST /api/v1/payments/:id/attachments',
+  'GET /api/v1/attachments/:id',
+  'GET /api/v1/attachments/:id/thumbnail',
+  'DELETE /api/v1/attachments/:id',
   // No identity provider is configured for the fuzzing server, and it never holds a provider sign-in's ticket.
   'GET /api/v1/auth/oidc/start',
   'GET /api/v1/auth/oidc/callback',
@@ -1341,8 +1364,15 @@ function hostileForm(g: Gen, content: string | Buffer): { payload: Buffer; heade
       Buffer.isBuffer(body) ? body : Buffer.from(body),
       Buffer.from('\r\n'),
     ]);
-  const shape = draw(g, fc.constantFrom('ok', 'cut', 'two-files', 'fields', 'no-end', 'bad-boundary', 'no-file'));
+  const shape = draw(
+    g,
+    fc.constantFrom('ok', 'cut', 'two-files', 'fields', 'no-end', 'bad-boundary', 'no-file', 'huge-header'),
+  );
   const parts: Buffer[] = [];
+  if (shape === 'huge-header') {
+    const size = draw(g, fc.integer({ min: 8 * 1024, max: 256 * 1024 }));
+    parts.push(Buffer.from(`--${boundary}\r\nX-Padding: ${'h'.repeat(size)}\r\n`));
+  }
   if (shape === 'fields' || shape === 'no-file')
     parts.push(
       part(draw(g, fc.constantFrom('mapping', 'keep', '__proto__', 'x')), draw(g, nastyString), false),
@@ -1356,6 +1386,50 @@ function hostileForm(g: Gen, content: string | Buffer): { payload: Buffer; heade
   const type =
     shape === 'bad-boundary' ? 'multipart/form-data; boundary=other' : `multipart/form-data; boundary=${boundary}`;
   return { payload, headers: { 'content-type': type } };
+}
+
+/** Hostile attachment files: random bytes, real magic numbers over junk, and images claiming enormous sizes. */
+const hostileAttachment: fc.Arbitrary<Buffer> = fc.oneof(
+  fc.uint8Array({ maxLength: 4_000 }).map((bytes) => Buffer.from(bytes)),
+  fc
+    .tuple(
+      fc.constantFrom(
+        '%PDF-1.7\n',
+        '\x89PNG\r\n\x1a\n',
+        '\xff\xd8\xff\xe0',
+        'RIFF\x00\x00\x00\x00WEBPVP8 ',
+        '\x00\x00\x00\x18ftypheic',
+        'GIF89a',
+        '<svg xmlns="http://www.w3.org/2000/svg">',
+      ),
+      fc.uint8Array({ maxLength: 2_000 }),
+    )
+    .map(([magic, rest]) => Buffer.concat([Buffer.from(magic, 'latin1'), Buffer.from(rest)])),
+  // A PNG whose header claims 60000 × 60000 pixels over a few bytes of data: a decompression bomb for a decoder.
+  fc.integer({ min: 1, max: 0x7fffffff }).map((side) => pngClaiming(Math.min(side, 60_000))),
+  // Larger than the fuzzing server's file limit.
+  fc
+    .integer({ min: 65 * 1024, max: 200 * 1024 })
+    .map((n) => Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(n)])),
+);
+
+/** A PNG signature and IHDR chunk for a `side` × `side` picture, then a tiny IDAT and IEND (CRCs not checked). */
+function pngClaiming(side: number): Buffer {
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(side, 0);
+  ihdr.writeUInt32BE(side, 4);
+  ihdr.set([8, 6, 0, 0, 0], 8);
+  const chunk = (type: string, data: Buffer) => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    return Buffer.concat([length, Buffer.from(type, 'latin1'), data, Buffer.alloc(4)]);
+  };
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', Buffer.from([0x78, 0x9c, 0xed, 0xc1, 0x01, 0x0d, 0x00, 0x00, 0x00])),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /** Hostile account files: not JSON, huge arrays, deep nesting, dangling refs, prototype keys, wrong types. */
@@ -1380,6 +1454,7 @@ const hostileAccountFile: fc.Arbitrary<string> = fc.oneof(
 describe.each(dialects)('fuzzing the file routes on %s', (dialect) => {
   let t: TestApp;
   let me: Session;
+  let invoice: number;
   let tables: string[];
 
   beforeAll(async () => {
@@ -1391,22 +1466,34 @@ describe.each(dialects)('fuzzing the file routes on %s', (dialect) => {
         csvColumns: 50,
         csvFieldChars: 2_000,
         importRows: 2_000,
+        attachmentBytes: 64 * 1024,
       },
     });
     me = await signUp(t.app);
     await createBill({ app: t.app, session: me }, { name: 'Power', category: 'Utilities' });
+    invoice = (await createEntry({ app: t.app, session: me })).entryId;
     tables = await tableNames(t.app.db);
   });
   afterAll(() => t.close());
 
-  it('answers hostile CSV uploads, multipart forms and account files with 2xx/4xx JSON, storing nothing on refusal', async () => {
+  it('answers hostile CSV uploads, attachments, multipart forms and account files with 2xx/4xx JSON, storing nothing on refusal', async () => {
     const runs = Math.max(30, Math.ceil(RUNS_PER_DIALECT / 20));
     const tally: Record<string, number> = {};
+    const stored = () => filesUnder(dirname(t.app.files.tempDir));
     await fc.assert(
       fc.asyncProperty(fc.gen(), async (g) => {
-        const route = draw(g, fc.constantFrom('/imports/preview', '/imports', '/account/import'));
+        const route = draw(g, fc.constantFrom('/imports/preview', '/imports', '/account/import', '/attachments'));
         let res: LightMyRequestResponse;
-        if (route === '/account/import') {
+        const files = stored();
+        if (route === '/attachments') {
+          const form = hostileForm(g, draw(g, hostileAttachment));
+          res = await t.app.inject({
+            method: 'POST',
+            url: `/api/v1/entries/${invoice}/attachments`,
+            headers: { ...me.headers, ...form.headers },
+            payload: form.payload,
+          });
+        } else if (route === '/account/import') {
           const text = draw(g, hostileAccountFile);
           const chunked = draw(g, fc.boolean());
           res = await t.app.inject({
@@ -1446,9 +1533,13 @@ describe.each(dialects)('fuzzing the file routes on %s', (dialect) => {
           if (last.result)
             await t.app.inject({ method: 'POST', url: `/api/v1/imports/${last.result.id}/undo`, headers: me.headers });
         }
+        // An accepted file is removed through the API (its bytes stay in the store, as after any delete).
+        if (res.statusCode === 201 && route === '/attachments')
+          await t.app.inject({ method: 'DELETE', url: `/api/v1/attachments/${res.json().id}`, headers: me.headers });
         if (res.statusCode >= 400) {
           const after = await snapshot(t.app.db, tables);
           expect(changedTables(before, after), label).toEqual([]);
+          expect(stored(), `${label}: files stored on a refusal`).toEqual(files);
         }
         before = await snapshot(t.app.db, tables);
       }),

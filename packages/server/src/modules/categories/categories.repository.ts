@@ -20,15 +20,6 @@ export class CategoriesRepository extends Repository {
     return new Map(rows.map((r) => [r.category, Number(r.n)]));
   }
 
-  /** Reads the ledger's row with a no-op update that holds its lock: one ledger's category creates run one at a time. */
-  async lockLedger(ledgerId: number): Promise<void> {
-    await this.db
-      .updateTable('ledgers')
-      .set((eb) => ({ id: eb.ref('id') }))
-      .where('id', '=', ledgerId)
-      .execute();
-  }
-
   async count(ledgerId: number): Promise<number> {
     const row = await this.db
       .selectFrom('categories')

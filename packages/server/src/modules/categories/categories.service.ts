@@ -48,7 +48,7 @@ export class CategoriesService {
     const { ledgerId } = actor;
     try {
       return await this.repo.transaction(async (repo) => {
-        await repo.lockLedger(ledgerId);
+        await repo.lockLedgerRow(ledgerId);
         await this.checkName(repo, ledgerId, input.name, null);
         if ((await repo.count(ledgerId)) >= MAX_OWN_CATEGORIES)
           throw conflict(CATEGORY_MESSAGES.tooMany, 'TOO_MANY_CATEGORIES');

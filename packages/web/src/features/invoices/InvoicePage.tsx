@@ -22,6 +22,7 @@ import { failureMessage } from '../../api/outcome.ts';
 import { usePayments } from '../../api/payments/list-payments.ts';
 import { useUpdatePayment } from '../../api/payments/update-payment.ts';
 import { ArchivedBanner } from '../../components/ArchivedBanner.tsx';
+import { AttachmentsPanel } from '../../components/attachments/AttachmentsPanel.tsx';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { DetailItem, DetailList } from '../../components/DetailList.tsx';
 import { DueDate } from '../../components/DueDate.tsx';
@@ -42,6 +43,7 @@ import { provenance } from '../../lib/history-view.ts';
 import { parseRouteId } from '../../lib/route-id.ts';
 import { InvoiceNotFound } from './InvoiceNotFound.tsx';
 import { PaymentDialog } from './PaymentDialog.tsx';
+import { PaymentFilesDialog } from './PaymentFilesDialog.tsx';
 import { PaymentHistoryDialog } from './PaymentHistoryDialog.tsx';
 import { PaymentsTable } from './PaymentsTable.tsx';
 import { PAYMENT_MESSAGES } from './payment-form.ts';
@@ -82,6 +84,7 @@ function InvoiceDetail({ entry, payments }: { entry: Entry; payments: readonly P
   const [deletingPayment, setDeletingPayment] = useState<Payment | null>(null);
   const [deletingInvoice, setDeletingInvoice] = useState(false);
   const [paymentHistory, setPaymentHistory] = useState<Payment | null>(null);
+  const [paymentFiles, setPaymentFiles] = useState<Payment | null>(null);
   const { readOnlyReason } = useLedgerAccess();
   const history = useInvoiceHistory(entry.entryId);
   const entities = useEntities('all');
@@ -219,6 +222,8 @@ function InvoiceDetail({ entry, payments }: { entry: Entry; payments: readonly P
         </DetailList>
       </Paper>
 
+      <AttachmentsPanel owner={{ kind: 'entries', id: entry.entryId }} readOnly={readOnly} readOnlyReason={reason} />
+
       <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 } }}>
         <Stack direction="row" sx={{ mb: 2, justifyContent: 'space-between', alignItems: 'center' }}>
           <Typography variant="h6" component="h2">
@@ -237,10 +242,19 @@ function InvoiceDetail({ entry, payments }: { entry: Entry; payments: readonly P
           onEdit={(payment) => setDialog(payment)}
           onDelete={(payment) => setDeletingPayment(payment)}
           onHistory={(payment) => setPaymentHistory(payment)}
+          onFiles={(payment) => setPaymentFiles(payment)}
         />
       </Paper>
 
       <HistoryPanel history={history} entityName={entityName} />
+      {paymentFiles && (
+        <PaymentFilesDialog
+          payment={paymentFiles}
+          readOnly={readOnly}
+          readOnlyReason={reason}
+          onClose={() => setPaymentFiles(null)}
+        />
+      )}
       {paymentHistory && <PaymentHistoryDialog payment={paymentHistory} onClose={() => setPaymentHistory(null)} />}
 
       {dialog !== null && <PaymentDialog target={dialog} entry={entry} onClose={() => setDialog(null)} />}

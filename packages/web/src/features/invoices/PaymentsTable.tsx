@@ -1,6 +1,7 @@
 import { formatAmount } from '@billfold/contract/money';
 import { paymentMethodLabel } from '@billfold/contract/payment-methods';
 import type { Payment } from '@billfold/contract/payments';
+import AttachFile from '@mui/icons-material/AttachFile';
 import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
 import EditOutlined from '@mui/icons-material/EditOutlined';
 import HistoryOutlined from '@mui/icons-material/HistoryOutlined';
@@ -26,6 +27,8 @@ interface Props {
   onDelete: (payment: Payment) => void;
   /** Opens the payment's history (docs/decisions/0108-change-history.md). */
   onHistory: (payment: Payment) => void;
+  /** Opens the payment's files (docs/api/attachments.md). */
+  onFiles: (payment: Payment) => void;
 }
 
 /** Edit and delete of one payment. */
@@ -36,10 +39,16 @@ function PaymentActions({
   onEdit,
   onDelete,
   onHistory,
+  onFiles,
   align,
 }: Omit<Props, 'payments'> & { payment: Payment; align: 'left' | 'right' }) {
   return (
     <TableCell align={align} sx={{ whiteSpace: 'nowrap' }}>
+      <Tooltip title="Files of this payment">
+        <IconButton aria-label="Files of this payment" onClick={() => onFiles(payment)}>
+          <AttachFile fontSize="small" />
+        </IconButton>
+      </Tooltip>
       <Tooltip title="Changes to this payment">
         <IconButton aria-label="Changes to this payment" onClick={() => onHistory(payment)}>
           <HistoryOutlined fontSize="small" />
@@ -68,7 +77,15 @@ function PaymentActions({
  * notes, edit and delete. On a phone or small tablet the table scrolls sideways, so the actions come first, where
  * they can be seen and reached (decision 0801).
  */
-export function PaymentsTable({ payments, readOnly, readOnlyReason = null, onEdit, onDelete, onHistory }: Props) {
+export function PaymentsTable({
+  payments,
+  readOnly,
+  readOnlyReason = null,
+  onEdit,
+  onDelete,
+  onHistory,
+  onFiles,
+}: Props) {
   const theme = useTheme();
   const actionsFirst = useMediaQuery(theme.breakpoints.down('md'));
   const actions = (payment: Payment) => (
@@ -79,6 +96,7 @@ export function PaymentsTable({ payments, readOnly, readOnlyReason = null, onEdi
       onEdit={onEdit}
       onDelete={onDelete}
       onHistory={onHistory}
+      onFiles={onFiles}
       align={actionsFirst ? 'left' : 'right'}
     />
   );
