@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import { type Config, resolvedLimits, type TrustProxy } from './config.ts';
+import { type Config, DEFAULT_NOTIFY_TIMEOUT_SECONDS, resolvedLimits, type TrustProxy } from './config.ts';
 import { createDatabase, type Db, databaseProbe, migrateToLatest } from './db/database.ts';
 import { loggerOptions, registerRequestLogging, resolveLogFormat } from './lib/logger.ts';
 import { createMailer } from './lib/mailer.ts';
@@ -48,6 +48,11 @@ import { LedgersService } from './modules/ledgers/ledgers.service.ts';
 import { MfaRepository } from './modules/mfa/mfa.repository.ts';
 import { mfaRoutes } from './modules/mfa/mfa.routes.ts';
 import { MfaService } from './modules/mfa/mfa.service.ts';
+import { NotificationSender } from './modules/notifications/notification-sender.ts';
+import { NotificationsRepository } from './modules/notifications/notifications.repository.ts';
+import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
+import { NotificationsService } from './modules/notifications/notifications.service.ts';
+import { vapidKeys } from './modules/notifications/vapid.ts';
 import { PasswordResetRepository } from './modules/password-reset/password-reset.repository.ts';
 import { passwordResetRoutes } from './modules/password-reset/password-reset.routes.ts';
 import { PasswordResetService } from './modules/password-reset/password-reset.service.ts';
@@ -96,6 +101,8 @@ declare module 'fastify' {
     reminders: RemindersService;
     /** Mail sent in the background (verification links, notices); `settled()` waits for it. */
     outbox: Outbox;
+    /** The notification outbox's sender (docs/decisions/1140-notification-outbox.md): `main.ts` starts its loop. */
+    notifications: NotificationSender;
     /** The recurring invoices' runner, run by the hourly jobs (`main.ts`) and after each schedule change. */
     schedules: ScheduleRunner;
     /** Work outside requests (main.ts: the hourly jobs, the index preload) that must end before the database closes. */
@@ -201,6 +208,30 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     now: config.now,
   });
   app.decorate('reminders', reminders);
+  // Notifications: channels, the durable outbox and its sender (docs/decisions/1140-notification-outbox.md).
+  const notificationsRepo = new NotificationsRepository(db);
+  const secretBox = new SecretBox(config.mfaKey);
+  const vapid = vapidKeys(notificationsRepo, secretBox, config.now);
+  const timeoutMs = (config.notifyTimeoutSeconds ?? DEFAULT_NOTIFY_TIMEOUT_SECONDS) * 1000;
+  const notificationSender = new NotificationSender(
+    notificationsRepo,
+    secretBox,
+    {
+      outbound: { allowPrivate: config.notifyAllowPrivate ?? false, timeoutMs },
+      mailer,
+      vapid,
+      vapidSubject: config.publicUrl ?? `mailto:${config.mail?.from.replace(/^.*<|>.*$/g, '') ?? 'billfold@localhost'}`,
+      now: config.now,
+    },
+    { leaseMs: 3 * timeoutMs, pollMs: 2000, log: app.log },
+  );
+  app.decorate('notifications', notificationSender);
+  const notifications = new NotificationsService(notificationsRepo, secretBox, notificationSender, {
+    allowPrivate: config.notifyAllowPrivate ?? false,
+    emailConfigured: mailer !== null,
+    vapid,
+    now: config.now,
+  });
   const schedules = new SchedulesRepository(db);
   const scheduleRunner = new ScheduleRunner(schedules);
   app.decorate('schedules', scheduleRunner);
@@ -260,6 +291,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
           tokensRoutes(account, new TokensService(new TokensRepository(db), config.now));
           calendarRoutes(account, calendar, config.publicUrl ?? null);
           remindersRoutes(account, reminders);
+          notificationsRoutes(account, notifications);
           // Ledgers, members and invitations (docs/api/ledgers.md): about the user, so no ledger header applies.
           const ledgers = new LedgersRepository(db);
           ledgersRoutes(
@@ -306,5 +338,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('onClose', async () => {
     await Promise.all(background.map((work) => work()));
   });
+  // The sender's claims are settled before the database closes.
+  app.finishBeforeClose(() => notificationSender.stop());
   return app;
 }

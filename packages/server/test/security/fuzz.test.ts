@@ -278,6 +278,35 @@ const EXAMPLES: Record<string, (g: Gen, w: World) => Example> = {
     },
   }),
   'DELETE /api/v1/tokens/:id': (g) => ({ params: { id: draw(g, fc.integer({ min: 1, max: 200 })) } }),
+  // Notification channels: private and loopback addresses are refused here (no NOTIFY_ALLOW_PRIVATE); email ones are
+  // saved (mail is configured); the test button and send again answer whatever the channel or delivery is.
+  'GET /api/v1/notification-channels': () => ({}),
+  'POST /api/v1/notification-channels': (g) => ({
+    body: draw(
+      g,
+      fc.constantFrom<object>(
+        { kind: 'webhook', name: 'Hook', url: 'http://10.0.0.5/hook', events: ['overdue'] },
+        { kind: 'ntfy', name: 'Phone', url: 'http://[fe80::1]/bills', events: ['due_soon'], daysAhead: 5 },
+        { kind: 'gotify', name: 'Gotify', url: 'http://127.0.0.1:9/', token: 'AbC123', events: [] },
+        { kind: 'email', name: 'Mail', events: ['autopay'] },
+      ),
+    ),
+  }),
+  'PATCH /api/v1/notification-channels/:id': (g) => ({
+    params: { id: draw(g, fc.integer({ min: 1, max: 40 })) },
+    body: draw(
+      g,
+      fc.constantFrom<object>({ name: 'Renamed' }, { events: ['member_joined'] }, { paused: false }, { daysAhead: 9 }),
+    ),
+  }),
+  'DELETE /api/v1/notification-channels/:id': (g) => ({ params: { id: draw(g, fc.integer({ min: 1, max: 40 })) } }),
+  'POST /api/v1/notification-channels/:id/test': (g) => ({ params: { id: draw(g, fc.integer({ min: 1, max: 40 })) } }),
+  'GET /api/v1/notification-deliveries': (g) => ({
+    query: { limit: maybe(g, () => draw(g, fc.integer({ min: 1, max: 200 }))) },
+  }),
+  'POST /api/v1/notification-deliveries/:id/send-again': (g) => ({
+    params: { id: draw(g, fc.integer({ min: 1, max: 40 })) },
+  }),
   'GET /api/v1/user/mfa': () => ({}),
   'POST /api/v1/user/mfa/setup': (g, w) => ({
     body: { password: draw(g, fc.constantFrom(w.me.password, 'Wrong!Passw0rd')) },

@@ -18,6 +18,7 @@ import * as ledgers from './2026-12-01T00-00_ledgers.ts';
 import * as ledgerData from './2026-12-02T00-00_ledger_data.ts';
 import * as identityAndTokens from './2026-12-03T01-00_identity_and_tokens.ts';
 import * as passwordResets from './2026-12-04T08-00_password_resets.ts';
+import * as notifications from './2026-12-05T01-00_notifications.ts';
 
 /** Every migration, by name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-02T00-00_ledger_data': ledgerData,
   '2026-12-03T01-00_identity_and_tokens': identityAndTokens,
   '2026-12-04T08-00_password_resets': passwordResets,
+  '2026-12-05T01-00_notifications': notifications,
 };
