@@ -13,6 +13,8 @@ import { createSchedule } from './helpers/schedules.ts';
 import { type Smtp, startSmtp, verificationToken } from './helpers/smtp.ts';
 
 const DAY = 86_400_000;
+/** Each test signs up users (Argon2) and talks to receivers: room for a machine shared with other work. */
+const SLOW = { timeout: 120_000 };
 const ALL_EVENTS = ['due_soon', 'overdue', 'schedule_invoice', 'autopay', 'import_finished', 'member_joined'];
 
 /**
@@ -31,7 +33,8 @@ describe.each(dialects)('notifications on %s', (dialect) => {
     t = await createTestApp(dialect, {
       mail: { smtpUrl: smtp.url, from: 'Billfold <billfold@example.test>' },
       notifyAllowPrivate: true,
-      notifyTimeoutSeconds: 2,
+      // Generous: a loaded machine must not time out a receiver that did answer (that would send it again).
+      notifyTimeoutSeconds: 20,
     });
   });
   afterAll(async () => {
@@ -72,7 +75,7 @@ describe.each(dialects)('notifications on %s', (dialect) => {
   let paths = 0;
   const path = () => `/hook/${++paths}`;
 
-  it('keeps channels per user, answers a webhook secret once and never a token', async () => {
+  it('keeps channels per user, answers a webhook secret once and never a token', SLOW, async () => {
     const api = await user();
     const other = await user();
     const created = await addChannel(api, { kind: 'webhook', name: 'Home', url: `${hook.url}${path()}` });
@@ -124,7 +127,7 @@ describe.each(dialects)('notifications on %s', (dialect) => {
     expect((await request(api, 'GET', '/notification-channels')).json<ChannelList>().channels).toHaveLength(1);
   });
 
-  it('sends a signed webhook, an ntfy and a Gotify message, and a mail to a verified address', async () => {
+  it('sends a signed webhook, an ntfy and a Gotify message, and a mail to a verified address', SLOW, async () => {
     const api = await user();
     const p = path();
     const webhook = await addChannel(api, { kind: 'webhook', name: 'Hook', url: `${hook.url}${p}` });
@@ -172,7 +175,7 @@ describe.each(dialects)('notifications on %s', (dialect) => {
     expect(mail?.subject).toBe('Billfold: Test notification');
   });
 
-  it('sends web push the subscription decrypts, signed with the server’s VAPID key', async () => {
+  it('sends web push the subscription decrypts, signed with the server’s VAPID key', SLOW, async () => {
     const api = await user();
     const receiver = createECDH('prime256v1');
     receiver.generateKeys();
@@ -204,7 +207,9 @@ describe.each(dialects)('notifications on %s', (dialect) => {
     await second.close();
   });
 
-  it('retries with growing waits, gives up, pauses a channel failing 3 days and tells the owner elsewhere', async () => {
+  it('retries with growing waits, gives up, pauses a channel failing 3 days and tells the owner elsewhere', {
+    timeout: 120_000,
+  }, async () => {
     const api = await user();
     const p = path();
     const failing = await addChannel(api, {
@@ -243,14 +248,20 @@ describe.each(dialects)('notifications on %s', (dialect) => {
       expect(Date.parse(`${d?.nextTry}Z`) - Math.floor(t.clock.now() / 1000) * 1000).toBe(2 * BACKOFF_START);
       // Nothing arrives twice for one event: the hourly job again queues nothing new.
       expect(await t.app.notifications.recordDue()).toBe(0);
-      // Keeps trying past a day, then gives up and pauses the channel.
+      // Keeps trying past a day, then gives up and pauses the channel (read from the table: no session lasts days).
+      const stored = () =>
+        t.app.db
+          .selectFrom('notification_messages')
+          .select(['status', 'attempts'])
+          .where('channel_id', '=', failing.id)
+          .executeTakeFirstOrThrow();
       let tries = 2;
       while (t.clock.now() - firstTry < GIVE_UP_AFTER) {
         t.clock.advance(6 * 3_600_000);
         await t.app.notifications.runOnce();
-        [d] = await deliveries(api, `?channelId=${failing.id}`);
-        if (d?.status === 'failed') tries = d.attempts;
-        if (t.clock.now() - firstTry < DAY) expect(d?.status).toBe('failed');
+        const row = await stored();
+        if (row.status === 'failed') tries = row.attempts;
+        if (t.clock.now() - firstTry < DAY) expect(row.status).toBe('failed');
       }
       expect(tries).toBeGreaterThan(8);
       [d] = await deliveries(api, `?channelId=${failing.id}`);
@@ -279,7 +290,7 @@ describe.each(dialects)('notifications on %s', (dialect) => {
     expect(hooksAt(p, failing.secret as string).every((m) => m.id === `msg_${gaveUp?.id}`)).toBe(true);
   });
 
-  it('tells ledger members who chose them about scheduled invoices, autopay and new members', async () => {
+  it('tells ledger members who chose them about scheduled invoices, autopay and new members', SLOW, async () => {
     const owner = await user();
     const member = await newMember(t.app);
     const ledger = await createLedger(owner, 'Flat');
@@ -318,7 +329,7 @@ describe.each(dialects)('notifications on %s', (dialect) => {
     expect(hooksAt(ownerPath, ownerHook.secret as string)).toHaveLength(3);
   });
 
-  it('sends each message once while two processes send at the same moment', async () => {
+  it('sends each message once while two processes send at the same moment', SLOW, async () => {
     const api = await user();
     const p = path();
     const channel = await addChannel(api, {
@@ -334,14 +345,16 @@ describe.each(dialects)('notifications on %s', (dialect) => {
       await createEntry(api, { billId: bill.id, date: today, dueDate: today, amount: 10 + i });
     await t.app.notifications.recordDue();
     expect(await deliveries(api, `?channelId=${channel.id}`)).toHaveLength(45);
-    const second = await secondProcess(t, { notifyAllowPrivate: true, notifyTimeoutSeconds: 2 });
+    const second = await secondProcess(t, { notifyAllowPrivate: true, notifyTimeoutSeconds: 20 });
     hook.state.delayMs = 20;
     try {
+      // Three passes of each process at once take disjoint batches of at most 20.
       const runs = await Promise.all(
         [0, 1, 2].flatMap(() => [t.app.notifications.runOnce(), second.notifications.runOnce()]),
       );
       // (Messages of earlier tests' channels may go out in the same passes.)
-      expect(runs.reduce((n, r) => n + r.sent, 0)).toBeGreaterThanOrEqual(45);
+      expect(runs.reduce((n, r) => n + r.sent + r.failed + r.gaveUp, 0)).toBeGreaterThanOrEqual(45);
+      expect(runs.filter((r) => r.sent > 0).length).toBeGreaterThanOrEqual(3);
     } finally {
       hook.state.delayMs = 0;
       await second.close();
@@ -351,7 +364,7 @@ describe.each(dialects)('notifications on %s', (dialect) => {
     expect(new Set(got.map((m) => m.id)).size).toBe(45);
   });
 
-  it('refuses private addresses unless the server allows them, when saved and when sent', async () => {
+  it('refuses private addresses unless the server allows them, when saved and when sent', SLOW, async () => {
     const strict = await secondProcess(t, { notifyAllowPrivate: false, notifyTimeoutSeconds: 2 });
     try {
       const api: Api = { app: strict, session: await signUp(strict) };
