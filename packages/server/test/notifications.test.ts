@@ -8,6 +8,7 @@ import { createTestApp, dialects, secondProcess, type TestApp } from './helpers/
 import { type Api, createBill, createEntry, request } from './helpers/domain.ts';
 import { signIn, signUp } from './helpers/factories.ts';
 import { createLedger, join, newMember } from './helpers/ledgers.ts';
+import { multipart } from './helpers/multipart.ts';
 import { type Receiver, startReceiver } from './helpers/receivers.ts';
 import { createSchedule } from './helpers/schedules.ts';
 import { type Smtp, startSmtp, verificationToken } from './helpers/smtp.ts';
@@ -104,6 +105,11 @@ describe.each(dialects)('notifications on %s', (dialect) => {
       .where('id', '=', ntfy.id)
       .executeTakeFirstOrThrow();
     expect(stored.secret).not.toContain('tk_secret_ntfy_token');
+    // Nor is any secret in the account file.
+    const exported = await request(api, 'GET', '/account/export');
+    expect(exported.statusCode).toBe(200);
+    expect(exported.body).not.toContain('tk_secret_ntfy_token');
+    expect(exported.body).not.toContain(created.secret);
 
     expect((await request(other, 'GET', '/notification-channels')).json<ChannelList>().channels).toEqual([]);
     expect((await request(other, 'PATCH', `/notification-channels/${ntfy.id}`, { name: 'Mine' })).statusCode).toBe(404);
@@ -290,44 +296,72 @@ describe.each(dialects)('notifications on %s', (dialect) => {
     expect(hooksAt(p, failing.secret as string).every((m) => m.id === `msg_${gaveUp?.id}`)).toBe(true);
   });
 
-  it('tells ledger members who chose them about scheduled invoices, autopay and new members', SLOW, async () => {
-    const owner = await user();
-    const member = await newMember(t.app);
-    const ledger = await createLedger(owner, 'Flat');
-    const ownerPath = path();
-    const memberPath = path();
-    const ownerHook = await addChannel(owner, { kind: 'webhook', name: 'Owner', url: `${hook.url}${ownerPath}` });
-    const memberHook = await addChannel(member, {
-      kind: 'webhook',
-      name: 'Member',
-      url: `${hook.url}${memberPath}`,
-      events: ['schedule_invoice'],
-    });
-    const memberId = await join(owner, ledger.id, member, 'editor');
-    const inLedger: Api = {
-      app: t.app,
-      session: {
-        ...owner.session,
-        headers: { ...owner.session.headers, 'billfold-ledger': String(ledger.id) } as never,
-      },
-    };
-    const bill = await createBill(inLedger, { name: 'Landlord' });
-    await createSchedule(inLedger, bill.id, { firstDate: '2026-11-20', dueDays: 0, autopay: 'bank|ach' });
-    await t.app.notifications.runOnce();
-    const ownerGot = hooksAt(ownerPath, ownerHook.secret as string);
-    expect(ownerGot.map((m) => m.type).sort()).toEqual(['autopay', 'member_joined', 'schedule_invoice']);
-    expect(ownerGot.find((m) => m.type === 'member_joined')?.data).toMatchObject({
-      ledgerId: ledger.id,
-      userId: memberId,
-    });
-    expect(ownerGot.find((m) => m.type === 'schedule_invoice')?.data).toMatchObject({ name: 'Landlord', amount: 1250 });
-    // The member chose scheduled invoices only, and is not told about their own joining.
-    expect(hooksAt(memberPath, memberHook.secret as string).map((m) => m.type)).toEqual(['schedule_invoice']);
-    // The hourly run again creates nothing new, so nothing more is queued.
-    await t.app.schedules.run(t.clock.now());
-    await t.app.notifications.runOnce();
-    expect(hooksAt(ownerPath, ownerHook.secret as string)).toHaveLength(3);
-  });
+  it(
+    'tells ledger members who chose them about scheduled invoices, autopay, imports and new members',
+    SLOW,
+    async () => {
+      const owner = await user();
+      const member = await newMember(t.app);
+      const ledger = await createLedger(owner, 'Flat');
+      const ownerPath = path();
+      const memberPath = path();
+      const ownerHook = await addChannel(owner, { kind: 'webhook', name: 'Owner', url: `${hook.url}${ownerPath}` });
+      const memberHook = await addChannel(member, {
+        kind: 'webhook',
+        name: 'Member',
+        url: `${hook.url}${memberPath}`,
+        events: ['schedule_invoice'],
+      });
+      const memberId = await join(owner, ledger.id, member, 'editor');
+      const inLedger: Api = {
+        app: t.app,
+        session: {
+          ...owner.session,
+          headers: { ...owner.session.headers, 'billfold-ledger': String(ledger.id) } as never,
+        },
+      };
+      const bill = await createBill(inLedger, { name: 'Landlord' });
+      await createSchedule(inLedger, bill.id, { firstDate: '2026-11-20', dueDays: 0, autopay: 'bank|ach' });
+      const csv = multipart(
+        { name: 'bank.csv', content: 'Posted Date,Payee,Memo,Amount\n01/05/2026,Power Co,January bill,-12.50\n' },
+        {},
+      );
+      const imported = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/imports',
+        headers: { ...inLedger.session.headers, ...csv.headers },
+        payload: csv.payload,
+      });
+      expect(imported.statusCode, imported.body).toBe(200);
+      await t.app.notifications.runOnce();
+      const ownerGot = hooksAt(ownerPath, ownerHook.secret as string);
+      expect(ownerGot.map((m) => m.type).sort()).toEqual([
+        'autopay',
+        'import_finished',
+        'member_joined',
+        'schedule_invoice',
+      ]);
+      expect(ownerGot.find((m) => m.type === 'import_finished')?.data).toMatchObject({
+        ledgerId: ledger.id,
+        fileName: 'bank.csv',
+        invoices: 1,
+      });
+      expect(ownerGot.find((m) => m.type === 'member_joined')?.data).toMatchObject({
+        ledgerId: ledger.id,
+        userId: memberId,
+      });
+      expect(ownerGot.find((m) => m.type === 'schedule_invoice')?.data).toMatchObject({
+        name: 'Landlord',
+        amount: 1250,
+      });
+      // The member chose scheduled invoices only, and is not told about their own joining.
+      expect(hooksAt(memberPath, memberHook.secret as string).map((m) => m.type)).toEqual(['schedule_invoice']);
+      // The hourly run again creates nothing new, so nothing more is queued.
+      await t.app.schedules.run(t.clock.now());
+      await t.app.notifications.runOnce();
+      expect(hooksAt(ownerPath, ownerHook.secret as string)).toHaveLength(4);
+    },
+  );
 
   it('sends each message once while two processes send at the same moment', SLOW, async () => {
     const api = await user();
