@@ -212,6 +212,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const notificationsRepo = new NotificationsRepository(db);
   const secretBox = new SecretBox(config.mfaKey);
   const vapid = vapidKeys(notificationsRepo, secretBox, config.now);
+  // Made (once per database) at start, so no read ever writes it.
+  await vapid();
   const timeoutMs = (config.notifyTimeoutSeconds ?? DEFAULT_NOTIFY_TIMEOUT_SECONDS) * 1000;
   const notificationSender = new NotificationSender(
     notificationsRepo,

@@ -222,6 +222,16 @@ export class NotificationsRepository extends Repository {
     return Number(result.numUpdatedRows) > 0;
   }
 
+  /** The message queued for an event on a channel. */
+  messageByKey(channelId: number, eventKey: string) {
+    return this.db
+      .selectFrom('notification_messages')
+      .select('id')
+      .where('channel_id', '=', channelId)
+      .where('event_key', '=', eventKey)
+      .executeTakeFirst();
+  }
+
   messageOf(userId: number, id: number) {
     return this.db
       .selectFrom('notification_messages')

@@ -191,7 +191,7 @@ export class NotificationsService {
       now,
       [id],
     );
-    const [row] = (await this.repo.deliveries(userId, 1, id)).filter((d) => d.event === 'test');
+    const row = await this.repo.messageByKey(id, key);
     if (!row) throw conflict('The test message could not be queued.');
     await this.sender.runOnce(Number(row.id));
     return this.delivery(userId, Number(row.id));
