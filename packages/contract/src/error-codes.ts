@@ -69,6 +69,11 @@ export const ERROR_CODES = {
   // Ledger members and invitations (docs/decisions/0107-ledgers.md).
   INVITATIONS_THROTTLED:
     'Too many invitations made by this user, or invitation links tried by this user or address, in 15 minutes.',
+  // Notifications (docs/decisions/1150-notification-outbox.md).
+  CHANNEL_ADDRESS_REFUSED:
+    'A notification channel’s address is a private, loopback or link-local one, which this server does not reach.',
+  TOO_MANY_CHANNELS: 'The account already has the most notification channels allowed.',
+  EMAIL_NOT_CONFIGURED: 'The server has no mail settings, so an email channel cannot send.',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

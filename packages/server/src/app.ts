@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import { type Config, resolvedLimits, type TrustProxy } from './config.ts';
+import { type Config, DEFAULT_NOTIFY_TIMEOUT_SECONDS, resolvedLimits, type TrustProxy } from './config.ts';
 import { createDatabase, type Db, databaseProbe, migrateToLatest } from './db/database.ts';
 import { createFileStore, type FileStore } from './lib/file-store.ts';
 import { loggerOptions, registerRequestLogging, resolveLogFormat } from './lib/logger.ts';
@@ -56,6 +56,11 @@ import { LedgersService } from './modules/ledgers/ledgers.service.ts';
 import { MfaRepository } from './modules/mfa/mfa.repository.ts';
 import { mfaRoutes } from './modules/mfa/mfa.routes.ts';
 import { MfaService } from './modules/mfa/mfa.service.ts';
+import { NotificationSender } from './modules/notifications/notification-sender.ts';
+import { NotificationsRepository } from './modules/notifications/notifications.repository.ts';
+import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
+import { NotificationsService } from './modules/notifications/notifications.service.ts';
+import { vapidKeys } from './modules/notifications/vapid.ts';
 import { PasswordResetRepository } from './modules/password-reset/password-reset.repository.ts';
 import { passwordResetRoutes } from './modules/password-reset/password-reset.routes.ts';
 import { PasswordResetService } from './modules/password-reset/password-reset.service.ts';
@@ -106,6 +111,8 @@ declare module 'fastify' {
     reminders: RemindersService;
     /** Mail sent in the background (verification links, notices); `settled()` waits for it. */
     outbox: Outbox;
+    /** The notification outbox's sender (docs/decisions/1150-notification-outbox.md): `main.ts` starts its loop. */
+    notifications: NotificationSender;
     /** The recurring invoices' runner, run by the hourly jobs (`main.ts`) and after each schedule change. */
     schedules: ScheduleRunner;
     /** Where attachment files live (lib/file-store.ts): the disk under the data directory, or an S3 bucket. */
@@ -217,6 +224,32 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const files = createFileStore(attachmentsConfig.dir, attachmentsConfig.s3);
   app.decorate('files', files);
   app.addHook('onClose', async () => files.close?.());
+  // Notifications: channels, the durable outbox and its sender (docs/decisions/1150-notification-outbox.md).
+  const notificationsRepo = new NotificationsRepository(db);
+  const secretBox = new SecretBox(config.mfaKey);
+  const vapid = vapidKeys(notificationsRepo, secretBox, config.now);
+  // Made (once per database) at start, so no read ever writes it.
+  await vapid();
+  const timeoutMs = (config.notifyTimeoutSeconds ?? DEFAULT_NOTIFY_TIMEOUT_SECONDS) * 1000;
+  const notificationSender = new NotificationSender(
+    notificationsRepo,
+    secretBox,
+    {
+      outbound: { allowPrivate: config.notifyAllowPrivate ?? false, timeoutMs },
+      mailer,
+      vapid,
+      vapidSubject: config.publicUrl ?? `mailto:${config.mail?.from.replace(/^.*<|>.*$/g, '') ?? 'billfold@localhost'}`,
+      now: config.now,
+    },
+    { leaseMs: 3 * timeoutMs, pollMs: 2000, log: app.log },
+  );
+  app.decorate('notifications', notificationSender);
+  const notifications = new NotificationsService(notificationsRepo, secretBox, notificationSender, {
+    allowPrivate: config.notifyAllowPrivate ?? false,
+    emailConfigured: mailer !== null,
+    vapid,
+    now: config.now,
+  });
   const schedules = new SchedulesRepository(db);
   const scheduleRunner = new ScheduleRunner(schedules);
   app.decorate('schedules', scheduleRunner);
@@ -276,6 +309,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
           tokensRoutes(account, new TokensService(new TokensRepository(db), config.now));
           calendarRoutes(account, calendar, config.publicUrl ?? null);
           remindersRoutes(account, reminders);
+          notificationsRoutes(account, notifications);
           // Ledgers, members and invitations (docs/api/ledgers.md): about the user, so no ledger header applies.
           const ledgers = new LedgersRepository(db);
           ledgersRoutes(
@@ -330,5 +364,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('onClose', async () => {
     await Promise.all(background.map((work) => work()));
   });
+  // The sender's claims are settled before the database closes.
+  app.finishBeforeClose(() => notificationSender.stop());
   return app;
 }

@@ -49,7 +49,17 @@ export interface Config {
   passwordLogin?: boolean;
   /** Where attachment files are kept; absent: the disk under `dataDir/attachments` (lib/file-store.ts). */
   attachments?: AttachmentsConfig;
+  /**
+   * Notification channels may reach private, loopback and link-local addresses (`NOTIFY_ALLOW_PRIVATE`); false when
+   * absent (docs/decisions/1153-outbound-addresses.md).
+   */
+  notifyAllowPrivate?: boolean;
+  /** The deadline of one notification request in seconds (`NOTIFY_TIMEOUT_SECONDS`); 10 when absent. */
+  notifyTimeoutSeconds?: number;
 }
+
+/** A notification request's deadline when `NOTIFY_TIMEOUT_SECONDS` is not set. */
+export const DEFAULT_NOTIFY_TIMEOUT_SECONDS = 10;
 
 // ---- Sign-in with an identity provider (docs/decisions/0722-openid-connect-sign-in.md) ----
 
@@ -302,6 +312,8 @@ const envSchema = limitsEnvSchema
       .optional(),
     MAIL_FROM: z.string().min(3).optional(),
     REMINDER_HOUR: z.coerce.number().int().min(0).max(23).optional(),
+    NOTIFY_ALLOW_PRIVATE: flag(false),
+    NOTIFY_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(120).default(DEFAULT_NOTIFY_TIMEOUT_SECONDS),
     PUBLIC_URL: z
       .url({ protocol: /^https?$/, message: 'PUBLIC_URL must be an http:// or https:// address' })
       .transform((url) => url.replace(/\/+$/, ''))
@@ -416,6 +428,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     oidc: oidcOf(e, e.PUBLIC_URL),
     passwordLogin: e.PASSWORD_LOGIN,
     attachments: attachmentsOf(e, dataDir),
+    notifyAllowPrivate: e.NOTIFY_ALLOW_PRIVATE,
+    notifyTimeoutSeconds: e.NOTIFY_TIMEOUT_SECONDS,
   };
 }
 

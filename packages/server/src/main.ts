@@ -46,9 +46,12 @@ const stopJobs = scheduleHourly(
     { name: 'recurring-invoices', run: () => app.schedules.run(config.now()) },
     { name: 'prune-entry-changes', run: () => new DataVersionRepository(app.db).pruneChanges() },
     { name: 'due-reminders', run: () => app.reminders.sendDigests(app.log) },
+    { name: 'due-notifications', run: () => app.notifications.recordDue() },
   ],
   app.log,
 );
+// The notification outbox's sender: every process runs one; claims keep each message to one sender.
+app.notifications.start();
 // The indexes of the ledgers most likely to be read again, loaded while the server already answers (by SQL).
 const preloading = app.ledgerIndexes.preload().catch((err: unknown) => app.log.error({ err }, 'preload failed'));
 app.finishBeforeClose(() => Promise.all([stopJobs(), preloading]));

@@ -113,6 +113,9 @@ describe.each(dialects)('API tokens (%s)', (dialect) => {
       { method: 'PUT', url: '/api/v1/account/calendar-feed', payload: { enabled: true, password: s.password } },
       { method: 'GET', url: '/api/v1/account/oidc' },
       { method: 'POST', url: '/api/v1/account/oidc/link', payload: { password: s.password } },
+      { method: 'GET', url: '/api/v1/notification-channels' },
+      { method: 'POST', url: '/api/v1/notification-channels', payload: { kind: 'email', name: 'x', events: [] } },
+      { method: 'GET', url: '/api/v1/notification-deliveries' },
     ] as const;
     for (const call of calls) {
       const res = await app.inject({ ...call, headers: bearer(token) });

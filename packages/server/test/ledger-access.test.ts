@@ -62,6 +62,16 @@ const ACCOUNT = new Set([
   'HEAD /api/v1/tokens',
   'POST /api/v1/tokens',
   'DELETE /api/v1/tokens/:id',
+  // The user's notification channels and delivery log (docs/api/notifications.md).
+  'GET /api/v1/notification-channels',
+  'HEAD /api/v1/notification-channels',
+  'POST /api/v1/notification-channels',
+  'PATCH /api/v1/notification-channels/:id',
+  'DELETE /api/v1/notification-channels/:id',
+  'POST /api/v1/notification-channels/:id/test',
+  'GET /api/v1/notification-deliveries',
+  'HEAD /api/v1/notification-deliveries',
+  'POST /api/v1/notification-deliveries/:id/send-again',
   // Ledgers, members and invitations: the ledger is in the path and each route checks the caller's place in it
   // (modules/ledgers), so no header applies (docs/api/ledgers.md).
   'GET /api/v1/ledgers',

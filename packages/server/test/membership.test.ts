@@ -151,6 +151,15 @@ const TABLE: Record<string, Row> = {
   'GET /api/v1/tokens': { perUser: 'own API tokens (a ledger-bound token: test/api-tokens.test.ts)' },
   'POST /api/v1/tokens': { perUser: 'own API tokens' },
   'DELETE /api/v1/tokens/:id': { perUser: 'own API tokens' },
+  // Notification channels and their log (docs/api/notifications.md): the user's own, 404 for another's
+  // (test/notifications.test.ts).
+  'GET /api/v1/notification-channels': { perUser: 'own notification channels' },
+  'POST /api/v1/notification-channels': { perUser: 'own notification channels' },
+  'PATCH /api/v1/notification-channels/:id': { perUser: 'own notification channels' },
+  'DELETE /api/v1/notification-channels/:id': { perUser: 'own notification channels' },
+  'POST /api/v1/notification-channels/:id/test': { perUser: 'own notification channels' },
+  'GET /api/v1/notification-deliveries': { perUser: 'own delivery log' },
+  'POST /api/v1/notification-deliveries/:id/send-again': { perUser: 'own delivery log' },
   // The ledger, its members and invitations: the ledger is named in the path, not the header, and each role's
   // answer (a stranger's or removed member's 404, an editor's or viewer's 403 LEDGER_OWNER_ONLY, nothing stored)
   // is the subject of test/ledgers.test.ts and test/invitations.test.ts.

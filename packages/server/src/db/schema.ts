@@ -388,7 +388,63 @@ export interface ApiTokensTable {
   last_used_at: number | null;
 }
 
+/** Where a user hears about events (docs/decisions/1150-notification-outbox.md); `secret` is sealed (SecretBox). */
+export interface NotificationChannelsTable {
+  id: Generated<number>;
+  user_id: number;
+  /** `email` · `webhook` · `ntfy` · `gotify` · `webpush`. */
+  kind: string;
+  name: string;
+  /** The receiver's address (webhook, ntfy topic, Gotify server, push endpoint); null for email. */
+  url: string | null;
+  /** Sealed: the webhook's signing secret, the ntfy or Gotify token, the push subscription's keys. */
+  secret: string | null;
+  /** The event kinds chosen, comma-separated. */
+  events: string;
+  days_ahead: number;
+  /** The first failure since the last success; null while it works. */
+  failing_since: number | null;
+  /** Paused after failing for 3 days (docs/decisions/1152-paused-channels.md); null while active. */
+  paused_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** The durable outbox: one message per event and channel (unique), claimed with a lease by one sender. */
+export interface NotificationMessagesTable {
+  id: Generated<number>;
+  channel_id: number;
+  user_id: number;
+  event_key: string;
+  event: string;
+  title: string;
+  body: string;
+  /** The event's facts as JSON (the webhook body's `data`). */
+  data: string;
+  /** `pending` · `sent` · `failed` (will be tried again) · `gave_up`. */
+  status: string;
+  attempts: number;
+  last_error: string | null;
+  /** When it may be tried (again); null once sent or given up. */
+  next_attempt_at: number | null;
+  claim_token: string | null;
+  lease_until: number | null;
+  created_at: number;
+  sent_at: number | null;
+}
+
+/** The server's own key pairs (the VAPID pair of web push), made once by whichever process needs one first. */
+export interface NotificationKeysTable {
+  name: string;
+  public_key: string;
+  private_key: string;
+  created_at: number;
+}
+
 export interface Database {
+  notification_channels: NotificationChannelsTable;
+  notification_messages: NotificationMessagesTable;
+  notification_keys: NotificationKeysTable;
   user_identities: UserIdentitiesTable;
   sign_in_tickets: SignInTicketsTable;
   api_tokens: ApiTokensTable;

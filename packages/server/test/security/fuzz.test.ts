@@ -280,6 +280,35 @@ const EXAMPLES: Record<string, (g: Gen, w: World) => Example> = {
     },
   }),
   'DELETE /api/v1/tokens/:id': (g) => ({ params: { id: draw(g, fc.integer({ min: 1, max: 200 })) } }),
+  // Notification channels: private and loopback addresses are refused here (no NOTIFY_ALLOW_PRIVATE); email ones are
+  // saved (mail is configured). Id 1 is the victim's channel, id 2 the caller's (made before fuzzing, never deleted).
+  'GET /api/v1/notification-channels': () => ({}),
+  'POST /api/v1/notification-channels': (g) => ({
+    body: draw(
+      g,
+      fc.constantFrom<object>(
+        { kind: 'webhook', name: 'Hook', url: 'http://10.0.0.5/hook', events: ['overdue'] },
+        { kind: 'ntfy', name: 'Phone', url: 'http://[fe80::1]/bills', events: ['due_soon'], daysAhead: 5 },
+        { kind: 'gotify', name: 'Gotify', url: 'http://127.0.0.1:9/', token: 'AbC123', events: [] },
+        { kind: 'email', name: 'Mail', events: ['autopay'] },
+      ),
+    ),
+  }),
+  'PATCH /api/v1/notification-channels/:id': (g) => ({
+    params: { id: draw(g, fc.constantFrom(1, 2, 2, 2)) },
+    body: draw(
+      g,
+      fc.constantFrom<object>({ name: 'Renamed' }, { events: ['member_joined'] }, { paused: false }, { daysAhead: 9 }),
+    ),
+  }),
+  'DELETE /api/v1/notification-channels/:id': (g) => ({ params: { id: draw(g, fc.constantFrom(1, 3, 4, 5)) } }),
+  'POST /api/v1/notification-channels/:id/test': (g) => ({ params: { id: draw(g, fc.constantFrom(1, 2, 2, 2)) } }),
+  'GET /api/v1/notification-deliveries': (g) => ({
+    query: { limit: maybe(g, () => draw(g, fc.integer({ min: 1, max: 200 }))) },
+  }),
+  'POST /api/v1/notification-deliveries/:id/send-again': (g) => ({
+    params: { id: draw(g, fc.integer({ min: 1, max: 40 })) },
+  }),
   'GET /api/v1/user/mfa': () => ({}),
   'POST /api/v1/user/mfa/setup': (g, w) => ({
     body: { password: draw(g, fc.constantFrom(w.me.password, 'Wrong!Passw0rd')) },
@@ -598,6 +627,8 @@ const SLOW = new Set([
   'POST /api/v1/account/email/verify',
   // The same for a password link (test/password-reset.test.ts follows one).
   'POST /api/v1/auth/password-reset/confirm',
+  // Succeeds only for a delivery that failed or gave up (test/notifications.test.ts sends one again).
+  'POST /api/v1/notification-deliveries/:id/send-again',
 ]);
 /**
  * Routes the fuzzing caller can only be refused by: it has data (an account import needs an empty account), sends
@@ -1113,6 +1144,16 @@ describe.each(dialects)('fuzzing every route on %s', (dialect) => {
     const victim = await furnish({ app: t.app, session: victimSession }, `Victim Secret ${dialect}`);
     const meSession = await signUp(t.app);
     await furnish({ app: t.app, session: meSession }, 'Fuzzer');
+    // A notification channel each: the victim's is id 1 (never the caller's to change), the caller's id 2.
+    for (const session of [victimSession, meSession]) {
+      const channel = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/notification-channels',
+        headers: session.headers,
+        payload: { kind: 'email', name: 'Mail', events: ['overdue'] },
+      });
+      expect(channel.statusCode, channel.body).toBe(201);
+    }
     const victimId = await userIdOf(t, victimSession);
     const victimLedger = Number(
       (

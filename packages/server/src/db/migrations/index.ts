@@ -19,6 +19,7 @@ import * as ledgerData from './2026-12-02T00-00_ledger_data.ts';
 import * as identityAndTokens from './2026-12-03T01-00_identity_and_tokens.ts';
 import * as passwordResets from './2026-12-04T08-00_password_resets.ts';
 import * as attachments from './2026-12-05T00-00_attachments.ts';
+import * as notifications from './2026-12-05T01-00_notifications.ts';
 import * as moneyOverTime from './2026-12-05T02-00_money_over_time.ts';
 
 /** Every migration, by name; names sort in the order they run. */
@@ -43,5 +44,6 @@ export const migrations: Record<string, Migration> = {
   '2026-12-03T01-00_identity_and_tokens': identityAndTokens,
   '2026-12-04T08-00_password_resets': passwordResets,
   '2026-12-05T00-00_attachments': attachments,
+  '2026-12-05T01-00_notifications': notifications,
   '2026-12-05T02-00_money_over_time': moneyOverTime,
 };

@@ -1,5 +1,6 @@
 import { type Insertable, type SqlBool, sql } from 'kysely';
 import { isSqlite } from '../../db/database.ts';
+import { NotificationEvents } from '../../db/notification-events.ts';
 import { Repository } from '../../db/repository.ts';
 import type { BillsTable, ImportsTable, NewEntry, PaymentsTable } from '../../db/schema.ts';
 import { nextTurn } from '../../lib/turns.ts';
@@ -33,6 +34,11 @@ export class ImportsRepository extends Repository {
   }
 
   /** The change history, on the same connection (and transaction), for writes at instant `at`. */
+  /** The notification outbox, in this repository's transaction (docs/decisions/1150-notification-outbox.md). */
+  notifications(): NotificationEvents {
+    return new NotificationEvents(this.db);
+  }
+
   history(at: number): HistoryRepository {
     return new HistoryRepository(this.db, at);
   }

@@ -348,6 +348,31 @@ export class ImportsService {
           await onProgress(((entries.length + Math.min(i + PROGRESS_STEP, payments.length)) / total) * WRITTEN_SHARE);
         }
       });
+      const events = repo.notifications();
+      await events.record(
+        { ledgerId },
+        'import_finished',
+        async () => {
+          const ledger = await events.ledgerName(ledgerId);
+          const by = await events.username(actor.userId);
+          return {
+            key: `import_finished:${importId}`,
+            title: `Import finished: ${fileName}`,
+            body: `${by ?? 'A member'} imported ${fileName} into ${ledger}: ${record.invoice_count} invoices, ${record.payment_count} payments, ${record.entity_count} new entities, ${record.skipped_count} duplicates skipped.`,
+            data: {
+              ledgerId,
+              ledgerName: ledger,
+              importId,
+              fileName,
+              invoices: record.invoice_count,
+              payments: record.payment_count,
+              entities: record.entity_count,
+              skipped: record.skipped_count,
+            },
+          };
+        },
+        now,
+      );
       await onProgress(1);
       return toSummary({ id: importId, ...record });
     });

@@ -142,6 +142,27 @@ export class InvitationsService {
         }
         if (!(await repo.consumeInvitation(found.id, who.userId, now))) return null;
         await repo.addMember(found.ledger_id, who.userId, found.role as InvitationRole, now);
+        const events = repo.notifications();
+        await events.record(
+          { ledgerId: found.ledger_id, except: who.userId },
+          'member_joined',
+          async () => {
+            const [ledger, name] = [await events.ledgerName(found.ledger_id), await events.username(who.userId)];
+            return {
+              key: `member_joined:${found.ledger_id}:${who.userId}:${now}`,
+              title: `${name} joined ${ledger}`,
+              body: `${name} accepted an invitation and joined the ledger ${ledger} as ${found.role}.`,
+              data: {
+                ledgerId: found.ledger_id,
+                ledgerName: ledger,
+                userId: who.userId,
+                username: name,
+                role: found.role,
+              },
+            };
+          },
+          now,
+        );
         return { ledgerId: found.ledger_id, joined: true };
       });
     });

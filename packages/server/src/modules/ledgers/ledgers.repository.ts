@@ -1,4 +1,5 @@
 import type { LedgerRole } from '@billfold/contract/ledgers';
+import { NotificationEvents } from '../../db/notification-events.ts';
 import { Repository } from '../../db/repository.ts';
 
 /** A ledger as one member sees it: the ledger's row, the member's role and how many members it has. */
@@ -17,6 +18,11 @@ export interface MemberLedgerRow {
  * the other in any number of processes: the last-owner rule and single-use links hold under concurrency.
  */
 export class LedgersRepository extends Repository {
+  /** The notification outbox, in this repository's transaction (docs/decisions/1150-notification-outbox.md). */
+  notifications(): NotificationEvents {
+    return new NotificationEvents(this.db);
+  }
+
   private memberLedgers(userId: number) {
     return this.db
       .selectFrom('ledger_members as m')

@@ -1,5 +1,6 @@
 import { utcDate } from '@billfold/contract/dates';
 import type { Flow } from '@billfold/contract/entries';
+import { formatUsd } from '@billfold/contract/money';
 import { splitMethod } from '@billfold/contract/payment-methods';
 import { expandTemplate, occurrenceAfter, occurrenceDueDate } from '@billfold/contract/schedule-dates';
 import { EntriesService } from '../entries/entries.service.ts';
@@ -121,6 +122,30 @@ export class ScheduleRunner {
       );
       await repo.setOccurrence(claim.id, { entry_id: entry.entryId });
       await repo.update(schedule.id, { created_count: n, next_date: ended ? null : occurrenceAfter(rule, date) });
+      const events = repo.notifications();
+      await events.record(
+        { ledgerId: schedule.ledger_id },
+        'schedule_invoice',
+        async () => {
+          const ledger = await events.ledgerName(schedule.ledger_id);
+          return {
+            key: `schedule_invoice:${entry.entryId}`,
+            title: `New invoice #${entry.invoiceId} ${entry.name}`,
+            body: `A recurring schedule created invoice #${entry.invoiceId} of ${entry.name} (${ledger}): ${formatUsd(entry.amount)}${entry.dueDate ? `, due ${entry.dueDate}` : ''}.`,
+            data: {
+              ledgerId: schedule.ledger_id,
+              ledgerName: ledger,
+              entryId: entry.entryId,
+              invoiceId: entry.invoiceId,
+              name: entry.name,
+              flow: entry.flow,
+              amount: entry.amount,
+              dueDate: entry.dueDate,
+            },
+          };
+        },
+        now,
+      );
       return 'created';
     });
   }
@@ -169,6 +194,30 @@ export class ScheduleRunner {
         { actor, action: 'autopay' },
       );
       await repo.setOccurrence(occurrence.id, { payment_id: payment.paymentId });
+      const events = repo.notifications();
+      await events.record(
+        { ledgerId: entry.ledger_id },
+        'autopay',
+        async () => {
+          const ledger = await events.ledgerName(entry.ledger_id);
+          return {
+            key: `autopay:${payment.paymentId}`,
+            title: `Automatic payment: #${entry.invoice_number} ${entry.bill_name}`,
+            body: `An automatic payment of ${formatUsd(payment.amount)} was recorded for invoice #${entry.invoice_number} of ${entry.bill_name} (${ledger}) on ${date}.`,
+            data: {
+              ledgerId: entry.ledger_id,
+              ledgerName: ledger,
+              entryId: entry.id,
+              invoiceId: entry.invoice_number,
+              name: entry.bill_name,
+              paymentId: payment.paymentId,
+              amount: payment.amount,
+              date,
+            },
+          };
+        },
+        now,
+      );
       return true;
     });
   }

@@ -1,4 +1,5 @@
 import type { Insertable, Updateable } from 'kysely';
+import { NotificationEvents } from '../../db/notification-events.ts';
 import { Repository } from '../../db/repository.ts';
 import type { ScheduleOccurrencesTable, SchedulesTable } from '../../db/schema.ts';
 import { EntriesRepository } from '../entries/entries.repository.ts';
@@ -8,6 +9,11 @@ import { PaymentsRepository } from '../payments/payments.repository.ts';
 export class SchedulesRepository extends Repository {
   entries(): EntriesRepository {
     return new EntriesRepository(this.db);
+  }
+
+  /** The notification outbox, in this repository's transaction (docs/decisions/1150-notification-outbox.md). */
+  notifications(): NotificationEvents {
+    return new NotificationEvents(this.db);
   }
 
   payments(): PaymentsRepository {

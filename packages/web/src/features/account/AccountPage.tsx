@@ -25,6 +25,7 @@ import { EmailStateChip, EmailVerificationHelp } from './EmailVerification.tsx';
 import { EnableMfaDialog } from './EnableMfaDialog.tsx';
 import { linkReturnNotice } from './identity-link-text.ts';
 import { LinkIdentityDialog } from './LinkIdentityDialog.tsx';
+import { NotificationsSection } from './NotificationsSection.tsx';
 import { RecoveryCodesDialog } from './RecoveryCodesDialog.tsx';
 import { SetPasswordButton } from './SetPasswordButton.tsx';
 import { useAccountNotice } from './use-account-notice.ts';
@@ -195,6 +196,7 @@ export default function AccountPage() {
           </Button>
         </Stack>
         <DueSettingsSection />
+        <NotificationsSection />
         <ApiTokensSection />
         <AccountDataSection />
         <ChangeEmailDialog open={dialog === 'email'} currentEmail={user.email} onClose={close} />
