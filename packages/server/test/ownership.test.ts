@@ -11,6 +11,7 @@ import {
   updatePayment,
 } from './helpers/domain.ts';
 import { signUp } from './helpers/factories.ts';
+import { attach, pdfFile } from './helpers/attachments.ts';
 import { documentedRoutes, registeredRoutes } from './helpers/route-table.ts';
 import { createSchedule, scheduleData } from './helpers/schedules.ts';
 import { ledgerOf } from './helpers/seed.ts';
@@ -56,6 +57,8 @@ interface World {
   sharedLedger: number;
   ledgerMember: number;
   invitation: number;
+  /** A file of the owner's, on their invoice. */
+  attachment: number;
 }
 
 type Row = { skip: string } | { probes: (w: World) => Probe[] };
@@ -390,6 +393,70 @@ const TABLE: Record<string, Row> = {
       },
     ],
   },
+  'GET /api/v1/entries/trends': {
+    probes: (w) =>
+      ['?interval=month', `?interval=year&partyList=${encodeURIComponent(w.ownerName)}`].map((query) => ({
+        method: 'GET',
+        url: `${API}/entries/trends${query}`,
+        status: 200,
+        check: (body) => {
+          expect(body).not.toContain(w.ownerName);
+          expect(body).not.toContain(w.categoryName);
+          if (query.includes('partyList')) expect((JSON.parse(body) as { periods: unknown[] }).periods).toEqual([]);
+        },
+      })),
+  },
+  'GET /api/v1/forecast': {
+    probes: (w) => [
+      {
+        method: 'GET',
+        url: `${API}/forecast?months=12&today=2026-01-01`,
+        status: 200,
+        check: (body) => {
+          expect(body).not.toContain(w.ownerName);
+          for (const id of w.ownerEntryIds) expect(body).not.toContain(`"entryId":${id},`);
+        },
+      },
+    ],
+  },
+  'GET /api/v1/forecast/balance': {
+    skip: "takes no ids: the request's ledger's starting balance (test/forecast.test.ts; another ledger: membership.test.ts)",
+  },
+  'PUT /api/v1/forecast/balance': {
+    skip: "takes no ids: sets the request's ledger's starting balance (test/forecast.test.ts; another ledger: membership.test.ts)",
+  },
+  'POST /api/v1/entries/:id/attachments': {
+    probes: (w) => [notFound('POST', `${API}/entries/${w.entry}/attachments`), notFound('POST', `${API}/entries/${w.recycledEntry}/attachments`)],
+  },
+  'GET /api/v1/entries/:id/attachments': {
+    probes: (w) => [notFound('GET', `${API}/entries/${w.entry}/attachments`)],
+  },
+  'POST /api/v1/payments/:id/attachments': {
+    probes: (w) => [notFound('POST', `${API}/payments/${w.payment}/attachments`)],
+  },
+  'GET /api/v1/payments/:id/attachments': {
+    probes: (w) => [notFound('GET', `${API}/payments/${w.payment}/attachments`)],
+  },
+  'GET /api/v1/attachments/:id': { probes: (w) => [notFound('GET', `${API}/attachments/${w.attachment}`)] },
+  'GET /api/v1/attachments/:id/thumbnail': {
+    probes: (w) => [notFound('GET', `${API}/attachments/${w.attachment}/thumbnail`)],
+  },
+  'DELETE /api/v1/attachments/:id': { probes: (w) => [notFound('DELETE', `${API}/attachments/${w.attachment}`)] },
+  'GET /api/v1/notification-channels': { skip: "lists only the caller's channels (test/notifications.test.ts)" },
+  'POST /api/v1/notification-channels': { skip: "takes no ids: adds a channel of the caller's own" },
+  'PATCH /api/v1/notification-channels/:id': {
+    skip: "another user's channel id is 404 (test/notifications.test.ts, keeps channels per user…)",
+  },
+  'DELETE /api/v1/notification-channels/:id': {
+    skip: "another user's channel id is 404 (test/notifications.test.ts, keeps channels per user…)",
+  },
+  'POST /api/v1/notification-channels/:id/test': {
+    skip: "another user's channel id is 404 (test/notifications.test.ts, keeps channels per user…)",
+  },
+  'GET /api/v1/notification-deliveries': { skip: "lists only the caller's deliveries (test/notifications.test.ts)" },
+  'POST /api/v1/notification-deliveries/:id/send-again': {
+    skip: "a message is looked up among the caller's own (NotificationsService.sendAgain: 404 for another user's id)",
+  },
   'GET /api/v1/entries/due-summary': {
     probes: (w) => [
       {
@@ -529,6 +596,7 @@ describe.each(dialects)('ownership on %s', (dialect) => {
     }>().members;
     const ledgerMember = members.find((m) => !m.you)?.userId;
     if (personalLedger === undefined || ledgerMember === undefined) throw new Error('ledger set-up failed');
+    const attached = await attach(owner, 'entries', entry.entryId, pdfFile(ownerName));
     const intruderEntry = await createEntry(intruder, { amount: 10 });
     await createPayment(intruder, { entryId: intruderEntry.entryId, amount: 4 });
     world = {
@@ -551,6 +619,7 @@ describe.each(dialects)('ownership on %s', (dialect) => {
       sharedLedger,
       ledgerMember,
       invitation,
+      attachment: attached.json<{ id: number }>().id,
     };
     const row = await t.app.db
       .selectFrom('users')
