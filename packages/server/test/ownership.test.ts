@@ -1,6 +1,7 @@
 import type { HTTPMethods } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, dialects, type TestApp } from './helpers/app.ts';
+import { attach, pdfFile } from './helpers/attachments.ts';
 import {
   type Api,
   createBill,
@@ -11,7 +12,6 @@ import {
   updatePayment,
 } from './helpers/domain.ts';
 import { signUp } from './helpers/factories.ts';
-import { attach, pdfFile } from './helpers/attachments.ts';
 import { documentedRoutes, registeredRoutes } from './helpers/route-table.ts';
 import { createSchedule, scheduleData } from './helpers/schedules.ts';
 import { ledgerOf } from './helpers/seed.ts';
@@ -426,7 +426,10 @@ const TABLE: Record<string, Row> = {
     skip: "takes no ids: sets the request's ledger's starting balance (test/forecast.test.ts; another ledger: membership.test.ts)",
   },
   'POST /api/v1/entries/:id/attachments': {
-    probes: (w) => [notFound('POST', `${API}/entries/${w.entry}/attachments`), notFound('POST', `${API}/entries/${w.recycledEntry}/attachments`)],
+    probes: (w) => [
+      notFound('POST', `${API}/entries/${w.entry}/attachments`),
+      notFound('POST', `${API}/entries/${w.recycledEntry}/attachments`),
+    ],
   },
   'GET /api/v1/entries/:id/attachments': {
     probes: (w) => [notFound('GET', `${API}/entries/${w.entry}/attachments`)],
