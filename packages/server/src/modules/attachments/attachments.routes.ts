@@ -27,6 +27,7 @@ export async function attachmentsRoutes(
   service: AttachmentsService,
   limits: Limits,
 ): Promise<void> {
+  const fileBytes = z.string().describe("The file's bytes, in the file's own content type");
   const owners: Array<{ path: string; tag: string; what: string; owner: (id: number) => AttachmentOwner }> = [
     { path: '/entries/:id/attachments', tag: 'entries', what: 'an invoice', owner: (id) => ({ entryId: id }) },
     { path: '/payments/:id/attachments', tag: 'payments', what: 'a payment', owner: (id) => ({ paymentId: id }) },
@@ -84,7 +85,8 @@ export async function attachmentsRoutes(
         security,
         params: idParams,
         querystring: downloadQuery,
-        response: { ...errorResponses(400, 401, 404, 416) },
+        // Bytes, never serialised (a stream is sent as it is); the schema documents the success for OpenAPI.
+        response: { 200: fileBytes, 206: fileBytes, ...errorResponses(400, 401, 404, 416) },
       },
     },
     async (request, reply) => {
@@ -115,7 +117,7 @@ export async function attachmentsRoutes(
           "A small picture of the file: an image's own, scaled (PNG), else a generic sheet naming its type (SVG)",
         security,
         params: idParams,
-        response: { ...errorResponses(400, 401, 404) },
+        response: { 200: fileBytes, ...errorResponses(400, 401, 404) },
       },
     },
     async (request, reply) => {
