@@ -56,7 +56,7 @@ function PriceChart({ history }: { history: PriceHistory }) {
           {changeText(latest.vsYearBefore)} vs a year before
         </Typography>
       )}
-      <Box data-testid="price-chart" aria-hidden="true">
+      <Box data-testid="price-chart">
         <LineChart
           height={240}
           xAxis={[
@@ -73,6 +73,7 @@ function PriceChart({ history }: { history: PriceHistory }) {
               label: 'Amount',
               data: history.points.map((p) => p.amount),
               color: theme.palette.primary.main,
+              curve: 'linear',
               showMark: history.points.length <= 60,
               valueFormatter: (value) => (value === null ? '' : formatUsd(value)),
             },
