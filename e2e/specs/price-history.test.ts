@@ -6,6 +6,7 @@ import { expectAccessible } from '../support/axe.ts';
 import { screenshotBothThemes, useBrowser } from '../support/browser.ts';
 import { createEntity, createInvoice } from '../support/domain.ts';
 import { loginAs } from '../support/session.ts';
+import { tableRows } from '../support/tables.ts';
 
 const browser = useBrowser();
 let api: ApiSession;
@@ -22,15 +23,6 @@ beforeAll(async () => {
     await createInvoice(api, entityId, { date, amount, flow: 'expense' });
   }
 });
-
-/** The screen-reader table's rows as text. */
-async function rows(page: Page): Promise<string[][]> {
-  const out: string[][] = [];
-  for (const row of await page.getByRole('table', { name: 'Invoice amounts over time' }).getByRole('row').all()) {
-    out.push((await row.locator('th, td').allTextContents()).map((t) => t.trim()));
-  }
-  return out;
-}
 
 async function openEntity(page: Page) {
   await loginAs(page, api.user);
@@ -49,7 +41,7 @@ describe('entity page: price history', () => {
     await expect
       .poll(() => page.getByTestId('price-latest').textContent())
       .toBe('Latest $96.00 on 2026-01-15 · -$4.00 (-4.0%) vs previous · +$16.00 (+20.0%) vs a year before');
-    const table = await rows(page);
+    const table = await tableRows(page, 'Invoice amounts over time');
     expect(table[0]).toEqual(['Date', 'Invoice', 'Amount', 'Change vs previous', 'Change vs a year before']);
     expect(table[1]?.slice(2)).toEqual(['$80.00', '—', '—']);
     expect(table[2]?.slice(2)).toEqual(['$82.00', '+$2.00 (+2.5%)', '—']);
