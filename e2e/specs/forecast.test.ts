@@ -7,6 +7,7 @@ import { expectAccessible } from '../support/axe.ts';
 import { screenshotBothThemes, useBrowser } from '../support/browser.ts';
 import { createEntity, createInvoice, daysAgo } from '../support/domain.ts';
 import { loginAs } from '../support/session.ts';
+import { tableRows } from '../support/tables.ts';
 
 const browser = useBrowser();
 let api: ApiSession;
@@ -27,15 +28,6 @@ beforeAll(async () => {
     dueDays: 0,
   });
 });
-
-/** The screen-reader table's rows as text. */
-async function rows(page: Page): Promise<string[][]> {
-  const out: string[][] = [];
-  for (const row of await page.getByRole('table', { name: 'Days with money in or out' }).getByRole('row').all()) {
-    out.push((await row.locator('th, td').allTextContents()).map((t) => t.trim()));
-  }
-  return out;
-}
 
 async function openForecast(page: Page) {
   await loginAs(page, api.user);
@@ -61,7 +53,7 @@ describe('home: cash-flow forecast', () => {
     const lowest = `lowest: ${server.lowest.date}, ${formatAmount(server.lowest.balance)}`;
     await expect.poll(() => summary.textContent()).toContain(lowest);
     // The rent takes the balance to -420.50 in three days; the table lists every day with money in or out.
-    const table = await rows(page);
+    const table = await tableRows(page, 'Days with money in or out');
     expect(table[0]).toEqual(['Date', 'In', 'Out', 'Balance', 'From']);
     expect(table[1]).toEqual([daysAgo(-3), '$0.00', '$300.00', '-$420.50', 'Landlord $300.00']);
     expect(table[2]).toEqual([daysAgo(-5), '$0.00', '$200.00', '-$620.50', 'Landlord $200.00 (scheduled)']);

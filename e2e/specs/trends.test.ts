@@ -7,6 +7,7 @@ import { expectAccessible } from '../support/axe.ts';
 import { screenshotBothThemes, useBrowser } from '../support/browser.ts';
 import { createEntity, createInvoice } from '../support/domain.ts';
 import { loginAs } from '../support/session.ts';
+import { tableRows } from '../support/tables.ts';
 
 const browser = useBrowser();
 let api: ApiSession;
@@ -31,16 +32,6 @@ beforeAll(async () => {
     }
   }
 });
-
-/** The rows of a screen-reader table as text, header row first. */
-async function tableRows(page: Page, name: string): Promise<string[][]> {
-  const table = page.getByRole('table', { name });
-  const rows: string[][] = [];
-  for (const row of await table.getByRole('row').all()) {
-    rows.push((await row.locator('th, td').allTextContents()).map((t) => t.trim()));
-  }
-  return rows;
-}
 
 async function openTrends(page: Page, phone = false): Promise<HomePage> {
   await loginAs(page, api.user);

@@ -8,10 +8,12 @@ import {
   occurrenceAfter,
   occurrenceDate,
   occurrenceDueDate,
+  occurrencesAfter,
   type ScheduleRule,
   unknownPlaceholder,
   upcomingOccurrences,
 } from '../src/schedule-dates.ts';
+import * as before from './schedule-dates.before.ts';
 
 // An oracle written with UTC epoch arithmetic only, independent of the date library the product uses.
 const DAY_MS = 86_400_000;
@@ -150,6 +152,41 @@ describe('schedule arithmetic (property tests against an independent oracle)', (
     } finally {
       process.env.TZ = previous;
     }
+  });
+});
+
+describe('occurrences by index (equal to the previous one-search-per-occurrence arithmetic)', () => {
+  const start = fc.oneof(anyDay, fc.constant('2099-12-31'), fc.constant('2099-12-30'));
+
+  it('steps through the same dates as calling the previous occurrenceAfter on each in turn, to any horizon', () => {
+    fc.assert(
+      fc.property(rule, start, fc.integer({ min: 0, max: 4000 }), (r, from, horizonDays) => {
+        const horizon = fromEpochDay(Math.min(toEpochDay(from) + horizonDays, toEpochDay('2099-12-31')));
+        const expected: string[] = [];
+        for (let d = before.occurrenceAfter(r, from); d !== null && d <= horizon; d = before.occurrenceAfter(r, d)) {
+          expected.push(d);
+        }
+        const actual: string[] = [];
+        for (const d of occurrencesAfter(r, from)) {
+          if (d > horizon) break;
+          actual.push(d);
+        }
+        expect(actual).toEqual(expected);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('answers every single-date question as before', () => {
+    fc.assert(
+      fc.property(rule, start, fc.integer({ min: 0, max: 80 }), fc.integer({ min: 0, max: 40 }), (r, from, i, n) => {
+        expect(occurrenceAfter(r, from)).toBe(before.occurrenceAfter(r, from));
+        expect(firstOccurrenceOnOrAfter(r, from)).toBe(before.firstOccurrenceOnOrAfter(r, from));
+        expect(occurrenceDate(r, i)).toBe(before.occurrenceDate(r, i));
+        expect(upcomingOccurrences(r, from, n)).toEqual(before.upcomingOccurrences(r, from, n));
+      }),
+      { numRuns: 500 },
+    );
   });
 });
 

@@ -67,6 +67,9 @@ import { PasswordResetService } from './modules/password-reset/password-reset.se
 import { PaymentsRepository } from './modules/payments/payments.repository.ts';
 import { paymentsRoutes } from './modules/payments/payments.routes.ts';
 import { PaymentsService } from './modules/payments/payments.service.ts';
+import { PriceHistoryRepository } from './modules/price-history/price-history.repository.ts';
+import { priceHistoryRoutes } from './modules/price-history/price-history.routes.ts';
+import { PriceHistoryService } from './modules/price-history/price-history.service.ts';
 import { DataVersionRepository } from './modules/read-model/data-version.repository.ts';
 import { DEFAULT_LEDGER_INDEX_OPTIONS, type LedgerIndexes } from './modules/read-model/ledger-indexes.ts';
 import type { ReadModelOptions } from './modules/read-model/plan.ts';
@@ -335,6 +338,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
           trendsRoutes(ledger, new TrendsService(readModel, config.now));
           dueRoutes(ledger, new DueService(due, config.now));
           forecastRoutes(ledger, new ForecastService(due, new ForecastRepository(db), config.now));
+          priceHistoryRoutes(ledger, new PriceHistoryService(new PriceHistoryRepository(db)));
           await accountDataRoutes(
             ledger,
             new AccountDataService(new AccountDataRepository(db), config.now),

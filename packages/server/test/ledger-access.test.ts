@@ -317,6 +317,22 @@ describe.each(dialects)('the request’s ledger and role (%s)', (dialect) => {
     expect(own.json<{ total: number }>().total).toBe(1);
   });
 
+  it('answers an entity’s price history only in its own ledger, to a viewer too', async () => {
+    const a = { app: t.app, session: await signUp(t.app) };
+    const b = { app: t.app, session: await signUp(t.app) };
+    const bLedger = await personalLedgerOf(t.app.db, b.session.username);
+    await join(t, bLedger, a.session, 'viewer');
+    const theirs = await createBill(b, { name: 'Water' });
+    await createEntry(b, { billId: theirs.id, date: '2026-01-10', amount: 30, flow: 'expense' });
+    const url = `/bills/${theirs.id}/price-history`;
+    // In the viewer's own ledger the entity does not exist; in the shared one the viewer reads it.
+    const elsewhere = await request(a, 'GET', url);
+    expect([elsewhere.statusCode, elsewhere.json().code]).toEqual([404, 'NOT_FOUND']);
+    const shared = await request(inLedger(a, bLedger), 'GET', url);
+    expect(shared.statusCode, shared.body).toBe(200);
+    expect(shared.json<{ points: { amount: number }[] }>().points.map((p) => p.amount)).toEqual([30]);
+  });
+
   it('keeps the entity list, the bin and the stats of each ledger apart', async () => {
     const a = { app: t.app, session: await signUp(t.app) };
     const b = { app: t.app, session: await signUp(t.app) };

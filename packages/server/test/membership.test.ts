@@ -188,6 +188,9 @@ const TABLE: Record<string, Row> = {
     make: async (f) => get(`${API}/bills/overview?status=all`, false, (b) => expect(b).toContain(f.secret)),
   },
   'GET /api/v1/bills/:id': { make: async (f) => get(`${API}/bills/${f.bill}`, true) },
+  'GET /api/v1/bills/:id/price-history': {
+    make: async (f) => get(`${API}/bills/${f.bill}/price-history`, true, (b) => expect(b).toContain('"points"')),
+  },
   'POST /api/v1/bills': {
     make: async (f) => ({ method: 'POST', url: `${API}/bills`, payload: { name: f.unique(), status: 1 }, ids: false }),
   },

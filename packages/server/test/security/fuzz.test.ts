@@ -353,6 +353,7 @@ const EXAMPLES: Record<string, (g: Gen, w: World) => Example> = {
     },
   }),
   'GET /api/v1/bills/:id': (g, w) => ({ params: { id: idFrom(g, w, allBills(w)) }, query: { bypass: bypass(g) } }),
+  'GET /api/v1/bills/:id/price-history': (g, w) => ({ params: { id: idFrom(g, w, allBills(w)) } }),
   'GET /api/v1/categories': () => ({}),
   'POST /api/v1/categories': (g, w) => {
     w.counter += 1;

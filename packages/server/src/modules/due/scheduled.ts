@@ -1,7 +1,12 @@
 import type { ScheduledGroup } from '@billfold/contract/due';
 import type { Flow } from '@billfold/contract/entries';
 import { fromCents } from '@billfold/contract/money';
-import { expandTemplate, occurrenceAfter, occurrenceDueDate } from '@billfold/contract/schedule-dates';
+import {
+  expandTemplate,
+  occurrenceDueDate,
+  occurrencesAfter,
+  type ScheduleRule,
+} from '@billfold/contract/schedule-dates';
 import type { ScheduleRow } from '../../db/schema.ts';
 import { ruleOf } from '../schedules/schedule.mapper.ts';
 
@@ -54,11 +59,12 @@ export function pendingOccurrences(
   from: string | null,
   to: string,
 ): ScheduledOccurrence[] {
-  const rule = ruleOf(schedule);
+  if (schedule.next_date === null) return [];
   const found: ScheduledOccurrence[] = [];
-  let date = schedule.next_date;
-  let n = schedule.created_count + 1;
-  for (let i = 0; date !== null && i < MAX_PER_SCHEDULE; i++, n++) {
+  let n = schedule.created_count;
+  for (const date of fromCursor(ruleOf(schedule), schedule.next_date)) {
+    n++;
+    if (n - schedule.created_count > MAX_PER_SCHEDULE) break;
     if (schedule.max_count !== null && n > schedule.max_count) break;
     // The invoice's due date as the runner sets it (docs/decisions/1010-recurring-invoices.md).
     const dueDate = occurrenceDueDate(date, schedule.due_days);
@@ -75,9 +81,14 @@ export function pendingOccurrences(
         description: expandTemplate(schedule.template, date, n),
       });
     }
-    date = occurrenceAfter(rule, date);
   }
   return found;
+}
+
+/** The cursor, then each later occurrence by index: one search, then a cheap step each. */
+function* fromCursor(rule: ScheduleRule, cursor: string): Generator<string, void, undefined> {
+  yield cursor;
+  yield* occurrencesAfter(rule, cursor);
 }
 
 /** Soonest due first, then by entity name and schedule, so the order is total. */

@@ -23,6 +23,7 @@ import { useNotice } from '../../components/notices.tsx';
 import { StatsPanel } from '../../components/stats/StatsPanel.tsx';
 import type { EntityOrigin } from '../../lib/entity-origin.ts';
 import { provenance } from '../../lib/history-view.ts';
+import { PriceHistorySection } from './PriceHistorySection.tsx';
 import { RouteEntity } from './RouteEntity.tsx';
 import { SchedulesSection } from './SchedulesSection.tsx';
 
@@ -132,6 +133,8 @@ function EntityDetail({ bill }: { bill: Bill }) {
       </Paper>
 
       <SchedulesSection bill={bill} />
+
+      <PriceHistorySection entityId={bill.id} />
 
       <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
         Invoices

@@ -1,0 +1,111 @@
+import { formatUsd, formatUsdCompact } from '@billfold/contract/money';
+import type { PriceChange, PriceHistory } from '@billfold/contract/price-history';
+import Box from '@mui/material/Box';
+import Skeleton from '@mui/material/Skeleton';
+import { useTheme } from '@mui/material/styles';
+import Typography from '@mui/material/Typography';
+import { LineChart } from '@mui/x-charts/LineChart';
+import { useId } from 'react';
+import { usePriceHistory } from '../../api/entities/get-price-history.ts';
+import { visuallyHidden } from '../../components/visually-hidden.ts';
+
+/** `+16.00 (+20.0%)`, `-4.00 (-4.0%)`, `+5.00` from 0; a dash without an earlier invoice. */
+export function changeText(change: PriceChange | null): string {
+  if (change === null) return '—';
+  const sign = change.change > 0 ? '+' : change.change < 0 ? '-' : '±';
+  const percent = change.percent === null ? '' : ` (${change.percent > 0 ? '+' : ''}${change.percent.toFixed(1)}%)`;
+  return `${sign}${formatUsd(Math.abs(change.change))}${percent}`;
+}
+
+/**
+ * "Price history" on the entity page (docs/product.md, Entity page; docs/decisions/0211-price-history.md): each
+ * invoice's amount over time as a line, the latest one's change vs the previous and vs a year before, and a table
+ * of every point for screen readers.
+ */
+export function PriceHistorySection({ entityId }: { entityId: number }) {
+  const { data, isError } = usePriceHistory(entityId);
+  const headingId = useId();
+  return (
+    <Box component="section" aria-labelledby={headingId} sx={{ mb: 4 }}>
+      <Typography id={headingId} variant="h6" component="h2" sx={{ mb: 1 }}>
+        Price history
+      </Typography>
+      {isError ? (
+        <Typography color="text.secondary" role="status">
+          The price history could not be loaded.
+        </Typography>
+      ) : !data ? (
+        <Skeleton variant="rectangular" height={240} />
+      ) : data.points.length === 0 ? (
+        <Typography color="text.secondary">No invoices yet.</Typography>
+      ) : (
+        <PriceChart history={data} />
+      )}
+    </Box>
+  );
+}
+
+function PriceChart({ history }: { history: PriceHistory }) {
+  const theme = useTheme();
+  const latest = history.points.at(-1);
+  return (
+    <>
+      {latest && (
+        <Typography variant="body2" color="text.secondary" data-testid="price-latest">
+          Latest {formatUsd(latest.amount)} on {latest.date} · {changeText(latest.vsPrevious)} vs previous ·{' '}
+          {changeText(latest.vsYearBefore)} vs a year before
+        </Typography>
+      )}
+      <Box data-testid="price-chart">
+        <LineChart
+          height={240}
+          xAxis={[
+            {
+              scaleType: 'time',
+              data: history.points.map((p) => new Date(`${p.date}T00:00:00Z`)),
+              valueFormatter: (d: Date) => d.toISOString().slice(0, 10),
+              tickNumber: 4,
+            },
+          ]}
+          yAxis={[{ valueFormatter: (value: number) => formatUsdCompact(value), width: 64 }]}
+          series={[
+            {
+              label: 'Amount',
+              data: history.points.map((p) => p.amount),
+              color: theme.palette.primary.main,
+              curve: 'linear',
+              showMark: history.points.length <= 60,
+              valueFormatter: (value) => (value === null ? '' : formatUsd(value)),
+            },
+          ]}
+          slotProps={{ legend: { direction: 'horizontal', position: { vertical: 'bottom', horizontal: 'center' } } }}
+        />
+      </Box>
+      <Box sx={visuallyHidden}>
+        <table>
+          <caption>Invoice amounts over time</caption>
+          <thead>
+            <tr>
+              <th scope="col">Date</th>
+              <th scope="col">Invoice</th>
+              <th scope="col">Amount</th>
+              <th scope="col">Change vs previous</th>
+              <th scope="col">Change vs a year before</th>
+            </tr>
+          </thead>
+          <tbody>
+            {history.points.map((p) => (
+              <tr key={p.entryId}>
+                <th scope="row">{p.date}</th>
+                <td>{p.invoiceId}</td>
+                <td>{formatUsd(p.amount)}</td>
+                <td>{changeText(p.vsPrevious)}</td>
+                <td>{changeText(p.vsYearBefore)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </Box>
+    </>
+  );
+}
