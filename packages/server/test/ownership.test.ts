@@ -222,6 +222,12 @@ const TABLE: Record<string, Row> = {
       notFound('GET', `${API}/entries/${w.cascadedEntry}/history`),
     ],
   },
+  'GET /api/v1/bills/:id/price-history': {
+    probes: (w) => [
+      notFound('GET', `${API}/bills/${w.bill}/price-history`),
+      notFound('GET', `${API}/bills/${w.recycledBill}/price-history`),
+    ],
+  },
   'GET /api/v1/bills/:id/history': {
     probes: (w) => [
       notFound('GET', `${API}/bills/${w.bill}/history`),
