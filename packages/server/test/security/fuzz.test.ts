@@ -96,12 +96,17 @@ interface Example {
 
 interface Pools {
   bills: { live: number[]; archived: number[]; recycled: number[]; names: string[] };
-  /** `binned`: recycled ones the bin lists, those whose parent is not recycled too (restore and delete act on them). */
-  entries: { live: number[]; recycled: number[]; binned: number[]; numbers: number[] };
+  /**
+   * `binned`: recycled ones the bin lists, those whose parent is not recycled too (restore and delete act on them);
+   * `editable`: live ones of an active entity, which an edit can change.
+   */
+  entries: { live: number[]; editable: number[]; recycled: number[]; binned: number[]; numbers: number[] };
   payments: { live: number[]; recycled: number[]; binned: number[] };
   /** Schedules of active entities: `kept` for reads and changes, `disposable` for deletes (there is no restore). */
   schedules: { kept: number[]; disposable: number[] };
   categories: number[];
+  /** The caller's notification channels. */
+  channels: number[];
   /**
    * The caller's ledgers (`all`), those they own (`owned`), the other members of those (`members`, with their
    * ledger) and their pending invitations (with their ledger).
@@ -294,15 +299,15 @@ const EXAMPLES: Record<string, (g: Gen, w: World) => Example> = {
       ),
     ),
   }),
-  'PATCH /api/v1/notification-channels/:id': (g) => ({
-    params: { id: draw(g, fc.constantFrom(1, 2, 2, 2)) },
+  'PATCH /api/v1/notification-channels/:id': (g, w) => ({
+    params: { id: idFrom(g, w, w.pools.channels) },
     body: draw(
       g,
       fc.constantFrom<object>({ name: 'Renamed' }, { events: ['member_joined'] }, { paused: false }, { daysAhead: 9 }),
     ),
   }),
   'DELETE /api/v1/notification-channels/:id': (g) => ({ params: { id: draw(g, fc.constantFrom(1, 3, 4, 5)) } }),
-  'POST /api/v1/notification-channels/:id/test': (g) => ({ params: { id: draw(g, fc.constantFrom(1, 2, 2, 2)) } }),
+  'POST /api/v1/notification-channels/:id/test': (g, w) => ({ params: { id: idFrom(g, w, w.pools.channels) } }),
   'GET /api/v1/notification-deliveries': (g) => ({
     query: { limit: maybe(g, () => draw(g, fc.integer({ min: 1, max: 200 }))) },
   }),
@@ -489,7 +494,13 @@ const EXAMPLES: Record<string, (g: Gen, w: World) => Example> = {
   'PUT /api/v1/entries/edit': (g, w) => ({
     query: { filter: bypass(g) },
     body: {
-      entryId: idFrom(g, w, allEntries(w)),
+      // Mostly an invoice an edit can change, so that the example succeeds whatever the seed (an archived or
+      // recycled one is refused with 409 by design).
+      entryId: idFrom(
+        g,
+        w,
+        draw(g, fc.boolean()) || w.pools.entries.editable.length === 0 ? allEntries(w) : w.pools.entries.editable,
+      ),
       billId: maybe(g, () => idFrom(g, w, w.pools.bills.live)),
       date: maybe(g, () => draw(g, validDate)),
       flow: maybe(g, () => draw(g, validFlow)),
@@ -992,6 +1003,7 @@ function poolsOf(state: Snapshot, userId: number): Pools {
     },
     entries: {
       live: entries.filter(live).map((e) => num(e, 'id')),
+      editable: entries.filter((e) => live(e) && num(e, 'archived') === 0).map((e) => num(e, 'id')),
       recycled: [...recycledEntries],
       binned: entries.filter((e) => !live(e) && !recycledBills.has(num(e, 'bill_id'))).map((e) => num(e, 'id')),
       numbers: entries.map((e) => num(e, 'invoice_number')),
@@ -1006,6 +1018,9 @@ function poolsOf(state: Snapshot, userId: number): Pools {
       disposable: usable(true),
     },
     categories: mine('categories').map((row) => num(row, 'id')),
+    channels: (state.notification_channels ?? [])
+      .filter((row) => num(row, 'user_id') === userId)
+      .map((row) => num(row, 'id')),
     ledgers: ledgerPools(state, userId),
   };
 }
@@ -1108,6 +1123,16 @@ async function restock(api: Api, route: string, pools: Pools): Promise<boolean> 
     }
     const host = { app: api.app, session: await signUp(api.app) };
     invitationTokens.push((await invite(host, (await createLedger(host, `Host ledger ${restocks}`)).id)).token);
+    return true;
+  }
+  if (/^(PATCH|POST) \/api\/v1\/notification-channels\/:id/.test(route) && pools.channels.length === 0) {
+    const channel = await api.app.inject({
+      method: 'POST',
+      url: '/api/v1/notification-channels',
+      headers: api.session.headers,
+      payload: { kind: 'email', name: `Restock ${restocks}`, events: ['overdue'] },
+    });
+    expect(channel.statusCode, channel.body).toBe(201);
     return true;
   }
   if (route === 'DELETE /api/v1/schedules/:id' && pools.schedules.disposable.length === 0) {

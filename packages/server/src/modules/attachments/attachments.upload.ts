@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform } from 'node:stream';
@@ -27,6 +27,7 @@ export async function receiveFile(request: FastifyRequest, tempDir: string, maxB
   await mkdir(tempDir, { recursive: true });
   let received: ReceivedFile | null = null;
   const tempFile = join(tempDir, `${randomBytes(12).toString('hex')}.part`);
+  let out: WriteStream | null = null;
   try {
     for await (const part of request.parts()) {
       if (part.type !== 'file' || part.fieldname !== 'file' || received) {
@@ -43,7 +44,8 @@ export async function receiveFile(request: FastifyRequest, tempDir: string, maxB
           done(null, chunk);
         },
       });
-      await pipeline(part.file, tap, createWriteStream(tempFile, { flags: 'wx' }));
+      out = createWriteStream(tempFile, { flags: 'wx' });
+      await pipeline(part.file, tap, out);
       if (part.file.truncated) throw bodyTooLarge(maxBytes, 'The file');
       received = {
         tempFile,
@@ -54,6 +56,9 @@ export async function receiveFile(request: FastifyRequest, tempDir: string, maxB
       };
     }
   } catch (err) {
+    // A write stream opens its file asynchronously: a body cut off at once would otherwise have the file created
+    // after it was removed. Its close comes after its open.
+    if (out && !out.closed) await new Promise<void>((resolve) => out?.once('close', () => resolve()));
     await rm(tempFile, { force: true });
     const code = String((err as { code?: string }).code);
     if (code === 'FST_REQ_FILE_TOO_LARGE') throw bodyTooLarge(maxBytes, 'The file');
