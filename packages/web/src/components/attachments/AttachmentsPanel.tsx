@@ -182,7 +182,6 @@ export function AttachmentsPanel({
             borderRadius: 1,
             p: 2,
             textAlign: 'center',
-            opacity: readOnly ? 0.6 : 1,
           }}
         >
           <Typography variant="body2" color="text.secondary" sx={{ mb: 1.5 }}>
