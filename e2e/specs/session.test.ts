@@ -28,8 +28,9 @@ describe('token refresh in the browser', () => {
       username: user.username,
     });
     await first.evaluate(() => sessionStorage.setItem('sessionId', 'one-sign-in'));
-    await first.reload(); // the app starts holding this session, and answers new tabs with it
+    // Counted from the reload: the first tab's top bar may renew the token before or after the second tab asks.
     const refreshes = countRefreshes(first.context());
+    await first.reload(); // the app starts holding this session, and answers new tabs with it
 
     const second = await first.context().newPage();
     const account = await new AccountPage(second).goto();
@@ -41,6 +42,35 @@ describe('token refresh in the browser', () => {
     // The first tab took the renewed tokens: it will not present the spent refresh token.
     await first.waitForFunction((token) => sessionStorage.getItem('refreshToken') === token, renewed.refreshToken);
     expect((await sessionStorageOf(first)).accessToken).toBe(renewed.accessToken);
+  });
+
+  it('two open tabs whose access tokens expired together renew once between them, and both keep the new tokens', async () => {
+    const user = await createUser();
+    const api = await apiLogin(user);
+    const first = await browser.newPage();
+    await storeSession(first, {
+      accessToken: api.accessToken,
+      refreshToken: api.refreshToken,
+      username: user.username,
+    });
+    await first.evaluate(() => sessionStorage.setItem('sessionId', 'one-sign-in'));
+    await new AccountPage(first).goto();
+    const second = await first.context().newPage();
+    await new AccountPage(second).goto();
+    expect((await sessionStorageOf(second)).sessionId).toBe('one-sign-in');
+    // Both tabs' access tokens run out at once (a laptop waking up); both open a guarded page at the same moment.
+    const expired = forgedAccessToken(-60);
+    for (const tab of [first, second])
+      await tab.evaluate((token) => sessionStorage.setItem('accessToken', token), expired);
+    const refreshes = countRefreshes(first.context());
+    const pages = [new AccountPage(first), new AccountPage(second)];
+    await Promise.all(pages.map((page) => page.goto()));
+    for (const page of pages) await expect(page.value('Username').textContent()).resolves.toBe(user.username);
+    expect(refreshes()).toBe(1);
+    const [one, two] = [await sessionStorageOf(first), await sessionStorageOf(second)];
+    expect(one.refreshToken).not.toBe(api.refreshToken);
+    expect(two.refreshToken).toBe(one.refreshToken);
+    expect(two.accessToken).toBe(one.accessToken);
   });
 
   it('renews an expired access token with the refresh token before showing a guarded page', async () => {

@@ -69,6 +69,14 @@ export function parseSignedAmountText(text: string): number | null {
   return negative && cents !== 0 ? -cents : cents;
 }
 
+/**
+ * Exact cents of an amount the API sent. Unlike `toCents`, which checks what a person or a file may enter, any
+ * size and sign: a sum or a balance may pass 999,999,999.99, a net may be below zero.
+ */
+export function centsOf(amount: number): number {
+  return Math.round(amount * 100);
+}
+
 /** The JSON number for a cents amount: `12345` → `123.45` (shortest round-trip form of the exact decimal). */
 export function fromCents(cents: number): number {
   return cents / 100;

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  centsOf,
   centsToDecimalString,
   formatAmount,
   formatUsd,
@@ -48,6 +49,20 @@ describe('toCents', () => {
       fc.property(fc.integer({ min: 0, max: MAX_CENTS }), (cents) => {
         expect(toCents(fromCents(cents))).toBe(cents);
         expect(toCents(centsToDecimalString(cents))).toBe(cents);
+      }),
+    );
+  });
+});
+
+describe('centsOf', () => {
+  it("reads any amount the API sends, a sum past one invoice's limit or a net below zero, to the cent", () => {
+    expect([centsOf(1999999999.98), centsOf(-0.07), centsOf(-1999999999.98), centsOf(0)]).toEqual([
+      199_999_999_998, -7, -199_999_999_998, 0,
+    ]);
+    // Every sum of a thousand largest amounts, either sign: the JSON number of a cents sum reads back exactly.
+    fc.assert(
+      fc.property(fc.integer({ min: -1000 * MAX_CENTS, max: 1000 * MAX_CENTS }), (cents) => {
+        expect(centsOf(fromCents(cents))).toBe(cents);
       }),
     );
   });

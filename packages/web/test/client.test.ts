@@ -96,7 +96,7 @@ describe('apiRequest with a session', () => {
       apiRequest('GET', '/a'),
       apiRequest('GET', '/b'),
       apiRequest('GET', '/c'),
-      refreshSession(),
+      refreshSession(readSession()),
     ]);
     expect(results.slice(0, 3)).toEqual([{ path: '/api/v1/a' }, { path: '/api/v1/b' }, { path: '/api/v1/c' }]);
     expect(state.refreshes).toBe(1);

@@ -6,6 +6,7 @@ import {
   emptyPaymentForm,
   PAYMENT_MESSAGES,
   paymentFormFromPayment,
+  paymentWarnings,
   toPaymentBody,
 } from '../src/features/invoices/payment-form.ts';
 
@@ -103,5 +104,18 @@ describe('payment form', () => {
       failed: 'Failed to delete payment.',
       error: 'Error deleting payment.',
     });
+  });
+
+  it('warns of an overpayment counted in full, however far past one amount the invoice was already paid', () => {
+    // Paid twice over already: 1,999,999,999.98 in payments, overpaid by 999,999,999.99 (past one amount's limit).
+    const entry = {
+      date: '2026-01-01',
+      amount: 999999999.99,
+      balance: { totalBalance: 0, totalOverpaid: 999999999.99 },
+    };
+    const values = { ...emptyPaymentForm('2026-02-01'), amount: '1', method: 'check|mail' as const };
+    expect(paymentWarnings(values, entry)).toEqual([
+      'This payment overpays the invoice by $1,000,000,000.99, more than its amount of $999,999,999.99.',
+    ]);
   });
 });

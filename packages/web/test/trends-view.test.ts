@@ -55,6 +55,21 @@ describe('trends view', () => {
     expect(stackedSeries(periods, 'income')).toEqual([]);
   });
 
+  it("stacks sums past one invoice's largest amount, to the cent", () => {
+    // Two invoices of 999,999,999.99 in Rent: a category's sum is past what toCents (an input check) accepts.
+    const periods = [
+      period('2026-11', [
+        ['Rent', 1999999999.98],
+        ['Food', 0.01],
+      ]),
+    ];
+    expect(stackedSeries(periods, 'expenses')).toEqual([
+      { label: 'Rent', data: [1999999999.98] },
+      { label: 'Food', data: [0.01] },
+    ]);
+    expect(percentChange(-1999999999.98, -999999999.99)).toBe('−50.0%');
+  });
+
   it('puts the same months of the last three years side by side, null where a year has no such period', () => {
     const trends: Trends = {
       interval: 'month',

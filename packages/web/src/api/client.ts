@@ -9,7 +9,7 @@ import { type ErrorCode, isErrorCode } from '@billfold/contract/error-codes';
 import { LEDGER_HEADER } from '@billfold/contract/ledger-basics';
 import type { ErrorResponse } from '@billfold/contract/primitives';
 import { ledgerHeaderValue, reportLedgerDoubt } from '../lib/ledger-choice.ts';
-import { clearSession, readSession, type Session, saveSession } from '../lib/session.ts';
+import { clearSession, readSession, renewedSince, renewOnce, type Session, saveSession } from '../lib/session.ts';
 
 export const API_PREFIX = '/api/v1';
 
@@ -134,20 +134,17 @@ export function endSession(): void {
 let refreshing: Promise<boolean> | null = null;
 
 /**
- * Exchanges the stored refresh token for new tokens. Calls made while a refresh is running share it: one
- * refresh per tab, whatever the number of calls that hit a 401 (the server tolerates repeats only briefly).
+ * Exchanges the stored refresh token for new tokens, because those of `seen` (the session as the caller used it)
+ * were found expired or refused. Calls made while a refresh is running share it: one refresh per tab, whatever the
+ * number of calls that hit a 401, and one among the tabs of the session (`renewOnce`): the server tolerates repeats
+ * only briefly.
  */
-export function refreshSession(): Promise<boolean> {
-  refreshing ??= runRefresh().finally(() => {
+export function refreshSession(seen: Session | null): Promise<boolean> {
+  if (seen === null) return Promise.resolve(false);
+  refreshing ??= renewOnce(seen, runRefresh).finally(() => {
     refreshing = null;
   });
   return refreshing;
-}
-
-/** True when, while a refresh was on its way, another tab of the same session stored newer tokens here. */
-function renewedElsewhere(before: Session): boolean {
-  const now = readSession();
-  return now !== null && now.sessionId === before.sessionId && now.refreshToken !== before.refreshToken;
 }
 
 async function runRefresh(): Promise<boolean> {
@@ -156,7 +153,7 @@ async function runRefresh(): Promise<boolean> {
   if (!before || !refreshToken) return false;
   const result = await exchange('POST', '/auth/refresh', { body: { refreshToken } });
   if (result.stage !== 'response' || !result.ok) {
-    if (renewedElsewhere(before)) return true;
+    if (renewedSince(before)) return true;
     console.error('[api] token refresh failed', result);
     return false;
   }
@@ -185,11 +182,11 @@ async function runRefresh(): Promise<boolean> {
  * meanwhile) and retries once; if the refresh fails, or the retry is refused too, the session has ended.
  */
 export async function sendWithSession(send: (token: string | null) => Promise<Observation>): Promise<Observation> {
-  const usedToken = readSession()?.accessToken ?? null;
-  const result = await send(usedToken);
+  const used = readSession();
+  const result = await send(used?.accessToken ?? null);
   if (result.stage !== 'response' || result.status !== 401 || !readSession()?.refreshToken) return result;
   // Another call (or tab) may have refreshed since this one left; then its new token is used without a refresh.
-  const renewed = (readSession()?.accessToken ?? null) !== usedToken || (await refreshSession());
+  const renewed = used === null || (await refreshSession(used));
   if (!renewed) {
     endSession();
     throw new ApiError(401, 'Session expired');

@@ -22,17 +22,17 @@ export function RequireSession({ children }: { children: ReactNode }) {
   const hadSession = useRef(false);
   if (session !== null) hadSession.current = true;
   const valid = session !== null && isTokenUnexpired(session.accessToken);
-  const refreshToken = valid ? null : (session?.refreshToken ?? null);
+  const expired = valid || !session?.refreshToken ? null : session;
 
   useEffect(() => {
-    if (!refreshToken) return;
-    void refreshSession().then((ok) => {
+    if (!expired) return;
+    void refreshSession(expired).then((ok) => {
       if (!ok) endSession();
     });
-  }, [refreshToken]);
+  }, [expired]);
 
   if (valid) return children;
-  if (refreshToken || pending) return <PageProgress />;
+  if (expired || pending) return <PageProgress />;
   const here = `${location.pathname}${location.search}${location.hash}`;
   const ended = sessionEndReason();
   // A call outside the page (the top bar's) may end the session before this guard first renders: a session that

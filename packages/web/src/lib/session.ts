@@ -270,6 +270,53 @@ export function joinSessionChannel(): void {
     .catch(() => setTimeout(giveUp, ASK_BLIND_WAIT_MS));
 }
 
+/** Held by the tab renewing the session's tokens, so that the tabs of one session renew once between them. */
+const RENEW_LOCK = 'billfold-session-renew';
+/** How long a tab that waited while another renewed waits for that tab's tokens before renewing itself. */
+export const RENEWED_TOKENS_WAIT_MS = 500;
+
+/** True when this tab holds `seen`'s session with other tokens than `seen`'s: they were renewed since. */
+export function renewedSince(seen: Session): boolean {
+  const now = readSession();
+  return now !== null && now.sessionId === seen.sessionId && now.accessToken !== seen.accessToken;
+}
+
+/**
+ * Renews the session whose tokens `seen` were found expired or refused, by `renew` (a token refresh), as the only
+ * renewal among the tabs of this browser. Two tabs whose access tokens expired together (a laptop waking up, a new
+ * tab handed the session of one about to renew) would otherwise both spend the refresh token. Nothing is renewed
+ * when the tab already holds newer tokens than `seen`; a tab that finds another renewing waits for it, then for the
+ * tokens it sends (they travel apart from the lock), and renews only if none came. Without Web Locks (not a secure
+ * context) it renews.
+ */
+export async function renewOnce(seen: Session, renew: () => Promise<boolean>): Promise<boolean> {
+  const manager = locks();
+  if (renewedSince(seen)) return true;
+  if (!manager) return renew();
+  const waited = Symbol('waited');
+  const first = await manager.request(RENEW_LOCK, { ifAvailable: true }, (lock) =>
+    lock === null ? waited : renewedSince(seen) || renew(),
+  );
+  if (first !== waited) return first;
+  return manager.request(RENEW_LOCK, async () => (await tokensFrom(seen)) || renew());
+}
+
+/** Resolves true once another tab's renewed tokens of `seen`'s session are held here, false after the wait. */
+function tokensFrom(seen: Session): Promise<boolean> {
+  if (renewedSince(seen)) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const stop = (renewed: boolean) => {
+      clearTimeout(timer);
+      unsubscribe();
+      resolve(renewed);
+    };
+    const timer = setTimeout(() => stop(false), RENEWED_TOKENS_WAIT_MS);
+    const unsubscribe = subscribeSession(() => {
+      if (renewedSince(seen)) stop(true);
+    });
+  });
+}
+
 /** True while this tab, started without a session, waits for another tab to hand it theirs. */
 export function isSessionPending(): boolean {
   return pending;

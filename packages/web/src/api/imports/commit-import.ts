@@ -36,21 +36,23 @@ async function streamImport(
   onProgress: (share: number) => void,
 ): Promise<ImportSummary> {
   const ledger = ledgerHeaderValue();
+  let used = readSession();
   const send = () =>
     fetch(`${API_PREFIX}/imports`, {
       method: 'POST',
       headers: {
-        authorization: `Bearer ${readSession()?.accessToken ?? ''}`,
+        authorization: `Bearer ${used?.accessToken ?? ''}`,
         ...(ledger ? { [LEDGER_HEADER]: ledger } : {}),
       },
       body: importForm(file, mapping, keep),
     });
   let response = await send();
   if (response.status === 401) {
-    if (!(await refreshSession())) {
+    if (!(await refreshSession(used))) {
       endSession();
       throw new ApiError(401, 'Session expired');
     }
+    used = readSession();
     response = await send();
   }
   if (!response.ok || !response.body) {

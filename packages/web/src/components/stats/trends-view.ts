@@ -1,4 +1,4 @@
-import { fromCents, toCents } from '@billfold/contract/money';
+import { centsOf, fromCents } from '@billfold/contract/money';
 import type { TrendInterval, TrendPeriod, Trends } from '@billfold/contract/trends';
 
 /** Which side of the trends a chart shows. */
@@ -6,8 +6,6 @@ export type TrendSide = 'expenses' | 'income';
 
 /** How many categories get a band of their own in the stacked chart; the rest are added up as "Other". */
 export const STACKED_CATEGORIES = 6;
-
-const cents = (amount: number) => toCents(amount) ?? 0;
 
 /** `2026-03` → `Mar 2026`, `2026-Q1` → `Q1 2026`, `2026` → `2026`: the x axis and the table's first column. */
 export function periodLabel(period: string): string {
@@ -26,7 +24,7 @@ const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', '
 export function stackedSeries(periods: TrendPeriod[], side: TrendSide): { label: string; data: number[] }[] {
   const totals = new Map<string, number>();
   for (const p of periods) {
-    for (const c of p.categories) totals.set(c.category, (totals.get(c.category) ?? 0) + cents(c[side]));
+    for (const c of p.categories) totals.set(c.category, (totals.get(c.category) ?? 0) + centsOf(c[side]));
   }
   const ranked = [...totals]
     .filter(([, total]) => total > 0)
@@ -35,14 +33,14 @@ export function stackedSeries(periods: TrendPeriod[], side: TrendSide): { label:
   const own = ranked.slice(0, STACKED_CATEGORIES);
   const series = own.map((name) => ({
     label: name,
-    data: periods.map((p) => fromCents(cents(p.categories.find((c) => c.category === name)?.[side] ?? 0))),
+    data: periods.map((p) => p.categories.find((c) => c.category === name)?.[side] ?? 0),
   }));
   if (ranked.length > own.length) {
     series.push({
       label: 'Other',
       data: periods.map((p) => {
-        const shown = p.categories.filter((c) => own.includes(c.category)).reduce((n, c) => n + cents(c[side]), 0);
-        return fromCents(cents(p[side]) - shown);
+        const shown = p.categories.filter((c) => own.includes(c.category)).reduce((n, c) => n + centsOf(c[side]), 0);
+        return fromCents(centsOf(p[side]) - shown);
       }),
     });
   }
@@ -82,6 +80,6 @@ function slotsOf(interval: TrendInterval): { label: string; suffix: string }[] {
 /** The change from `before` to `after` as `+12.5%` / `−3.0%`, or null when there is nothing to compare with. */
 export function percentChange(before: number | null, after: number | null): string | null {
   if (before === null || after === null || before === 0) return null;
-  const change = ((cents(after) - cents(before)) / cents(before)) * 100;
+  const change = ((centsOf(after) - centsOf(before)) / centsOf(before)) * 100;
   return `${change >= 0 ? '+' : '−'}${Math.abs(change).toFixed(1)}%`;
 }

@@ -1,7 +1,7 @@
 import type { Bill } from '@billfold/contract/bills';
 import { isValidIsoDate } from '@billfold/contract/dates';
 import type { CreateEntryBody, Entry, EntryFilters } from '@billfold/contract/entries';
-import { formatUsd, fromCents, toCents } from '@billfold/contract/money';
+import { centsOf, formatUsd, fromCents, toCents } from '@billfold/contract/money';
 import type { Payment } from '@billfold/contract/payments';
 import { MESSAGES } from '@billfold/contract/validation';
 import { createFilterOptions } from '@mui/material/Autocomplete';
@@ -163,8 +163,8 @@ export function invoiceEditWarnings(
 ): string[] {
   const warnings: string[] = [];
   const amount = toCents(parseAmountInput(values.amount) ?? Number.NaN);
-  const paid = payments.reduce((sum, p) => sum + (toCents(p.amount) ?? 0), 0);
-  if (amount !== null && amount !== toCents(entry.amount) && paid - amount > amount)
+  const paid = payments.reduce((sum, p) => sum + centsOf(p.amount), 0);
+  if (amount !== null && amount !== centsOf(entry.amount) && paid - amount > amount)
     warnings.push(
       `Its payments of ${formatUsd(fromCents(paid))} would overpay the new amount of ${formatUsd(fromCents(amount))} by ${formatUsd(fromCents(paid - amount))}, more than the amount itself.`,
     );

@@ -1,6 +1,6 @@
 import { isValidIsoDate } from '@billfold/contract/dates';
 import type { Entry } from '@billfold/contract/entries';
-import { formatUsd, toCents } from '@billfold/contract/money';
+import { centsOf, formatUsd, toCents } from '@billfold/contract/money';
 import { methodCode, type PaymentMethodCode, splitMethod } from '@billfold/contract/payment-methods';
 import type { CreatePaymentBody, Payment } from '@billfold/contract/payments';
 import { MESSAGES } from '@billfold/contract/validation';
@@ -54,11 +54,11 @@ export function paymentWarnings(
 ): string[] {
   const warnings: string[] = [];
   const cents = toCents(parseAmountInput(values.amount) ?? Number.NaN);
-  const amountChanged = editing === null || cents !== toCents(editing.amount);
+  const amountChanged = editing === null || cents !== centsOf(editing.amount);
   if (cents !== null && amountChanged) {
-    const invoice = toCents(entry.amount) ?? 0;
-    const paid = invoice - (toCents(entry.balance.totalBalance) ?? 0) + (toCents(entry.balance.totalOverpaid) ?? 0);
-    const others = paid - (editing === null ? 0 : (toCents(editing.amount) ?? 0));
+    const invoice = centsOf(entry.amount);
+    const paid = invoice - centsOf(entry.balance.totalBalance) + centsOf(entry.balance.totalOverpaid);
+    const others = paid - (editing === null ? 0 : centsOf(editing.amount));
     const overpaid = others + cents - invoice;
     if (cents === 0) warnings.push('This payment is $0.00: it records nothing paid.');
     else if (overpaid > invoice)
