@@ -1,4 +1,3 @@
-import { formatUsd, formatUsdCompact } from '@billfold/contract/money';
 import type { Stats } from '@billfold/contract/stats';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
@@ -7,6 +6,7 @@ import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { BarChart } from '@mui/x-charts/BarChart';
 import { useId } from 'react';
+import { MONEY_AXIS, moneyValue } from '../charts.tsx';
 
 /** Bars of the chart: one group per measure, income next to expenses. */
 export function chartData(stats: Stats): { measures: string[]; income: number[]; expenses: number[] } {
@@ -34,7 +34,6 @@ export function IncomeExpenseChart({ stats }: { stats: Stats }) {
   const narrow = useMediaQuery(theme.breakpoints.down('sm'));
   const headingId = useId();
   const data = chartData(stats);
-  const format = (value: number | null) => (value === null ? '' : formatUsd(value));
   return (
     <Card component="section" aria-labelledby={headingId} variant="outlined">
       <CardContent>
@@ -52,11 +51,10 @@ export function IncomeExpenseChart({ stats }: { stats: Stats }) {
                 : {}),
             },
           ]}
-          // Ticks in short form ($1.2B) so that the largest totals fit; the tooltip gives every cent.
-          yAxis={[{ valueFormatter: (value: number) => formatUsdCompact(value), width: 72 }]}
+          yAxis={[MONEY_AXIS]}
           series={[
-            { label: 'Income', data: data.income, color: theme.palette.success.main, valueFormatter: format },
-            { label: 'Expenses', data: data.expenses, color: theme.palette.error.main, valueFormatter: format },
+            { label: 'Income', data: data.income, color: theme.palette.success.main, valueFormatter: moneyValue },
+            { label: 'Expenses', data: data.expenses, color: theme.palette.error.main, valueFormatter: moneyValue },
           ]}
         />
       </CardContent>

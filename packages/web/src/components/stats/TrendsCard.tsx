@@ -1,4 +1,4 @@
-import { formatUsd, formatUsdCompact } from '@billfold/contract/money';
+import { formatUsd } from '@billfold/contract/money';
 import type { TrendInterval, Trends } from '@billfold/contract/trends';
 import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
@@ -12,7 +12,7 @@ import { type ReactNode, useId, useState } from 'react';
 import type { EntryFilterParams } from '../../api/invoices/list-invoices.ts';
 import { useTrends } from '../../api/stats/get-trends.ts';
 import { ChoiceGroup } from '../ChoiceGroup.tsx';
-import { visuallyHidden } from '../visually-hidden.ts';
+import { ChartTable, LEGEND_BELOW, MONEY_AXIS, moneyValue } from '../charts.tsx';
 import { percentChange, periodLabel, stackedSeries, type TrendSide, yearOverYear } from './trends-view.ts';
 
 const INTERVALS = [
@@ -24,9 +24,6 @@ const SIDES = [
   { value: 'expenses', label: 'Expenses' },
   { value: 'income', label: 'Income' },
 ] as const;
-
-const money = (value: number | null) => (value === null ? '' : formatUsd(value));
-const axis = { valueFormatter: (value: number) => formatUsdCompact(value), width: 72 };
 
 /**
  * Trends on the Stats tab (docs/product.md, Stats): income or expenses per period stacked by category, and the
@@ -75,114 +72,94 @@ export function TrendsCard({ filters }: { filters: EntryFilterParams }) {
 function StackedChart({ trends, side }: { trends: Trends; side: TrendSide }) {
   const theme = useTheme();
   const narrow = useMediaQuery(theme.breakpoints.down('sm'));
-  const headingId = useId();
   const labels = trends.periods.map((p) => periodLabel(p.period));
   const series = stackedSeries(trends.periods, side);
   const title = `${side === 'expenses' ? 'Expenses' : 'Income'} by category and ${trends.interval}`;
+  const chart = (
+    <BarChart
+      height={narrow ? 320 : 340}
+      xAxis={[
+        {
+          scaleType: 'band',
+          data: labels,
+          ...(narrow || labels.length > 12
+            ? { tickLabelStyle: { angle: -45, textAnchor: 'end' as const }, height: 'auto' as const }
+            : {}),
+        },
+      ]}
+      yAxis={[MONEY_AXIS]}
+      series={series.map((s) => ({ ...s, stack: 'total', valueFormatter: moneyValue }))}
+      slotProps={LEGEND_BELOW}
+    />
+  );
   return (
-    <Box component="section" aria-labelledby={headingId}>
-      <Typography id={headingId} variant="subtitle1" component="h3">
-        {title}
-      </Typography>
-      <Box data-testid="trends-stacked-chart">
-        <BarChart
-          height={narrow ? 320 : 340}
-          xAxis={[
-            {
-              scaleType: 'band',
-              data: labels,
-              ...(narrow || labels.length > 12
-                ? { tickLabelStyle: { angle: -45, textAnchor: 'end' as const }, height: 'auto' as const }
-                : {}),
-            },
-          ]}
-          yAxis={[axis]}
-          series={series.map((s) => ({ ...s, stack: 'total', valueFormatter: money }))}
-          slotProps={{ legend: { direction: 'horizontal', position: { vertical: 'bottom', horizontal: 'center' } } }}
-        />
-      </Box>
-      <Box sx={visuallyHidden}>
-        <table>
-          <caption>{title}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Period</th>
-              <th scope="col">Income</th>
-              <th scope="col">Expenses</th>
-              <th scope="col">Net</th>
-              {series.map((s) => (
-                <th scope="col" key={s.label}>
-                  {s.label}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {trends.periods.map((p, i) => (
-              <tr key={p.period}>
-                <th scope="row">{labels[i]}</th>
-                <td>{formatUsd(p.income)}</td>
-                <td>{formatUsd(p.expenses)}</td>
-                <td>{formatUsd(p.net)}</td>
-                {series.map((s) => (
-                  <td key={s.label}>{formatUsd(s.data[i] ?? 0)}</td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </Box>
-    </Box>
+    <ChartSection title={title} testId="trends-stacked-chart" chart={chart}>
+      <ChartTable
+        caption={title}
+        columns={['Period', 'Income', 'Expenses', 'Net', ...series.map((s) => s.label)]}
+        rows={trends.periods.map((p, i) => ({
+          key: p.period,
+          head: labels[i] ?? p.period,
+          cells: [p.income, p.expenses, p.net, ...series.map((s) => s.data[i] ?? 0)].map(formatUsd),
+        }))}
+      />
+    </ChartSection>
   );
 }
 
 function YearOverYear({ trends, side }: { trends: Trends; side: TrendSide }) {
-  const headingId = useId();
   const { slots, years } = yearOverYear(trends, side);
   const title = `${side === 'expenses' ? 'Expenses' : 'Income'}, year over year`;
   const last = years.at(-1);
   const before = years.at(-2);
+  const change = last && before ? [`Change ${before.year} to ${last.year}`] : [];
+  const chart = (
+    <BarChart
+      height={280}
+      xAxis={[{ scaleType: 'band', data: slots }]}
+      yAxis={[MONEY_AXIS]}
+      series={years.map((y) => ({ label: y.year, data: y.data, valueFormatter: moneyValue }))}
+      slotProps={LEGEND_BELOW}
+    />
+  );
+  return (
+    <ChartSection title={title} testId="trends-yoy-chart" chart={chart}>
+      <ChartTable
+        caption={title}
+        columns={['Period', ...years.map((y) => y.year), ...change]}
+        rows={slots.map((slot, i) => ({
+          key: slot,
+          head: slot,
+          cells: [
+            ...years.map((y) => moneyValue(y.data[i] ?? null)),
+            ...(last && before ? [percentChange(before.data[i] ?? null, last.data[i] ?? null) ?? ''] : []),
+          ],
+        }))}
+      />
+    </ChartSection>
+  );
+}
+
+/** One chart of the card under its own heading, with its table. */
+function ChartSection({
+  title,
+  testId,
+  chart,
+  children,
+}: {
+  title: string;
+  testId: string;
+  chart: ReactNode;
+  children: ReactNode;
+}) {
+  const headingId = useId();
   return (
     <Box component="section" aria-labelledby={headingId}>
       <Typography id={headingId} variant="subtitle1" component="h3">
         {title}
       </Typography>
-      <Box data-testid="trends-yoy-chart">
-        <BarChart
-          height={280}
-          xAxis={[{ scaleType: 'band', data: slots }]}
-          yAxis={[axis]}
-          series={years.map((y) => ({ label: y.year, data: y.data, valueFormatter: money }))}
-          slotProps={{ legend: { direction: 'horizontal', position: { vertical: 'bottom', horizontal: 'center' } } }}
-        />
-      </Box>
-      <Box sx={visuallyHidden}>
-        <table>
-          <caption>{title}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Period</th>
-              {years.map((y) => (
-                <th scope="col" key={y.year}>
-                  {y.year}
-                </th>
-              ))}
-              {last && before && <th scope="col">{`Change ${before.year} to ${last.year}`}</th>}
-            </tr>
-          </thead>
-          <tbody>
-            {slots.map((slot, i) => (
-              <tr key={slot}>
-                <th scope="row">{slot}</th>
-                {years.map((y) => (
-                  <td key={y.year}>{money(y.data[i] ?? null)}</td>
-                ))}
-                {last && before && <td>{percentChange(before.data[i] ?? null, last.data[i] ?? null) ?? ''}</td>}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </Box>
+      <Box data-testid={testId}>{chart}</Box>
+      {children}
     </Box>
   );
 }

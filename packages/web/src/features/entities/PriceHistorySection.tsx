@@ -1,4 +1,4 @@
-import { formatUsd, formatUsdCompact } from '@billfold/contract/money';
+import { formatUsd } from '@billfold/contract/money';
 import type { PriceChange, PriceHistory } from '@billfold/contract/price-history';
 import Box from '@mui/material/Box';
 import Skeleton from '@mui/material/Skeleton';
@@ -7,7 +7,7 @@ import Typography from '@mui/material/Typography';
 import { LineChart } from '@mui/x-charts/LineChart';
 import { useId } from 'react';
 import { usePriceHistory } from '../../api/entities/get-price-history.ts';
-import { visuallyHidden } from '../../components/visually-hidden.ts';
+import { ChartTable, LEGEND_BELOW, MONEY_AXIS, moneyValue } from '../../components/charts.tsx';
 
 /** `+16.00 (+20.0%)`, `-4.00 (-4.0%)`, `+5.00` from 0; a dash without an earlier invoice. */
 export function changeText(change: PriceChange | null): string {
@@ -67,7 +67,7 @@ function PriceChart({ history }: { history: PriceHistory }) {
               tickNumber: 4,
             },
           ]}
-          yAxis={[{ valueFormatter: (value: number) => formatUsdCompact(value), width: 64 }]}
+          yAxis={[MONEY_AXIS]}
           series={[
             {
               label: 'Amount',
@@ -75,37 +75,21 @@ function PriceChart({ history }: { history: PriceHistory }) {
               color: theme.palette.primary.main,
               curve: 'linear',
               showMark: history.points.length <= 60,
-              valueFormatter: (value) => (value === null ? '' : formatUsd(value)),
+              valueFormatter: moneyValue,
             },
           ]}
-          slotProps={{ legend: { direction: 'horizontal', position: { vertical: 'bottom', horizontal: 'center' } } }}
+          slotProps={LEGEND_BELOW}
         />
       </Box>
-      <Box sx={visuallyHidden}>
-        <table>
-          <caption>Invoice amounts over time</caption>
-          <thead>
-            <tr>
-              <th scope="col">Date</th>
-              <th scope="col">Invoice</th>
-              <th scope="col">Amount</th>
-              <th scope="col">Change vs previous</th>
-              <th scope="col">Change vs a year before</th>
-            </tr>
-          </thead>
-          <tbody>
-            {history.points.map((p) => (
-              <tr key={p.entryId}>
-                <th scope="row">{p.date}</th>
-                <td>{p.invoiceId}</td>
-                <td>{formatUsd(p.amount)}</td>
-                <td>{changeText(p.vsPrevious)}</td>
-                <td>{changeText(p.vsYearBefore)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </Box>
+      <ChartTable
+        caption="Invoice amounts over time"
+        columns={['Date', 'Invoice', 'Amount', 'Change vs previous', 'Change vs a year before']}
+        rows={history.points.map((p) => ({
+          key: String(p.entryId),
+          head: p.date,
+          cells: [String(p.invoiceId), formatUsd(p.amount), changeText(p.vsPrevious), changeText(p.vsYearBefore)],
+        }))}
+      />
     </>
   );
 }

@@ -1,5 +1,5 @@
 import { FORECAST_MONTHS, type Forecast } from '@billfold/contract/forecast';
-import { formatAmount, formatUsd, formatUsdCompact, fromCents, parseSignedAmountText } from '@billfold/contract/money';
+import { formatAmount, formatUsd, fromCents, parseSignedAmountText } from '@billfold/contract/money';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import Accordion from '@mui/material/Accordion';
 import AccordionDetails from '@mui/material/AccordionDetails';
@@ -16,9 +16,9 @@ import { useForecast } from '../../api/forecast/get-forecast.ts';
 import { useSetForecastBalance } from '../../api/forecast/set-forecast-balance.ts';
 import { failureMessage } from '../../api/outcome.ts';
 import { ChoiceGroup } from '../../components/ChoiceGroup.tsx';
+import { ChartTable, LEGEND_BELOW, MONEY_AXIS, moneyValue } from '../../components/charts.tsx';
 import { ReadOnlyTip, useLedgerAccess } from '../../components/ledger-access.tsx';
 import { useNotice } from '../../components/notices.tsx';
-import { visuallyHidden } from '../../components/visually-hidden.ts';
 
 const HORIZONS = [
   { value: '3', label: '3 months' },
@@ -145,7 +145,7 @@ function ForecastChart({ forecast }: { forecast: Forecast }) {
               tickNumber: 6,
             },
           ]}
-          yAxis={[{ valueFormatter: (value: number) => formatUsdCompact(value), width: 72 }]}
+          yAxis={[MONEY_AXIS]}
           series={[
             {
               label: 'Balance',
@@ -154,44 +154,29 @@ function ForecastChart({ forecast }: { forecast: Forecast }) {
               curve: 'stepAfter',
               // The lowest point only: the day the money runs lowest.
               showMark: ({ index }) => index === lowestIndex,
-              valueFormatter: (value) => (value === null ? '' : formatUsd(value)),
+              valueFormatter: moneyValue,
             },
           ]}
-          slotProps={{ legend: { direction: 'horizontal', position: { vertical: 'bottom', horizontal: 'center' } } }}
+          slotProps={LEGEND_BELOW}
         />
       </Box>
-      <Box sx={visuallyHidden}>
-        <table>
-          <caption>Days with money in or out</caption>
-          <thead>
-            <tr>
-              <th scope="col">Date</th>
-              <th scope="col">In</th>
-              <th scope="col">Out</th>
-              <th scope="col">Balance</th>
-              <th scope="col">From</th>
-            </tr>
-          </thead>
-          <tbody>
-            {busy.map((d) => (
-              <tr key={d.date}>
-                <th scope="row">{d.date}</th>
-                <td>{formatUsd(d.income)}</td>
-                <td>{formatUsd(d.expenses)}</td>
-                <td>{formatUsd(d.balance)}</td>
-                <td>
-                  {[
-                    ...d.items.map(
-                      (i) => `${i.name} ${formatUsd(i.amount)}${i.kind === 'occurrence' ? ' (scheduled)' : ''}`,
-                    ),
-                    ...(d.more > 0 ? [`and ${d.more} more`] : []),
-                  ].join('; ')}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </Box>
+      <ChartTable
+        caption="Days with money in or out"
+        columns={['Date', 'In', 'Out', 'Balance', 'From']}
+        rows={busy.map((d) => ({
+          key: d.date,
+          head: d.date,
+          cells: [
+            formatUsd(d.income),
+            formatUsd(d.expenses),
+            formatUsd(d.balance),
+            [
+              ...d.items.map((i) => `${i.name} ${formatUsd(i.amount)}${i.kind === 'occurrence' ? ' (scheduled)' : ''}`),
+              ...(d.more > 0 ? [`and ${d.more} more`] : []),
+            ].join('; '),
+          ],
+        }))}
+      />
     </Box>
   );
 }
