@@ -1,32 +1,19 @@
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { testConfig } from './helpers/app.ts';
 import { attach, filesUnder, pdfFile } from './helpers/attachments.ts';
 import { createEntry } from './helpers/domain.ts';
 import { signUp } from './helpers/factories.ts';
-
-const root = resolve(import.meta.dirname, '../../..');
+import { npmScript } from './helpers/npm-script.ts';
 
 describe('npm run attachments:check', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'billfold-check-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
-  const run = (...args: string[]) =>
-    promisify(execFile)('npm', ['run', '--silent', 'attachments:check', '--', ...args], {
-      cwd: root,
-      env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
-    }).then(
-      (done) => ({ code: 0, out: done.stdout + done.stderr }),
-      (failed: { code: number; stdout: string; stderr: string }) => ({
-        code: failed.code,
-        out: failed.stdout + failed.stderr,
-      }),
-    );
+  const run = npmScript('attachments:check', dataDir);
 
   it('reports orphans and missing files of the configured store, and removes old orphans when asked', async () => {
     const config = testConfig(

@@ -1,16 +1,13 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { resetMfa } from '../src/cli/mfa-reset.ts';
 import { createTestApp, dialects, type TestApp, testConfig } from './helpers/app.ts';
 import { signUp } from './helpers/factories.ts';
 import { enrolMfa } from './helpers/mfa.ts';
-
-const root = resolve(import.meta.dirname, '../../..');
+import { npmScript } from './helpers/npm-script.ts';
 
 describe.each(dialects)('operator MFA reset (%s)', (dialect) => {
   let t: TestApp;
@@ -47,17 +44,7 @@ describe.each(dialects)('operator MFA reset (%s)', (dialect) => {
 describe('npm run mfa:reset', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'billfold-reset-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
-  const run = (...args: string[]) =>
-    promisify(execFile)('npm', ['run', '--silent', 'mfa:reset', '--', ...args], {
-      cwd: root,
-      env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
-    }).then(
-      (done) => ({ code: 0, out: done.stdout + done.stderr }),
-      (failed: { code: number; stdout: string; stderr: string }) => ({
-        code: failed.code,
-        out: failed.stdout + failed.stderr,
-      }),
-    );
+  const run = npmScript('mfa:reset', dataDir);
 
   it('resets the account in the configured database and says what it did', async () => {
     const config = testConfig({ dialect: 'sqlite', file: join(dataDir, 'billfold.db') }, { dataDir });
