@@ -120,6 +120,13 @@ describe('invoice page and payments', () => {
     await invoice.value('Balance').filter({ hasText: 'overpaid 50.00' }).waitFor();
     expect(await invoice.paidIcon()).toBe('Overpaid');
     await screenshot(page, 'invoice-detail-overpaid');
+    // The payment's changes name it in their title and show the amount going from 40.00 to 90.00.
+    await first.getByRole('button', { name: 'Changes to this payment' }).click();
+    await invoice.dialog.getByRole('heading', { name: 'Changes to the payment of 90.00 on 2026-01-15' }).waitFor();
+    await invoice.dialog.getByText('40.00').first().waitFor();
+    await invoice.dialog.getByText('90.00').first().waitFor();
+    await invoice.dialog.getByRole('button', { name: 'Close' }).click();
+    await invoice.dialog.waitFor({ state: 'hidden' });
 
     // Delete the cash payment: 90 of 100 is in progress again.
     await invoice.paymentRow('Cash').getByRole('button', { name: 'Delete payment' }).click();
