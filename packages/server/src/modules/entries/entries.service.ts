@@ -45,6 +45,8 @@ function editedColumns(entry: EntryRow, target: BillRow, change: EntryChange): E
   if (target.id !== entry.bill_id) Object.assign(changes, { bill_id: target.id, ...entryColumnsOf(target) });
   if (change.date !== undefined && change.date !== entry.date) changes.date = change.date;
   if (change.amount !== undefined && change.amount !== entry.amount_cents) changes.amount_cents = change.amount;
+  // The actual amount: entered (a changed amount) or confirmed as it is (docs/decisions/0213-confirming-estimates.md).
+  if (entry.estimated === 1 && (changes.amount_cents !== undefined || change.confirm === true)) changes.estimated = 0;
   const services = change.services === undefined ? entry.services : (change.services ?? '');
   if (services !== entry.services) changes.services = services;
   const dueDate = editedDueDate(entry, change);
@@ -70,8 +72,16 @@ export class EntriesService implements RecycleIntents<EntryChange, Entry> {
     return toEntry(row);
   }
 
-  /** `author`: who the history names; the schedule runner's invoices are the server's own (`schedule`). */
-  create(actor: Actor, input: NewEntry, author: Author = { actor: actor.userId, action: 'create' }): Promise<Entry> {
+  /**
+   * `author`: who the history names; the schedule runner's invoices are the server's own (`schedule`), with the
+   * schedule's `estimate` (docs/decisions/0212-estimated-amounts.md).
+   */
+  create(
+    actor: Actor,
+    input: NewEntry,
+    author: Author = { actor: actor.userId, action: 'create' },
+    estimate: { cents: number; estimated: boolean } | null = null,
+  ): Promise<Entry> {
     const { ledgerId } = actor;
     return this.repo.transaction(async (repo) => {
       const bill = await repo.lockBill(ledgerId, input.billId);
@@ -88,6 +98,8 @@ export class EntriesService implements RecycleIntents<EntryChange, Entry> {
         amount_cents: input.amount,
         services: input.services,
         due_date: input.dueDate ?? null,
+        estimate_cents: estimate?.cents ?? null,
+        estimated: estimate?.estimated ? 1 : 0,
         ...derivePayment(input.amount, 0, 0),
         ...entryColumnsOf(bill),
         created_at: this.now(),

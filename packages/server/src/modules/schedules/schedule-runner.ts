@@ -3,8 +3,10 @@ import type { Flow } from '@billfold/contract/entries';
 import { formatUsd } from '@billfold/contract/money';
 import { splitMethod } from '@billfold/contract/payment-methods';
 import { expandTemplate, occurrenceAfter, occurrenceDueDate } from '@billfold/contract/schedule-dates';
+import { isEstimating } from '@billfold/contract/schedules';
 import { EntriesService } from '../entries/entries.service.ts';
 import { PaymentsService } from '../payments/payments.service.ts';
+import { amountRuleOf, scheduleEstimate } from './schedule-estimate.ts';
 import { ruleOf } from './schedule.mapper.ts';
 import type { SchedulesRepository } from './schedules.repository.ts';
 
@@ -108,17 +110,19 @@ export class ScheduleRunner {
         await repo.update(schedule.id, { created_count: n, next_date: ended ? null : occurrenceAfter(rule, date) });
         return 'adopted';
       }
+      const estimate = await scheduleEstimate(repo, schedule);
       const entry = await new EntriesService(repo.entries(), () => now).create(
         { ledgerId: schedule.ledger_id, userId: actor },
         {
           billId: schedule.bill_id,
           date,
           flow: schedule.flow as Flow,
-          amount: schedule.amount_cents,
+          amount: estimate,
           services: expandTemplate(schedule.template, date, n),
           dueDate,
         },
         { actor, action: 'schedule' },
+        { cents: estimate, estimated: isEstimating(amountRuleOf(schedule).mode) },
       );
       await repo.setOccurrence(claim.id, { entry_id: entry.entryId });
       await repo.update(schedule.id, { created_count: n, next_date: ended ? null : occurrenceAfter(rule, date) });
