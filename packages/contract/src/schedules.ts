@@ -4,8 +4,8 @@
  */
 import { z } from 'zod';
 import { FLOWS, flowIn } from './entries.ts';
-import { PAYMENT_METHOD_CODES, type PaymentMethodCode } from './payment-methods.ts';
 import { meanCents } from './money.ts';
+import { PAYMENT_METHOD_CODES, type PaymentMethodCode } from './payment-methods.ts';
 import { isoDate, moneyIn, moneyOut, text, timestamp } from './primitives.ts';
 import { CADENCES, TEMPLATE_PLACEHOLDERS, unknownPlaceholder } from './schedule-dates.ts';
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { meanCents } from '../src/money.ts';
-import { AVERAGE_OF, type AmountRule, amountsNeeded, estimateCents, isEstimating } from '../src/schedules.ts';
+import { type AmountRule, AVERAGE_OF, amountsNeeded, estimateCents, isEstimating } from '../src/schedules.ts';
 
 // The estimate rules of docs/decisions/0212-estimated-amounts.md, against an oracle in BigInt arithmetic.
 const cents = fc.integer({ min: 1, max: 99_999_999_999 });

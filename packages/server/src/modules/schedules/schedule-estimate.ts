@@ -1,4 +1,4 @@
-import { type AmountMode, amountsNeeded, type AmountRule, estimateCents } from '@billfold/contract/schedules';
+import { type AmountMode, type AmountRule, amountsNeeded, estimateCents } from '@billfold/contract/schedules';
 import type { ScheduleRow } from '../../db/schema.ts';
 import type { SchedulesRepository } from './schedules.repository.ts';
 

@@ -6,8 +6,8 @@ import { expandTemplate, occurrenceAfter, occurrenceDueDate } from '@billfold/co
 import { isEstimating } from '@billfold/contract/schedules';
 import { EntriesService } from '../entries/entries.service.ts';
 import { PaymentsService } from '../payments/payments.service.ts';
-import { amountRuleOf, scheduleEstimate } from './schedule-estimate.ts';
 import { ruleOf } from './schedule.mapper.ts';
+import { amountRuleOf, scheduleEstimate } from './schedule-estimate.ts';
 import type { SchedulesRepository } from './schedules.repository.ts';
 
 export interface ScheduleRunResult {
