@@ -20,14 +20,7 @@ import { MAX_CENTS, toCents } from './money.ts';
 import { PAYMENT_METHOD_CODES } from './payment-methods.ts';
 import { isoDate, nameText, text } from './primitives.ts';
 import { CADENCES } from './schedule-dates.ts';
-import {
-  AMOUNT_MODES,
-  AVERAGE_OF,
-  descriptionTemplate,
-  MAX_COUNT,
-  MAX_DUE_DAYS,
-  MAX_INTERVAL,
-} from './schedules.ts';
+import { AMOUNT_MODES, AVERAGE_OF, descriptionTemplate, MAX_COUNT, MAX_DUE_DAYS, MAX_INTERVAL } from './schedules.ts';
 
 export const ACCOUNT_FILE_FORMAT = 'billfold-account';
 export const ACCOUNT_FILE_VERSION = 5;

@@ -1,6 +1,7 @@
 import { addDays, daysBetween, MAX_DATE } from '@billfold/contract/dates';
 import type { Entry, EntryChange, Flow, NewEntry } from '@billfold/contract/entries';
 import { MESSAGES as RULES } from '@billfold/contract/validation';
+import { DEFAULT_PRICE_INCREASE_PERCENT } from '../../config.ts';
 import type { BillRow, EntryRow, EntryUpdate } from '../../db/schema.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { badRequest, conflict, notFound } from '../../lib/http-error.ts';
@@ -13,6 +14,7 @@ import { derivePayment } from '../payment-totals/payment-totals.ts';
 import { ENTRY_MESSAGES } from './entries.messages.ts';
 import type { EntriesRepository } from './entries.repository.ts';
 import { toEntry } from './entry.mapper.ts';
+import { recordPriceIncrease } from './price-increase.ts';
 
 /** An invoice created or edited while its entity is internal is stored as an expense. */
 function flowFor(bill: Pick<BillRow, 'internal'>, flow: string): Flow {
@@ -60,9 +62,11 @@ function editedColumns(entry: EntryRow, target: BillRow, change: EntryChange): E
 }
 
 export class EntriesService implements RecycleIntents<EntryChange, Entry> {
+  /** `priceIncreasePercent`: the `price_increase` event's threshold (docs/decisions/0215-price-increase-event.md). */
   constructor(
     private readonly repo: EntriesRepository,
     private readonly now: () => number,
+    private readonly priceIncreasePercent = DEFAULT_PRICE_INCREASE_PERCENT,
   ) {}
 
   /** A recycled invoice only with `bypass` (the restore flow reads it first). */
@@ -105,6 +109,7 @@ export class EntriesService implements RecycleIntents<EntryChange, Entry> {
         created_at: this.now(),
       });
       await repo.history(this.now()).record('entry', row.id, author.actor, author.action, null, row);
+      await recordPriceIncrease(repo, row, this.priceIncreasePercent, this.now());
       return toEntry(row);
     });
   }
@@ -196,6 +201,8 @@ export class EntriesService implements RecycleIntents<EntryChange, Entry> {
     }
     const updated = Object.keys(changes).length > 0 ? await repo.update(entry.id, changes) : entry;
     await repo.history(this.now()).record('entry', entry.id, actor, restoring ? 'restore' : 'update', entry, updated);
+    // An estimate confirmed: its actual amount is known now.
+    if (changes.estimated === 0) await recordPriceIncrease(repo, updated, this.priceIncreasePercent, this.now());
     const [fresh = updated] = await refreshTotals(repo, [updated]);
     return toEntry(fresh);
   }

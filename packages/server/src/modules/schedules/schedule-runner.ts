@@ -4,6 +4,7 @@ import { formatUsd } from '@billfold/contract/money';
 import { splitMethod } from '@billfold/contract/payment-methods';
 import { expandTemplate, occurrenceAfter, occurrenceDueDate } from '@billfold/contract/schedule-dates';
 import { isEstimating } from '@billfold/contract/schedules';
+import { DEFAULT_PRICE_INCREASE_PERCENT } from '../../config.ts';
 import { EntriesService } from '../entries/entries.service.ts';
 import { PaymentsService } from '../payments/payments.service.ts';
 import { ruleOf } from './schedule.mapper.ts';
@@ -31,7 +32,11 @@ const BATCH = 100;
  * every process may run this at the same moment: whoever waits on the lock finds the work done.
  */
 export class ScheduleRunner {
-  constructor(private readonly repo: SchedulesRepository) {}
+  /** `priceIncreasePercent`: the threshold of the invoices' `price_increase` events (docs/decisions/0215-price-increase-event.md). */
+  constructor(
+    private readonly repo: SchedulesRepository,
+    private readonly priceIncreasePercent = DEFAULT_PRICE_INCREASE_PERCENT,
+  ) {}
 
   /** Everything due by `now`'s UTC date, also what fell due while no server ran. */
   async run(now: number): Promise<ScheduleRunResult> {
@@ -111,7 +116,7 @@ export class ScheduleRunner {
         return 'adopted';
       }
       const estimate = await scheduleEstimate(repo, schedule);
-      const entry = await new EntriesService(repo.entries(), () => now).create(
+      const entry = await new EntriesService(repo.entries(), () => now, this.priceIncreasePercent).create(
         { ledgerId: schedule.ledger_id, userId: actor },
         {
           billId: schedule.bill_id,
