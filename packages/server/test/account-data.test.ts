@@ -183,7 +183,9 @@ describe.each(dialects)('account file from %s', (dialect) => {
       ['average', 4],
       ['fixed', null],
     ]);
-    expect(first.invoices.filter((i) => i.estimate !== undefined).map((i) => [i.amount, i.estimate, i.estimated])).toEqual([
+    expect(
+      first.invoices.filter((i) => i.estimate !== undefined).map((i) => [i.amount, i.estimate, i.estimated]),
+    ).toEqual([
       ['1500.00', '1500.00', undefined],
       ['1500.00', '1500.00', true],
       ['1500.00', '1500.00', true],
