@@ -152,9 +152,7 @@ describe('the amount mode', () => {
       estimate: 105.01,
     };
     expect(scheduleAmountText(stored)).toBe('about $105.01 (average of the last 4)');
-    expect(scheduleAmountText({ ...stored, amountMode: 'last', averageOf: null })).toBe(
-      'about $105.01 (same as last)',
-    );
+    expect(scheduleAmountText({ ...stored, amountMode: 'last', averageOf: null })).toBe('about $105.01 (same as last)');
     expect(scheduleAmountText({ ...stored, amountMode: 'fixed', averageOf: null })).toBe('$50.00');
     expect(emptyScheduleForm('2026-11-22', false)).toMatchObject({ amountMode: 'fixed', averageOf: '3' });
   });
