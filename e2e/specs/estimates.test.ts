@@ -10,7 +10,7 @@ import { SchedulesSection } from '../pages/schedules-section.ts';
 import { type ApiSession, apiLogin } from '../support/api.ts';
 import { expectAccessible } from '../support/axe.ts';
 import { screenshot, screenshotBothThemes, useBrowser } from '../support/browser.ts';
-import { createEntity, createInvoice } from '../support/domain.ts';
+import { createEntity, createInvoice, daysAgo } from '../support/domain.ts';
 import { loginAs, signUpAndLogin } from '../support/session.ts';
 
 const browser = useBrowser();
@@ -32,10 +32,11 @@ describe('estimated amounts', () => {
     const user = await signUpAndLogin(page);
     api = await apiLogin(user);
     const entity = await createEntity(api, { name: 'City Power', category: 'Utilities' });
+    // Within Home's default last 30 days, oldest first.
     for (const [date, amount] of [
-      ['2026-01-15', 80],
-      ['2026-02-15', 90.01],
-      ['2026-03-15', 120],
+      [daysAgo(20), 80],
+      [daysAgo(10), 90.01],
+      [daysAgo(5), 120],
     ] as const)
       await createInvoice(api, entity.id, { date, amount, services: `Power ${date}` });
 
