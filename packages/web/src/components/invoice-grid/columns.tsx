@@ -66,6 +66,15 @@ export const INVOICE_COLUMNS: GridColDef<Entry>[] = [
     renderCell: ({ row }) => <GridAmount entry={row} />,
   },
   {
+    // What its schedule estimated (docs/decisions/0212-estimated-amounts.md): shown, not sorted by.
+    field: 'estimate',
+    headerName: 'Estimate',
+    type: 'number',
+    sortable: false,
+    width: MONEY_COLUMN_WIDTH,
+    valueFormatter: (value: number | null) => (value === null ? '' : formatAmount(value)),
+  },
+  {
     field: 'status',
     headerName: 'Paid',
     width: 64,
@@ -90,15 +99,6 @@ export const INVOICE_COLUMNS: GridColDef<Entry>[] = [
     headerName: 'Due',
     width: 104,
     renderCell: ({ row }) => <DueCell entry={row} />,
-  },
-  {
-    // What its schedule estimated (docs/decisions/0212-estimated-amounts.md): shown, not sorted by.
-    field: 'estimate',
-    headerName: 'Estimate',
-    type: 'number',
-    sortable: false,
-    width: MONEY_COLUMN_WIDTH,
-    valueFormatter: (value: number | null) => (value === null ? '' : formatAmount(value)),
   },
 ];
 
