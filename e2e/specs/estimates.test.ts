@@ -140,5 +140,11 @@ describe('estimated amounts', () => {
     expect(await overflows(page)).toBe(false);
     await expectAccessible(page, 'an estimated invoice on a phone');
     await screenshotBothThemes(page, 'estimates-invoice-estimated-phone');
+    // The phone's list of invoices marks it too.
+    await page.goto('/home');
+    const item = page.getByRole('listitem').filter({ hasText: `Invoice #${meter.invoiceId}` });
+    await expect.poll(() => item.textContent()).toContain(`≈ ${meter.amount.toFixed(2)} (estimated)`);
+    expect(await overflows(page)).toBe(false);
+    await screenshotBothThemes(page, 'estimates-home-phone');
   }, 120_000);
 });

@@ -2,6 +2,7 @@ import type { Entry } from '@billfold/contract/entries';
 import { centsOf, formatAmount, fromCents } from '@billfold/contract/money';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
+import { visuallyHidden } from './visually-hidden.ts';
 
 /** What an estimated invoice's mark says, on screen and to screen readers (docs/decisions/0212-estimated-amounts.md). */
 export const ESTIMATED_TITLE = 'Estimated: the schedule’s estimate, not confirmed yet';
@@ -9,7 +10,7 @@ export const ESTIMATED_TITLE = 'Estimated: the schedule’s estimate, not confir
 /** The grid's sign before an estimated amount; the amount columns leave room for it. */
 export const ESTIMATED_SIGN = '≈';
 
-/** An amount as the grid shows it: an estimated invoice's with the sign before it and the mark's title. */
+/** An amount as the grid and the phone list show it: an estimated invoice's with the sign before it and the mark's title. */
 export function GridAmount({ entry }: { entry: Pick<Entry, 'amount' | 'estimated'> }) {
   if (!entry.estimated) return formatAmount(entry.amount);
   return (
@@ -23,15 +24,6 @@ export function GridAmount({ entry }: { entry: Pick<Entry, 'amount' | 'estimated
     </Box>
   );
 }
-
-const visuallyHidden = {
-  position: 'absolute',
-  width: 1,
-  height: 1,
-  overflow: 'hidden',
-  clip: 'rect(0 0 0 0)',
-  whiteSpace: 'nowrap',
-} as const;
 
 /** The invoice page's mark beside an estimated amount. */
 export function EstimatedChip() {
