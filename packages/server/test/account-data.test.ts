@@ -90,7 +90,8 @@ async function richAccount(api: Api) {
   await createPayment(api, { entryId: e6.entryId, amount: 3 });
   // Schedules: one that created invoices and automatic payments (one still pending), a paused one, and one of an
   // entity in the recycle bin.
-  // Rent is estimated at the last confirmed amount (1500.00); the first of its invoices is confirmed since.
+  // Rent is estimated at the last confirmed expense of its entity: none (its 1500.00 is an income), so its amount
+  // stands in; the first of its invoices is confirmed since.
   const rent = await createSchedule(api, old.id, {
     firstDate: '2026-09-15',
     dueDays: 10,
@@ -186,9 +187,9 @@ describe.each(dialects)('account file from %s', (dialect) => {
     expect(
       first.invoices.filter((i) => i.estimate !== undefined).map((i) => [i.amount, i.estimate, i.estimated]),
     ).toEqual([
-      ['1500.00', '1500.00', undefined],
-      ['1500.00', '1500.00', true],
-      ['1500.00', '1500.00', true],
+      ['1250.00', '1250.00', undefined],
+      ['1250.00', '1250.00', true],
+      ['1250.00', '1250.00', true],
     ]);
     expect(first.invoices.filter((i) => i.deletedWithEntity)).toHaveLength(1);
     expect(first.payments.filter((p) => p.deletedWithInvoice)).toHaveLength(2);
