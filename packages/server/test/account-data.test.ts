@@ -270,7 +270,7 @@ describe.each(dialects)('account file from %s', (dialect) => {
     );
     const future = await request(empty, 'POST', '/account/import', { ...file, version: 7 });
     expect(future.statusCode).toBe(400);
-    expect(future.json().message).toContain('version must be 1, 2, 3 or 4');
+    expect(future.json().message).toContain('version must be 1, 2, 3, 4 or 5');
     const notOurs = await request(empty, 'POST', '/account/import', { hello: 'world' });
     expect(notOurs.json().message).toContain('is not a Billfold account file');
     expect((await exportFile(empty)).entities).toEqual([]);

@@ -78,15 +78,15 @@ describe.each(dialects)('price_increase notifications on %s', (dialect) => {
   it('tells about a recurring bill up by more than 10% when it is entered, once per invoice', SLOW, async () => {
     const power = await createBill(api, { name: 'City Power' });
     const plain = await createBill(api, { name: 'Corner Shop' });
-    await createEntry(api, { billId: power.id, date: '2026-09-01', amount: 100 });
-    await createEntry(api, { billId: plain.id, date: '2026-09-01', amount: 100 });
+    await createEntry(api, { billId: power.id, date: '2026-09-01', amount: 100, flow: 'expense' });
+    await createEntry(api, { billId: plain.id, date: '2026-09-01', amount: 100, flow: 'expense' });
     // Recurring from now on: a schedule starting next year (it creates nothing yet).
     await createSchedule(api, power.id, { firstDate: '2027-01-01', amount: 100 });
     // Exactly 10% up: not more than the threshold. Then 11.01% up on 110.00: told. A shop without a schedule: never.
-    await createEntry(api, { billId: power.id, date: '2026-10-01', amount: 110 });
-    const up = await createEntry(api, { billId: power.id, date: '2026-11-01', amount: 122.12 });
-    await createEntry(api, { billId: plain.id, date: '2026-10-01', amount: 500 });
-    // An income of the entity compares with incomes only.
+    await createEntry(api, { billId: power.id, date: '2026-10-01', amount: 110, flow: 'expense' });
+    const up = await createEntry(api, { billId: power.id, date: '2026-11-01', amount: 122.12, flow: 'expense' });
+    await createEntry(api, { billId: plain.id, date: '2026-10-01', amount: 500, flow: 'expense' });
+    // An income of the entity compares with incomes only (none before it): nothing.
     await createEntry(api, { billId: power.id, date: '2026-11-02', amount: 1, flow: 'income' });
     const got = await received();
     expect(got.map((m) => m.type)).toEqual(['price_increase']);
@@ -107,7 +107,7 @@ describe.each(dialects)('price_increase notifications on %s', (dialect) => {
 
   it('an estimate never tells; its confirmed amount does, against the last confirmed one', SLOW, async () => {
     const water = await createBill(api, { name: 'Water Board' });
-    await createEntry(api, { billId: water.id, date: '2026-10-05', amount: 40 });
+    await createEntry(api, { billId: water.id, date: '2026-10-05', amount: 40, flow: 'expense' });
     // Same as last: the November invoice is estimated at 40.00, not an increase of anything.
     await createSchedule(api, water.id, { firstDate: '2026-11-05', amount: 1, amountMode: 'last' });
     const before = (await received()).length;
