@@ -228,9 +228,10 @@ describe('seeder (SQLite, 2,000 invoices)', () => {
       // Its next date is an occurrence of its own rule, after today: nothing to back-fill at start-up.
       expect(firstOccurrenceOnOrAfter(ruleOf(s), s.first_date)).toBe(s.next_date);
       expect((s.next_date ?? '') > today).toBe(true);
-      expect(scheduleBody.safeParse({ ...toSchedule(s), amount: s.amount_cents / 100, flow: 'expense' }).success).toBe(
-        true,
-      );
+      expect(
+        scheduleBody.safeParse({ ...toSchedule(s, s.amount_cents), amount: s.amount_cents / 100, flow: 'expense' })
+          .success,
+      ).toBe(true);
     }
     // The server's job, run on seeding day, has nothing to do.
     const kysely = createDatabase({ dialect: 'sqlite', file: join(dir, 'seed.db') });

@@ -20,10 +20,10 @@ import { MAX_CENTS, toCents } from './money.ts';
 import { PAYMENT_METHOD_CODES } from './payment-methods.ts';
 import { isoDate, nameText, text } from './primitives.ts';
 import { CADENCES } from './schedule-dates.ts';
-import { descriptionTemplate, MAX_COUNT, MAX_DUE_DAYS, MAX_INTERVAL } from './schedules.ts';
+import { AMOUNT_MODES, AVERAGE_OF, descriptionTemplate, MAX_COUNT, MAX_DUE_DAYS, MAX_INTERVAL } from './schedules.ts';
 
 export const ACCOUNT_FILE_FORMAT = 'billfold-account';
-export const ACCOUNT_FILE_VERSION = 4;
+export const ACCOUNT_FILE_VERSION = 5;
 
 const ref = z.number().int().positive();
 const instant = z.iso.datetime({ precision: 3 });
@@ -244,10 +244,48 @@ export const accountFileV3 = z.object(fileV3).superRefine(checkV3);
  * Version 4: the file is a ledger's (docs/decisions/0107-ledgers.md) and says which, by name; its content is
  * version 3's. Importing it loads the content into the request's ledger, whatever that ledger is named.
  */
-export const accountFileV4 = z
-  .object({ ...fileV3, version: z.literal(4), ledger: z.object({ name: nameText(100) }) })
-  .superRefine(checkV3);
-export type AccountFile = z.infer<typeof accountFileV4>;
+const fileV4 = { ...fileV3, version: z.literal(4), ledger: z.object({ name: nameText(100) }) };
+export const accountFileV4 = z.object(fileV4).superRefine(checkV3);
+/** A version-4 file as written before estimated amounts: what tests of old files build. */
+export type AccountFileV4 = z.infer<typeof accountFileV4>;
+
+/** An invoice of version 5 on: what its schedule estimated, and whether its amount is still that estimate. */
+const invoiceV5 = invoiceV1.extend({
+  /** Absent for an invoice no schedule created. */
+  estimate: money.optional(),
+  /** Absent (false) unless the amount is the estimate, not yet confirmed. */
+  estimated: z.literal(true).optional(),
+});
+
+/** A schedule of version 5 on: where its invoices' amount comes from. */
+const scheduleV5 = scheduleV2.extend({
+  amountMode: z.enum(AMOUNT_MODES),
+  averageOf: z.number().int().min(AVERAGE_OF.min).max(AVERAGE_OF.max).nullable(),
+});
+
+/**
+ * Version 5 adds estimated amounts (docs/decisions/0212-estimated-amounts.md): each schedule's `amountMode` and
+ * `averageOf`, each invoice's `estimate` and `estimated` mark; otherwise version 4's.
+ */
+export const accountFileV5 = z
+  .object({
+    ...fileV4,
+    version: z.literal(5),
+    invoices: z.array(invoiceV5).refine(uniqueRefs, 'refs must be unique'),
+    schedules: z.array(scheduleV5).refine(uniqueRefs, 'refs must be unique'),
+  })
+  .superRefine((file, ctx) => {
+    checkV3(file, ctx);
+    const problem = problemsOf(ctx);
+    file.invoices.forEach((inv, i) => {
+      if (inv.estimated && inv.estimate === undefined) problem(['invoices', i, 'estimated'], 'needs an estimate');
+    });
+    file.schedules.forEach((s, i) => {
+      if ((s.amountMode === 'average') !== (s.averageOf !== null))
+        problem(['schedules', i, 'averageOf'], 'is set for amountMode average only');
+    });
+  });
+export type AccountFile = z.infer<typeof accountFileV5>;
 export type AccountFileCategory = AccountFile['categories'][number];
 export type AccountFileEntity = AccountFile['entities'][number];
 export type AccountFileInvoice = AccountFile['invoices'][number];
@@ -267,27 +305,35 @@ const upgradeV2 = (file: z.infer<typeof accountFileV2>): z.infer<typeof accountF
   categories: [],
 });
 /** A version-3 file as version 4: it held one user's whole account, which became their personal ledger. */
-const upgradeV3 = (file: z.infer<typeof accountFileV3>): AccountFile => ({
+const upgradeV3 = (file: z.infer<typeof accountFileV3>): AccountFileV4 => ({
   ...file,
   version: 4,
   ledger: { name: 'Personal' },
 });
 
+/** A version-4 file as version 5: its schedules had fixed amounts and its invoices no estimates. */
+const upgradeV4 = (file: AccountFileV4): AccountFile => ({
+  ...file,
+  version: 5,
+  schedules: file.schedules.map((s) => ({ ...s, amountMode: 'fixed' as const, averageOf: null })),
+});
+
 /**
- * Any version this server has ever written, upgraded to the current one (4). A later version adds its schema here
+ * Any version this server has ever written, upgraded to the current one (5). A later version adds its schema here
  * and an upgrade from the one before, so old files keep importing.
  */
 export const accountFile = z
   .looseObject({ format: z.literal(ACCOUNT_FILE_FORMAT, 'is not a Billfold account file'), version: z.number() })
   .pipe(
-    z.discriminatedUnion('version', [accountFileV1, accountFileV2, accountFileV3, accountFileV4], {
-      error: `version must be 1, 2, 3 or 4 (this server reads account files up to version ${ACCOUNT_FILE_VERSION})`,
+    z.discriminatedUnion('version', [accountFileV1, accountFileV2, accountFileV3, accountFileV4, accountFileV5], {
+      error: `version must be 1, 2, 3, 4 or 5 (this server reads account files up to version ${ACCOUNT_FILE_VERSION})`,
     }),
   )
   .transform((file): AccountFile => {
-    if (file.version === 1) return upgradeV3(upgradeV2(upgradeV1(file)));
-    if (file.version === 2) return upgradeV3(upgradeV2(file));
-    if (file.version === 3) return upgradeV3(file);
+    if (file.version === 1) return upgradeV4(upgradeV3(upgradeV2(upgradeV1(file))));
+    if (file.version === 2) return upgradeV4(upgradeV3(upgradeV2(file)));
+    if (file.version === 3) return upgradeV4(upgradeV3(file));
+    if (file.version === 4) return upgradeV4(file);
     return file;
   });
 

@@ -38,6 +38,12 @@ export const entry = z.object({
   services: z.string(),
   /** When it falls due (`YYYY-MM-DD`, never before `date`), or null: an addition to the original contract's invoice. */
   dueDate: z.string().nullable(),
+  /**
+   * What its schedule estimated, or null for an invoice no schedule created; `estimated` while the amount is that
+   * estimate, not yet confirmed (docs/decisions/0212-estimated-amounts.md). Additions to the original contract.
+   */
+  estimate: moneyOut.nullable(),
+  estimated: z.boolean(),
   status: z.boolean(),
   overpaid: z.boolean(),
   balance: z.object({ totalBalance: moneyOut, totalOverpaid: moneyOut }),
@@ -172,6 +178,11 @@ export const updateEntryBody = z
     /** Absent: kept (moved with the date when the date changes); null: removed. */
     dueDate: dueDateIn,
     recycle: looseBoolean.optional(),
+    /**
+     * `true` confirms an estimated invoice's amount as it is (a changed amount confirms it too); otherwise nothing
+     * (docs/decisions/0213-confirming-estimates.md).
+     */
+    confirm: looseBoolean.optional(),
   })
   .refine(...dueNotBeforeDate);
 export const entryListResponse = z.object({ entries: z.array(entry), total: z.number().int() });

@@ -12,7 +12,8 @@ export const channelKind = z.enum(CHANNEL_KINDS);
 
 /**
  * What a channel may choose to hear: invoices due within its days ahead, invoices that became overdue, an invoice a
- * recurring schedule created, an automatic payment recorded, a CSV import finished, a member joined a ledger.
+ * recurring schedule created, an automatic payment recorded, a CSV import finished, a member joined a ledger, a
+ * recurring bill's new amount up by more than the server's threshold (docs/decisions/0215-price-increase-event.md).
  */
 export const NOTIFICATION_EVENTS = [
   'due_soon',
@@ -21,6 +22,7 @@ export const NOTIFICATION_EVENTS = [
   'autopay',
   'import_finished',
   'member_joined',
+  'price_increase',
 ] as const;
 export type NotificationEvent = (typeof NOTIFICATION_EVENTS)[number];
 export const notificationEvent = z.enum(NOTIFICATION_EVENTS);

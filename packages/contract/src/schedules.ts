@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { FLOWS, flowIn } from './entries.ts';
+import { meanCents } from './money.ts';
 import { PAYMENT_METHOD_CODES, type PaymentMethodCode } from './payment-methods.ts';
 import { isoDate, moneyIn, moneyOut, text, timestamp } from './primitives.ts';
 import { CADENCES, TEMPLATE_PLACEHOLDERS, unknownPlaceholder } from './schedule-dates.ts';
@@ -38,6 +39,48 @@ export const autopayMethod = z.enum(PAYMENT_METHOD_CODES as [PaymentMethodCode, 
 });
 
 /**
+ * Where a schedule's invoices take their amount from (docs/decisions/0212-estimated-amounts.md): `fixed` (its
+ * `amount`, the default), `last` (the last confirmed invoice's amount) or `average` (the mean of the last
+ * `averageOf` confirmed invoices). The invoices are those the schedule created, or the entity's when it has none
+ * confirmed yet; with none at all the schedule's `amount` stands in.
+ */
+export const AMOUNT_MODES = ['fixed', 'last', 'average'] as const;
+export type AmountMode = (typeof AMOUNT_MODES)[number];
+export const AVERAGE_OF = { min: 2, max: 24, default: 3 } as const;
+
+/** A schedule's amount rule, in cents. */
+export interface AmountRule {
+  mode: AmountMode;
+  /** `average` only: how many invoices. */
+  averageOf: number | null;
+  /** The fixed amount; the stand-in when the other modes have no invoice to go by. */
+  amountCents: number;
+}
+
+/** How many recent confirmed amounts the rule reads (0 for `fixed`). */
+export function amountsNeeded(rule: AmountRule): number {
+  if (rule.mode === 'last') return 1;
+  if (rule.mode === 'average') return rule.averageOf ?? AVERAGE_OF.default;
+  return 0;
+}
+
+/**
+ * The amount, in cents, a schedule with this rule gives its next invoice, from the recent confirmed amounts
+ * (newest first; only the first `amountsNeeded` are read). Exact cents: the mean rounds half up (`meanCents`).
+ */
+export function estimateCents(rule: AmountRule, recentCents: readonly number[]): number {
+  const used = recentCents.slice(0, amountsNeeded(rule));
+  if (used.length === 0) return rule.amountCents;
+  return meanCents(
+    used.reduce((sum, cents) => sum + cents, 0),
+    used.length,
+  );
+}
+
+/** Whether the rule's invoices are estimates, marked until the user confirms their amount. */
+export const isEstimating = (mode: AmountMode): boolean => mode !== 'fixed';
+
+/**
  * What a save does with an invoice it would create at once (dated up to today) when the entity already has one of
  * that date and amount: `skip` (the existing invoice stands for that occurrence) or `create` (a second one). A save
  * that would create such an invoice without saying which is refused (409 `SCHEDULE_DUPLICATES`).
@@ -58,6 +101,8 @@ export const scheduleBody = z
     endDate: isoDate.nullish(),
     count: wholeNumber(1, MAX_COUNT).nullish(),
     amount: moneyIn,
+    amountMode: z.enum(AMOUNT_MODES, { error: `must be one of ${AMOUNT_MODES.join(', ')}` }).default('fixed'),
+    averageOf: wholeNumber(AVERAGE_OF.min, AVERAGE_OF.max).nullish(),
     flow: flowIn,
     description: descriptionTemplate,
     dueDays: wholeNumber(0, MAX_DUE_DAYS).default(0),
@@ -70,6 +115,8 @@ export const scheduleBody = z
     if (body.endDate != null && body.count != null) problem('count', 'cannot be set together with endDate');
     if (body.cadence === 'weekly' && body.dayOfMonth != null)
       problem('dayOfMonth', 'only applies to monthly, quarterly and yearly schedules');
+    if (body.amountMode !== 'average' && body.averageOf != null)
+      problem('averageOf', 'only applies with amountMode average');
   })
   .transform((body) => ({
     ...body,
@@ -78,6 +125,7 @@ export const scheduleBody = z
     count: body.count ?? null,
     autopay: body.autopay ?? null,
     duplicates: body.duplicates ?? null,
+    averageOf: body.amountMode === 'average' ? (body.averageOf ?? AVERAGE_OF.default) : null,
   }));
 export type ScheduleBody = z.input<typeof scheduleBody>;
 export type ScheduleInput = z.output<typeof scheduleBody>;
@@ -92,6 +140,10 @@ export const schedule = z.object({
   endDate: z.string().nullable(),
   count: z.number().int().nullable(),
   amount: moneyOut,
+  amountMode: z.enum(AMOUNT_MODES),
+  averageOf: z.number().int().nullable(),
+  /** The amount its next invoice would get now: `amount` when fixed, else the estimate from recent invoices. */
+  estimate: moneyOut,
   flow: z.enum(FLOWS),
   description: z.string(),
   dueDays: z.number().int(),

@@ -257,7 +257,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     now: config.now,
   });
   const schedules = new SchedulesRepository(db);
-  const scheduleRunner = new ScheduleRunner(schedules);
+  const scheduleRunner = new ScheduleRunner(schedules, config.priceIncreasePercent);
   app.decorate('schedules', scheduleRunner);
 
   await app.register(
@@ -289,7 +289,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         now: config.now,
       });
       const bills = new BillsService(new BillsRepository(db), config.now);
-      const entries = new EntriesService(new EntriesRepository(db), config.now);
+      const entries = new EntriesService(new EntriesRepository(db), config.now, config.priceIncreasePercent);
       const payments = new PaymentsService(new PaymentsRepository(db), config.now);
       const versions = new DataVersionRepository(db);
       // Authentication and ledger access are declared once per group, never route by route (ADR 0107).

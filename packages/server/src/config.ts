@@ -56,7 +56,15 @@ export interface Config {
   notifyAllowPrivate?: boolean;
   /** The deadline of one notification request in seconds (`NOTIFY_TIMEOUT_SECONDS`); 10 when absent. */
   notifyTimeoutSeconds?: number;
+  /**
+   * A recurring bill's new amount up by more than this percent of the previous one is a `price_increase` event
+   * (`PRICE_INCREASE_PERCENT`, docs/decisions/0215-price-increase-event.md); 10 when absent.
+   */
+  priceIncreasePercent?: number;
 }
+
+/** The price increase threshold when `PRICE_INCREASE_PERCENT` is not set. */
+export const DEFAULT_PRICE_INCREASE_PERCENT = 10;
 
 /** A notification request's deadline when `NOTIFY_TIMEOUT_SECONDS` is not set. */
 export const DEFAULT_NOTIFY_TIMEOUT_SECONDS = 10;
@@ -314,6 +322,7 @@ const envSchema = limitsEnvSchema
     REMINDER_HOUR: z.coerce.number().int().min(0).max(23).optional(),
     NOTIFY_ALLOW_PRIVATE: flag(false),
     NOTIFY_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(120).default(DEFAULT_NOTIFY_TIMEOUT_SECONDS),
+    PRICE_INCREASE_PERCENT: z.coerce.number().int().min(0).max(1000).default(DEFAULT_PRICE_INCREASE_PERCENT),
     PUBLIC_URL: z
       .url({ protocol: /^https?$/, message: 'PUBLIC_URL must be an http:// or https:// address' })
       .transform((url) => url.replace(/\/+$/, ''))
@@ -430,6 +439,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     attachments: attachmentsOf(e, dataDir),
     notifyAllowPrivate: e.NOTIFY_ALLOW_PRIVATE,
     notifyTimeoutSeconds: e.NOTIFY_TIMEOUT_SECONDS,
+    priceIncreasePercent: e.PRICE_INCREASE_PERCENT,
   };
 }
 

@@ -2,7 +2,7 @@ import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { readFileSync } from 'node:fs';
 import { type ClientRequest, get } from 'node:http';
 import { resolve } from 'node:path';
-import { type AccountFile, accountFileV4 } from '@billfold/contract/account-file';
+import { type AccountFile, accountFileV5 } from '@billfold/contract/account-file';
 import type { RecycleList } from '@billfold/contract/recycle';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
@@ -45,7 +45,7 @@ const exportFile = async (api: Api) => {
   expect(res.headers['content-disposition']).toMatch(
     /^attachment; filename="billfold-account-\d{4}-\d{2}-\d{2}\.json"$/,
   );
-  return accountFileV4.parse(res.json());
+  return accountFileV5.parse(res.json());
 };
 const withoutTime = (file: AccountFile) => ({ ...file, exportedAt: null });
 
@@ -90,13 +90,24 @@ async function richAccount(api: Api) {
   await createPayment(api, { entryId: e6.entryId, amount: 3 });
   // Schedules: one that created invoices and automatic payments (one still pending), a paused one, and one of an
   // entity in the recycle bin.
+  // Rent is estimated at the last confirmed expense of its entity: none (its 1500.00 is an income), so its amount
+  // stands in; the first of its invoices is confirmed since.
   const rent = await createSchedule(api, old.id, {
     firstDate: '2026-09-15',
     dueDays: 10,
     autopay: 'bank|ach',
     description: 'Rent {month} {year}',
+    amountMode: 'last',
   });
+  const rentInvoices = (
+    await request(api, 'GET', '/entries?partyList=Old%20Landlord&sortField=date&sortOrder=asc')
+  ).json<{ entries: { entryId: number; date: string }[] }>().entries;
+  const september = rentInvoices.find((e) => e.date === '2026-09-15');
+  if (!september) throw new Error('no September rent');
+  await editEntry(api, { entryId: september.entryId, confirm: true });
   const weekly = await createSchedule(api, power.id, {
+    amountMode: 'average',
+    averageOf: 4,
     cadence: 'weekly',
     interval: 2,
     firstDate: '2027-01-04',
@@ -166,6 +177,19 @@ describe.each(dialects)('account file from %s', (dialect) => {
       ['2026-09-15', null, true],
       ['2026-10-15', null, true],
       ['2026-11-15', '2026-11-25', false],
+    ]);
+    // Version 5: the schedules' amount modes, the invoices' estimates and marks.
+    expect(first.schedules.map((s) => [s.amountMode, s.averageOf])).toEqual([
+      ['last', null],
+      ['average', 4],
+      ['fixed', null],
+    ]);
+    expect(
+      first.invoices.filter((i) => i.estimate !== undefined).map((i) => [i.amount, i.estimate, i.estimated]),
+    ).toEqual([
+      ['1250.00', '1250.00', undefined],
+      ['1250.00', '1250.00', true],
+      ['1250.00', '1250.00', true],
     ]);
     expect(first.invoices.filter((i) => i.deletedWithEntity)).toHaveLength(1);
     expect(first.payments.filter((p) => p.deletedWithInvoice)).toHaveLength(2);
@@ -246,7 +270,7 @@ describe.each(dialects)('account file from %s', (dialect) => {
     );
     const future = await request(empty, 'POST', '/account/import', { ...file, version: 7 });
     expect(future.statusCode).toBe(400);
-    expect(future.json().message).toContain('version must be 1, 2, 3 or 4');
+    expect(future.json().message).toContain('version must be 1, 2, 3, 4 or 5');
     const notOurs = await request(empty, 'POST', '/account/import', { hello: 'world' });
     expect(notOurs.json().message).toContain('is not a Billfold account file');
     expect((await exportFile(empty)).entities).toEqual([]);
@@ -320,7 +344,7 @@ describe.each(dialects)('account file from %s', (dialect) => {
       unsubscribe(EXPORT_PAGE_CHANNEL, onPage);
     }
     expect(pages.filter((table) => table === 'entries').length).toBeGreaterThanOrEqual(3);
-    const streamed = accountFileV4.parse(JSON.parse(text));
+    const streamed = accountFileV5.parse(JSON.parse(text));
     expect(withoutTime(streamed)).toEqual(before);
     expect((await exportFile(writer)).invoices).toHaveLength(file.invoices.length + 1);
 
@@ -395,7 +419,7 @@ describe.each(dialects)('account file from %s', (dialect) => {
     // ledger it was exported from (the personal one).
     expect(withoutTime(await exportFile(to))).toEqual({
       ...withoutTime(fixture),
-      version: 4,
+      version: 5,
       schedules: [],
       categories: [],
       ledger: { name: 'Personal' },

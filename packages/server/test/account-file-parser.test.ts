@@ -1,6 +1,6 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { threadId } from 'node:worker_threads';
-import type { AccountFile, AccountFilePayment } from '@billfold/contract/account-file';
+import type { AccountFile, AccountFilePayment, AccountFileV4 } from '@billfold/contract/account-file';
 import { CATEGORIES } from '@billfold/contract/categories';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -216,7 +216,7 @@ describe.each(dialects)('a large account import on %s', (dialect) => {
  * unpaid, partly paid, paid twice or with a payment in the recycle bin, and a weekly schedule with more occurrences
  * than a part, pointing at invoices and payments.
  */
-function richFile(n: number): AccountFile {
+function richFile(n: number): AccountFileV4 {
   const at = (day: number) => new Date(Date.UTC(2020, 0, 1) + day * 86_400_000).toISOString();
   const date = (day: number) => at(day).slice(0, 10);
   const entityCount = PART_ITEMS + 100;
@@ -229,8 +229,8 @@ function richFile(n: number): AccountFile {
     createdAt: at(0),
     deletedAt: i === 0 ? at(900) : null,
   }));
-  const invoices: AccountFile['invoices'] = [];
-  const payments: AccountFile['payments'] = [];
+  const invoices: AccountFileV4['invoices'] = [];
+  const payments: AccountFileV4['payments'] = [];
   for (let i = 0; i < n; i++) {
     const entity = i % entityCount;
     const deleted = entity === 0;
@@ -249,7 +249,7 @@ function richFile(n: number): AccountFile {
       deletedAt: deleted ? at(900) : null,
       deletedWithEntity: deleted,
     });
-    const pay = (c: number, extra: Partial<AccountFile['payments'][number]> = {}) =>
+    const pay = (c: number, extra: Partial<AccountFileV4['payments'][number]> = {}) =>
       payments.push({
         ref: payments.length + 1,
         invoice: i + 1,
@@ -474,10 +474,13 @@ describe.each(dialects)('an account file written part by part on %s', (dialect) 
     // Its export is the file itself, but for the time of export and the name of the ledger it went into.
     const exported = await t.app.inject({ method: 'GET', url: '/api/v1/account/export', headers: me.headers });
     expect(exported.statusCode).toBe(200);
+    // A version-4 file comes back as version 5: fixed amounts, no estimates.
     expect({ ...exported.json<AccountFile>(), exportedAt: null }).toEqual({
       ...file,
+      version: 5,
       exportedAt: null,
       ledger: { name: 'Personal' },
+      schedules: file.schedules.map((s) => ({ ...s, amountMode: 'fixed', averageOf: null })),
     });
   }, 180_000);
 

@@ -48,6 +48,8 @@ describe.each(dialects)('invoices (/entries) on %s', (dialect) => {
         amount: 1234.5,
         services: 'Design work',
         dueDate: null,
+        estimate: null,
+        estimated: false,
         status: false,
         overpaid: false,
         balance: { totalBalance: 1234.5, totalOverpaid: 0 },

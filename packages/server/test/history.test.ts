@@ -37,7 +37,7 @@ const ITEM = { entries: 'entry_id', bills: 'bill_id', payments: 'payment_id' } a
 
 /** The fields each kind records, as the API shows them on the item itself. */
 const RECORDED = {
-  entries: ['billId', 'date', 'flow', 'amount', 'services', 'dueDate', 'recycle'],
+  entries: ['billId', 'date', 'flow', 'amount', 'services', 'dueDate', 'estimated', 'recycle'],
   bills: ['name', 'category', 'internal', 'status', 'recycle'],
   payments: ['date', 'amount', 'type', 'medium', 'notes', 'autopay', 'recycle'],
 } as const;
@@ -99,6 +99,7 @@ describe.each(dialects)('change history on %s', (dialect) => {
         amount: 120.5,
         services: 'November',
         dueDate: null,
+        estimated: false,
         recycle: false,
       }),
     );
@@ -482,6 +483,7 @@ describe.each(dialects)('change history on %s', (dialect) => {
           amount: 12,
           services: 'Jan',
           dueDate: null,
+          estimated: false,
           recycle: false,
         }),
       }),
@@ -547,6 +549,7 @@ describe.each(dialects)('change history on %s', (dialect) => {
         amount: 10,
         services: 'Bill',
         dueDate: null,
+        estimated: false,
         recycle: false,
       }),
     );

@@ -52,6 +52,23 @@ describe('history as the screens show it (docs/decisions/0108-change-history.md)
     expect(lines).toEqual([{ label: 'Method', from: 'Credit Card (Online)', to: 'Cash' }]);
   });
 
+  it('says an estimate confirmed, and nothing of a new invoice that is no estimate', () => {
+    const confirmed = fieldLines(entry({ fields: [{ field: 'estimated', from: true, to: false }] }));
+    expect(confirmed).toEqual([{ label: 'Estimated', from: 'Yes', to: 'No' }]);
+    const created = (to: boolean) =>
+      fieldLines(
+        entry({
+          action: 'create',
+          fields: [
+            { field: 'amount', from: null, to: 45.5 },
+            { field: 'estimated', from: null, to },
+          ],
+        }),
+      ).map((line) => line.label);
+    expect(created(false)).toEqual(['Amount']);
+    expect(created(true)).toEqual(['Amount', 'Estimated']);
+  });
+
   it('a first record lists only the fields that have a value', () => {
     const lines = fieldLines(
       entry({

@@ -36,6 +36,8 @@ function entry(overrides: Partial<Entry> = {}): Entry {
     amount: 1234.5,
     services: 'February power',
     dueDate: null,
+    estimate: null,
+    estimated: false,
     status: false,
     overpaid: false,
     balance: { totalBalance: 1234.5, totalOverpaid: 0 },

@@ -8,6 +8,7 @@ import {
   immediateCount,
   previewDates,
   type ScheduleFormValues,
+  scheduleAmountText,
   scheduleFormFromSchedule,
   toScheduleBody,
 } from '../src/features/entities/schedule-form.ts';
@@ -81,6 +82,9 @@ describe('schedule form', () => {
       endDate: null,
       count: 10,
       amount: 40.5,
+      amountMode: 'fixed',
+      averageOf: null,
+      estimate: 40.5,
       flow: 'OUTGOING',
       description: 'Cleaning',
       dueDays: 3,
@@ -117,6 +121,40 @@ describe('schedule form', () => {
     expect(importedMessage({ entities: 1, invoices: 1, payments: 0, schedules: 0, categories: 2 })).toBe(
       'Imported 1 entity, 1 invoice, 0 payments and 2 categories.',
     );
+  });
+});
+
+describe('the amount mode', () => {
+  it('sends fixed by default, the count only with an average, and refuses a count out of range in words', () => {
+    expect(toScheduleBody(form())).toMatchObject({ amountMode: 'fixed', averageOf: null });
+    expect(toScheduleBody(form({ amountMode: 'last', averageOf: '5' }))).toMatchObject({
+      amountMode: 'last',
+      averageOf: null,
+    });
+    expect(toScheduleBody(form({ amountMode: 'average', averageOf: '6' }))).toMatchObject({
+      amountMode: 'average',
+      averageOf: 6,
+    });
+    expect(checkScheduleForm(form({ amountMode: 'average', averageOf: '6' }))).toBeNull();
+    expect(checkScheduleForm(form({ amountMode: 'average', averageOf: '1' }))).toBe(
+      'Average of must be a whole number from 2 to 24.',
+    );
+    expect(checkScheduleForm(form({ amountMode: 'average', averageOf: 'x' }))).toBe(
+      'Average of must be a whole number from 2 to 24.',
+    );
+  });
+
+  it('reads a stored schedule’s mode back, and lists a variable one by its estimate', () => {
+    const stored = {
+      amount: 50,
+      amountMode: 'average' as const,
+      averageOf: 4,
+      estimate: 105.01,
+    };
+    expect(scheduleAmountText(stored)).toBe('about $105.01 (average of the last 4)');
+    expect(scheduleAmountText({ ...stored, amountMode: 'last', averageOf: null })).toBe('about $105.01 (same as last)');
+    expect(scheduleAmountText({ ...stored, amountMode: 'fixed', averageOf: null })).toBe('$50.00');
+    expect(emptyScheduleForm('2026-11-22', false)).toMatchObject({ amountMode: 'fixed', averageOf: '3' });
   });
 });
 

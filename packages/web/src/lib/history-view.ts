@@ -27,6 +27,7 @@ const FIELD_LABELS: Record<string, string> = {
   amount: 'Amount',
   services: 'Description',
   dueDate: 'Due date',
+  estimated: 'Estimated',
   name: 'Name',
   category: 'Category',
   internal: 'Internal',
@@ -67,7 +68,8 @@ function valueText(field: string, value: FieldChange['from'], entityName?: (id: 
 
 /**
  * The lines of one change. A payment's `type` and `medium` read as one Method, as the payment form shows them;
- * `recycle` is said by the action itself (deleted, restored), so it is no line of its own.
+ * `recycle` is said by the action itself (deleted, restored), so it is no line of its own; nor is a new invoice's
+ * `estimated: false`.
  */
 export function fieldLines(entry: HistoryEntry, entityName?: (id: number) => string | null): FieldLine[] {
   const byField = new Map(entry.fields.map((change) => [change.field, change]));
@@ -76,6 +78,8 @@ export function fieldLines(entry: HistoryEntry, entityName?: (id: number) => str
   const changes: FieldChange[] = [];
   for (const change of entry.fields) {
     if (change.field === 'recycle' || change.field === 'medium') continue;
+    // A new invoice that is no estimate says nothing of it (docs/decisions/0212-estimated-amounts.md).
+    if (change.field === 'estimated' && change.from === null && change.to === false) continue;
     if (change.field === 'type') {
       const method = (side: 'from' | 'to') => {
         const t = type?.[side] ?? null;

@@ -103,6 +103,8 @@ export class AccountDataRepository extends Repository {
           'amount_cents',
           'services',
           'due_date',
+          'estimate_cents',
+          'estimated',
           'created_at',
           'recycled_at',
           'recycled_cascade',

@@ -9,6 +9,7 @@ import {
 } from '@billfold/contract/categories';
 import { centsToDecimalString, toCents } from '@billfold/contract/money';
 import type { Cadence } from '@billfold/contract/schedule-dates';
+import type { AmountMode } from '@billfold/contract/schedules';
 import type { Actor } from '../../lib/actor.ts';
 import { conflict, HttpError } from '../../lib/http-error.ts';
 import { nextTurn } from '../../lib/turns.ts';
@@ -198,6 +199,8 @@ export class AccountDataService {
         amount: centsToDecimalString(e.amount_cents),
         description: e.services,
         ...(e.due_date === null ? {} : { dueDate: e.due_date }),
+        ...(e.estimate_cents === null ? {} : { estimate: centsToDecimalString(Number(e.estimate_cents)) }),
+        ...(e.estimated === 1 ? { estimated: true as const } : {}),
         createdAt: iso(e.created_at) as string,
         deletedAt: iso(e.recycled_at),
         deletedWithEntity: e.recycled_cascade === 1,
@@ -231,6 +234,8 @@ export class AccountDataService {
         endDate: s.end_date,
         count: s.max_count,
         amount: centsToDecimalString(s.amount_cents),
+        amountMode: s.amount_mode as AmountMode,
+        averageOf: s.amount_of,
         flow: s.flow === 'INCOMING' ? ('income' as const) : ('expense' as const),
         description: s.template,
         dueDays: s.due_days,
@@ -357,6 +362,8 @@ export class AccountDataService {
             amount_cents: amount,
             services: inv.description,
             due_date: inv.dueDate ?? null,
+            estimate_cents: inv.estimate === undefined ? null : cents(inv.estimate),
+            estimated: inv.estimated ? 1 : 0,
             ...derivePayment(amount, inv.paidCents, inv.paidCount),
             ...entity.columns,
             recycled_at: ms(inv.deletedAt),
@@ -403,6 +410,8 @@ export class AccountDataService {
             end_date: s.endDate,
             max_count: s.count,
             amount_cents: cents(s.amount),
+            amount_mode: s.amountMode,
+            amount_of: s.averageOf,
             flow: s.flow === 'income' ? 'INCOMING' : 'OUTGOING',
             template: s.description,
             due_days: s.dueDays,

@@ -39,7 +39,7 @@ export function entryColumnsOf(
 
 /** A schedule in short: what `toSchedule` says of its rule, amount, flow and next date, and whether it has ended. */
 export function toScheduleSummary(row: ScheduleRow): BillScheduleSummary {
-  const { id, cadence, interval, dayOfMonth, amount, flow, paused, nextDate } = toSchedule(row);
+  const { id, cadence, interval, dayOfMonth, amount, flow, paused, nextDate } = toSchedule(row, row.amount_cents);
   return { id, cadence, interval, dayOfMonth, amount, flow, paused, nextDate, ended: row.next_date === null };
 }
 

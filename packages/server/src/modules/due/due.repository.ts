@@ -5,6 +5,8 @@ import { Repository } from '../../db/repository.ts';
 import { ENTRY_VIEW_COLUMNS } from '../entries/entry.mapper.ts';
 import { PAY_STATE } from '../payment-totals/payment-totals.ts';
 import type { LedgerIndexes } from '../read-model/ledger-indexes.ts';
+import { scheduleEstimate } from '../schedules/schedule-estimate.ts';
+import { SchedulesRepository } from '../schedules/schedules.repository.ts';
 import { OCCURRENCE_COLUMNS, pendingOccurrences, type ScheduledOccurrence } from './scheduled.ts';
 
 /** Counts and owed sums of one window of due dates, in cents. */
@@ -186,6 +188,13 @@ export class DueRepository extends Repository {
       .where('b.recycled_at', 'is', null)
       .orderBy('s.id')
       .execute();
-    return schedules.flatMap((s) => pendingOccurrences(s, from, to));
+    // Each occurrence at the amount its invoice would get now: a schedule's estimate (docs/decisions/0212-estimated-amounts.md).
+    const estimates = new SchedulesRepository(this.db);
+    const out: ScheduledOccurrence[] = [];
+    for (const s of schedules) {
+      const amount = s.amount_mode === 'fixed' ? s.amount_cents : await scheduleEstimate(estimates, s);
+      out.push(...pendingOccurrences({ ...s, amount_cents: amount }, from, to));
+    }
+    return out;
   }
 }

@@ -41,6 +41,9 @@ export const OCCURRENCE_COLUMNS = [
   'due_days',
   'next_date',
   'created_count',
+  'ledger_id',
+  'amount_mode',
+  'amount_of',
 ] as const satisfies readonly (keyof ScheduleRow)[];
 
 /** A schedule row as the due reads select it: with its entity's name. */

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { NotificationEvents } from '../../db/notification-events.ts';
 import type { EntryUpdate, NewEntry } from '../../db/schema.ts';
 import { HistoryRepository } from '../history/history.repository.ts';
 import { PaymentTotalsRepository } from '../payment-totals/payment-totals.repository.ts';
@@ -11,6 +12,45 @@ export class EntriesRepository extends PaymentTotalsRepository {
   /** The change history, on the same connection (and transaction), for writes at instant `at`. */
   history(at: number): HistoryRepository {
     return new HistoryRepository(this.db, at);
+  }
+
+  /** The notification outbox, in this repository's transaction (docs/decisions/1150-notification-outbox.md). */
+  notifications(): NotificationEvents {
+    return new NotificationEvents(this.db);
+  }
+
+  /** Whether the entity has a schedule: its bills are recurring (docs/decisions/0215-price-increase-event.md). */
+  async hasSchedule(billId: number): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('schedules')
+      .select('id')
+      .where('bill_id', '=', billId)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /**
+   * The entity's confirmed live invoice of this flow just before `entry` (by date, then id), other than `entry`: the
+   * amount a new one is compared with.
+   */
+  previousActual(entry: { id: number; ledger_id: number; bill_id: number; flow: string; date: string }) {
+    return this.db
+      .selectFrom('entries')
+      .select(['id', 'invoice_number', 'date', 'amount_cents'])
+      .where('ledger_id', '=', entry.ledger_id)
+      .where('bill_id', '=', entry.bill_id)
+      .where('flow', '=', entry.flow)
+      .where('recycled_at', 'is', null)
+      .where('estimated', '=', 0)
+      .where('id', '!=', entry.id)
+      .where((eb) =>
+        eb.or([eb('date', '<', entry.date), eb.and([eb('date', '=', entry.date), eb('id', '<', entry.id)])]),
+      )
+      .orderBy('date', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
   }
 
   /** Issues the ledger's next invoice number: an atomic increment under the ledger row's lock, never reused. */

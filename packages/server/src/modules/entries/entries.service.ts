@@ -1,6 +1,7 @@
 import { addDays, daysBetween, MAX_DATE } from '@billfold/contract/dates';
 import type { Entry, EntryChange, Flow, NewEntry } from '@billfold/contract/entries';
 import { MESSAGES as RULES } from '@billfold/contract/validation';
+import { DEFAULT_PRICE_INCREASE_PERCENT } from '../../config.ts';
 import type { BillRow, EntryRow, EntryUpdate } from '../../db/schema.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { badRequest, conflict, notFound } from '../../lib/http-error.ts';
@@ -13,6 +14,7 @@ import { derivePayment } from '../payment-totals/payment-totals.ts';
 import { ENTRY_MESSAGES } from './entries.messages.ts';
 import type { EntriesRepository } from './entries.repository.ts';
 import { toEntry } from './entry.mapper.ts';
+import { recordPriceIncrease } from './price-increase.ts';
 
 /** An invoice created or edited while its entity is internal is stored as an expense. */
 function flowFor(bill: Pick<BillRow, 'internal'>, flow: string): Flow {
@@ -45,6 +47,8 @@ function editedColumns(entry: EntryRow, target: BillRow, change: EntryChange): E
   if (target.id !== entry.bill_id) Object.assign(changes, { bill_id: target.id, ...entryColumnsOf(target) });
   if (change.date !== undefined && change.date !== entry.date) changes.date = change.date;
   if (change.amount !== undefined && change.amount !== entry.amount_cents) changes.amount_cents = change.amount;
+  // The actual amount: entered (a changed amount) or confirmed as it is (docs/decisions/0213-confirming-estimates.md).
+  if (entry.estimated === 1 && (changes.amount_cents !== undefined || change.confirm === true)) changes.estimated = 0;
   const services = change.services === undefined ? entry.services : (change.services ?? '');
   if (services !== entry.services) changes.services = services;
   const dueDate = editedDueDate(entry, change);
@@ -58,9 +62,11 @@ function editedColumns(entry: EntryRow, target: BillRow, change: EntryChange): E
 }
 
 export class EntriesService implements RecycleIntents<EntryChange, Entry> {
+  /** `priceIncreasePercent`: the `price_increase` event's threshold (docs/decisions/0215-price-increase-event.md). */
   constructor(
     private readonly repo: EntriesRepository,
     private readonly now: () => number,
+    private readonly priceIncreasePercent = DEFAULT_PRICE_INCREASE_PERCENT,
   ) {}
 
   /** A recycled invoice only with `bypass` (the restore flow reads it first). */
@@ -70,8 +76,16 @@ export class EntriesService implements RecycleIntents<EntryChange, Entry> {
     return toEntry(row);
   }
 
-  /** `author`: who the history names; the schedule runner's invoices are the server's own (`schedule`). */
-  create(actor: Actor, input: NewEntry, author: Author = { actor: actor.userId, action: 'create' }): Promise<Entry> {
+  /**
+   * `author`: who the history names; the schedule runner's invoices are the server's own (`schedule`), with the
+   * schedule's `estimate` (docs/decisions/0212-estimated-amounts.md).
+   */
+  create(
+    actor: Actor,
+    input: NewEntry,
+    author: Author = { actor: actor.userId, action: 'create' },
+    estimate: { cents: number; estimated: boolean } | null = null,
+  ): Promise<Entry> {
     const { ledgerId } = actor;
     return this.repo.transaction(async (repo) => {
       const bill = await repo.lockBill(ledgerId, input.billId);
@@ -88,11 +102,14 @@ export class EntriesService implements RecycleIntents<EntryChange, Entry> {
         amount_cents: input.amount,
         services: input.services,
         due_date: input.dueDate ?? null,
+        estimate_cents: estimate?.cents ?? null,
+        estimated: estimate?.estimated ? 1 : 0,
         ...derivePayment(input.amount, 0, 0),
         ...entryColumnsOf(bill),
         created_at: this.now(),
       });
       await repo.history(this.now()).record('entry', row.id, author.actor, author.action, null, row);
+      await recordPriceIncrease(repo, row, this.priceIncreasePercent, this.now());
       return toEntry(row);
     });
   }
@@ -184,6 +201,8 @@ export class EntriesService implements RecycleIntents<EntryChange, Entry> {
     }
     const updated = Object.keys(changes).length > 0 ? await repo.update(entry.id, changes) : entry;
     await repo.history(this.now()).record('entry', entry.id, actor, restoring ? 'restore' : 'update', entry, updated);
+    // An estimate confirmed: its actual amount is known now.
+    if (changes.estimated === 0) await recordPriceIncrease(repo, updated, this.priceIncreasePercent, this.now());
     const [fresh = updated] = await refreshTotals(repo, [updated]);
     return toEntry(fresh);
   }

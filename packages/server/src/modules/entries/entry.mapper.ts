@@ -21,6 +21,8 @@ export type EntryView = Pick<
   | 'internal'
   | 'archived'
   | 'recycled_at'
+  | 'estimate_cents'
+  | 'estimated'
 >;
 
 /**
@@ -44,6 +46,8 @@ export const ENTRY_VIEW_COLUMNS = [
   'internal',
   'archived',
   'recycled_at',
+  'estimate_cents',
+  'estimated',
 ] as const satisfies readonly (keyof EntryRow)[];
 
 export function toEntry(row: EntryView): Entry {
@@ -58,6 +62,8 @@ export function toEntry(row: EntryView): Entry {
     amount: fromCents(row.amount_cents),
     services: row.services,
     dueDate: row.due_date,
+    estimate: row.estimate_cents === null ? null : fromCents(Number(row.estimate_cents)),
+    estimated: row.estimated === 1,
     status: row.pay_state >= PAY_STATE.paid,
     overpaid: row.pay_state === PAY_STATE.overpaid,
     balance: {

@@ -16,9 +16,10 @@ type Fields = Record<string, FieldValue>;
 /** A row's bin state: missing on a row being inserted, which is live. */
 type Bin = { recycled_at?: number | null };
 
-/** A row being inserted may leave out its due date (none). */
+/** A row being inserted may leave out its due date (none) and its estimated mark (not estimated). */
 export type EntryFieldsRow = Pick<EntryRow, 'bill_id' | 'date' | 'flow' | 'amount_cents' | 'services'> & {
   due_date?: EntryRow['due_date'];
+  estimated?: EntryRow['estimated'];
 } & Bin;
 export type PaymentFieldsRow = Pick<PaymentRow, 'date' | 'amount_cents' | 'type' | 'medium' | 'notes' | 'autopay'> &
   Bin;
@@ -42,6 +43,7 @@ export const FIELDS_OF: { [K in HistoryKind]: (row: HistoryRows[K]) => Fields } 
     amount: fromCents(Number(row.amount_cents)),
     services: row.services,
     dueDate: row.due_date ?? null,
+    estimated: Number(row.estimated ?? 0) === 1,
     recycle: recycled(row),
   }),
   payment: (row) => ({

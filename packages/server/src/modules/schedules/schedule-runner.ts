@@ -3,9 +3,12 @@ import type { Flow } from '@billfold/contract/entries';
 import { formatUsd } from '@billfold/contract/money';
 import { splitMethod } from '@billfold/contract/payment-methods';
 import { expandTemplate, occurrenceAfter, occurrenceDueDate } from '@billfold/contract/schedule-dates';
+import { isEstimating } from '@billfold/contract/schedules';
+import { DEFAULT_PRICE_INCREASE_PERCENT } from '../../config.ts';
 import { EntriesService } from '../entries/entries.service.ts';
 import { PaymentsService } from '../payments/payments.service.ts';
 import { ruleOf } from './schedule.mapper.ts';
+import { amountRuleOf, scheduleEstimate } from './schedule-estimate.ts';
 import type { SchedulesRepository } from './schedules.repository.ts';
 
 export interface ScheduleRunResult {
@@ -29,7 +32,11 @@ const BATCH = 100;
  * every process may run this at the same moment: whoever waits on the lock finds the work done.
  */
 export class ScheduleRunner {
-  constructor(private readonly repo: SchedulesRepository) {}
+  /** `priceIncreasePercent`: the threshold of the invoices' `price_increase` events (docs/decisions/0215-price-increase-event.md). */
+  constructor(
+    private readonly repo: SchedulesRepository,
+    private readonly priceIncreasePercent = DEFAULT_PRICE_INCREASE_PERCENT,
+  ) {}
 
   /** Everything due by `now`'s UTC date, also what fell due while no server ran. */
   async run(now: number): Promise<ScheduleRunResult> {
@@ -108,17 +115,19 @@ export class ScheduleRunner {
         await repo.update(schedule.id, { created_count: n, next_date: ended ? null : occurrenceAfter(rule, date) });
         return 'adopted';
       }
-      const entry = await new EntriesService(repo.entries(), () => now).create(
+      const estimate = await scheduleEstimate(repo, schedule);
+      const entry = await new EntriesService(repo.entries(), () => now, this.priceIncreasePercent).create(
         { ledgerId: schedule.ledger_id, userId: actor },
         {
           billId: schedule.bill_id,
           date,
           flow: schedule.flow as Flow,
-          amount: schedule.amount_cents,
+          amount: estimate,
           services: expandTemplate(schedule.template, date, n),
           dueDate,
         },
         { actor, action: 'schedule' },
+        { cents: estimate, estimated: isEstimating(amountRuleOf(schedule).mode) },
       );
       await repo.setOccurrence(claim.id, { entry_id: entry.entryId });
       await repo.update(schedule.id, { created_count: n, next_date: ended ? null : occurrenceAfter(rule, date) });

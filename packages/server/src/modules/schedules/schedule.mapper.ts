@@ -2,7 +2,7 @@ import { toApiTimestamp } from '@billfold/contract/dates';
 import type { Flow } from '@billfold/contract/entries';
 import { fromCents } from '@billfold/contract/money';
 import type { Cadence, ScheduleRule } from '@billfold/contract/schedule-dates';
-import type { Schedule } from '@billfold/contract/schedules';
+import type { AmountMode, Schedule } from '@billfold/contract/schedules';
 import type { ScheduleRow } from '../../db/schema.ts';
 
 export function ruleOf(
@@ -17,7 +17,8 @@ export function ruleOf(
   };
 }
 
-export function toSchedule(row: ScheduleRow): Schedule {
+/** The schedule as the API shows it, with the amount its next invoice would get now (`scheduleEstimate`). */
+export function toSchedule(row: ScheduleRow, estimateCents: number): Schedule {
   return {
     id: row.id,
     entityId: row.bill_id,
@@ -28,6 +29,9 @@ export function toSchedule(row: ScheduleRow): Schedule {
     endDate: row.end_date,
     count: row.max_count,
     amount: fromCents(row.amount_cents),
+    amountMode: row.amount_mode as AmountMode,
+    averageOf: row.amount_of,
+    estimate: fromCents(estimateCents),
     flow: row.flow as Flow,
     description: row.template,
     dueDays: row.due_days,

@@ -1,7 +1,7 @@
 import type { Insertable, Updateable } from 'kysely';
 import { NotificationEvents } from '../../db/notification-events.ts';
 import { Repository } from '../../db/repository.ts';
-import type { ScheduleOccurrencesTable, SchedulesTable } from '../../db/schema.ts';
+import type { ScheduleOccurrencesTable, ScheduleRow, SchedulesTable } from '../../db/schema.ts';
 import { EntriesRepository } from '../entries/entries.repository.ts';
 import { PaymentsRepository } from '../payments/payments.repository.ts';
 
@@ -157,6 +157,43 @@ export class SchedulesRepository extends Repository {
       .where('autopay_date', '=', date)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
+  }
+
+  /**
+   * The amounts, newest first, of at most `limit` confirmed live invoices the schedule created; or, when it has none,
+   * of its entity's confirmed live invoices of its flow: what an estimate goes by
+   * (docs/decisions/0212-estimated-amounts.md).
+   */
+  async recentActuals(
+    schedule: Pick<ScheduleRow, 'id' | 'ledger_id' | 'bill_id' | 'flow'>,
+    limit: number,
+  ): Promise<number[]> {
+    if (limit <= 0) return [];
+    const own = await this.db
+      .selectFrom('schedule_occurrences as o')
+      .innerJoin('entries as e', 'e.id', 'o.entry_id')
+      .select('e.amount_cents')
+      .where('o.schedule_id', '=', schedule.id)
+      .where('e.recycled_at', 'is', null)
+      .where('e.estimated', '=', 0)
+      .orderBy('e.date', 'desc')
+      .orderBy('e.id', 'desc')
+      .limit(limit)
+      .execute();
+    if (own.length > 0) return own.map((r) => Number(r.amount_cents));
+    const entity = await this.db
+      .selectFrom('entries')
+      .select('amount_cents')
+      .where('ledger_id', '=', schedule.ledger_id)
+      .where('bill_id', '=', schedule.bill_id)
+      .where('flow', '=', schedule.flow)
+      .where('recycled_at', 'is', null)
+      .where('estimated', '=', 0)
+      .orderBy('date', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+    return entity.map((r) => Number(r.amount_cents));
   }
 
   findSchedule(id: number) {

@@ -19,6 +19,7 @@ import type { Actor } from '../../lib/actor.ts';
 import { badRequest, conflict, notFound } from '../../lib/http-error.ts';
 import { MESSAGES } from '../../lib/messages.ts';
 import { ruleOf, toSchedule } from './schedule.mapper.ts';
+import { scheduleEstimate } from './schedule-estimate.ts';
 import type { ScheduleRunner } from './schedule-runner.ts';
 import { SCHEDULE_MESSAGES } from './schedules.messages.ts';
 import type { SchedulesRepository } from './schedules.repository.ts';
@@ -54,6 +55,8 @@ function columnsOf(input: ScheduleInput) {
     template: input.description,
     due_days: input.dueDays,
     autopay_method: input.autopay,
+    amount_mode: input.amountMode,
+    amount_of: input.averageOf,
   };
 }
 
@@ -119,11 +122,14 @@ export class SchedulesService {
   async list(ledgerId: number, billId: number): Promise<Schedule[]> {
     const bill = await this.repo.findBill(ledgerId, billId);
     if (!bill || bill.recycled_at !== null) throw notFound(MESSAGES.entityNotFound);
-    return (await this.repo.listOfBill(billId)).map(toSchedule);
+    const rows = await this.repo.listOfBill(billId);
+    const out: Schedule[] = [];
+    for (const row of rows) out.push(await this.shown(row));
+    return out;
   }
 
   async get(ledgerId: number, id: number): Promise<Schedule> {
-    return toSchedule(await this.visible(ledgerId, id));
+    return this.shown(await this.visible(ledgerId, id));
   }
 
   async create(actor: Actor, billId: number, input: ScheduleInput): Promise<Schedule> {
@@ -133,7 +139,8 @@ export class SchedulesService {
       const bill = await repo.entries().lockBill(ledgerId, billId);
       if (bill?.recycled_at != null) throw conflict(MESSAGES.entityRecycled);
       assertWritableBill(bill, MESSAGES.entityNotFound);
-      const atOnce = await this.withSame(repo, ledgerId, billId, dates, input.amount);
+      const amount = await this.estimateOf(repo, ledgerId, billId, 0, input);
+      const atOnce = await this.withSame(repo, ledgerId, billId, dates, amount);
       const row = await repo.insert({
         ledger_id: ledgerId,
         bill_id: billId,
@@ -157,7 +164,8 @@ export class SchedulesService {
     const bill = await this.repo.findBill(ledgerId, billId);
     if (bill?.recycled_at != null) throw conflict(MESSAGES.entityRecycled);
     assertWritableBill(bill, MESSAGES.entityNotFound);
-    return this.preview(input, await this.withSame(this.repo, ledgerId, billId, dates, input.amount), 1);
+    const amount = await this.estimateOf(this.repo, ledgerId, billId, 0, input);
+    return this.preview(input, amount, await this.withSame(this.repo, ledgerId, billId, dates, amount), 1);
   }
 
   /** The same for replacing a schedule with this body: at most today's occurrence, numbered after the last. */
@@ -166,9 +174,11 @@ export class SchedulesService {
     const schedule = await this.visible(ledgerId, id);
     assertWritableBill(await this.repo.findBill(ledgerId, schedule.bill_id), SCHEDULE_MESSAGES.notFound);
     const from = await this.replaceFrom(this.repo, schedule.id, input);
+    const amount = await this.estimateOf(this.repo, ledgerId, schedule.bill_id, schedule.id, input);
     return this.preview(
       input,
-      await this.atOnceOfReplace(this.repo, schedule, input, from),
+      amount,
+      await this.atOnceOfReplace(this.repo, schedule, input, from, amount),
       schedule.created_count + 1,
     );
   }
@@ -177,7 +187,9 @@ export class SchedulesService {
     return this.change(actor, id, async (repo, schedule) => {
       const { rule } = checkRule(input);
       const from = await this.replaceFrom(repo, schedule.id, input);
-      await this.settleDuplicates(repo, schedule.id, await this.atOnceOfReplace(repo, schedule, input, from), input);
+      const amount = await this.estimateOf(repo, schedule.ledger_id, schedule.bill_id, schedule.id, input);
+      const atOnce = await this.atOnceOfReplace(repo, schedule, input, from, amount);
+      await this.settleDuplicates(repo, schedule.id, atOnce, input);
       return { ...columnsOf(input), next_date: nextFrom(rule, from, schedule.created_count, input.count) };
     });
   }
@@ -226,12 +238,13 @@ export class SchedulesService {
     schedule: ScheduleRow,
     input: ScheduleInput,
     from: string,
+    amountCents: number,
   ): Promise<AtOnce> {
     // A paused schedule creates nothing when edited.
     if (schedule.paused === 1) return { dates: [], same: new Map() };
     const remaining = input.count === null ? null : input.count - schedule.created_count;
     const dates = dueAtOnce(ruleOfInput(input), from, utcDate(this.now()), remaining);
-    return this.withSame(repo, schedule.ledger_id, schedule.bill_id, dates, input.amount);
+    return this.withSame(repo, schedule.ledger_id, schedule.bill_id, dates, amountCents);
   }
 
   private async withSame(
@@ -272,7 +285,7 @@ export class SchedulesService {
       });
   }
 
-  private preview(input: ScheduleInput, atOnce: AtOnce, firstN: number): SchedulePreview {
+  private preview(input: ScheduleInput, amountCents: number, atOnce: AtOnce, firstN: number): SchedulePreview {
     const today = utcDate(this.now());
     const invoices = atOnce.dates.map((date, i): PreviewInvoice => {
       const dueDate = occurrenceDueDate(date, input.dueDays);
@@ -280,7 +293,7 @@ export class SchedulesService {
       return {
         date,
         dueDate,
-        amount: fromCents(input.amount),
+        amount: fromCents(amountCents),
         description: expandTemplate(input.description, date, firstN + i),
         autopay: input.autopay !== null && dueDate <= today,
         duplicateOf: same ? { entryId: same.id, invoiceId: same.invoice_number } : null,
@@ -327,6 +340,25 @@ export class SchedulesService {
     await this.runner.runOne(id, this.now(), actor);
     const row = await this.repo.findSchedule(id);
     if (!row) throw notFound(SCHEDULE_MESSAGES.notFound);
-    return toSchedule(row);
+    return this.shown(row);
+  }
+
+  private async shown(row: ScheduleRow): Promise<Schedule> {
+    return toSchedule(row, await scheduleEstimate(this.repo, row));
+  }
+
+  /**
+   * The amount the invoices a save creates at once get: the body's estimate for the schedule (`id`, 0 for a new
+   * one), which they keep as they are all estimates or all fixed (docs/decisions/0212-estimated-amounts.md).
+   */
+  private estimateOf(
+    repo: SchedulesRepository,
+    ledgerId: number,
+    billId: number,
+    id: number,
+    input: ScheduleInput,
+  ): Promise<number> {
+    const columns = columnsOf(input);
+    return scheduleEstimate(repo, { id, ledger_id: ledgerId, bill_id: billId, ...columns });
   }
 }

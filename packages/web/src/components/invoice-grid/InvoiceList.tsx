@@ -10,6 +10,7 @@ import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router-dom';
 import { isOverdue } from '../DueDate.tsx';
+import { GridAmount } from '../estimates.tsx';
 import { ListPagination } from '../ListPagination.tsx';
 import { ReadOnlyTip } from '../ledger-access.tsx';
 import { SortPicker } from '../SortPicker.tsx';
@@ -67,7 +68,7 @@ function InvoiceItem({ entry }: { entry: Entry }) {
         <Box component="span" sx={visuallyHidden}>
           Amount{' '}
         </Box>
-        {formatAmount(entry.amount)}
+        <GridAmount entry={entry} />
       </Typography>
       <Typography
         variant="body2"

@@ -7,6 +7,7 @@ import type { GridColDef } from '@mui/x-data-grid';
 import { Link as RouterLink } from 'react-router-dom';
 import type { ColumnContent } from '../column-widths.ts';
 import { isOverdue } from '../DueDate.tsx';
+import { ESTIMATED_SIGN, GridAmount } from '../estimates.tsx';
 import { FlowIcon, PaidIcon } from './icons.tsx';
 
 /**
@@ -19,7 +20,10 @@ export const MONEY_SAMPLES = [formatAmount(-999_999_999.99), formatAmount(999_99
 /** Every digit drawn as wide as the widest: a date column always has room for any date. */
 export const DATE_SAMPLES = ['0000-00-00', '8888-88-88', '2026-12-30'] as const;
 
-/** The 11 columns (docs/product.md, Home (/home)) and the optional Due; every field is one the server sorts by (`sortField`). */
+/**
+ * The 11 columns (docs/product.md, Home (/home)) and the optional Due and Estimate; every field but Estimate is one
+ * the server sorts by (`sortField`).
+ */
 export const INVOICE_COLUMNS: GridColDef<Entry>[] = [
   {
     field: 'invoiceId',
@@ -59,6 +63,16 @@ export const INVOICE_COLUMNS: GridColDef<Entry>[] = [
     type: 'number',
     width: MONEY_COLUMN_WIDTH,
     valueFormatter: (value: number) => formatAmount(value),
+    renderCell: ({ row }) => <GridAmount entry={row} />,
+  },
+  {
+    // What its schedule estimated (docs/decisions/0212-estimated-amounts.md): shown, not sorted by.
+    field: 'estimate',
+    headerName: 'Estimate',
+    type: 'number',
+    sortable: false,
+    width: MONEY_COLUMN_WIDTH,
+    valueFormatter: (value: number | null) => (value === null ? '' : formatAmount(value)),
   },
   {
     field: 'status',
@@ -102,13 +116,21 @@ export const INVOICE_COLUMN_CONTENT: Readonly<Record<string, ColumnContent<Entry
   name: { header: 'Entity', text: (row) => row.name, min: 120, max: 320, fallback: 180 },
   date: { header: 'Date', samples: DATE_SAMPLES, min: 88, fallback: 104 },
   flow: { header: 'Flow', min: 64, fallback: 80 },
-  amount: { header: 'Amount', samples: MONEY_SAMPLES, min: 96, fallback: MONEY_COLUMN_WIDTH },
+  amount: {
+    header: 'Amount',
+    samples: MONEY_SAMPLES,
+    // An estimated invoice's sign takes room only on a page that shows one.
+    text: (row) => (row.estimated ? `${ESTIMATED_SIGN} ${formatAmount(row.amount)}` : ''),
+    min: 96,
+    fallback: MONEY_COLUMN_WIDTH,
+  },
   status: { header: 'Paid', min: 64, fallback: 80 },
   balance: { header: 'Balance', samples: MONEY_SAMPLES, min: 96, fallback: MONEY_COLUMN_WIDTH },
   category: { header: 'Category', text: (row) => categoryLabel(row.category), min: 100, max: 240, fallback: 170 },
   internal: { header: 'Internal', sortRoom: false, min: 76, fallback: 100 },
   archived: { header: 'Archived', sortRoom: false, min: 84, fallback: 110 },
   dueDate: { header: 'Due', samples: DATE_SAMPLES, bold: true, min: 88, fallback: 104 },
+  estimate: { header: 'Estimate', samples: MONEY_SAMPLES, min: 96, fallback: MONEY_COLUMN_WIDTH },
 };
 
 /** The narrowest a user may drag a column. */
@@ -131,7 +153,7 @@ export function sizedInvoiceColumns(
 }
 
 /** Columns a grid hides until the user shows them from the column chooser. */
-export const HIDDEN_BY_DEFAULT: Readonly<Record<string, false>> = { dueDate: false };
+export const HIDDEN_BY_DEFAULT: Readonly<Record<string, false>> = { dueDate: false, estimate: false };
 
 /** The due date, in the error colour while the invoice is overdue (the column is too narrow for a chip). */
 function DueCell({ entry }: { entry: Entry }) {

@@ -15,6 +15,7 @@ export const EVENT_LABELS: Record<NotificationEvent, string> = {
   autopay: 'An automatic payment was recorded',
   import_finished: 'An import finished',
   member_joined: 'Someone joined a ledger',
+  price_increase: 'A recurring bill went up',
 };
 
 export const STATUS_LABELS: Record<DeliveryStatus, string> = {

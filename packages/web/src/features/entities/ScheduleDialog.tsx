@@ -1,6 +1,12 @@
 import type { Bill } from '@billfold/contract/bills';
 import { cadenceLabel } from '@billfold/contract/schedule-dates';
-import { type DuplicateChoice, MAX_CATCH_UP, type Schedule, type ScheduleBody } from '@billfold/contract/schedules';
+import {
+  AVERAGE_OF,
+  type DuplicateChoice,
+  MAX_CATCH_UP,
+  type Schedule,
+  type ScheduleBody,
+} from '@billfold/contract/schedules';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
 import Dialog from '@mui/material/Dialog';
@@ -28,6 +34,7 @@ import { useNotice } from '../../components/notices.tsx';
 import { PaymentMethodField } from '../../components/PaymentMethodField.tsx';
 import { todayIso } from '../../lib/dates.ts';
 import {
+  AMOUNT_MODE_LABELS,
   CADENCE_LABELS,
   type CatchUpQuestion,
   catchUpQuestion,
@@ -138,6 +145,34 @@ export function ScheduleDialog({ target, bill, onClose }: Props) {
         autoFocus
       />
       <AmountTextField value={values.amount} onChange={(amount) => set('amount', amount)} required fullWidth />
+      <Stack direction="row" spacing={2}>
+        <TextField
+          select
+          label="Amount is"
+          name="amountMode"
+          value={values.amountMode}
+          onChange={(event) => set('amountMode', event.target.value as ScheduleFormValues['amountMode'])}
+          helperText={AMOUNT_MODE_LABELS[values.amountMode].help}
+          sx={{ flex: 1 }}
+        >
+          {Object.entries(AMOUNT_MODE_LABELS).map(([value, { label }]) => (
+            <MenuItem key={value} value={value}>
+              {label}
+            </MenuItem>
+          ))}
+        </TextField>
+        {values.amountMode === 'average' && (
+          <TextField
+            label="Invoices"
+            name="averageOf"
+            value={values.averageOf}
+            onChange={(event) => set('averageOf', event.target.value)}
+            helperText={`${AVERAGE_OF.min} to ${AVERAGE_OF.max}`}
+            slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 2 } }}
+            sx={{ width: 112 }}
+          />
+        )}
+      </Stack>
       <FormControl>
         <FormLabel id="schedule-flow-label">Flow</FormLabel>
         <RadioGroup

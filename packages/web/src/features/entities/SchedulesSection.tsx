@@ -24,6 +24,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { ReadOnlyTip, useLedgerAccess } from '../../components/ledger-access.tsx';
 import { useNotice } from '../../components/notices.tsx';
 import { ScheduleDialog } from './ScheduleDialog.tsx';
+import { scheduleAmountText } from './schedule-form.ts';
 
 const ACTION_MESSAGES: Record<ScheduleAction, { success: string; failed: string; error: string }> = {
   pause: { success: 'Schedule paused.', failed: 'Failed to pause schedule.', error: 'Error pausing schedule.' },
@@ -143,7 +144,7 @@ export function SchedulesSection({ bill }: { bill: Bill }) {
                     {schedule.description || 'No description'}
                   </Typography>
                   <Typography color={schedule.flow === 'INCOMING' ? 'success.main' : 'text.primary'}>
-                    {formatUsd(schedule.amount)}
+                    {scheduleAmountText(schedule)}
                   </Typography>
                 </Stack>
                 <Typography variant="body2" color="text.secondary">

@@ -1,4 +1,5 @@
 import { isValidIsoDate } from '@billfold/contract/dates';
+import { formatUsd } from '@billfold/contract/money';
 import type { PaymentMethodCode } from '@billfold/contract/payment-methods';
 import {
   type Cadence,
@@ -9,6 +10,8 @@ import {
   upcomingOccurrences,
 } from '@billfold/contract/schedule-dates';
 import {
+  type AmountMode,
+  AVERAGE_OF,
   MAX_CATCH_UP,
   type Schedule,
   type ScheduleBody,
@@ -24,6 +27,10 @@ export type ScheduleEnds = 'never' | 'date' | 'count';
 export interface ScheduleFormValues {
   description: string;
   amount: string;
+  /** Where each invoice's amount comes from (docs/decisions/0212-estimated-amounts.md). */
+  amountMode: AmountMode;
+  /** How many recent invoices `average` averages, as typed. */
+  averageOf: string;
   flow: 'income' | 'expense';
   cadence: Cadence;
   interval: string;
@@ -50,6 +57,8 @@ export const CADENCE_LABELS: Record<Cadence, { label: string; unit: string }> = 
 const FIELD_LABELS: Record<string, string> = {
   description: 'Description',
   amount: 'Amount',
+  amountMode: 'Amount is',
+  averageOf: 'Average of',
   flow: 'Flow',
   cadence: 'Repeats',
   interval: 'Every',
@@ -65,6 +74,8 @@ export function emptyScheduleForm(today: string, internal: boolean): ScheduleFor
   return {
     description: '',
     amount: '',
+    amountMode: 'fixed',
+    averageOf: String(AVERAGE_OF.default),
     flow: 'expense',
     cadence: 'monthly',
     interval: '1',
@@ -85,6 +96,8 @@ export function scheduleFormFromSchedule(schedule: Schedule): ScheduleFormValues
   return {
     description: schedule.description,
     amount: amountInputText(schedule.amount),
+    amountMode: schedule.amountMode,
+    averageOf: String(schedule.averageOf ?? AVERAGE_OF.default),
     flow: schedule.flow === 'INCOMING' ? 'income' : 'expense',
     cadence: schedule.cadence,
     interval: String(schedule.interval),
@@ -167,6 +180,8 @@ export function toScheduleBody(values: ScheduleFormValues): ScheduleBody {
     endDate: values.ends === 'date' ? values.endDate : null,
     count: values.ends === 'count' ? (whole(values.count) as number) : null,
     amount: parseAmountInput(values.amount) ?? Number.NaN,
+    amountMode: values.amountMode,
+    averageOf: values.amountMode === 'average' ? (whole(values.averageOf) as number) : null,
     flow: values.flow,
     description: values.description,
     dueDays: whole(values.dueDays) as number,
@@ -204,6 +219,28 @@ export function immediateCount(values: ScheduleFormValues, today: string): numbe
   if (!parsed.success || parsed.data.firstDate > today) return 0;
   const count = occurrencesUpTo(parsed.data, today, MAX_CATCH_UP);
   return parsed.data.count === null ? count : Math.min(count, parsed.data.count);
+}
+
+/** The amount modes as the form offers them, with what each means. */
+export const AMOUNT_MODE_LABELS: Record<AmountMode, { label: string; help: string }> = {
+  fixed: { label: 'Fixed', help: 'Every invoice is for this amount.' },
+  last: {
+    label: 'Same as last',
+    help: 'Each invoice is estimated at the last confirmed invoice’s amount; this amount stands in until there is one.',
+  },
+  average: {
+    label: 'Average of the last',
+    help: 'Each invoice is estimated at the average of the last confirmed invoices; this amount stands in until there are some.',
+  },
+};
+
+/** A schedule's amount as its list shows it: the fixed amount, or the estimate its next invoice would get and why. */
+export function scheduleAmountText(
+  schedule: Pick<Schedule, 'amount' | 'amountMode' | 'averageOf' | 'estimate'>,
+): string {
+  if (schedule.amountMode === 'fixed') return formatUsd(schedule.amount);
+  const why = schedule.amountMode === 'last' ? 'same as last' : `average of the last ${schedule.averageOf}`;
+  return `about ${formatUsd(schedule.estimate)} (${why})`;
 }
 
 const PLACEHOLDER_HELP = `Placeholders: ${Object.keys(TEMPLATE_PLACEHOLDERS)

@@ -3,6 +3,7 @@ import { formatAmount } from '@billfold/contract/money';
 import type { Payment } from '@billfold/contract/payments';
 import Add from '@mui/icons-material/Add';
 import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
+import DoneOutlined from '@mui/icons-material/DoneOutlined';
 import EditOutlined from '@mui/icons-material/EditOutlined';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -26,6 +27,7 @@ import { AttachmentsPanel } from '../../components/attachments/AttachmentsPanel.
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { DetailItem, DetailList } from '../../components/DetailList.tsx';
 import { DueDate } from '../../components/DueDate.tsx';
+import { EstimatedChip, estimateDifference } from '../../components/estimates.tsx';
 import { HistoryPanel } from '../../components/HistoryPanel.tsx';
 import {
   FLOW_LABELS,
@@ -112,6 +114,18 @@ function InvoiceDetail({ entry, payments }: { entry: Entry; payments: readonly P
     notify(PAYMENT_MESSAGES.delete.success, { severity: 'success' });
   };
 
+  // The amount as it is is the actual one (docs/decisions/0213-confirming-estimates.md).
+  const confirmAmount = async () => {
+    const outcome = await updateInvoice.mutateAsync({ entryId: entry.entryId, confirm: true });
+    if (!outcome.ok) {
+      notify(failureMessage(outcome, { failed: 'Failed to confirm amount.', error: 'Error confirming amount.' }), {
+        severity: 'error',
+      });
+      return;
+    }
+    notify(`Amount of invoice #${entry.invoiceId} confirmed.`, { severity: 'success' });
+  };
+
   const deleteInvoice = async () => {
     const outcome = await updateInvoice.mutateAsync({ entryId: entry.entryId, recycle: true });
     setDeletingInvoice(false);
@@ -158,6 +172,13 @@ function InvoiceDetail({ entry, payments }: { entry: Entry; payments: readonly P
                 Edit Invoice
               </Button>
             </ReadOnlyTip>
+            {entry.estimated && (
+              <ReadOnlyTip reason={reason}>
+                <Button variant="outlined" startIcon={<DoneOutlined />} onClick={confirmAmount} disabled={readOnly}>
+                  Confirm Amount
+                </Button>
+              </ReadOnlyTip>
+            )}
             <ReadOnlyTip reason={reason}>
               <Button
                 variant="outlined"
@@ -193,7 +214,18 @@ function InvoiceDetail({ entry, payments }: { entry: Entry; payments: readonly P
           <DetailItem label="Due date">
             <DueDate entry={entry} />
           </DetailItem>
-          <DetailItem label="Amount">{formatAmount(entry.amount)}</DetailItem>
+          <DetailItem label="Amount">
+            <span>{formatAmount(entry.amount)}</span>
+            {entry.estimated && <EstimatedChip />}
+          </DetailItem>
+          {entry.estimate !== null && !entry.estimated && (
+            <DetailItem label="Estimate">
+              <span>{formatAmount(entry.estimate)}</span>
+              <Typography component="span" variant="body2" color="text.secondary">
+                {estimateDifference(entry)}
+              </Typography>
+            </DetailItem>
+          )}
           <DetailItem label="Paid">
             <PaidIcon entry={entry} />
             <span>{PAID_LABELS[paid]}</span>

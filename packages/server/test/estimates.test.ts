@@ -1,0 +1,166 @@
+import type { Entry } from '@billfold/contract/entries';
+import type { Forecast } from '@billfold/contract/forecast';
+import type { Schedule } from '@billfold/contract/schedules';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, dialects, type TestApp } from './helpers/app.ts';
+import { type Api, createBill, createEntry, editEntry, getEntry, request } from './helpers/domain.ts';
+import { signUp } from './helpers/factories.ts';
+import { createSchedule, scheduleData, storedInvoices } from './helpers/schedules.ts';
+
+const noon = (date: string) => Date.parse(`${date}T12:00:00Z`);
+
+/**
+ * Estimated and actual amounts (docs/decisions/0212-estimated-amounts.md, 0213-confirming-estimates.md): a
+ * schedule's amount mode, the estimate each created invoice records, confirming it, and the forecast going by the
+ * estimates; worked out by hand on 2026-11-22, on both databases.
+ */
+describe.each(dialects)('estimated amounts on %s', (dialect) => {
+  let t: TestApp;
+  let api: Api;
+  let power: number;
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    t.clock.set(noon('2026-11-22'));
+    api = { app: t.app, session: await signUp(t.app) };
+    power = (await createBill(api, { name: 'Power Co' })).id;
+    const invoice = (date: string, amount: number, flow: 'expense' | 'income' = 'expense') =>
+      createEntry(api, { billId: power, date, amount, flow, services: `power ${date}` });
+    await invoice('2026-08-01', 100);
+    await invoice('2026-09-01', 90.01);
+    await invoice('2026-10-01', 120);
+    // Neither an income of the entity nor an invoice in the recycle bin is gone by.
+    await invoice('2026-10-20', 5000, 'income');
+    const binned = await invoice('2026-10-25', 1);
+    await editEntry(api, { entryId: binned.entryId, recycle: true });
+  });
+  afterAll(() => t.close());
+
+  const schedules = async (billId: number) => {
+    const res = await request(api, 'GET', `/bills/${billId}/schedules`);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json<{ schedules: Schedule[] }>().schedules;
+  };
+  const invoicesOf = async (billId: number) => {
+    const res = await request(
+      api,
+      'GET',
+      `/entries?partyList=${encodeURIComponent(billId === power ? 'Power Co' : 'Gas Co')}&sortField=date&sortOrder=asc`,
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json<{ entries: Entry[] }>().entries;
+  };
+
+  let scheduleId: number;
+  let november: Entry;
+
+  it('averages the entity’s last N confirmed invoices of its flow, half a cent up, and marks the invoice', async () => {
+    const created = await createSchedule(api, power, {
+      firstDate: '2026-11-01',
+      amount: 50,
+      amountMode: 'average',
+      averageOf: 2,
+      dueDays: 5,
+    });
+    scheduleId = created.id;
+    // (120.00 + 90.01) / 2 = 105.005 → 105.01.
+    expect(created).toMatchObject({ amountMode: 'average', averageOf: 2, amount: 50, estimate: 105.01 });
+    const entries = (await invoicesOf(power)).filter((e) => e.date === '2026-11-01');
+    expect(entries).toHaveLength(1);
+    november = entries[0] as Entry;
+    expect(november).toMatchObject({ amount: 105.01, estimate: 105.01, estimated: true, dueDate: '2026-11-06' });
+    expect(await getEntry(api, november.entryId)).toMatchObject({ estimate: 105.01, estimated: true });
+    // An invoice no schedule created has no estimate.
+    expect((await invoicesOf(power))[0]).toMatchObject({ estimate: null, estimated: false });
+  });
+
+  it('goes by the estimate for the schedule’s coming occurrences in the forecast', async () => {
+    const res = await request(api, 'GET', '/forecast?months=2');
+    expect(res.statusCode, res.body).toBe(200);
+    const f = res.json<Forecast>();
+    const occurrences = f.days.flatMap((d) => d.items.filter((i) => i.kind === 'occurrence'));
+    expect(occurrences.map((o) => [o.dueDate, o.amount])).toEqual([
+      ['2026-12-06', 105.01],
+      ['2027-01-06', 105.01],
+    ]);
+  });
+
+  it('an edit of the amount confirms it; the estimate stays and the schedule goes by its own invoices', async () => {
+    const edited = await editEntry(api, { entryId: november.entryId, amount: 130 });
+    expect(edited).toMatchObject({ amount: 130, estimate: 105.01, estimated: false });
+    // Its own confirmed invoices now: only 130.00 (an average of what there is).
+    expect((await schedules(power))[0]).toMatchObject({ id: scheduleId, estimate: 130 });
+    const history = await request(api, 'GET', `/entries/${november.entryId}/history`);
+    expect(history.statusCode, history.body).toBe(200);
+    expect(JSON.stringify(history.json())).toContain('"field":"estimated","from":true,"to":false');
+  });
+
+  it('the job creates the next invoice at the new estimate; confirm: true confirms it as it is', async () => {
+    await t.app.schedules.run(noon('2026-12-01'));
+    const december = (await invoicesOf(power)).find((e) => e.date === '2026-12-01');
+    expect(december).toMatchObject({ amount: 130, estimate: 130, estimated: true });
+    const id = december?.entryId ?? 0;
+    // Sending back what it read changes nothing: still an estimate.
+    expect(await editEntry(api, { entryId: id, amount: 130, services: december?.services })).toMatchObject({
+      estimated: true,
+    });
+    expect(await editEntry(api, { entryId: id, confirm: true })).toMatchObject({
+      amount: 130,
+      estimate: 130,
+      estimated: false,
+    });
+    // Confirming a confirmed invoice changes nothing; `confirm: false` confirms nothing.
+    expect(await editEntry(api, { entryId: id, confirm: true })).toMatchObject({ estimated: false });
+    const rows = await storedInvoices(t.app.db, power);
+    expect(rows.filter((r) => r.date >= '2026-11-01').map((r) => [r.date, Number(r.amount_cents)])).toEqual([
+      ['2026-11-01', 13_000],
+      ['2026-12-01', 13_000],
+    ]);
+  });
+
+  it('same as last falls back to the amount without invoices to go by; a fixed schedule marks nothing', async () => {
+    const gas = (await createBill(api, { name: 'Gas Co' })).id;
+    const last = await createSchedule(api, gas, { firstDate: '2026-11-15', amount: 42, amountMode: 'last' });
+    expect(last).toMatchObject({ amountMode: 'last', averageOf: null, estimate: 42 });
+    const [first] = await invoicesOf(gas);
+    expect(first).toMatchObject({ amount: 42, estimate: 42, estimated: true });
+    await editEntry(api, { entryId: first?.entryId ?? 0, amount: 47.5 });
+    expect((await schedules(gas))[0]?.estimate).toBe(47.5);
+    const fixed = await createSchedule(api, gas, { firstDate: '2026-11-20', amount: 9.99, description: 'Meter' });
+    expect(fixed).toMatchObject({ amountMode: 'fixed', estimate: 9.99 });
+    const meter = (await invoicesOf(gas)).find((e) => e.services === 'Meter');
+    expect(meter).toMatchObject({ amount: 9.99, estimate: 9.99, estimated: false });
+  });
+
+  it('refuses an average count out of range or with another mode, storing nothing', async () => {
+    const before = await schedules(power);
+    for (const body of [
+      { amountMode: 'average', averageOf: 1 },
+      { amountMode: 'average', averageOf: 25 },
+      { amountMode: 'last', averageOf: 3 },
+      { amountMode: 'sometimes' },
+    ]) {
+      const res = await request(
+        api,
+        'POST',
+        `/bills/${power}/schedules`,
+        scheduleData({ firstDate: '2027-01-01', ...body } as never),
+      );
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json()).toMatchObject({ statusCode: 400, code: 'VALIDATION_FAILED' });
+    }
+    expect(await schedules(power)).toEqual(before);
+  });
+
+  it('an average without a count averages the default three', async () => {
+    const replaced = await request(
+      api,
+      'PUT',
+      `/schedules/${scheduleId}`,
+      scheduleData({ firstDate: '2026-11-01', amount: 50, amountMode: 'average' }),
+    );
+    expect(replaced.statusCode, replaced.body).toBe(200);
+    // Its own confirmed invoices: 130.00 and 130.00.
+    expect(replaced.json<Schedule>()).toMatchObject({ averageOf: 3, estimate: 130 });
+  });
+});
