@@ -21,6 +21,7 @@ import * as passwordResets from './2026-12-04T08-00_password_resets.ts';
 import * as attachments from './2026-12-05T00-00_attachments.ts';
 import * as notifications from './2026-12-05T01-00_notifications.ts';
 import * as moneyOverTime from './2026-12-05T02-00_money_over_time.ts';
+import * as reminderDigestChannel from './2026-12-06T03-00_reminder_digest_channel.ts';
 
 /** Every migration, by name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-05T00-00_attachments': attachments,
   '2026-12-05T01-00_notifications': notifications,
   '2026-12-05T02-00_money_over_time': moneyOverTime,
+  '2026-12-06T03-00_reminder_digest_channel': reminderDigestChannel,
 };

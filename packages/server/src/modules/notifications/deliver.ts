@@ -62,6 +62,12 @@ export async function deliver(channel: OpenChannel, m: OutgoingMessage, ctx: Del
     case 'email': {
       if (!ctx.mailer) throw new DeliveryFailed('the server has no mail settings');
       if (!channel.email?.verified) throw new DeliveryFailed('the account’s email address is not verified');
+      if (m.event === 'digest') {
+        // The reminder digest was rendered whole when queued: its subject, text and HTML (digestMail).
+        const { html } = JSON.parse(m.data) as { html: string };
+        await ctx.mailer.send({ to: channel.email.address, subject: m.title, text: m.body, html });
+        return;
+      }
       await ctx.mailer.send({
         to: channel.email.address,
         subject: `Billfold: ${m.title}`,

@@ -6,6 +6,7 @@ import {
   type ChannelKind,
   type ChannelList,
   type CreatedChannel,
+  DIGEST_EMAIL_ONLY,
   type DeliveryStatus,
   MAX_CHANNELS,
   type NewChannel,
@@ -64,6 +65,10 @@ function toDelivery(row: DeliveryRow): NotificationDelivery {
   };
 }
 
+/** The refusal of a channel past the account's `MAX_CHANNELS`. */
+export const tooManyChannels = () =>
+  conflict(`An account may have at most ${MAX_CHANNELS} notification channels.`, 'TOO_MANY_CHANNELS');
+
 /** A user's notification channels and delivery log (docs/decisions/1150-notification-outbox.md). */
 export class NotificationsService {
   constructor(
@@ -74,11 +79,12 @@ export class NotificationsService {
   ) {}
 
   async list(userId: number): Promise<ChannelList> {
-    const [rows, vapid] = await Promise.all([this.repo.channels(userId), this.options.vapid()]);
+    // Keys sealed under another MFA_KEY do not open: the list still answers, without web push (the start logged why).
+    const [rows, vapid] = await Promise.all([this.repo.channels(userId), this.options.vapid().catch(() => null)]);
     return {
       channels: rows.map(toChannel),
       emailConfigured: this.options.emailConfigured,
-      webPushKey: vapid.publicKey,
+      webPushKey: vapid?.publicKey ?? null,
     };
   }
 
@@ -131,8 +137,8 @@ export class NotificationsService {
     if (url !== null) await this.checkAddress(url);
     const now = this.options.now();
     const id = await this.repo.transaction(async (repo) => {
-      if ((await repo.countChannels(userId)) >= MAX_CHANNELS) {
-        throw conflict(`An account may have at most ${MAX_CHANNELS} notification channels.`, 'TOO_MANY_CHANNELS');
+      if ((await repo.events().countChannels(userId)) >= MAX_CHANNELS) {
+        throw tooManyChannels();
       }
       return repo.insertChannel({
         user_id: userId,
@@ -153,7 +159,10 @@ export class NotificationsService {
   }
 
   async update(userId: number, id: number, change: ChannelChange): Promise<NotificationChannel> {
-    await this.own(userId, id);
+    const row = await this.own(userId, id);
+    if (row.kind !== 'email' && change.events?.includes('digest')) {
+      throw badRequest(`Events ${DIGEST_EMAIL_ONLY}.`, 'VALIDATION_FAILED');
+    }
     await this.repo.updateChannel(id, {
       ...(change.name === undefined ? {} : { name: change.name }),
       ...(change.events === undefined ? {} : { events: eventList(change.events) }),

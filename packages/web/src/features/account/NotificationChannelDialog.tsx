@@ -45,7 +45,8 @@ interface Props {
   /** The channel to edit; null to add one. */
   channel: NotificationChannel | null;
   emailConfigured: boolean;
-  webPushKey: string;
+  /** Null when the server's push keys cannot be opened: web push cannot be added. */
+  webPushKey: string | null;
   onClose: () => void;
 }
 
@@ -101,7 +102,9 @@ export function NotificationChannelDialog({ open, channel, emailConfigured, webP
     const found = problem();
     setError(found);
     if (found) return;
-    const common = { name: name.trim(), events, daysAhead: Number(days) };
+    // The daily digest is a mail: only an email channel hears it.
+    const chosen = kind === 'email' ? events : events.filter((e) => e !== 'digest');
+    const common = { name: name.trim(), events: chosen, daysAhead: Number(days) };
     if (channel) {
       const outcome = await update.mutateAsync({ id: channel.id, ...common });
       if (!outcome.ok)
@@ -111,6 +114,9 @@ export function NotificationChannelDialog({ open, channel, emailConfigured, webP
     }
     let body: CreateChannelBody;
     if (kind === 'webpush') {
+      if (webPushKey === null) {
+        return setError('This server cannot send web push now: its push keys do not open. Ask its administrator.');
+      }
       setSubscribing(true);
       try {
         body = { kind, ...common, subscription: await subscribeThisBrowser(webPushKey) };
@@ -226,7 +232,7 @@ export function NotificationChannelDialog({ open, channel, emailConfigured, webP
           )}
           <FormGroup>
             <FormLabel component="legend">Tell me when</FormLabel>
-            {NOTIFICATION_EVENTS.map((event) => (
+            {NOTIFICATION_EVENTS.filter((event) => event !== 'digest' || kind === 'email').map((event) => (
               <FormControlLabel
                 key={event}
                 control={
@@ -237,12 +243,12 @@ export function NotificationChannelDialog({ open, channel, emailConfigured, webP
             ))}
           </FormGroup>
           <TextField
-            label="Days ahead for “due soon”"
+            label={kind === 'email' ? 'Days ahead for “due soon” and the digest' : 'Days ahead for “due soon”'}
             name="channel-days"
             type="number"
             value={days}
             onChange={(event) => setDays(event.target.value)}
-            disabled={!events.includes('due_soon')}
+            disabled={!events.includes('due_soon') && !(kind === 'email' && events.includes('digest'))}
             slotProps={{ htmlInput: { min: 1, max: MAX_CHANNEL_DAYS } }}
             sx={{ maxWidth: 240 }}
           />
