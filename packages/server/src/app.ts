@@ -226,9 +226,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const vapid = vapidKeys(notificationsRepo, secretBox, config.now);
   // Made (once per database) at start, so no read ever writes it. A pair sealed under another MFA_KEY cannot be
   // opened: the server still starts, and web push fails with the reason in the log, as two-factor secrets do.
-  await vapid().catch((err: unknown) =>
-    app.log.error({ err }, VAPID_SEALED_ELSEWHERE),
-  );
+  await vapid().catch((err: unknown) => app.log.error({ err }, VAPID_SEALED_ELSEWHERE));
   const timeoutMs = (config.notifyTimeoutSeconds ?? DEFAULT_NOTIFY_TIMEOUT_SECONDS) * 1000;
   const notificationSender = new NotificationSender(
     notificationsRepo,

@@ -77,7 +77,11 @@ describe.each(dialects)('email reminders on %s', (dialect) => {
     };
     /** The user's delivery log, signed in afresh (the tests move the clock past an access token's life). */
     const deliveries = async (api: Api) => {
-      const res = await request({ app: t.app, session: await signIn(t.app, api.session) }, 'GET', '/notification-deliveries');
+      const res = await request(
+        { app: t.app, session: await signIn(t.app, api.session) },
+        'GET',
+        '/notification-deliveries',
+      );
       expect(res.statusCode).toBe(200);
       return res.json().deliveries as {
         event: string;

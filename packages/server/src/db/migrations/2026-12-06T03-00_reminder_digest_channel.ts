@@ -123,7 +123,11 @@ export async function down(db: Db): Promise<void> {
     .expression(
       db
         .selectFrom('notification_channels')
-        .select(['user_id', (eb) => eb.fn.min('days_ahead').as('days_ahead'), (eb) => eb.fn.max('updated_at').as('updated_at')])
+        .select([
+          'user_id',
+          (eb) => eb.fn.min('days_ahead').as('days_ahead'),
+          (eb) => eb.fn.max('updated_at').as('updated_at'),
+        ])
         .where('kind', '=', 'email')
         .where('events', 'like', '%,digest,%')
         .groupBy('user_id'),

@@ -6,8 +6,8 @@ import {
   type ChannelKind,
   type ChannelList,
   type CreatedChannel,
-  DIGEST_EMAIL_ONLY,
   type DeliveryStatus,
+  DIGEST_EMAIL_ONLY,
   MAX_CHANNELS,
   type NewChannel,
   type NotificationChannel,
@@ -17,6 +17,7 @@ import {
 import { badRequest, conflict, notFound } from '../../lib/http-error.ts';
 import { checkHost, OutboundError } from '../../lib/outbound.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
+import { tooManyChannels } from './channel-limit.ts';
 import type { NotificationSender } from './notification-sender.ts';
 import type { NotificationsRepository } from './notifications.repository.ts';
 
@@ -64,10 +65,6 @@ function toDelivery(row: DeliveryRow): NotificationDelivery {
     sentAt: stamp(row.sent_at),
   };
 }
-
-/** The refusal of a channel past the account's `MAX_CHANNELS`. */
-export const tooManyChannels = () =>
-  conflict(`An account may have at most ${MAX_CHANNELS} notification channels.`, 'TOO_MANY_CHANNELS');
 
 /** A user's notification channels and delivery log (docs/decisions/1150-notification-outbox.md). */
 export class NotificationsService {

@@ -12,7 +12,7 @@ import type { Mailer } from '../../lib/mailer.ts';
 import type { DueRepository } from '../due/due.repository.ts';
 import { dueGroup } from '../due/due-group.ts';
 import type { EmailVerificationService } from '../email-verification/email-verification.service.ts';
-import { tooManyChannels } from '../notifications/notifications.service.ts';
+import { tooManyChannels } from '../notifications/channel-limit.ts';
 import { type DigestEntry, type DigestGroup, digestMail } from './reminder-mail.ts';
 import { digestKey, type RemindersRepository } from './reminders.repository.ts';
 

@@ -11,10 +11,6 @@ import {
   type NotificationChannel,
   type NotificationEvent,
 } from '@billfold/contract/notifications';
-import ContentCopy from '@mui/icons-material/ContentCopy';
-import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
 import DialogContentText from '@mui/material/DialogContentText';
 import FormControlLabel from '@mui/material/FormControlLabel';
@@ -28,6 +24,7 @@ import { useUpdateNotificationChannel } from '../../api/notifications/update-not
 import { failureMessage } from '../../api/outcome.ts';
 import { FormDialog } from '../../components/FormDialog.tsx';
 import { NameField } from '../../components/NameField.tsx';
+import { SecretOnce } from '../../components/SecretOnce.tsx';
 import { EVENT_LABELS, KIND_LABELS } from './notification-text.ts';
 import { useAccountNotice } from './use-account-notice.ts';
 import { subscribeThisBrowser, webPushSupported } from './web-push.ts';
@@ -140,15 +137,6 @@ export function NotificationChannelDialog({ open, channel, emailConfigured, webP
     close();
   };
 
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(secret ?? '');
-      notify('Secret copied.', 'success');
-    } catch {
-      notify('Could not copy; select the secret and copy it yourself.', 'error');
-    }
-  };
-
   const kindDisabled = (k: ChannelKind) =>
     (k === 'email' && !emailConfigured) || (k === 'webpush' && !webPushSupported());
 
@@ -165,25 +153,11 @@ export function NotificationChannelDialog({ open, channel, emailConfigured, webP
       onClose={close}
     >
       {secret ? (
-        <>
-          <Alert severity="warning">Copy this secret now. It is shown only once.</Alert>
+        <SecretOnce value={secret} noun="secret" label="Signing secret" testId="webhook-secret" notify={notify}>
           <DialogContentText variant="body2">
             Your receiver checks each request’s webhook-signature header with it (Standard Webhooks).
           </DialogContentText>
-          <Box
-            component="code"
-            aria-label="Signing secret"
-            data-testid="webhook-secret"
-            sx={{ p: 1.5, fontFamily: 'monospace', overflowWrap: 'anywhere', bgcolor: 'action.hover', borderRadius: 1 }}
-          >
-            {secret}
-          </Box>
-          <Box>
-            <Button startIcon={<ContentCopy />} onClick={copy}>
-              Copy
-            </Button>
-          </Box>
-        </>
+        </SecretOnce>
       ) : (
         <>
           {!editing && (
