@@ -51,7 +51,10 @@ interface ShownNotification {
 }
 
 describe('web push in Chromium', () => {
-  it('asks for permission only on the click; the worker shows the server’s push and its click opens the invoice', async () => {
+  // A server restart and a service worker's start: room on a machine shared with other work.
+  it('asks for permission only on the click; the worker shows the server’s push and its click opens the invoice', {
+    timeout: 120_000,
+  }, async () => {
     const api = await createSignedInUser({}, server.baseUrl);
     const today = new Date().toISOString().slice(0, 10);
     const bill = await api.request<{ id: number }>('POST', '/bills', {
