@@ -109,7 +109,10 @@ describe('email reminders on a server with mail settings', () => {
     expect(await api.request<ReminderSettings>('GET', '/account/reminders')).toMatchObject({ enabled: false });
   });
 
-  it('reminders are an email channel hearing the daily digest, which only email channels offer', async () => {
+  // Two sign-ins and screenshots in two sizes: room on a machine shared with other work.
+  it('reminders are an email channel hearing the daily digest, which only email channels offer', {
+    timeout: 120_000,
+  }, async () => {
     for (const viewport of [
       { width: 1280, height: 800 },
       { width: 360, height: 740 },
@@ -121,22 +124,26 @@ describe('email reminders on a server with mail settings', () => {
       await page.goto('/account');
       const section = page.getByRole('region', { name: 'Notifications' });
       const row = section.getByTestId('notification-channel-row').filter({ hasText: 'Daily digest' });
-      await row.getByText('Daily digest (the reminder mail) (10 days)').waitFor();
+      await row.getByText('Daily reminder digest (10 days)').waitFor();
 
       await section.getByRole('button', { name: 'Add Channel' }).click();
       const dialog = page.getByRole('dialog', { name: 'Add Notification Channel' });
       await dialog.getByRole('checkbox', { name: 'Invoice due soon' }).waitFor();
       // Another kind (ntfy first) has no digest; email has.
-      expect(await dialog.getByRole('checkbox', { name: 'Daily digest (the reminder mail)' }).count()).toBe(0);
+      expect(await dialog.getByRole('checkbox', { name: 'Daily reminder digest' }).count()).toBe(0);
       await dialog.getByRole('combobox', { name: 'Kind' }).click();
       await page.getByRole('option', { name: 'Email' }).click();
-      await dialog.getByRole('checkbox', { name: 'Daily digest (the reminder mail)' }).waitFor();
+      await dialog.getByRole('checkbox', { name: 'Daily reminder digest' }).waitFor();
       await dialog.getByLabel('Days ahead for “due soon” and the digest').waitFor();
       await expectAccessible(page, 'the add channel dialog for email');
       await screenshotBothThemes(page, `reminders-digest-channel-${viewport.width}`);
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'hidden' });
       await screenshotBothThemes(page, `reminders-digest-account-${viewport.width}`);
+      // Turning reminders off takes the channel away, on the same page.
+      await page.getByRole('region', { name: 'Due Dates' }).getByRole('switch', { name: 'Send me reminders' }).click();
+      await row.waitFor({ state: 'detached' });
+      await section.getByText('You have no notification channels.').waitFor();
     }
   });
 

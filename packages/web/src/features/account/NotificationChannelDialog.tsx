@@ -224,7 +224,8 @@ export function NotificationChannelDialog({ open, channel, emailConfigured, webP
             onChange={(event) => setDays(event.target.value)}
             disabled={!events.includes('due_soon') && !(kind === 'email' && events.includes('digest'))}
             slotProps={{ htmlInput: { min: 1, max: MAX_CHANNEL_DAYS } }}
-            sx={{ maxWidth: 240 }}
+            fullWidth
+            sx={{ maxWidth: 340 }}
           />
         </>
       )}

@@ -15,7 +15,7 @@ export const EVENT_LABELS: Record<NotificationEvent, string> = {
   autopay: 'An automatic payment was recorded',
   import_finished: 'An import finished',
   member_joined: 'Someone joined a ledger',
-  digest: 'Daily digest (the reminder mail)',
+  digest: 'Daily reminder digest',
 };
 
 export const STATUS_LABELS: Record<DeliveryStatus, string> = {
