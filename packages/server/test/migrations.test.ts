@@ -1,6 +1,6 @@
 import { Migrator, sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createDatabase, migrateToLatest } from '../src/db/database.ts';
+import { createDatabase, type Db, migrateToLatest } from '../src/db/database.ts';
 import * as partialPayState from '../src/db/migrations/2026-11-27T04-04_partial_pay_state.ts';
 import * as verifiedAddresses from '../src/db/migrations/2026-11-30T00-00_verified_addresses.ts';
 import { migrations } from '../src/db/migrations/index.ts';
@@ -102,16 +102,21 @@ describe.each(dialects)('migration 2026-11-30T00-00_verified_addresses (%s)', (d
   });
 });
 
+/** Runs the migrations up or down to the one named (that one included). */
+function stepper(db: Db) {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  return async (name: string) => {
+    const { error } = await migrator.migrateTo(name);
+    if (error) throw error;
+  };
+}
+
 describe.each(dialects)('migration 2026-12-02T00-00_ledger_data (%s)', (dialect) => {
   it('moves each user’s data into their personal ledger, untouched, and every trigger keeps working', async () => {
     const database = await createTestDatabase(dialect);
     const db = createDatabase(database.config);
     try {
-      const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
-      const step = async (name: string) => {
-        const { error } = await migrator.migrateTo(name);
-        if (error) throw error;
-      };
+      const step = stepper(db);
       await step('2026-11-30T01-00_bill_next_due');
       // Three accounts, the second deleted: user ids 1 and 3, so the personal ledgers are made as 1 and 2.
       const at = Date.UTC(2026, 0, 1);
@@ -280,11 +285,7 @@ describe.each(dialects)('migration 2026-12-06T03-00_reminder_digest_channel (%s)
     const database = await createTestDatabase(dialect);
     const db = createDatabase(database.config);
     try {
-      const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
-      const step = async (name: string) => {
-        const { error } = await migrator.migrateTo(name);
-        if (error) throw error;
-      };
+      const step = stepper(db);
       await step('2026-12-05T02-00_money_over_time');
       const at = Date.UTC(2026, 10, 1);
       for (const name of ['ann', 'bob']) {
