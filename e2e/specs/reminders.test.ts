@@ -7,7 +7,8 @@ import type { ReminderSettings } from '@billfold/contract/due';
 import type { Entry } from '@billfold/contract/entries';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiSession, createSignedInUser } from '../support/api.ts';
-import { screenshot, useBrowser } from '../support/browser.ts';
+import { expectAccessible } from '../support/axe.ts';
+import { screenshot, screenshotBothThemes, useBrowser } from '../support/browser.ts';
 import { createEntity, createInvoice, daysAgo } from '../support/domain.ts';
 import { type Mailbox, startMailbox, VERIFICATION_SUBJECT, verificationLink, waitForMail } from '../support/mailbox.ts';
 import { startServer, type TestServer } from '../support/server.ts';
@@ -36,7 +37,7 @@ afterAll(async () => {
 });
 
 /** The results the reminder job logged so far, one per run. */
-function digestRuns(): { sent: number; nothingDue: number; failed: number }[] {
+function digestRuns(): { queued: number; nothingDue: number; queuedElsewhere: number }[] {
   return server
     .log()
     .split('\n')
@@ -108,6 +109,44 @@ describe('email reminders on a server with mail settings', () => {
     expect(await api.request<ReminderSettings>('GET', '/account/reminders')).toMatchObject({ enabled: false });
   });
 
+  // Two sign-ins and screenshots in two sizes: room on a machine shared with other work.
+  it('reminders are an email channel hearing the daily digest, which only email channels offer', {
+    timeout: 120_000,
+  }, async () => {
+    for (const viewport of [
+      { width: 1280, height: 800 },
+      { width: 360, height: 740 },
+    ]) {
+      const api = await createSignedInUser({}, server.baseUrl);
+      await api.request('PUT', '/account/reminders', { enabled: true, daysAhead: 10 });
+      const page = await browser.newPage({ baseUrl: server.baseUrl, viewport, mobile: viewport.width < 600 });
+      await loginAs(page, api.user);
+      await page.goto('/account');
+      const section = page.getByRole('region', { name: 'Notifications' });
+      const row = section.getByTestId('notification-channel-row').filter({ hasText: 'Daily digest' });
+      await row.getByText('Daily reminder digest (10 days)').waitFor();
+
+      await section.getByRole('button', { name: 'Add Channel' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Add Notification Channel' });
+      await dialog.getByRole('checkbox', { name: 'Invoice due soon' }).waitFor();
+      // Another kind (ntfy first) has no digest; email has.
+      expect(await dialog.getByRole('checkbox', { name: 'Daily reminder digest' }).count()).toBe(0);
+      await dialog.getByRole('combobox', { name: 'Kind' }).click();
+      await page.getByRole('option', { name: 'Email' }).click();
+      await dialog.getByRole('checkbox', { name: 'Daily reminder digest' }).waitFor();
+      await dialog.getByLabel('Days ahead for “due soon” and the digest').waitFor();
+      await expectAccessible(page, 'the add channel dialog for email');
+      await screenshotBothThemes(page, `reminders-digest-channel-${viewport.width}`);
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'hidden' });
+      await screenshotBothThemes(page, `reminders-digest-account-${viewport.width}`);
+      // Turning reminders off takes the channel away, on the same page.
+      await page.getByRole('region', { name: 'Due Dates' }).getByRole('switch', { name: 'Send me reminders' }).click();
+      await row.waitFor({ state: 'detached' });
+      await section.getByText('You have no notification channels.').waitFor();
+    }
+  });
+
   it('the server mails one digest a day to a user with reminders on, listing what is overdue and due soon', async () => {
     const seed = async (api: ApiSession) => {
       const entity = await createEntity(api, { name: `Power Co ${Date.now().toString(36)}` });
@@ -134,7 +173,8 @@ describe('email reminders on a server with mail settings', () => {
     await waitForMail(mailbox, silent.user.email, VERIFICATION_SUBJECT);
     const before = mailbox.received.length;
 
-    expect(await restartForDigest()).toMatchObject({ sent: 1, failed: 0 });
+    // The job queues the digest in the notification outbox; the sender mails it.
+    expect(await restartForDigest()).toMatchObject({ queued: 1 });
     await expect.poll(() => mailbox.received.length).toBe(before + 1);
     expect(mailbox.received[before]).toMatchObject({
       to: [reader.user.email],
@@ -148,7 +188,16 @@ describe('email reminders on a server with mail settings', () => {
     expect(text).toContain(line(soon, '$80.00'));
 
     // The day's digest went out: the next start sends nothing more.
-    expect(await restartForDigest()).toMatchObject({ sent: 0, failed: 0 });
+    expect(await restartForDigest()).toMatchObject({ queued: 0 });
     expect(mailbox.received.length).toBe(before + 1);
+    // It is the email channel's delivery, in the log on the Account page.
+    const page = await browser.newPage({ baseUrl: server.baseUrl });
+    await loginAs(page, reader.user);
+    await page.goto('/account');
+    const log = page.getByRole('region', { name: 'Notifications' }).getByTestId('delivery-row');
+    await log
+      .filter({ hasText: 'Billfold: 1 invoice overdue, 1 invoice due within 14 days' })
+      .getByText('Sent')
+      .waitFor();
   });
 });

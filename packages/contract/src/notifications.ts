@@ -13,7 +13,9 @@ export const channelKind = z.enum(CHANNEL_KINDS);
 /**
  * What a channel may choose to hear: invoices due within its days ahead, invoices that became overdue, an invoice a
  * recurring schedule created, an automatic payment recorded, a CSV import finished, a member joined a ledger, a
- * recurring bill's new amount up by more than the server's threshold (docs/decisions/0215-price-increase-event.md).
+ * recurring bill's new amount up by more than the server's threshold (docs/decisions/0215-price-increase-event.md),
+ * and (email channels only) the daily digest of what is overdue and due within its days ahead, the reminder mail
+ * (docs/decisions/1154-reminder-digest-channel.md).
  */
 export const NOTIFICATION_EVENTS = [
   'due_soon',
@@ -23,6 +25,7 @@ export const NOTIFICATION_EVENTS = [
   'import_finished',
   'member_joined',
   'price_increase',
+  'digest',
 ] as const;
 export type NotificationEvent = (typeof NOTIFICATION_EVENTS)[number];
 export const notificationEvent = z.enum(NOTIFICATION_EVENTS);
@@ -64,14 +67,17 @@ const events = z
   .array(notificationEvent)
   .max(NOTIFICATION_EVENTS.length)
   .transform((list) => NOTIFICATION_EVENTS.filter((e) => list.includes(e)));
+/** The daily digest is a mail: only an email channel may choose it. */
+export const DIGEST_EMAIL_ONLY = 'may include digest only on an email channel';
+const nonEmailEvents = events.refine((list) => !list.includes('digest'), DIGEST_EMAIL_ONLY);
 const daysAhead = z.number().int().min(1).max(MAX_CHANNEL_DAYS);
 const channelName = nameText(MAX_CHANNEL_NAME).pipe(z.string().min(1, 'is required'));
 
-const common = { name: channelName, events, daysAhead: daysAhead.optional() };
+const common = { name: channelName, events: nonEmailEvents, daysAhead: daysAhead.optional() };
 
 /** A new channel: its kind's address and secret. A webhook's signing secret is made by the server. */
 export const createChannelBody = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('email'), ...common }),
+  z.object({ kind: z.literal('email'), ...common, events }),
   z.object({ kind: z.literal('webhook'), ...common, url }),
   z.object({ kind: z.literal('ntfy'), ...common, url, token: token.nullish() }),
   z.object({ kind: z.literal('gotify'), ...common, url, token }),
@@ -116,8 +122,11 @@ export const channelList = z.object({
   channels: z.array(notificationChannel),
   /** Whether the server can send mail (an email channel needs it). */
   emailConfigured: z.boolean(),
-  /** The server's VAPID public key (base64url) for `PushManager.subscribe`. */
-  webPushKey: z.string(),
+  /**
+   * The server's VAPID public key (base64url) for `PushManager.subscribe`; null when its key pair cannot be opened
+   * (it was sealed under another `MFA_KEY`): web push cannot be added or sent then.
+   */
+  webPushKey: z.string().nullable(),
 });
 /** The answer to making a webhook channel carries its signing secret, this once. */
 export const createdChannel = notificationChannel.extend({ secret: z.string().optional() });

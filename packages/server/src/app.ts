@@ -60,7 +60,7 @@ import { NotificationSender } from './modules/notifications/notification-sender.
 import { NotificationsRepository } from './modules/notifications/notifications.repository.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { NotificationsService } from './modules/notifications/notifications.service.ts';
-import { vapidKeys } from './modules/notifications/vapid.ts';
+import { VAPID_SEALED_ELSEWHERE, vapidKeys } from './modules/notifications/vapid.ts';
 import { PasswordResetRepository } from './modules/password-reset/password-reset.repository.ts';
 import { passwordResetRoutes } from './modules/password-reset/password-reset.routes.ts';
 import { PasswordResetService } from './modules/password-reset/password-reset.service.ts';
@@ -216,13 +216,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   /** The app's address for links in mail: `PUBLIC_URL`, else where the request came (honouring `TRUST_PROXY`). */
   const appUrl = (request: { protocol: string; host: string }) =>
     config.publicUrl ?? `${request.protocol}://${request.host}`;
-  const reminders = new RemindersService(new RemindersRepository(db), due, addresses, {
-    mailer,
-    hourUtc: config.reminderHourUtc ?? DEFAULT_REMINDER_HOUR,
-    appUrl: config.publicUrl ?? null,
-    now: config.now,
-  });
-  app.decorate('reminders', reminders);
   const attachmentsConfig = config.attachments ?? { dir: join(config.dataDir, 'attachments'), s3: null };
   const files = createFileStore(attachmentsConfig.dir, attachmentsConfig.s3);
   app.decorate('files', files);
@@ -233,9 +226,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const vapid = vapidKeys(notificationsRepo, secretBox, config.now);
   // Made (once per database) at start, so no read ever writes it. A pair sealed under another MFA_KEY cannot be
   // opened: the server still starts, and web push fails with the reason in the log, as two-factor secrets do.
-  await vapid().catch((err: unknown) =>
-    app.log.error({ err }, 'web push keys do not decrypt: MFA_KEY is not the key they were sealed with'),
-  );
+  await vapid().catch((err: unknown) => app.log.error({ err }, VAPID_SEALED_ELSEWHERE));
   const timeoutMs = (config.notifyTimeoutSeconds ?? DEFAULT_NOTIFY_TIMEOUT_SECONDS) * 1000;
   const notificationSender = new NotificationSender(
     notificationsRepo,
@@ -250,6 +241,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     { leaseMs: 3 * timeoutMs, pollMs: 2000, log: app.log },
   );
   app.decorate('notifications', notificationSender);
+  const reminders = new RemindersService(new RemindersRepository(db), due, addresses, {
+    mailer,
+    hourUtc: config.reminderHourUtc ?? DEFAULT_REMINDER_HOUR,
+    appUrl: config.publicUrl ?? null,
+    now: config.now,
+    wake: () => notificationSender.wake(),
+  });
+  app.decorate('reminders', reminders);
   const notifications = new NotificationsService(notificationsRepo, secretBox, notificationSender, {
     allowPrivate: config.notifyAllowPrivate ?? false,
     emailConfigured: mailer !== null,

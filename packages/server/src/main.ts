@@ -45,7 +45,7 @@ const stopJobs = scheduleHourly(
     },
     { name: 'recurring-invoices', run: () => app.schedules.run(config.now()) },
     { name: 'prune-entry-changes', run: () => new DataVersionRepository(app.db).pruneChanges() },
-    { name: 'due-reminders', run: () => app.reminders.sendDigests(app.log) },
+    { name: 'due-reminders', run: () => app.reminders.sendDigests() },
     { name: 'due-notifications', run: () => app.notifications.recordDue() },
   ],
   app.log,

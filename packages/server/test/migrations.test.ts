@@ -1,6 +1,6 @@
 import { Migrator, sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createDatabase, migrateToLatest } from '../src/db/database.ts';
+import { createDatabase, type Db, migrateToLatest } from '../src/db/database.ts';
 import * as partialPayState from '../src/db/migrations/2026-11-27T04-04_partial_pay_state.ts';
 import * as verifiedAddresses from '../src/db/migrations/2026-11-30T00-00_verified_addresses.ts';
 import { migrations } from '../src/db/migrations/index.ts';
@@ -102,16 +102,21 @@ describe.each(dialects)('migration 2026-11-30T00-00_verified_addresses (%s)', (d
   });
 });
 
+/** Runs the migrations up or down to the one named (that one included). */
+function stepper(db: Db) {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  return async (name: string) => {
+    const { error } = await migrator.migrateTo(name);
+    if (error) throw error;
+  };
+}
+
 describe.each(dialects)('migration 2026-12-02T00-00_ledger_data (%s)', (dialect) => {
   it('moves each user’s data into their personal ledger, untouched, and every trigger keeps working', async () => {
     const database = await createTestDatabase(dialect);
     const db = createDatabase(database.config);
     try {
-      const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
-      const step = async (name: string) => {
-        const { error } = await migrator.migrateTo(name);
-        if (error) throw error;
-      };
+      const step = stepper(db);
       await step('2026-11-30T01-00_bill_next_due');
       // Three accounts, the second deleted: user ids 1 and 3, so the personal ledgers are made as 1 and 2.
       const at = Date.UTC(2026, 0, 1);
@@ -268,6 +273,90 @@ describe.each(dialects)('migration 2026-12-02T00-00_ledger_data (%s)', (dialect)
       await db.deleteFrom('ledgers').where('id', '=', bobLedger).execute();
       expect(await db.selectFrom('entries').select('id').where('ledger_id', '=', bobLedger).execute()).toEqual([]);
       expect(await rollupDifferences(db)).toEqual([]);
+    } finally {
+      await db.destroy();
+      await database.drop();
+    }
+  });
+});
+
+describe.each(dialects)('migration 2026-12-06T03-00_reminder_digest_channel (%s)', (dialect) => {
+  it('turns each reminder choice into an email channel hearing the digest, and each day claimed into its message', async () => {
+    const database = await createTestDatabase(dialect);
+    const db = createDatabase(database.config);
+    try {
+      const step = stepper(db);
+      await step('2026-12-05T02-00_money_over_time');
+      const at = Date.UTC(2026, 10, 1);
+      for (const name of ['ann', 'bob']) {
+        await sql`insert into users (username, username_key, email, email_key, password_hash, created_at)
+          values (${name}, ${name}, ${`${name}@example.com`}, ${`${name}@example.com`}, 'x', ${at})`.execute(db);
+      }
+      const [ann, bob] = (await sql<{ id: number }>`select id from users order by id`.execute(db)).rows.map((r) =>
+        Number(r.id),
+      );
+      await sql`insert into reminder_settings (user_id, days_ahead, updated_at) values (${ann}, 5, ${at})`.execute(db);
+      await sql`insert into reminder_sends (user_id, day, claimed_at, sent_at)
+        values (${ann}, '2026-11-20', ${at}, ${at + 1}), (${ann}, '2026-11-21', ${at + 2}, null)`.execute(db);
+      await step('2026-12-06T03-00_reminder_digest_channel');
+
+      const channels = await sql<
+        Record<string, unknown>
+      >`select id, user_id, kind, name, url, secret, events, days_ahead,
+        paused_at from notification_channels order by id`.execute(db);
+      expect(channels.rows.map((c) => ({ ...c, id: Number(c.id), user_id: Number(c.user_id) }))).toEqual([
+        {
+          id: expect.any(Number),
+          user_id: ann,
+          kind: 'email',
+          name: 'Daily digest',
+          url: null,
+          secret: null,
+          events: ',digest,',
+          days_ahead: 5,
+          paused_at: null,
+        },
+      ]);
+      const channelId = Number(channels.rows[0]?.id);
+      const messages = await sql<Record<string, unknown>>`select channel_id, user_id, event_key, event, status,
+        claim_token, next_attempt_at from notification_messages order by event_key`.execute(db);
+      expect(
+        messages.rows.map((m) => ({ ...m, channel_id: Number(m.channel_id), user_id: Number(m.user_id) })),
+      ).toEqual([
+        {
+          channel_id: channelId,
+          user_id: ann,
+          event_key: 'digest:2026-11-20',
+          event: 'digest',
+          status: 'sent',
+          claim_token: null,
+          next_attempt_at: null,
+        },
+        {
+          channel_id: channelId,
+          user_id: ann,
+          event_key: 'digest:2026-11-21',
+          event: 'digest',
+          status: 'gave_up',
+          claim_token: null,
+          next_attempt_at: null,
+        },
+      ]);
+      expect(bob).toBeGreaterThan(0);
+      const tables = (await db.introspection.getTables()).map((t) => t.name);
+      expect(tables).not.toContain('reminder_settings');
+      expect(tables).not.toContain('reminder_sends');
+
+      // Down: the choice comes back, the channel goes.
+      await step('2026-12-05T02-00_money_over_time');
+      const back = await sql<{
+        user_id: number;
+        days_ahead: number;
+      }>`select user_id, days_ahead from reminder_settings`.execute(db);
+      expect(back.rows.map((r) => ({ user_id: Number(r.user_id), days_ahead: r.days_ahead }))).toEqual([
+        { user_id: ann, days_ahead: 5 },
+      ]);
+      expect((await sql`select id from notification_channels`.execute(db)).rows).toEqual([]);
     } finally {
       await db.destroy();
       await database.drop();

@@ -1,9 +1,11 @@
 import { createECDH, randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
 import type { ChannelList, CreatedChannel, NotificationDelivery } from '@billfold/contract/notifications';
 import ece from 'http_ece';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKOFF_START, GIVE_UP_AFTER, PAUSE_AFTER } from '../src/modules/notifications/notification-sender.ts';
+import { VAPID_SEALED_ELSEWHERE } from '../src/modules/notifications/vapid.ts';
 import { createTestApp, dialects, secondProcess, type TestApp } from './helpers/app.ts';
 import { type Api, createBill, createEntry, request } from './helpers/domain.ts';
 import { signIn, signUp } from './helpers/factories.ts';
@@ -213,6 +215,63 @@ describe.each(dialects)('notifications on %s', (dialect) => {
     await second.close();
   });
 
+  it(
+    'starts with push keys sealed under another MFA_KEY; web push then fails with that reason, logged',
+    SLOW,
+    async () => {
+      const api = await user();
+      const receiver = createECDH('prime256v1');
+      receiver.generateKeys();
+      const channel = await addChannel(api, {
+        kind: 'webpush',
+        name: 'Old key',
+        subscription: {
+          endpoint: `${hook.url}/push/old-key`,
+          keys: { p256dh: receiver.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') },
+        },
+      });
+      const lines: string[] = [];
+      const logStream = new Writable({
+        write(chunk, _encoding, done) {
+          lines.push(...String(chunk).split('\n').filter(Boolean));
+          done();
+        },
+      });
+      // The same database, another MFA_KEY: the process starts and logs why web push cannot work.
+      const other = await secondProcess(
+        t,
+        { notifyAllowPrivate: true, mfaKey: 'another-mfa-key-another-mfa-key-another-01', logLevel: 'info' },
+        { logStream },
+      );
+      try {
+        expect(lines.some((l) => l.includes(VAPID_SEALED_ELSEWHERE) && JSON.parse(l).level === 50)).toBe(true);
+        const list = await other.inject({
+          method: 'GET',
+          url: '/api/v1/notification-channels',
+          headers: api.session.headers,
+        });
+        expect(list.statusCode).toBe(200);
+        expect(list.json<ChannelList>().webPushKey).toBeNull();
+        const before = hook.received.filter((r) => r.path === '/push/old-key').length;
+        const tried = await other.inject({
+          method: 'POST',
+          url: `/api/v1/notification-channels/${channel.id}/test`,
+          headers: api.session.headers,
+        });
+        expect(tried.statusCode, tried.body).toBe(200);
+        expect(tried.json<NotificationDelivery>()).toMatchObject({
+          status: 'gave_up',
+          lastError: VAPID_SEALED_ELSEWHERE,
+        });
+        expect(hook.received.filter((r) => r.path === '/push/old-key')).toHaveLength(before);
+        // The process with the right key still sends it.
+        expect((await testSend(api, channel.id)).status).toBe('sent');
+      } finally {
+        await other.close();
+      }
+    },
+  );
+
   it('retries with growing waits, gives up, pauses a channel failing 3 days and tells the owner elsewhere', {
     timeout: 120_000,
   }, async () => {
@@ -360,6 +419,74 @@ describe.each(dialects)('notifications on %s', (dialect) => {
       await t.app.schedules.run(t.clock.now());
       await t.app.notifications.runOnce();
       expect(hooksAt(ownerPath, ownerHook.secret as string)).toHaveLength(4);
+    },
+  );
+
+  it(
+    'sends again only the caller’s own delivery: another user’s, a fellow member’s or a viewer’s is 404',
+    SLOW,
+    async () => {
+      const down = await startReceiver();
+      down.state.status = 503;
+      try {
+        const owner = await user();
+        const viewer = await newMember(t.app);
+        const stranger = await user();
+        const ledger = await createLedger(owner, 'Send again');
+        await addChannel(owner, {
+          kind: 'webhook',
+          name: 'Owner down',
+          url: `${down.url}/owner`,
+          events: ['schedule_invoice'],
+        });
+        await addChannel(viewer, {
+          kind: 'webhook',
+          name: 'Viewer down',
+          url: `${down.url}/viewer`,
+          events: ['schedule_invoice'],
+        });
+        await join(owner, ledger.id, viewer, 'viewer');
+        const inLedger = (api: Api): Api => ({
+          app: t.app,
+          session: {
+            ...api.session,
+            headers: { ...api.session.headers, 'billfold-ledger': String(ledger.id) } as never,
+          },
+        });
+        const bill = await createBill(inLedger(owner), { name: 'Shared rent' });
+        await createSchedule(inLedger(owner), bill.id, { firstDate: '2026-11-20', dueDays: 0 });
+        await t.app.notifications.runOnce();
+        const [ownerMsg] = await deliveries(owner);
+        const [viewerMsg] = await deliveries(viewer);
+        expect(ownerMsg).toMatchObject({ event: 'schedule_invoice', status: 'failed' });
+        expect(viewerMsg).toMatchObject({ event: 'schedule_invoice', status: 'failed' });
+        const sendAgain = (api: Api, id: number | undefined) =>
+          request(api, 'POST', `/notification-deliveries/${id}/send-again`);
+        for (const [api, id] of [
+          [stranger, ownerMsg?.id], // another user's
+          [viewer, ownerMsg?.id], // the ledger owner's, asked by a viewer of that ledger
+          [inLedger(viewer), ownerMsg?.id], // the same, naming the ledger
+          [owner, viewerMsg?.id], // a viewer's, asked by the ledger's owner
+          [inLedger(owner), viewerMsg?.id],
+        ] as const) {
+          const res = await sendAgain(api, id);
+          expect(res.statusCode, res.body).toBe(404);
+          expect(res.json()).toMatchObject({ code: 'NOT_FOUND', message: 'Delivery not found.' });
+        }
+        // Nothing changed: both still wait for their next try.
+        expect((await deliveries(owner))[0]).toMatchObject({ id: ownerMsg?.id, status: 'failed', attempts: 1 });
+        expect((await deliveries(viewer))[0]).toMatchObject({ id: viewerMsg?.id, status: 'failed', attempts: 1 });
+        // A viewer's own delivery is theirs to send again: the log is the user's, not the ledger's.
+        down.state.status = 200;
+        const own = await sendAgain(inLedger(viewer), viewerMsg?.id);
+        expect(own.statusCode, own.body).toBe(200);
+        await t.app.notifications.runOnce();
+        expect((await deliveries(viewer))[0]).toMatchObject({ id: viewerMsg?.id, status: 'sent' });
+        expect(down.received.filter((r) => r.path === '/viewer')).toHaveLength(2);
+        expect(down.received.filter((r) => r.path === '/owner')).toHaveLength(1);
+      } finally {
+        await down.close();
+      }
     },
   );
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, dialects, secondProcess, type TestApp } from './helpers/app.ts';
 import { type Api, createBill, createEntry, createPayment, request } from './helpers/domain.ts';
-import { type Session, signUp } from './helpers/factories.ts';
+import { type Session, signIn, signUp } from './helpers/factories.ts';
 import { type ParsedMail, type Smtp, startSmtp, verificationToken } from './helpers/smtp.ts';
 
 const NOT_CONFIGURED = 'Email reminders are not configured on this server.';
@@ -30,10 +30,9 @@ describe.each(dialects)('email reminders on %s', (dialect) => {
       expect(on.json().message).toBe(NOT_CONFIGURED);
       expect((await request(api, 'PUT', '/account/reminders', { enabled: false })).statusCode).toBe(200);
       expect(await t.app.reminders.sendDigests()).toEqual({
-        sent: 0,
+        queued: 0,
         nothingDue: 0,
-        claimedElsewhere: 0,
-        failed: 0,
+        queuedElsewhere: 0,
         askedToVerify: 0,
       });
     });
@@ -70,6 +69,32 @@ describe.each(dialects)('email reminders on %s', (dialect) => {
       return { app: t.app, session };
     };
 
+    /** The hourly job, then the notification sender's pass that mails what it queued (main.ts runs both). */
+    const digests = async () => {
+      const run = await t.app.reminders.sendDigests();
+      const sent = await t.app.notifications.runOnce();
+      return { ...run, ...sent };
+    };
+    /** The user's delivery log, signed in afresh (the tests move the clock past an access token's life). */
+    const deliveries = async (api: Api) => {
+      const res = await request(
+        { app: t.app, session: await signIn(t.app, api.session) },
+        'GET',
+        '/notification-deliveries',
+      );
+      expect(res.statusCode).toBe(200);
+      return res.json().deliveries as {
+        event: string;
+        channelName: string;
+        channelKind: string;
+        title: string;
+        status: string;
+        attempts: number;
+        lastError: string | null;
+        nextTry: string | null;
+      }[];
+    };
+
     const remindersOn = async (api: Api, daysAhead?: number) => {
       const res = await request(api, 'PUT', '/account/reminders', { enabled: true, daysAhead });
       expect(res.statusCode).toBe(200);
@@ -83,8 +108,41 @@ describe.each(dialects)('email reminders on %s', (dialect) => {
       const bad = await request(api, 'PUT', '/account/reminders', { enabled: true, daysAhead: 31 });
       expect(bad.statusCode).toBe(400);
       expect(bad.json().message).toMatch(/^DaysAhead must be a whole number from 1 to 30/);
+      // The choice is an email channel hearing the digest: its days ahead are the reminders'.
+      const listed = async () => (await request(api, 'GET', '/notification-channels')).json().channels;
+      const [channel] = await listed();
+      expect(channel).toMatchObject({ kind: 'email', name: 'Daily digest', events: ['digest'], daysAhead: 3 });
+      expect((await request(api, 'PATCH', `/notification-channels/${channel.id}`, { daysAhead: 12 })).statusCode).toBe(
+        200,
+      );
+      expect((await request(api, 'GET', '/account/reminders')).json()).toMatchObject({ enabled: true, daysAhead: 12 });
+      // Only an email channel may hear the digest.
+      const hook = await request(api, 'POST', '/notification-channels', {
+        kind: 'webhook',
+        name: 'Hook',
+        url: 'https://hooks.example.test/in',
+        events: ['digest'],
+      });
+      expect(hook.statusCode).toBe(400);
+      expect(hook.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
+      expect(hook.json().message).toContain('may include digest only on an email channel');
       const off = await request(api, 'PUT', '/account/reminders', { enabled: false });
       expect(off.json()).toMatchObject({ enabled: false, daysAhead: 7 });
+      expect(await listed()).toEqual([]);
+      // An email channel hearing more than the digest stays, without it.
+      const mail = await request(api, 'POST', '/notification-channels', {
+        kind: 'email',
+        name: 'Mail',
+        events: ['overdue', 'digest'],
+      });
+      expect(mail.statusCode).toBe(201);
+      expect((await request(api, 'GET', '/account/reminders')).json()).toMatchObject({ enabled: true, daysAhead: 3 });
+      await request(api, 'PUT', '/account/reminders', { enabled: false });
+      expect(await listed()).toEqual([expect.objectContaining({ name: 'Mail', events: ['overdue'] })]);
+      // Choosing the digest on the channel turns reminders on.
+      const again = await request(api, 'PATCH', `/notification-channels/${mail.json().id}`, { events: ['digest'] });
+      expect(again.statusCode).toBe(200);
+      expect((await request(api, 'GET', '/account/reminders')).json()).toMatchObject({ enabled: true });
     });
 
     it('mails one digest a day per user, even from two processes at once, only with something due', async () => {
@@ -115,8 +173,13 @@ describe.each(dialects)('email reminders on %s', (dialect) => {
       });
       try {
         const runs = await Promise.all([t.app.reminders.sendDigests(), other.reminders.sendDigests()]);
-        expect(runs.reduce((n, r) => n + r.sent, 0)).toBe(1);
+        expect(runs.reduce((n, r) => n + r.queued, 0)).toBe(1);
         expect(runs.reduce((n, r) => n + r.nothingDue, 0)).toBeGreaterThanOrEqual(1);
+        // Both processes' senders look at once: the outbox's claim lets one of them mail it.
+        const sends = await Promise.all([t.app.notifications.runOnce(), other.notifications.runOnce()]);
+        expect(sends.reduce((n, r) => n + r.sent, 0)).toBe(1);
+        // A process started later the same day (a restart) queues and sends nothing more.
+        expect(await other.reminders.sendDigests()).toMatchObject({ queued: 0 });
       } finally {
         await other.close();
       }
@@ -133,12 +196,25 @@ describe.each(dialects)('email reminders on %s', (dialect) => {
       expect(mail.text).toContain(`https://bills.example.test/entries/${late.entryId}`);
       expect(mail.text).not.toContain('2026-12-20');
       expect(mail.html).toContain('Power &lt;Co&gt;');
+      // It is the email channel's delivery, in the delivery log like any other.
+      expect(await deliveries(alice)).toEqual([
+        expect.objectContaining({
+          event: 'digest',
+          channelName: 'Daily digest',
+          channelKind: 'email',
+          title: mail.subject,
+          status: 'sent',
+          attempts: 1,
+        }),
+      ]);
+      const channels = (await request(alice, 'GET', '/notification-channels')).json().channels;
+      expect(channels).toEqual([expect.objectContaining({ kind: 'email', events: ['digest'], daysAhead: 7 })]);
 
       // Again the same day: nothing more. The next day: again.
-      await t.app.reminders.sendDigests();
+      await digests();
       expect(smtp.received.length - before).toBe(1);
       t.clock.advance(24 * HOUR);
-      await t.app.reminders.sendDigests();
+      await digests();
       expect(smtp.received.length - before).toBe(2);
       t.clock.advance(-24 * HOUR);
     });
@@ -173,7 +249,7 @@ describe.each(dialects)('email reminders on %s', (dialect) => {
         .execute();
       await remindersOn(bob, 7);
       const before = smtp.received.length;
-      await t.app.reminders.sendDigests();
+      await digests();
       const bobEmail = (await request(bob, 'GET', '/account/reminders')).json().email;
       const mail = smtp.received
         .slice(before)
@@ -188,7 +264,7 @@ describe.each(dialects)('email reminders on %s', (dialect) => {
       ]);
     });
 
-    it('waits for the reminder hour, and a refused send is tried again by the next run', async () => {
+    it('waits for the reminder hour, and a refused send is in the delivery log and tried again, once', async () => {
       const bob = await verifiedUser();
       await createEntry(bob, { date: '2026-10-01', dueDate: '2026-11-01', amount: 5 });
       await remindersOn(bob);
@@ -197,16 +273,28 @@ describe.each(dialects)('email reminders on %s', (dialect) => {
       const start = t.clock.now();
       try {
         t.clock.set(Date.UTC(2026, 10, 23, 6, 59));
-        await t.app.reminders.sendDigests();
+        await digests();
         expect(mailsTo()).toBe(0);
+        expect(await deliveries(bob)).toEqual([]);
         t.clock.set(Date.UTC(2026, 10, 23, 7, 0));
         smtp.state.refusing = true;
-        const refused = await t.app.reminders.sendDigests();
+        const refused = await digests();
         expect(refused.failed).toBeGreaterThanOrEqual(1);
         expect(mailsTo()).toBe(0);
+        const [failed] = await deliveries(bob);
+        expect(failed).toMatchObject({ event: 'digest', status: 'failed', attempts: 1, nextTry: expect.any(String) });
+        expect(failed?.lastError).toMatch(/\S/);
         smtp.state.refusing = false;
+        // The job's next run queues nothing more for the day; the sender retries after its backoff (a minute).
+        t.clock.set(Date.UTC(2026, 10, 23, 7, 0, 30));
+        await digests();
+        expect(mailsTo()).toBe(0);
+        t.clock.set(Date.UTC(2026, 10, 23, 7, 1));
+        await digests();
+        expect(mailsTo()).toBe(1);
+        expect(await deliveries(bob)).toEqual([expect.objectContaining({ status: 'sent', attempts: 2 })]);
         t.clock.set(Date.UTC(2026, 10, 23, 8, 0));
-        await t.app.reminders.sendDigests();
+        await digests();
         expect(mailsTo()).toBe(1);
       } finally {
         smtp.state.refusing = false;
@@ -220,14 +308,14 @@ describe.each(dialects)('email reminders on %s', (dialect) => {
       expect(await remindersOn(carol)).toMatchObject({ enabled: true, emailVerified: false });
       await t.app.outbox.settled();
       const before = smtp.to(carol.session.email).length; // the sign-up's verification link
-      const run = await t.app.reminders.sendDigests();
+      const run = await digests();
       expect(run.askedToVerify).toBe(0); // a link was sent at sign-up: not asked again
       expect(smtp.to(carol.session.email)).toHaveLength(before);
       await followLink(carol.session);
       expect((await request(carol, 'GET', '/account/reminders')).json().emailVerified).toBe(true);
-      await t.app.reminders.sendDigests();
-      const digests = smtp.to(carol.session.email).filter((m) => m.subject?.includes('overdue'));
-      expect(digests).toHaveLength(1);
+      await digests();
+      const mailed = smtp.to(carol.session.email).filter((m) => m.subject?.includes('overdue'));
+      expect(mailed).toHaveLength(1);
     });
 
     it('an account from before verification is sent one link saying its reminders are paused, then digests resume', async () => {
@@ -244,7 +332,7 @@ describe.each(dialects)('email reminders on %s', (dialect) => {
       await t.app.db.deleteFrom('email_verifications').where('user_id', '=', row.id).execute();
       const before = smtp.to(dave.session.email).length;
 
-      const first = await t.app.reminders.sendDigests();
+      const first = await digests();
       expect(first.askedToVerify).toBeGreaterThanOrEqual(1);
       await t.app.outbox.settled();
       const asked = smtp.to(dave.session.email).slice(before);
@@ -253,14 +341,14 @@ describe.each(dialects)('email reminders on %s', (dialect) => {
       expect(asked[0]?.text).toContain('your daily reminders are paused until you confirm this one');
       expect(asked[0]?.text).toContain('https://bills.example.test/verify-email#');
       // Asked once: the next run sends nothing more.
-      await t.app.reminders.sendDigests();
+      await digests();
       await t.app.outbox.settled();
       expect(smtp.to(dave.session.email).slice(before)).toHaveLength(1);
 
       await followLink(dave.session);
       t.clock.advance(24 * HOUR);
       try {
-        await t.app.reminders.sendDigests();
+        await digests();
         expect(smtp.to(dave.session.email).filter((m) => m.subject?.includes('overdue'))).toHaveLength(1);
       } finally {
         t.clock.advance(-24 * HOUR);

@@ -79,6 +79,16 @@ export class NotificationEvents extends Repository {
     return Number(result.numInsertedOrUpdatedRows ?? 0);
   }
 
+  /** How many channels the user has (at most `MAX_CHANNELS` of the contract). */
+  async countChannels(userId: number): Promise<number> {
+    const row = await this.db
+      .selectFrom('notification_channels')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('user_id', '=', userId)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
   /** A user's name, for the text of events they caused; null for none (a job). */
   async username(userId: number | null): Promise<string | null> {
     if (userId === null) return null;

@@ -280,21 +280,6 @@ export interface AttachmentsTable {
   created_at: number;
 }
 
-/** Reminders are on for the user: a daily digest looking `days_ahead` days ahead. */
-export interface ReminderSettingsTable {
-  user_id: number;
-  days_ahead: number;
-  updated_at: number;
-}
-
-/** One digest per user and UTC day: the primary key lets exactly one process claim it. */
-export interface ReminderSendsTable {
-  user_id: number;
-  day: string;
-  claimed_at: number;
-  sent_at: number | null;
-}
-
 /**
  * A ledger: the unit of data people share (docs/decisions/0107-ledgers.md). `personal_user_id` is set on a
  * user's personal ledger (one each, made at sign-up), the one a request uses without a `Billfold-Ledger` header.
@@ -481,8 +466,6 @@ export interface Database {
   email_verifications: EmailVerificationsTable;
   password_resets: PasswordResetsTable;
   attachments: AttachmentsTable;
-  reminder_settings: ReminderSettingsTable;
-  reminder_sends: ReminderSendsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -117,8 +117,12 @@ export async function createTestApp(
 }
 
 /** Another instance of the app on a test app's database and clock: a second server process, as far as state goes. */
-export async function secondProcess(t: TestApp, overrides: Partial<Config> = {}): Promise<FastifyInstance> {
-  const app = await buildApp(testConfig(t.database.config, { now: t.clock.now, ...overrides }));
+export async function secondProcess(
+  t: TestApp,
+  overrides: Partial<Config> = {},
+  options: Parameters<typeof buildApp>[1] = {},
+): Promise<FastifyInstance> {
+  const app = await buildApp(testConfig(t.database.config, { now: t.clock.now, ...overrides }), options);
   await app.ready();
   return app;
 }

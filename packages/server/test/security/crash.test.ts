@@ -1,14 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { DatabaseConfig } from '../../src/config.ts';
 import { createDatabase } from '../../src/db/database.ts';
-import { createTestDatabase, dialects } from '../helpers/app.ts';
-import { STRONG_PASSWORD } from '../helpers/factories.ts';
+import { dialects } from '../helpers/app.ts';
 import { random as seededRandom } from '../helpers/random.ts';
-import { call, login, type ServerProcess, startServer } from '../helpers/server-process.ts';
+import { serverDeployment } from '../helpers/server-deployment.ts';
+import { call } from '../helpers/server-process.ts';
 import { totalsMismatches } from './database-state.ts';
 
 /**
@@ -56,26 +53,11 @@ describe.each(dialects)('crash durability on %s', (dialect) => {
     async () => {
       // Seeded, so a failing run can be replayed with CRASH_SEED.
       const random = seededRandom(SEED + (dialect === 'sqlite' ? 0 : 1)).next;
-      const dataDir = mkdtempSync(join(tmpdir(), 'billfold-crash-'));
-      const pgDatabase = dialect === 'postgres' ? await createTestDatabase('postgres') : null;
-      const database: DatabaseConfig = pgDatabase?.config ?? { dialect: 'sqlite', file: join(dataDir, 'billfold.db') };
-      const env = {
-        DATA_DIR: dataDir,
-        DATABASE_URL: database.dialect === 'postgres' ? database.url : `sqlite:${database.file}`,
-        JWT_SECRET: 'crash-test-secret-crash-test-secret-0123456789',
-      };
+      const d = await serverDeployment(dialect, 'crash');
       const ledger = new Ledger();
-      const user = { username: `crash_${dialect}`, email: `crash_${dialect}@example.com`, password: STRONG_PASSWORD };
-      let server: ServerProcess | null = null;
       try {
-        server = await startServer(env);
-        const created = await fetch(`${server.url}/api/v1/auth/create`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify(user),
-        });
-        expect(created.status).toBe(201);
-        let token = await login(server.url, user);
+        let server = await d.start();
+        let token = await d.signUp();
         const billIds: number[] = [];
         for (let i = 0; i < 3; i++) {
           const bill = await call(server.url, token, 'POST', '/bills', { name: `Crash ${i}`, internal: i === 2 });
@@ -95,12 +77,11 @@ describe.each(dialects)('crash durability on %s', (dialect) => {
           await new Promise((r) => setTimeout(r, Math.floor(random() * 1_200)));
           await live.kill();
           await Promise.all(writers);
-          server = null;
 
-          await checkOnDisk(database, ledger, label);
+          await checkOnDisk(d.database, ledger, label);
 
-          server = await startServer(env);
-          token = await login(server.url, user);
+          server = await d.start();
+          token = await d.login();
           await checkOverHttp(server.url, token, ledger, random, label);
         }
         // Every kill landed under load: it cut off a request of every writer.
@@ -110,9 +91,7 @@ describe.each(dialects)('crash durability on %s', (dialect) => {
           `crash on ${dialect}: ${KILLS} kills, ${ledger.acks} acknowledged writes (${ledger.entries.size} invoices, ${ledger.payments.size} payments), ${ledger.lost} cut off, seed ${SEED}`,
         );
       } finally {
-        await server?.stop();
-        await pgDatabase?.drop();
-        rmSync(dataDir, { recursive: true, force: true });
+        await d.dispose();
       }
     },
     SOAK ? 3_600_000 : 180_000,

@@ -22,6 +22,7 @@ import * as attachments from './2026-12-05T00-00_attachments.ts';
 import * as notifications from './2026-12-05T01-00_notifications.ts';
 import * as moneyOverTime from './2026-12-05T02-00_money_over_time.ts';
 import * as estimates from './2026-12-06T00-00_estimates.ts';
+import * as reminderDigestChannel from './2026-12-06T03-00_reminder_digest_channel.ts';
 
 /** Every migration, by name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-05T01-00_notifications': notifications,
   '2026-12-05T02-00_money_over_time': moneyOverTime,
   '2026-12-06T00-00_estimates': estimates,
+  '2026-12-06T03-00_reminder_digest_channel': reminderDigestChannel,
 };

@@ -53,6 +53,12 @@ export function webhookPayload(m: OutgoingMessage): string {
   });
 }
 
+/** Where a push notification's click goes: the invoice it is about, else the home page (public/sw.js opens it). */
+export function pushLink(m: OutgoingMessage): string {
+  const { entryId } = JSON.parse(m.data) as { entryId?: unknown };
+  return Number.isSafeInteger(entryId) ? `/entries/${entryId}` : '/home';
+}
+
 /**
  * Sends one message over one channel; throws `DeliveryFailed` (or the request's error) when it did not arrive.
  * The webhook's `webhook-id` is the message's id on every try, so a receiver can drop a repeat.
@@ -62,6 +68,12 @@ export async function deliver(channel: OpenChannel, m: OutgoingMessage, ctx: Del
     case 'email': {
       if (!ctx.mailer) throw new DeliveryFailed('the server has no mail settings');
       if (!channel.email?.verified) throw new DeliveryFailed('the account’s email address is not verified');
+      if (m.event === 'digest') {
+        // The reminder digest was rendered whole when queued: its subject, text and HTML (digestMail).
+        const { html } = JSON.parse(m.data) as { html: string };
+        await ctx.mailer.send({ to: channel.email.address, subject: m.title, text: m.body, html });
+        return;
+      }
       await ctx.mailer.send({
         to: channel.email.address,
         subject: `Billfold: ${m.title}`,
@@ -130,7 +142,7 @@ export async function deliver(channel: OpenChannel, m: OutgoingMessage, ctx: Del
       const vapid = await ctx.vapid();
       const details = webpush.generateRequestDetails(
         { endpoint: channel.url ?? '', keys },
-        JSON.stringify({ title: m.title, body: m.body, event: m.event, id: m.id }),
+        JSON.stringify({ title: m.title, body: m.body, event: m.event, id: m.id, url: pushLink(m) }),
         {
           vapidDetails: { subject: ctx.vapidSubject, publicKey: vapid.publicKey, privateKey: vapid.privateKey },
           contentEncoding: 'aes128gcm',

@@ -4,7 +4,7 @@ import { formatUsd, fromCents } from '@billfold/contract/money';
 import type { FastifyBaseLogger } from 'fastify';
 import type { SecretBox } from '../../lib/secret-box.ts';
 import { DAY, HOUR, MINUTE } from '../../lib/time.ts';
-import { type DeliveryContext, deliver, type OpenChannel } from './deliver.ts';
+import { type DeliveryContext, DeliveryFailed, deliver, type OpenChannel } from './deliver.ts';
 import type { NotificationsRepository } from './notifications.repository.ts';
 
 /** The first retry after a failure; each next one waits twice as long, at most `BACKOFF_CAP` (ADR 1151). */
@@ -120,14 +120,24 @@ export class NotificationSender {
     return run;
   }
 
+  private openSecret(sealed: string, owner: number): string {
+    try {
+      return this.box.open(sealed, owner);
+    } catch {
+      throw new DeliveryFailed('the channel’s secret does not decrypt: MFA_KEY is not the key it was sealed with');
+    }
+  }
+
   private async open(m: Claimed): Promise<OpenChannel | null> {
     const channel = await this.repo.channelById(Number(m.channel_id));
     if (!channel) return null;
     const owner = Number(channel.user_id);
+    // The server's push keys first: when they do not open, that is the reason to log, not the subscription's.
+    if (channel.kind === 'webpush') await this.ctx.vapid();
     const open: OpenChannel = {
       kind: channel.kind,
       url: channel.url,
-      secret: channel.secret === null ? null : this.box.open(channel.secret, owner),
+      secret: channel.secret === null ? null : this.openSecret(channel.secret, owner),
     };
     if (channel.kind === 'email') {
       const address = await this.repo.email(owner);

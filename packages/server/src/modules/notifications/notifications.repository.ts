@@ -36,15 +36,6 @@ export class NotificationsRepository extends Repository {
     return this.db.selectFrom('notification_channels').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  async countChannels(userId: number): Promise<number> {
-    const row = await this.db
-      .selectFrom('notification_channels')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('user_id', '=', userId)
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
-  }
-
   async insertChannel(row: NewChannelRow): Promise<number> {
     const inserted = await this.db
       .insertInto('notification_channels')

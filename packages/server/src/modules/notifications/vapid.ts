@@ -2,6 +2,9 @@ import webpush from 'web-push';
 import type { SecretBox } from '../../lib/secret-box.ts';
 import type { NotificationsRepository } from './notifications.repository.ts';
 
+/** Why web push fails on a server whose key pair was sealed under another `MFA_KEY`: in its log and delivery log. */
+export const VAPID_SEALED_ELSEWHERE = 'the web push keys do not decrypt: MFA_KEY is not the key they were sealed with';
+
 /** The owner id the VAPID private key is sealed for: the server's own, no user's. */
 const SERVER_OWNER = 0;
 
@@ -21,7 +24,13 @@ export function vapidKeys(repo: NotificationsRepository, box: SecretBox, now: ()
         },
         now(),
       )
-      .then((row) => ({ publicKey: row.public_key, privateKey: box.open(row.private_key, SERVER_OWNER) }))
+      .then((row) => {
+        try {
+          return { publicKey: row.public_key, privateKey: box.open(row.private_key, SERVER_OWNER) };
+        } catch {
+          throw new Error(VAPID_SEALED_ELSEWHERE);
+        }
+      })
       .catch((err: unknown) => {
         cached = null;
         throw err;

@@ -13,7 +13,6 @@ export interface DigestGroup extends Omit<DueGroup, 'scheduled' | 'entries'> {
 }
 
 export interface Digest {
-  to: string;
   username: string;
   overdue: DigestGroup;
   upcoming: DigestGroup;
@@ -36,8 +35,11 @@ function line(e: DigestEntry): string {
   return `#${e.invoiceId} ${e.name}${where}: ${formatUsd(e.balance.totalBalance)} ${side}, due ${e.dueDate}`;
 }
 
-/** The daily digest as plain text and HTML: each group's count, what is owed, and its first invoices. */
-export function digestMail(d: Digest): MailMessage {
+/**
+ * The daily digest's subject, plain text and HTML: each group's count, what is owed, and its first invoices. It
+ * goes to the email channel's address when sent (modules/notifications/deliver.ts).
+ */
+export function digestMail(d: Digest): Omit<MailMessage, 'to'> {
   const groups = [d.overdue, d.upcoming].filter((g) => g.count > 0);
   const subject = `Billfold: ${groups.map((g) => `${plural(g.count, 'invoice')} ${g.title.toLowerCase()}`).join(', ')}`;
   const link = (e: Entry) => (d.appUrl ? `${d.appUrl}/entries/${e.entryId}` : null);
@@ -68,5 +70,5 @@ export function digestMail(d: Digest): MailMessage {
     ...(d.appUrl ? [`<p><a href="${escapeHtml(`${d.appUrl}/home`)}">Open Billfold</a></p>`] : []),
     '<p>You get this email because reminders are on in your Billfold account. Turn them off on the Account page.</p>',
   ].join('\n');
-  return { to: d.to, subject, text, html };
+  return { subject, text, html };
 }

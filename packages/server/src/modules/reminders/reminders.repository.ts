@@ -1,9 +1,30 @@
+import { sql } from 'kysely';
+import { NotificationEvents } from '../../db/notification-events.ts';
 import { Repository } from '../../db/repository.ts';
 
-/** The reminder choice per user, and the per-day claims that make each digest go out once. */
+/** The event key of a channel's digest for a UTC day: one outbox message per channel and day. */
+export const digestKey = (day: string) => `digest:${day}`;
+const DIGEST = '%,digest,%';
+
+/**
+ * The reminder choice, kept as email notification channels hearing `digest`
+ * (docs/decisions/1154-reminder-digest-channel.md), and the accounts whose digest is due.
+ */
 export class RemindersRepository extends Repository {
-  settings(userId: number) {
-    return this.db.selectFrom('reminder_settings').selectAll().where('user_id', '=', userId).executeTakeFirst();
+  events(): NotificationEvents {
+    return new NotificationEvents(this.db);
+  }
+
+  /** The user's first email channel hearing the digest: its days ahead are the reminder settings'. */
+  digestChannel(userId: number) {
+    return this.db
+      .selectFrom('notification_channels')
+      .select(['id', 'days_ahead'])
+      .where('user_id', '=', userId)
+      .where('kind', '=', 'email')
+      .where('events', 'like', DIGEST)
+      .orderBy('id')
+      .executeTakeFirst();
   }
 
   async email(userId: number): Promise<{ email: string; verified: boolean }> {
@@ -15,29 +36,76 @@ export class RemindersRepository extends Repository {
     return { email: row.email, verified: row.email_verified_at !== null };
   }
 
-  async save(userId: number, daysAhead: number, at: number): Promise<void> {
+  async setDays(channelId: number, daysAhead: number, at: number): Promise<void> {
     await this.db
-      .insertInto('reminder_settings')
-      .values({ user_id: userId, days_ahead: daysAhead, updated_at: at })
-      .onConflict((oc) => oc.column('user_id').doUpdateSet({ days_ahead: daysAhead, updated_at: at }))
+      .updateTable('notification_channels')
+      .set({ days_ahead: daysAhead, updated_at: at })
+      .where('id', '=', channelId)
       .execute();
   }
 
-  async remove(userId: number): Promise<void> {
-    await this.db.deleteFrom('reminder_settings').where('user_id', '=', userId).execute();
+  /** A new email channel hearing the digest alone. */
+  async addDigestChannel(userId: number, name: string, daysAhead: number, at: number): Promise<void> {
+    await this.db
+      .insertInto('notification_channels')
+      .values({
+        user_id: userId,
+        kind: 'email',
+        name,
+        url: null,
+        secret: null,
+        events: ',digest,',
+        days_ahead: daysAhead,
+        failing_since: null,
+        paused_at: null,
+        created_at: at,
+        updated_at: at,
+      })
+      .execute();
   }
 
-  /** Active accounts with reminders on, a verified address, and no digest claimed for `day` yet. */
+  /** Reminders off: no email channel of the user hears the digest; one that heard nothing else goes. */
+  async dropDigest(userId: number, at: number): Promise<void> {
+    await this.db
+      .updateTable('notification_channels')
+      .set({ events: sql<string>`replace(events, ',digest,', ',')`, updated_at: at })
+      .where('user_id', '=', userId)
+      .where('kind', '=', 'email')
+      .where('events', 'like', DIGEST)
+      .execute();
+    await this.db
+      .deleteFrom('notification_channels')
+      .where('user_id', '=', userId)
+      .where('kind', '=', 'email')
+      .where('events', '=', ',')
+      .execute();
+  }
+
+  /**
+   * Active email channels hearing the digest, not paused, of active accounts with a verified address, with no
+   * digest queued for `day` yet.
+   */
   dueForDigest(day: string) {
     return this.db
-      .selectFrom('reminder_settings as s')
-      .innerJoin('users as u', 'u.id', 's.user_id')
-      .leftJoin('reminder_sends as r', (join) => join.onRef('r.user_id', '=', 's.user_id').on('r.day', '=', day))
-      .select(['s.user_id', 's.days_ahead', 'u.email', 'u.username'])
+      .selectFrom('notification_channels as c')
+      .innerJoin('users as u', 'u.id', 'c.user_id')
+      .select(['c.id', 'c.user_id', 'c.days_ahead', 'u.username'])
+      .where('c.kind', '=', 'email')
+      .where('c.events', 'like', DIGEST)
+      .where('c.paused_at', 'is', null)
       .where('u.deactivated_at', 'is', null)
       .where('u.email_verified_at', 'is not', null)
-      .where('r.user_id', 'is', null)
-      .orderBy('s.user_id')
+      .where(({ exists, not, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('notification_messages as m')
+              .select('m.id')
+              .whereRef('m.channel_id', '=', 'c.id')
+              .where('m.event_key', '=', digestKey(day)),
+          ),
+        ),
+      )
+      .orderBy('c.id')
       .execute();
   }
 
@@ -47,11 +115,19 @@ export class RemindersRepository extends Repository {
    */
   awaitingFirstLink() {
     return this.db
-      .selectFrom('reminder_settings as s')
-      .innerJoin('users as u', 'u.id', 's.user_id')
+      .selectFrom('users as u')
       .select(['u.id', 'u.username', 'u.email', 'u.email_key', 'u.email_verified_at'])
       .where('u.email_verified_at', 'is', null)
       .where('u.deactivated_at', 'is', null)
+      .where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom('notification_channels as c')
+            .select('c.id')
+            .whereRef('c.user_id', '=', 'u.id')
+            .where('c.kind', '=', 'email')
+            .where('c.events', 'like', DIGEST),
+        ),
+      )
       .where(({ exists, not, selectFrom }) =>
         not(
           exists(
@@ -63,38 +139,6 @@ export class RemindersRepository extends Repository {
         ),
       )
       .orderBy('u.id')
-      .execute();
-  }
-
-  /**
-   * Claims the user's digest for `day`: true for exactly one caller however many processes try at once (the
-   * primary key (user_id, day) lets one insert through; the others insert nothing).
-   */
-  async claim(userId: number, day: string, at: number): Promise<boolean> {
-    const result = await this.db
-      .insertInto('reminder_sends')
-      .values({ user_id: userId, day, claimed_at: at, sent_at: null })
-      .onConflict((oc) => oc.columns(['user_id', 'day']).doNothing())
-      .executeTakeFirst();
-    return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
-  }
-
-  async markSent(userId: number, day: string, at: number): Promise<void> {
-    await this.db
-      .updateTable('reminder_sends')
-      .set({ sent_at: at })
-      .where('user_id', '=', userId)
-      .where('day', '=', day)
-      .execute();
-  }
-
-  /** Gives a claim back after a failed send, so the next run tries again. */
-  async release(userId: number, day: string): Promise<void> {
-    await this.db
-      .deleteFrom('reminder_sends')
-      .where('user_id', '=', userId)
-      .where('day', '=', day)
-      .where('sent_at', 'is', null)
       .execute();
   }
 }

@@ -6,14 +6,15 @@ import {
   type ReminderSettingsBody,
 } from '@billfold/contract/due';
 import { fromCents } from '@billfold/contract/money';
-import type { FastifyBaseLogger } from 'fastify';
+import { MAX_CHANNELS } from '@billfold/contract/notifications';
 import { conflict } from '../../lib/http-error.ts';
 import type { Mailer } from '../../lib/mailer.ts';
 import type { DueRepository } from '../due/due.repository.ts';
 import { dueGroup } from '../due/due-group.ts';
 import type { EmailVerificationService } from '../email-verification/email-verification.service.ts';
+import { tooManyChannels } from '../notifications/channel-limit.ts';
 import { type DigestEntry, type DigestGroup, digestMail } from './reminder-mail.ts';
-import type { RemindersRepository } from './reminders.repository.ts';
+import { digestKey, type RemindersRepository } from './reminders.repository.ts';
 
 /** Digests go out from 07:00 UTC unless `REMINDER_HOUR` says otherwise. */
 export const DEFAULT_REMINDER_HOUR = 7;
@@ -28,20 +29,28 @@ export interface RemindersOptions {
   hourUtc: number;
   appUrl: string | null;
   now: () => number;
+  /** Tells the notification sender that digests were queued. */
+  wake: () => void;
 }
 
 export interface DigestRun {
-  sent: number;
-  /** Nothing due for them today: no mail, and no claim, so a later run looks again. */
+  /** Digests written into the outbox (the notification sender mails them, retrying a failed send). */
+  queued: number;
+  /** Nothing due for them today: nothing queued, so a later run looks again. */
   nothingDue: number;
-  /** Claimed by another process first. */
-  claimedElsewhere: number;
-  failed: number;
+  /** Queued by another process first (the outbox's key lets one through). */
+  queuedElsewhere: number;
   /** Reminders on but the address unverified and never sent a link (accounts older than verification): sent one. */
   askedToVerify: number;
 }
 
-/** E-mail reminders (docs/decisions/1003-email-reminders.md): the user's choice, and the daily digest. */
+/** The name of the email channel that turning reminders on makes. */
+export const DIGEST_CHANNEL_NAME = 'Daily digest';
+
+/**
+ * E-mail reminders (docs/decisions/1003-email-reminders.md): the user's choice, and the daily digest, an email
+ * notification channel's event sent through the outbox (docs/decisions/1154-reminder-digest-channel.md).
+ */
 export class RemindersService {
   constructor(
     private readonly repo: RemindersRepository,
@@ -55,37 +64,48 @@ export class RemindersService {
   }
 
   async settings(userId: number): Promise<ReminderSettings> {
-    const [row, address] = await Promise.all([this.repo.settings(userId), this.repo.email(userId)]);
+    const [channel, address] = await Promise.all([this.repo.digestChannel(userId), this.repo.email(userId)]);
     return {
       configured: this.configured,
-      enabled: row !== undefined,
-      daysAhead: row?.days_ahead ?? REMINDER_DAYS_DEFAULT,
+      enabled: channel !== undefined,
+      daysAhead: channel?.days_ahead ?? REMINDER_DAYS_DEFAULT,
       email: address.email,
       emailVerified: address.verified,
     };
   }
 
-  /** Turning them on needs a server that can send mail (409 otherwise); turning them off always works. */
+  /**
+   * Turning them on needs a server that can send mail (409 otherwise): the user's email channel hearing the digest
+   * takes the days ahead, or one is made. Turning them off always works: no email channel hears the digest.
+   */
   async update(userId: number, body: ReminderSettingsBody): Promise<ReminderSettings> {
-    if (body.enabled === false) await this.repo.remove(userId);
+    const now = this.options.now();
+    if (body.enabled === false) await this.repo.transaction((repo) => repo.dropDigest(userId, now));
     else {
       if (!this.configured) throw conflict(REMINDERS_NOT_CONFIGURED);
-      const current = await this.repo.settings(userId);
-      const days = body.daysAhead ?? current?.days_ahead ?? REMINDER_DAYS_DEFAULT;
-      await this.repo.save(userId, days, this.options.now());
+      await this.repo.transaction(async (repo) => {
+        const current = await repo.digestChannel(userId);
+        if (current) {
+          if (body.daysAhead !== undefined) await repo.setDays(Number(current.id), body.daysAhead, now);
+          return;
+        }
+        if ((await repo.events().countChannels(userId)) >= MAX_CHANNELS) throw tooManyChannels();
+        await repo.addDigestChannel(userId, DIGEST_CHANNEL_NAME, body.daysAhead ?? REMINDER_DAYS_DEFAULT, now);
+      });
     }
     return this.settings(userId);
   }
 
   /**
-   * One pass of the daily digest: for each user with reminders on and none claimed today (UTC), the invoices
-   * overdue and due within their days ahead; a user with something due is claimed (exactly one process wins)
-   * and mailed. A failed send gives the claim back, so the next hourly run tries again. Only verified addresses
-   * get digests; an account whose unverified address was never sent a link (one made before verification) is
-   * sent one, once, saying that its reminders are paused until it is followed.
+   * One pass of the daily digest: for each email channel hearing it with none queued today (UTC), the invoices
+   * overdue and due within its days ahead; with something due, the digest is written into the notification outbox
+   * under the key `digest:<day>` (one per channel and day, however many processes run this) and the sender woken,
+   * which mails it and retries a failed send like any delivery. Only verified addresses get digests; an account
+   * whose unverified address was never sent a link (one made before verification) is sent one, once, saying that
+   * its reminders are paused until it is followed.
    */
-  async sendDigests(log?: FastifyBaseLogger): Promise<DigestRun> {
-    const run: DigestRun = { sent: 0, nothingDue: 0, claimedElsewhere: 0, failed: 0, askedToVerify: 0 };
+  async sendDigests(): Promise<DigestRun> {
+    const run: DigestRun = { queued: 0, nothingDue: 0, queuedElsewhere: 0, askedToVerify: 0 };
     const { mailer, now } = this.options;
     if (!mailer || new Date(now()).getUTCHours() < this.options.hourUtc) return run;
     for (const user of await this.repo.awaitingFirstLink()) {
@@ -93,29 +113,35 @@ export class RemindersService {
       run.askedToVerify += 1;
     }
     const today = utcDate(now());
-    for (const user of await this.repo.dueForDigest(today)) {
-      const userId = Number(user.user_id);
-      const [overdue, upcoming] = await this.groups(userId, today, user.days_ahead);
+    for (const channel of await this.repo.dueForDigest(today)) {
+      const userId = Number(channel.user_id);
+      const [overdue, upcoming] = await this.groups(userId, today, channel.days_ahead);
       if (overdue.count === 0 && upcoming.count === 0) {
         run.nothingDue += 1;
         continue;
       }
-      if (!(await this.repo.claim(userId, today, now()))) {
-        run.claimedElsewhere += 1;
-        continue;
-      }
-      try {
-        await mailer.send(
-          digestMail({ to: user.email, username: user.username, overdue, upcoming, appUrl: this.options.appUrl }),
-        );
-        await this.repo.markSent(userId, today, now());
-        run.sent += 1;
-      } catch (err) {
-        await this.repo.release(userId, today);
-        log?.error({ err, userId }, 'reminder email failed; will retry next run');
-        run.failed += 1;
-      }
+      const mail = digestMail({
+        username: channel.username,
+        overdue,
+        upcoming,
+        appUrl: this.options.appUrl,
+      });
+      const queued = await this.repo.events().record(
+        { userIds: [userId] },
+        'digest',
+        () => ({
+          key: digestKey(today),
+          title: mail.subject,
+          body: mail.text,
+          data: { day: today, overdue: overdue.count, dueSoon: upcoming.count, html: mail.html },
+        }),
+        now(),
+        [Number(channel.id)],
+      );
+      if (queued > 0) run.queued += 1;
+      else run.queuedElsewhere += 1;
     }
+    if (run.queued > 0) this.options.wake();
     return run;
   }
 

@@ -1,7 +1,7 @@
 import type { CreateChannelBody, CreatedChannel } from '@billfold/contract/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { attempt, type Outcome } from '../outcome.ts';
-import { notificationChannelsQueryKey } from './get-notification-channels.ts';
+import { refreshChannels } from './get-notification-channels.ts';
 
 /** `POST /notification-channels`: a new channel; a webhook's signing secret is in this answer only. */
 export function createNotificationChannel(body: CreateChannelBody): Promise<Outcome<CreatedChannel>> {
@@ -13,7 +13,7 @@ export function useCreateNotificationChannel() {
   return useMutation({
     mutationFn: createNotificationChannel,
     onSuccess: (outcome) => {
-      if (outcome.ok) void queryClient.invalidateQueries({ queryKey: notificationChannelsQueryKey });
+      if (outcome.ok) refreshChannels(queryClient);
     },
   });
 }

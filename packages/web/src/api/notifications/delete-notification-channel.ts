@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { attempt, type Outcome } from '../outcome.ts';
-import { notificationChannelsQueryKey } from './get-notification-channels.ts';
+import { refreshChannels } from './get-notification-channels.ts';
 import { notificationDeliveriesQueryKey } from './get-notification-deliveries.ts';
 
 /** `DELETE /notification-channels/{id}`: the channel and its deliveries are gone. */
@@ -14,7 +14,7 @@ export function useDeleteNotificationChannel() {
     mutationFn: deleteNotificationChannel,
     onSuccess: (outcome) => {
       if (!outcome.ok) return;
-      void queryClient.invalidateQueries({ queryKey: notificationChannelsQueryKey });
+      refreshChannels(queryClient);
       void queryClient.invalidateQueries({ queryKey: notificationDeliveriesQueryKey });
     },
   });

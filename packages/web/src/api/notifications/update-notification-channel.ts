@@ -1,7 +1,7 @@
 import type { NotificationChannel, UpdateChannelBody } from '@billfold/contract/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { attempt, type Outcome } from '../outcome.ts';
-import { notificationChannelsQueryKey } from './get-notification-channels.ts';
+import { refreshChannels } from './get-notification-channels.ts';
 
 /** `PATCH /notification-channels/{id}`: its name, events, days ahead, or resumed. */
 export function updateNotificationChannel({
@@ -16,7 +16,7 @@ export function useUpdateNotificationChannel() {
   return useMutation({
     mutationFn: updateNotificationChannel,
     onSuccess: (outcome) => {
-      if (outcome.ok) void queryClient.invalidateQueries({ queryKey: notificationChannelsQueryKey });
+      if (outcome.ok) refreshChannels(queryClient);
     },
   });
 }

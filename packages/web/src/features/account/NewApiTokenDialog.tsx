@@ -1,8 +1,5 @@
 import { type CreatedToken, MAX_TOKEN_NAME, type TokenScope } from '@billfold/contract/tokens';
-import ContentCopy from '@mui/icons-material/ContentCopy';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import DialogContentText from '@mui/material/DialogContentText';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import FormLabel from '@mui/material/FormLabel';
@@ -17,6 +14,7 @@ import { failureMessage } from '../../api/outcome.ts';
 import { FormDialog } from '../../components/FormDialog.tsx';
 import { IsoDateField } from '../../components/IsoDateField.tsx';
 import { NameField } from '../../components/NameField.tsx';
+import { SecretOnce } from '../../components/SecretOnce.tsx';
 import { curlExample, SCOPE_LABELS, tokenNameProblem } from './api-token-text.ts';
 import { useAccountNotice } from './use-account-notice.ts';
 
@@ -63,16 +61,6 @@ export function NewApiTokenDialog({ open, onClose }: { open: boolean; onClose: (
     if (!outcome.ok) return setError(failureMessage(outcome, { failed: FAILED, error: FAILED }));
     setMade(outcome.data);
   };
-  const copy = async () => {
-    if (!made) return;
-    try {
-      await navigator.clipboard.writeText(made.token);
-      notify('Token copied.', 'success');
-    } catch {
-      notify('Could not copy; select the token and copy it yourself.', 'error');
-    }
-  };
-
   return (
     <FormDialog
       open={open}
@@ -86,29 +74,7 @@ export function NewApiTokenDialog({ open, onClose }: { open: boolean; onClose: (
       onClose={close}
     >
       {made ? (
-        <>
-          <Alert severity="warning">Copy this token now. It is shown only once.</Alert>
-          <Box
-            component="code"
-            aria-label="API token"
-            data-testid="new-api-token"
-            sx={{
-              p: 1.5,
-              fontFamily: 'monospace',
-              fontSize: '0.95rem',
-              overflowWrap: 'anywhere',
-              bgcolor: 'action.hover',
-              borderRadius: 1,
-              userSelect: 'all',
-            }}
-          >
-            {made.token}
-          </Box>
-          <Box>
-            <Button startIcon={<ContentCopy />} onClick={copy}>
-              Copy
-            </Button>
-          </Box>
+        <SecretOnce value={made.token} noun="token" label="API token" testId="new-api-token" notify={notify}>
           <DialogContentText variant="body2">Send it in the Authorization header, for example:</DialogContentText>
           <Box
             component="code"
@@ -116,7 +82,7 @@ export function NewApiTokenDialog({ open, onClose }: { open: boolean; onClose: (
           >
             {curlExample(made.token, window.location.origin)}
           </Box>
-        </>
+        </SecretOnce>
       ) : (
         <>
           <DialogContentText>

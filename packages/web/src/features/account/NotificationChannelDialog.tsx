@@ -11,10 +11,6 @@ import {
   type NotificationChannel,
   type NotificationEvent,
 } from '@billfold/contract/notifications';
-import ContentCopy from '@mui/icons-material/ContentCopy';
-import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
 import DialogContentText from '@mui/material/DialogContentText';
 import FormControlLabel from '@mui/material/FormControlLabel';
@@ -28,6 +24,7 @@ import { useUpdateNotificationChannel } from '../../api/notifications/update-not
 import { failureMessage } from '../../api/outcome.ts';
 import { FormDialog } from '../../components/FormDialog.tsx';
 import { NameField } from '../../components/NameField.tsx';
+import { SecretOnce } from '../../components/SecretOnce.tsx';
 import { EVENT_LABELS, KIND_LABELS } from './notification-text.ts';
 import { useAccountNotice } from './use-account-notice.ts';
 import { subscribeThisBrowser, webPushSupported } from './web-push.ts';
@@ -45,7 +42,8 @@ interface Props {
   /** The channel to edit; null to add one. */
   channel: NotificationChannel | null;
   emailConfigured: boolean;
-  webPushKey: string;
+  /** Null when the server's push keys cannot be opened: web push cannot be added. */
+  webPushKey: string | null;
   onClose: () => void;
 }
 
@@ -101,7 +99,9 @@ export function NotificationChannelDialog({ open, channel, emailConfigured, webP
     const found = problem();
     setError(found);
     if (found) return;
-    const common = { name: name.trim(), events, daysAhead: Number(days) };
+    // The daily digest is a mail: only an email channel hears it.
+    const chosen = kind === 'email' ? events : events.filter((e) => e !== 'digest');
+    const common = { name: name.trim(), events: chosen, daysAhead: Number(days) };
     if (channel) {
       const outcome = await update.mutateAsync({ id: channel.id, ...common });
       if (!outcome.ok)
@@ -111,6 +111,9 @@ export function NotificationChannelDialog({ open, channel, emailConfigured, webP
     }
     let body: CreateChannelBody;
     if (kind === 'webpush') {
+      if (webPushKey === null) {
+        return setError('This server cannot send web push now: its push keys do not open. Ask its administrator.');
+      }
       setSubscribing(true);
       try {
         body = { kind, ...common, subscription: await subscribeThisBrowser(webPushKey) };
@@ -134,15 +137,6 @@ export function NotificationChannelDialog({ open, channel, emailConfigured, webP
     close();
   };
 
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(secret ?? '');
-      notify('Secret copied.', 'success');
-    } catch {
-      notify('Could not copy; select the secret and copy it yourself.', 'error');
-    }
-  };
-
   const kindDisabled = (k: ChannelKind) =>
     (k === 'email' && !emailConfigured) || (k === 'webpush' && !webPushSupported());
 
@@ -159,25 +153,11 @@ export function NotificationChannelDialog({ open, channel, emailConfigured, webP
       onClose={close}
     >
       {secret ? (
-        <>
-          <Alert severity="warning">Copy this secret now. It is shown only once.</Alert>
+        <SecretOnce value={secret} noun="secret" label="Signing secret" testId="webhook-secret" notify={notify}>
           <DialogContentText variant="body2">
             Your receiver checks each request’s webhook-signature header with it (Standard Webhooks).
           </DialogContentText>
-          <Box
-            component="code"
-            aria-label="Signing secret"
-            data-testid="webhook-secret"
-            sx={{ p: 1.5, fontFamily: 'monospace', overflowWrap: 'anywhere', bgcolor: 'action.hover', borderRadius: 1 }}
-          >
-            {secret}
-          </Box>
-          <Box>
-            <Button startIcon={<ContentCopy />} onClick={copy}>
-              Copy
-            </Button>
-          </Box>
-        </>
+        </SecretOnce>
       ) : (
         <>
           {!editing && (
@@ -226,7 +206,7 @@ export function NotificationChannelDialog({ open, channel, emailConfigured, webP
           )}
           <FormGroup>
             <FormLabel component="legend">Tell me when</FormLabel>
-            {NOTIFICATION_EVENTS.map((event) => (
+            {NOTIFICATION_EVENTS.filter((event) => event !== 'digest' || kind === 'email').map((event) => (
               <FormControlLabel
                 key={event}
                 control={
@@ -237,14 +217,15 @@ export function NotificationChannelDialog({ open, channel, emailConfigured, webP
             ))}
           </FormGroup>
           <TextField
-            label="Days ahead for “due soon”"
+            label={kind === 'email' ? 'Days ahead for “due soon” and the digest' : 'Days ahead for “due soon”'}
             name="channel-days"
             type="number"
             value={days}
             onChange={(event) => setDays(event.target.value)}
-            disabled={!events.includes('due_soon')}
+            disabled={!events.includes('due_soon') && !(kind === 'email' && events.includes('digest'))}
             slotProps={{ htmlInput: { min: 1, max: MAX_CHANNEL_DAYS } }}
-            sx={{ maxWidth: 240 }}
+            fullWidth
+            sx={{ maxWidth: 340 }}
           />
         </>
       )}

@@ -16,6 +16,7 @@ export const EVENT_LABELS: Record<NotificationEvent, string> = {
   import_finished: 'An import finished',
   member_joined: 'Someone joined a ledger',
   price_increase: 'A recurring bill went up',
+  digest: 'Daily reminder digest',
 };
 
 export const STATUS_LABELS: Record<DeliveryStatus, string> = {
@@ -30,7 +31,9 @@ export function eventsSummary(events: NotificationEvent[], daysAhead: number): s
   if (events.length === 0) return 'No events chosen';
   return events
     .map((e) =>
-      e === 'due_soon' ? `${EVENT_LABELS[e]} (${daysAhead} ${daysAhead === 1 ? 'day' : 'days'})` : EVENT_LABELS[e],
+      e === 'due_soon' || e === 'digest'
+        ? `${EVENT_LABELS[e]} (${daysAhead} ${daysAhead === 1 ? 'day' : 'days'})`
+        : EVENT_LABELS[e],
     )
     .join(', ');
 }
