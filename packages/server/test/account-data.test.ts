@@ -7,7 +7,11 @@ import type { RecycleList } from '@billfold/contract/recycle';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AccountDataRepository } from '../src/modules/account-data/account-data.repository.ts';
+import {
+  AccountDataRepository,
+  EXPORT_READ_MS,
+  nextExportWindow,
+} from '../src/modules/account-data/account-data.repository.ts';
 import {
   ACCOUNT_NOT_EMPTY,
   AccountDataService,
@@ -425,5 +429,18 @@ describe.each(dialects)('account file from %s', (dialect) => {
       ledger: { name: 'Personal' },
     });
     expect(await totalsMismatches(target.app.db)).toEqual([]);
+  });
+});
+
+describe('the window of ids an export read walks', () => {
+  it('narrows toward the target time while reads are slow, widens at most twice a read, within its bounds', () => {
+    // A read of 20,000 ids that took 400 ms (a WAL grown large): the next walks 1,000, which should take 20 ms.
+    expect(nextExportWindow(20_000, 20 * EXPORT_READ_MS)).toBe(1_000);
+    expect(nextExportWindow(1_000, 10 * EXPORT_READ_MS)).toBe(200);
+    // However slow, a read still walks 200 ids; once fast again the window doubles back, to at most 20,000.
+    expect(nextExportWindow(200, 1_000 * EXPORT_READ_MS)).toBe(200);
+    expect(nextExportWindow(200, 1)).toBe(400);
+    expect(nextExportWindow(16_000, 0)).toBe(20_000);
+    expect(nextExportWindow(20_000, EXPORT_READ_MS)).toBe(20_000);
   });
 });

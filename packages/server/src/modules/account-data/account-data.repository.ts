@@ -27,6 +27,21 @@ export const FILE_ROWS_PER_STATEMENT = 100;
 export const EXPORT_PAGE_ROWS = 1_000;
 /** Ids an export's read walks at most per statement (about 3 ms on SQLite, rows of other ledgers included). */
 const EXPORT_ID_WINDOW = 20_000;
+/** The fewest ids a read walks, however slow reads are. */
+const EXPORT_ID_WINDOW_MIN = 200;
+/** How long one export read should take; a slower one narrows the next read's window of ids. */
+export const EXPORT_READ_MS = 20;
+
+/**
+ * The window of ids the next read walks, from the last one's and how long it took: scaled toward `EXPORT_READ_MS`,
+ * at most doubling, between `EXPORT_ID_WINDOW_MIN` and `EXPORT_ID_WINDOW`. Reads slow down by ten to a hundred times
+ * while SQLite's WAL is large (an account import of a hundred megabytes just committed, not yet checkpointed, finds
+ * each page through hundreds of WAL index blocks): a fixed window then held the event loop for 300–700 ms a read.
+ */
+export function nextExportWindow(window: number, ms: number): number {
+  const scaled = ms > 0 ? Math.floor((window * EXPORT_READ_MS) / ms) : EXPORT_ID_WINDOW;
+  return Math.max(EXPORT_ID_WINDOW_MIN, Math.min(EXPORT_ID_WINDOW, window * 2, scaled));
+}
 /**
  * `+ledger_id`: the ledger's rows found along the primary key (walking ids in order) rather than through an index
  * led by `ledger_id`, which SQLite would pick and then sort the whole ledger for every page (60–280 ms a page at a
@@ -147,10 +162,10 @@ export class AccountDataRepository extends Repository {
 
   /**
    * The rows `page` reads in id order, each page read only when the caller asks for it (keyset pagination): at most
-   * `EXPORT_PAGE_ROWS` rows with ids in (`after`, `upTo`], a window of at most `EXPORT_ID_WINDOW` ids walked by
-   * the primary key, up to the table's largest id at the first read. So each statement does a bounded amount of
-   * work whatever the ledger's size or its share of the table; an empty window is followed by a turn of the event
-   * loop, a full one by the caller's.
+   * `EXPORT_PAGE_ROWS` rows with ids in (`after`, `upTo`], a window of ids walked by the primary key (at most
+   * `EXPORT_ID_WINDOW`, narrowed while reads are slow: `nextExportWindow`), up to the table's largest id at the first
+   * read. So each statement does a bounded amount of work whatever the ledger's size, its share of the table or the
+   * state of the WAL; an empty window is followed by a turn of the event loop, a full one by the caller's.
    */
   private async *pages<R extends { id: number }>(
     table: 'bills' | 'entries' | 'payments',
@@ -161,9 +176,12 @@ export class AccountDataRepository extends Repository {
       .select((eb) => eb.fn.max('id').as('id'))
       .executeTakeFirst();
     const lastId = Number(last?.id ?? 0);
+    let window = EXPORT_ID_WINDOW;
     for (let after = 0; after < lastId; ) {
-      const upTo = Math.min(after + EXPORT_ID_WINDOW, lastId);
+      const upTo = Math.min(after + window, lastId);
+      const started = performance.now();
       const rows = await page(after, upTo);
+      window = nextExportWindow(window, performance.now() - started);
       after = rows.length === EXPORT_PAGE_ROWS ? (rows.at(-1) as R).id : upTo;
       if (rows.length > 0) yield rows;
       else await nextTurn();
