@@ -7,7 +7,9 @@ import type { GridColDef } from '@mui/x-data-grid';
 import { Link as RouterLink } from 'react-router-dom';
 import type { ColumnContent } from '../column-widths.ts';
 import { isOverdue } from '../DueDate.tsx';
-import { FlowIcon, PaidIcon } from './icons.tsx';
+import AttachFileIcon from '@mui/icons-material/AttachFile';
+import { visuallyHidden } from '../visually-hidden.ts';
+import { FileCount, FlowIcon, PaidIcon } from './icons.tsx';
 
 /**
  * Wide enough for the largest amount, `999,999,999.99` (decision 0603), in the app's font; the grids size their
@@ -19,7 +21,10 @@ export const MONEY_SAMPLES = [formatAmount(-999_999_999.99), formatAmount(999_99
 /** Every digit drawn as wide as the widest: a date column always has room for any date. */
 export const DATE_SAMPLES = ['0000-00-00', '8888-88-88', '2026-12-30'] as const;
 
-/** The 11 columns (docs/product.md, Home (/home)) and the optional Due; every field is one the server sorts by (`sortField`). */
+/**
+ * The 11 columns (docs/product.md, Home (/home)) and the optional Due and Files; every field but Files is one the
+ * server sorts by (`sortField`).
+ */
 export const INVOICE_COLUMNS: GridColDef<Entry>[] = [
   {
     field: 'invoiceId',
@@ -86,6 +91,24 @@ export const INVOICE_COLUMNS: GridColDef<Entry>[] = [
     width: 104,
     renderCell: ({ row }) => <DueCell entry={row} />,
   },
+  {
+    // The paperclip (docs/decisions/1143-attachment-count-and-filter.md): the files of the invoice and its payments.
+    field: 'attachmentCount',
+    headerName: 'Files',
+    width: 64,
+    sortable: false,
+    align: 'center',
+    headerAlign: 'center',
+    renderHeader: () => (
+      <>
+        <AttachFileIcon fontSize="small" aria-hidden />
+        <Box component="span" sx={visuallyHidden}>
+          Files
+        </Box>
+      </>
+    ),
+    renderCell: ({ row }) => <FileCount count={row.attachmentCount ?? 0} />,
+  },
 ];
 
 /**
@@ -109,6 +132,7 @@ export const INVOICE_COLUMN_CONTENT: Readonly<Record<string, ColumnContent<Entry
   internal: { header: 'Internal', sortRoom: false, min: 76, fallback: 100 },
   archived: { header: 'Archived', sortRoom: false, min: 84, fallback: 110 },
   dueDate: { header: 'Due', samples: DATE_SAMPLES, bold: true, min: 88, fallback: 104 },
+  attachmentCount: { header: 'Files', sortRoom: false, min: 56, fallback: 64 },
 };
 
 /** The narrowest a user may drag a column. */
@@ -131,7 +155,7 @@ export function sizedInvoiceColumns(
 }
 
 /** Columns a grid hides until the user shows them from the column chooser. */
-export const HIDDEN_BY_DEFAULT: Readonly<Record<string, false>> = { dueDate: false };
+export const HIDDEN_BY_DEFAULT: Readonly<Record<string, false>> = { dueDate: false, attachmentCount: false };
 
 /** The due date, in the error colour while the invoice is overdue (the column is too narrow for a chip). */
 function DueCell({ entry }: { entry: Entry }) {
