@@ -95,7 +95,13 @@ describe.each(CASES)('the ledger index after every kind of write on $dialect, $w
     };
     // The same scopes at every step: the index keeps the masks of recent scopes (`LedgerIndex.match`), which must
     // never outlive the data they were made from.
-    for (const query of ['', 'paid=false', 'flow=expense&archives=false', 'hasAttachment=true', 'hasAttachment=false']) {
+    for (const query of [
+      '',
+      'paid=false',
+      'flow=expense&archives=false',
+      'hasAttachment=true',
+      'hasAttachment=false',
+    ]) {
       for (const path of [`/entries/stats?${query}`, `/entries?${query}&sortField=balance&sortOrder=desc&pageSize=5`]) {
         const mine = await get(t.app, path);
         if (path.startsWith('/entries/stats')) expect(mine.timing, `${step}: ${path}`).toBe('ledger;desc=index');

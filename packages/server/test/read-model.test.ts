@@ -18,7 +18,15 @@ import { sortedNumbers } from './helpers/entry-order.ts';
 import { type Session, signUp } from './helpers/factories.ts';
 import { random } from './helpers/random.ts';
 import { referenceStats } from './helpers/reference-stats.ts';
-import { type SeededBill, type SeededEntry, seedAttachments, seedBills, seedCategories, seedEntries, userIdOf } from './helpers/seed.ts';
+import {
+  type SeededBill,
+  type SeededEntry,
+  seedAttachments,
+  seedBills,
+  seedCategories,
+  seedEntries,
+  userIdOf,
+} from './helpers/seed.ts';
 
 /**
  * Equivalence of the read model with a plain in-memory model: filter combinations drawn at random from the

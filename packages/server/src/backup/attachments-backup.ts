@@ -25,9 +25,9 @@ export interface FilesBackupResult {
 function keysOf(copy: string): string[] {
   const db = new SQLite(copy, { readonly: true, fileMustExist: true });
   try {
-    return (db.prepare('select distinct file_key from attachments order by file_key').all() as { file_key: string }[]).map(
-      (row) => row.file_key,
-    );
+    return (
+      db.prepare('select distinct file_key from attachments order by file_key').all() as { file_key: string }[]
+    ).map((row) => row.file_key);
   } finally {
     db.close();
   }
@@ -57,7 +57,8 @@ export async function copyAttachmentFiles(copy: string, store: FileStore, target
     });
     await pipeline(source, count, createWriteStream(join(folder, key)));
     const digest = hash.digest('hex');
-    if (digest !== key) throw new Error(`the stored file ${key} does not hold the bytes its name says (SHA-256 ${digest})`);
+    if (digest !== key)
+      throw new Error(`the stored file ${key} does not hold the bytes its name says (SHA-256 ${digest})`);
     result.files += 1;
     result.bytes += bytes;
   }

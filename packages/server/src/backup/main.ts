@@ -30,7 +30,9 @@ try {
     store.close?.();
   }
   const removed = result.removed.length > 0 ? `; removed ${result.removed.length} older (keeping ${config.keep})` : '';
-  const files = result.files ? `; ${result.files.files} attachment files (${result.files.bytes} bytes) in ${result.files.path}` : '';
+  const files = result.files
+    ? `; ${result.files.files} attachment files (${result.files.bytes} bytes) in ${result.files.path}`
+    : '';
   console.log(`Backup written: ${result.path} (${result.bytes} bytes, integrity ok)${files}${removed}`);
   if (result.files && result.files.missing.length > 0)
     console.error(

@@ -142,7 +142,10 @@ export class AttachmentsService {
     await this.repo.transaction(async (repo) => {
       const row = await repo.get(actor.ledgerId, id);
       if (!row) throw notFound(ATTACHMENT_MESSAGES.attachmentNotFound);
-      await repo.touch(actor.ledgerId, row.entry_id === null ? { paymentId: Number(row.payment_id) } : { entryId: Number(row.entry_id) });
+      await repo.touch(
+        actor.ledgerId,
+        row.entry_id === null ? { paymentId: Number(row.payment_id) } : { entryId: Number(row.entry_id) },
+      );
       await repo.delete(actor.ledgerId, id);
     });
   }

@@ -237,7 +237,7 @@ export abstract class LedgerIndexStore {
 
   /** Marks the invoices with a file of their own or on a live payment. */
   private async loadAttachments(): Promise<void> {
-    const { rows } = await attachmentCounts(this.db, this.ledgerId).execute(this.db);
+    const { rows } = await attachmentCounts(this.ledgerId).execute(this.db);
     for (const r of rows) {
       const slot = this.find(Number(r.entry_id));
       if (slot >= 0) this.cols.flags[slot] = (this.cols.flags[slot] as number) | ATTACHED;
@@ -247,7 +247,7 @@ export abstract class LedgerIndexStore {
   /** Which of the invoices `ids` have a file attached to them or to a live payment. */
   private async attachedOf(ids: number[]): Promise<Set<number>> {
     if (ids.length === 0) return new Set();
-    const { rows } = await attachmentCounts(this.db, this.ledgerId, ids).execute(this.db);
+    const { rows } = await attachmentCounts(this.ledgerId, ids).execute(this.db);
     return new Set(rows.map((r) => Number(r.entry_id)));
   }
 

@@ -104,7 +104,7 @@ export class ReadModelRepository extends Repository {
   async attachmentCounts(ledgerId: number, ids: number[]): Promise<Map<number, number>> {
     const counts = new Map(ids.map((id) => [id, 0]));
     if (ids.length === 0) return counts;
-    const { rows } = await attachmentCounts(this.db, ledgerId, ids).execute(this.db);
+    const { rows } = await attachmentCounts(ledgerId, ids).execute(this.db);
     for (const r of rows) counts.set(Number(r.entry_id), Number(r.n));
     return counts;
   }

@@ -67,7 +67,7 @@ const ATTACHED = sql<SqlBool>`(exists (select 1 from attachments a where a.entry
  * The number of files attached to each of the invoices `ids` of the ledger (every invoice of it when absent), or to
  * their live payments; invoices without any are left out.
  */
-export function attachmentCounts(db: Kysely<Database>, ledgerId: number, ids?: readonly number[]) {
+export function attachmentCounts(ledgerId: number, ids?: readonly number[]) {
   const own = ids ? sql` and a.entry_id in (${sql.join(ids)})` : sql``;
   const paid = ids ? sql` and p.entry_id in (${sql.join(ids)})` : sql``;
   return sql<{ entry_id: number; n: number }>`select entry_id, count(*) as n from (

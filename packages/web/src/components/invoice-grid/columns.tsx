@@ -1,13 +1,13 @@
 import { categoryLabel } from '@billfold/contract/categories';
 import type { Entry } from '@billfold/contract/entries';
 import { formatAmount } from '@billfold/contract/money';
+import AttachFileIcon from '@mui/icons-material/AttachFile';
 import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
 import type { GridColDef } from '@mui/x-data-grid';
 import { Link as RouterLink } from 'react-router-dom';
 import type { ColumnContent } from '../column-widths.ts';
 import { isOverdue } from '../DueDate.tsx';
-import AttachFileIcon from '@mui/icons-material/AttachFile';
 import { visuallyHidden } from '../visually-hidden.ts';
 import { FileCount, FlowIcon, PaidIcon } from './icons.tsx';
 

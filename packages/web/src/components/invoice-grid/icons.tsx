@@ -96,9 +96,18 @@ export const fileCountLabel = (count: number) => (count === 1 ? '1 file' : `${co
  * "No files", so the cell is never silent.
  */
 export function FileCount({ count }: { count: number }) {
-  if (count === 0) return <Box component="span" sx={visuallyHidden}>No files</Box>;
+  if (count === 0)
+    return (
+      <Box component="span" sx={visuallyHidden}>
+        No files
+      </Box>
+    );
   return (
-    <Box component="span" title={fileCountLabel(count)} sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.25 }}>
+    <Box
+      component="span"
+      title={fileCountLabel(count)}
+      sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.25 }}
+    >
       <AttachFileIcon fontSize="small" aria-hidden sx={{ color: 'text.secondary' }} />
       <span aria-hidden>{count}</span>
       <Box component="span" sx={visuallyHidden}>
