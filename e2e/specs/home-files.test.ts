@@ -79,5 +79,5 @@ describe('files on Home (docs/decisions/1143-attachment-count-and-filter.md)', (
     expect(await list.getByText('1 file', { exact: true }).count()).toBe(1);
     await screenshotBothThemes(phone, 'home-files-phone');
     await expectAccessible(phone, 'Home list with files (phone)');
-  });
+  }, 120_000); // two pages, three filters and four screenshots on a shared machine
 });

@@ -214,7 +214,7 @@ describe.each(CASES)('the ledger index after every kind of write on $dialect, $w
     const c = await createBill(other, { name: 'Corner', category: 'Financial' });
     for (let i = 0; i < 5; i++) await createEntry(other, { billId: c.id, amount: 1 + i, date: '2026-03-03' });
     await expectSameAnswers('a new entity and invoices from another process');
-  }, 120_000); // twelve steps, each comparing hundreds of answers on a shared machine
+  }, 300_000); // fifteen steps, each comparing hundreds of answers on a shared machine
 });
 
 describe.each(dialects)('loading and keeping ledger indexes on %s', (dialect) => {

@@ -22,8 +22,8 @@ export const MONEY_SAMPLES = [formatAmount(-999_999_999.99), formatAmount(999_99
 export const DATE_SAMPLES = ['0000-00-00', '8888-88-88', '2026-12-30'] as const;
 
 /**
- * The 11 columns (docs/product.md, Home (/home)) and the optional Due and Files; every field but Files is one the
- * server sorts by (`sortField`).
+ * The 11 columns (docs/product.md, Home (/home)) and the optional Files (beside the invoice number, so that it shows
+ * without scrolling when chosen) and Due; every field but Files is one the server sorts by (`sortField`).
  */
 export const INVOICE_COLUMNS: GridColDef<Entry>[] = [
   {
@@ -38,6 +38,24 @@ export const INVOICE_COLUMNS: GridColDef<Entry>[] = [
         {row.invoiceId}
       </Link>
     ),
+  },
+  {
+    // The paperclip (docs/decisions/1143-attachment-count-and-filter.md): the files of the invoice and its payments.
+    field: 'attachmentCount',
+    headerName: 'Files',
+    width: 56,
+    sortable: false,
+    align: 'center',
+    headerAlign: 'center',
+    renderHeader: () => (
+      <>
+        <AttachFileIcon fontSize="small" aria-hidden />
+        <Box component="span" sx={visuallyHidden}>
+          Files
+        </Box>
+      </>
+    ),
+    renderCell: ({ row }) => <FileCount count={row.attachmentCount ?? 0} />,
   },
   {
     field: 'name',
@@ -91,24 +109,6 @@ export const INVOICE_COLUMNS: GridColDef<Entry>[] = [
     width: 104,
     renderCell: ({ row }) => <DueCell entry={row} />,
   },
-  {
-    // The paperclip (docs/decisions/1143-attachment-count-and-filter.md): the files of the invoice and its payments.
-    field: 'attachmentCount',
-    headerName: 'Files',
-    width: 64,
-    sortable: false,
-    align: 'center',
-    headerAlign: 'center',
-    renderHeader: () => (
-      <>
-        <AttachFileIcon fontSize="small" aria-hidden />
-        <Box component="span" sx={visuallyHidden}>
-          Files
-        </Box>
-      </>
-    ),
-    renderCell: ({ row }) => <FileCount count={row.attachmentCount ?? 0} />,
-  },
 ];
 
 /**
@@ -132,7 +132,7 @@ export const INVOICE_COLUMN_CONTENT: Readonly<Record<string, ColumnContent<Entry
   internal: { header: 'Internal', sortRoom: false, min: 76, fallback: 100 },
   archived: { header: 'Archived', sortRoom: false, min: 84, fallback: 110 },
   dueDate: { header: 'Due', samples: DATE_SAMPLES, bold: true, min: 88, fallback: 104 },
-  attachmentCount: { header: 'Files', sortRoom: false, min: 56, fallback: 64 },
+  attachmentCount: { header: 'Files', sortRoom: false, min: 48, fallback: 56 },
 };
 
 /** The narrowest a user may drag a column. */
