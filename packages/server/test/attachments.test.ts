@@ -278,8 +278,9 @@ describe.each(dialects)('attachments (%s)', (dialect) => {
     };
     expect(await list()).toEqual({ [entry.entryId]: 0, [other.entryId]: 0 });
     expect(await list('hasAttachment=true')).toEqual({});
-    const own = (await attach(me, 'entries', entry.entryId, pdfFile('counted 1'))).json<Attachment>();
-    await attach(me, 'entries', entry.entryId, pdfFile('counted 2'));
+    // The same bytes twice: two files on the list, one stored file, so the delete below leaves no orphan behind.
+    const own = (await attach(me, 'entries', entry.entryId, pdfFile('counted twice'))).json<Attachment>();
+    await attach(me, 'entries', entry.entryId, pdfFile('counted twice'));
     await attach(me, 'payments', payment.paymentId, pdfFile('counted 3'));
     expect(await list()).toEqual({ [entry.entryId]: 2, [other.entryId]: 1 });
     expect(await list('hasAttachment=false')).toEqual({});
@@ -288,6 +289,10 @@ describe.each(dialects)('attachments (%s)', (dialect) => {
     expect(await list()).toEqual({ [entry.entryId]: 1, [other.entryId]: 0 });
     expect(await list('hasAttachment=false')).toEqual({ [other.entryId]: 0 });
     expect(await list('hasAttachment=true')).toEqual({ [entry.entryId]: 1 });
+    // Restored, the payment brings its file back into the count (and out of the purge the next test runs).
+    const back = await request(me, 'POST', '/recycle/restore', { entityType: 'Payment', entityId: payment.paymentId });
+    expect(back.statusCode, back.body).toBe(200);
+    expect(await list('hasAttachment=true')).toEqual({ [entry.entryId]: 1, [other.entryId]: 1 });
     const bad = await request(me, 'GET', '/entries?hasAttachment=maybe');
     expect(bad.statusCode).toBe(400);
   });
