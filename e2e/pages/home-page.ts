@@ -119,7 +119,7 @@ export class HomePage {
     await field.locator('..').getByRole('button', { name: /clear/i }).click();
   }
 
-  choice(group: 'Status' | 'Flow' | 'Archives', option: string): Locator {
+  choice(group: 'Status' | 'Flow' | 'Files' | 'Archives', option: string): Locator {
     return this.filters.getByRole('group', { name: group }).getByRole('button', { name: option, exact: true });
   }
 

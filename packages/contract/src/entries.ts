@@ -50,6 +50,11 @@ export const entry = z.object({
   internal: z.boolean(),
   archived: z.boolean(),
   recycle: z.boolean(),
+  /**
+   * Files attached to the invoice and to its live payments (docs/decisions/1143-attachment-count-and-filter.md).
+   * Sent in the list answer (`GET /entries`) only; an additive field, absent elsewhere.
+   */
+  attachmentCount: z.number().int().nonnegative().optional(),
 });
 export type Entry = z.infer<typeof entry>;
 
@@ -102,6 +107,8 @@ export const entryFilters = z
     flow: optionalParam(filterFlow),
     paid: optionalParam(z.enum(['true', 'false', 'overpaid', 'partial'])),
     archives: optionalParam(z.enum(['true', 'false'])),
+    /** `true`: invoices with a file attached to them or to a live payment of theirs; `false`: those without. */
+    hasAttachment: optionalParam(z.enum(['true', 'false'])),
     /** Unpaid invoices due before today (`overdue`) or from today to today + `dueWithin` days (`upcoming`). */
     due: optionalParam(z.enum(['overdue', 'upcoming'])),
     dueWithin: optionalParam(wholeNumberParam(0, MAX_DUE_WITHIN)),

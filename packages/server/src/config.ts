@@ -449,9 +449,12 @@ export interface BackupConfig {
   dir: string;
   /** How many copies it keeps; older ones are removed after each successful backup. */
   keep: number;
+  /** The server's attachment store, whose files each copy carries (docs/decisions/1144-backups-carry-files.md). */
+  attachments: AttachmentsConfig;
 }
 
 const backupEnvSchema = envSchema.pick({ DATA_DIR: true, DATABASE_URL: true }).extend({
+  ...s3EnvSchema.shape,
   BACKUP_DIR: z.string().min(1).optional(),
   BACKUP_KEEP: z.coerce.number().int().min(1, 'BACKUP_KEEP must be at least 1').default(7),
 });
@@ -464,5 +467,6 @@ export function loadBackupConfig(env: NodeJS.ProcessEnv = process.env): BackupCo
     database: parseDatabaseUrl(e.DATABASE_URL, dataDir),
     dir: e.BACKUP_DIR ? resolve(e.BACKUP_DIR) : join(dataDir, 'backups'),
     keep: e.BACKUP_KEEP,
+    attachments: attachmentsOf(e, dataDir),
   };
 }

@@ -264,6 +264,39 @@ describe.each(dialects)('attachments (%s)', (dialect) => {
     expect((await request(api, 'GET', `/attachments/${onPayment.id}`)).statusCode).toBe(200);
   });
 
+  it('the list counts files and filters on them at once, its cached pages included (ADR 1143)', async () => {
+    const me: Api = { app: t.app, session: await signUp(t.app) };
+    const entry = await createEntry(me);
+    const other = await createEntry(me);
+    const payment = await createPayment(me, { entryId: other.entryId });
+    // Read as a browser does (no `no-cache`): a page cached under an older data version must not come back.
+    const list = async (query = '') => {
+      const res = await me.app.inject({ method: 'GET', url: `/api/v1/entries?${query}`, headers: me.session.headers });
+      expect(res.statusCode, res.body).toBe(200);
+      const body = res.json<{ entries: { entryId: number; attachmentCount: number }[]; total: number }>();
+      return Object.fromEntries(body.entries.map((e) => [e.entryId, e.attachmentCount]));
+    };
+    expect(await list()).toEqual({ [entry.entryId]: 0, [other.entryId]: 0 });
+    expect(await list('hasAttachment=true')).toEqual({});
+    // The same bytes twice: two files on the list, one stored file, so the delete below leaves no orphan behind.
+    const own = (await attach(me, 'entries', entry.entryId, pdfFile('counted twice'))).json<Attachment>();
+    await attach(me, 'entries', entry.entryId, pdfFile('counted twice'));
+    await attach(me, 'payments', payment.paymentId, pdfFile('counted 3'));
+    expect(await list()).toEqual({ [entry.entryId]: 2, [other.entryId]: 1 });
+    expect(await list('hasAttachment=false')).toEqual({});
+    expect((await request(me, 'DELETE', `/attachments/${own.id}`)).statusCode).toBe(204);
+    await updatePayment(me, { paymentId: payment.paymentId, recycle: true });
+    expect(await list()).toEqual({ [entry.entryId]: 1, [other.entryId]: 0 });
+    expect(await list('hasAttachment=false')).toEqual({ [other.entryId]: 0 });
+    expect(await list('hasAttachment=true')).toEqual({ [entry.entryId]: 1 });
+    // Restored, the payment brings its file back into the count (and out of the purge the next test runs).
+    const back = await request(me, 'POST', '/recycle/restore', { entityType: 'Payment', entityId: payment.paymentId });
+    expect(back.statusCode, back.body).toBe(200);
+    expect(await list('hasAttachment=true')).toEqual({ [entry.entryId]: 1, [other.entryId]: 1 });
+    const bad = await request(me, 'GET', '/entries?hasAttachment=maybe');
+    expect(bad.statusCode).toBe(400);
+  });
+
   it('removes an attachment for good; its file goes with the sweep once nothing shares it', async () => {
     const entry = await createEntry(api);
     const bytes = pdfFile('to be removed');

@@ -1,13 +1,15 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { listBackups } from '../src/backup/sqlite-backup.ts';
+import { filesFolderOf, listBackups } from '../src/backup/sqlite-backup.ts';
 import { createDatabase } from '../src/db/database.ts';
 import { rollupDifferences } from '../src/modules/read-model/rollup-tables.ts';
+import { pdfFile } from './helpers/attachments.ts';
 import { STRONG_PASSWORD } from './helpers/factories.ts';
 import { call as api, login, type ServerProcess, startServer } from './helpers/server-process.ts';
 import { totalsMismatches } from './security/database-state.ts';
@@ -108,6 +110,92 @@ describe('npm run backup', () => {
       stop = true;
       await server?.stop();
       rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 180_000);
+
+  it('carries the attachment files its copy names, byte for byte, and a restore serves them', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'billfold-backup-files-'));
+    const restoreDir = mkdtempSync(join(tmpdir(), 'billfold-restore-files-'));
+    const backupDir = join(dataDir, 'copies');
+    const secret = 'backup-test-secret-backup-test-secret-0123456789';
+    const env = { DATA_DIR: dataDir, JWT_SECRET: secret, BACKUP_DIR: backupDir, BACKUP_KEEP: '1' };
+    const servers: ServerProcess[] = [];
+    try {
+      const server = await startServer(env);
+      servers.push(server);
+      const username = 'backup_files';
+      await fetch(`${server.url}/api/v1/auth/create`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username, email: 'files@example.com', password: STRONG_PASSWORD }),
+      });
+      const token = await login(server.url, { username, password: STRONG_PASSWORD });
+      const bill = await api(server.url, token, 'POST', '/bills', { name: 'Backup Files' });
+      const entry = await api(server.url, token, 'POST', '/entries/new', {
+        billId: bill.id,
+        date: '2026-11-01',
+        flow: 'expense',
+        amount: 12.5,
+      });
+      const payment = await api(server.url, token, 'POST', '/payments', {
+        entryId: entry.entryId,
+        date: '2026-11-02',
+        amount: 12.5,
+        type: 'bank',
+        medium: 'ach',
+      });
+      const attach = async (path: string, bytes: Buffer) => {
+        const form = new FormData();
+        form.append('file', new Blob([new Uint8Array(bytes)], { type: 'application/pdf' }), 'bill.pdf');
+        const res = await fetch(`${server.url}/api/v1${path}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}` },
+          body: form,
+        });
+        expect(res.status, await res.clone().text()).toBe(201);
+        return ((await res.json()) as { id: number }).id;
+      };
+      const bill1 = pdfFile('backup one');
+      const bill2 = pdfFile('backup two');
+      const first = await attach(`/entries/${entry.entryId}/attachments`, bill1);
+      await attach(`/payments/${payment.paymentId}/attachments`, bill2);
+      await attach(`/payments/${payment.paymentId}/attachments`, bill1); // the same bytes: one file
+      const keyOf = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+      const { stdout } = await backup(env);
+      expect(stdout).toMatch(/integrity ok\); 2 attachment files \(\d+ bytes\) in .*billfold-.*\.files/);
+      const copy = join(backupDir, listBackups(backupDir).at(-1) as string);
+      const folder = filesFolderOf(copy);
+      for (const bytes of [bill1, bill2]) {
+        const key = keyOf(bytes);
+        expect(readFileSync(join(folder, 'objects', key.slice(0, 2), key)).equals(bytes)).toBe(true);
+      }
+
+      // Restored as docs/operations.md says, into another data folder: the database and the files' folder.
+      cpSync(copy, join(restoreDir, 'billfold.db'));
+      cpSync(join(folder, 'objects'), join(restoreDir, 'attachments', 'objects'), { recursive: true });
+      const restored = await startServer({ DATA_DIR: restoreDir, JWT_SECRET: secret });
+      servers.push(restored);
+      const again = await login(restored.url, { username, password: STRONG_PASSWORD });
+      const served = await fetch(`${restored.url}/api/v1/attachments/${first}`, {
+        headers: { authorization: `Bearer ${again}` },
+      });
+      expect(served.status).toBe(200);
+      expect(Buffer.from(await served.arrayBuffer()).equals(bill1)).toBe(true);
+
+      // A file lost from the store is named, and the rest still copied; the older copy goes with its files.
+      const lost = keyOf(bill2);
+      rmSync(join(dataDir, 'attachments', 'objects', lost.slice(0, 2), lost));
+      const next = await backup(env);
+      expect(next.stdout).toMatch(/; 1 attachment files/);
+      expect(next.stderr).toContain(lost);
+      expect(listBackups(backupDir)).toHaveLength(1);
+      expect(existsSync(folder)).toBe(false);
+      expect(existsSync(filesFolderOf(join(backupDir, listBackups(backupDir).at(-1) as string)))).toBe(true);
+    } finally {
+      for (const s of servers) await s.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+      rmSync(restoreDir, { recursive: true, force: true });
     }
   }, 180_000);
 

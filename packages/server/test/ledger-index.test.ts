@@ -8,6 +8,7 @@ import { DAY } from '../src/lib/time.ts';
 import { DataVersionRepository } from '../src/modules/read-model/data-version.repository.ts';
 import { DEFAULT_LEDGER_INDEX_OPTIONS } from '../src/modules/read-model/ledger-indexes.ts';
 import { createTestApp, dialects, type TestApp, testConfig } from './helpers/app.ts';
+import { attach, pdfFile } from './helpers/attachments.ts';
 import { type DrawSource, drawCombination, filterQuery } from './helpers/combinations.ts';
 import {
   type Api,
@@ -32,8 +33,8 @@ const SQL_ONLY = { ...DEFAULT_LEDGER_INDEX_OPTIONS, maxBytes: 0 };
 
 /** Seeds the filter combinations drawn after each write; a failure names its seed and step. */
 const SEED = Number(process.env.LEDGER_INDEX_SEED ?? 20261123);
-/** Combinations drawn after each write, each compared in all 12 sorts both ways. */
-const DRAWS = 5;
+/** Combinations drawn after each write, each compared in all 12 sorts both ways (fewer for a quick run). */
+const DRAWS = Number(process.env.LEDGER_INDEX_DRAWS ?? 5);
 
 const CASES = dialects.flatMap((dialect) => [
   { dialect, catchUpUpTo: DEFAULT_LEDGER_INDEX_OPTIONS.catchUpUpTo, way: 'caught up' },
@@ -90,10 +91,17 @@ describe.each(CASES)('the ledger index after every kind of write on $dialect, $w
       invoiceNumbers: live.entries.map((e) => e.invoiceId),
       firstDay: '2025-12-01',
       days: 300,
+      attachments: true,
     };
     // The same scopes at every step: the index keeps the masks of recent scopes (`LedgerIndex.match`), which must
     // never outlive the data they were made from.
-    for (const query of ['', 'paid=false', 'flow=expense&archives=false']) {
+    for (const query of [
+      '',
+      'paid=false',
+      'flow=expense&archives=false',
+      'hasAttachment=true',
+      'hasAttachment=false',
+    ]) {
       for (const path of [`/entries/stats?${query}`, `/entries?${query}&sortField=balance&sortOrder=desc&pageSize=5`]) {
         const mine = await get(t.app, path);
         if (path.startsWith('/entries/stats')) expect(mine.timing, `${step}: ${path}`).toBe('ledger;desc=index');
@@ -154,6 +162,20 @@ describe.each(CASES)('the ledger index after every kind of write on $dialect, $w
     await editEntry(indexed, { ...e2, amount: 999.99, date: '2025-12-31', services: 'aaa first' });
     await expectSameAnswers('edits');
 
+    // Files (docs/decisions/1143-attachment-count-and-filter.md): on an invoice here, on a payment from another
+    // process; then one deleted, and a payment holding the other one's file recycled and restored.
+    const own = await attach(indexed, 'entries', e1.entryId, pdfFile('own'));
+    expect(own.statusCode, own.body).toBe(201);
+    const p2 = await createPayment(indexed, { entryId: e2.entryId, amount: 1 });
+    expect((await attach(other, 'payments', p2.paymentId, pdfFile('paid'))).statusCode).toBe(201);
+    await expectSameAnswers('files attached to an invoice and to a payment');
+    expect((await request(other, 'DELETE', `/attachments/${own.json().id}`)).statusCode).toBe(204);
+    await updatePayment(indexed, { ...p2, recycle: true });
+    await expectSameAnswers('a file deleted, a payment with a file recycled');
+    const back = await request(other, 'POST', '/recycle/restore', { entityType: 'Payment', entityId: p2.paymentId });
+    expect(back.statusCode, back.body).toBe(200);
+    await expectSameAnswers('the payment with a file restored');
+
     await updateBill(indexed, { ...a, name: 'Zeta Corp', category: 'Dining' });
     await updateBill(indexed, { ...b, status: 0 });
     await expectSameAnswers('entity renamed and another archived');
@@ -192,7 +214,7 @@ describe.each(CASES)('the ledger index after every kind of write on $dialect, $w
     const c = await createBill(other, { name: 'Corner', category: 'Financial' });
     for (let i = 0; i < 5; i++) await createEntry(other, { billId: c.id, amount: 1 + i, date: '2026-03-03' });
     await expectSameAnswers('a new entity and invoices from another process');
-  }, 120_000); // twelve steps, each comparing hundreds of answers on a shared machine
+  }, 300_000); // fifteen steps, each comparing hundreds of answers on a shared machine
 });
 
 describe.each(dialects)('loading and keeping ledger indexes on %s', (dialect) => {

@@ -18,7 +18,15 @@ import { sortedNumbers } from './helpers/entry-order.ts';
 import { type Session, signUp } from './helpers/factories.ts';
 import { random } from './helpers/random.ts';
 import { referenceStats } from './helpers/reference-stats.ts';
-import { type SeededBill, type SeededEntry, seedBills, seedCategories, seedEntries, userIdOf } from './helpers/seed.ts';
+import {
+  type SeededBill,
+  type SeededEntry,
+  seedAttachments,
+  seedBills,
+  seedCategories,
+  seedEntries,
+  userIdOf,
+} from './helpers/seed.ts';
 
 /**
  * Equivalence of the read model with a plain in-memory model: filter combinations drawn at random from the
@@ -41,8 +49,8 @@ const SERVER_TODAY = utcDate(testClock().now());
 /** A category filter names a built-in category or one of the user's own in any case, spacing or `_` for space. */
 const sameCategory = (filter: string, stored: string) => categoryKey(filter) === categoryKey(stored);
 
-/** The model: what the API's filters say, read straight off the seeded rows. */
-function matches(c: Combination, e: SeededEntry): boolean {
+/** The model: what the API's filters say, read straight off the seeded rows (`attached`: invoices with files). */
+function matches(c: Combination, e: SeededEntry, attached: ReadonlyMap<number, number>): boolean {
   if (c.startDate && e.date < c.startDate) return false;
   if (c.endDate && e.date > c.endDate) return false;
   if (c.invoiceNum !== undefined && e.invoiceNumber !== c.invoiceNum) return false;
@@ -59,6 +67,8 @@ function matches(c: Combination, e: SeededEntry): boolean {
   if (c.paid === 'partial' && !(e.paidCents > 0 && e.paidCents < e.amountCents)) return false;
   if (c.archives === 'true' && !e.bill.archived) return false;
   if (c.archives === 'false' && e.bill.archived) return false;
+  if (c.hasAttachment === 'true' && !attached.has(e.id)) return false;
+  if (c.hasAttachment === 'false' && attached.has(e.id)) return false;
   if (c.due) {
     const today = c.today ?? SERVER_TODAY;
     if (e.dueDate === null || e.paidCents >= e.amountCents) return false;
@@ -116,6 +126,8 @@ describe.each(dialects)(`read model equals the in-memory model on %s (seed ${SEE
   let alice: Session;
   let live: SeededEntry[];
   let bills: SeededBill[];
+  /** Per invoice: its files and those of its live payments (invoices with none left out). */
+  const attached = new Map<number, number>();
 
   beforeAll(async () => {
     t = await createTestApp(
@@ -192,6 +204,22 @@ describe.each(dialects)(`read model equals the in-memory model on %s (seed ${SEE
     const seeded = await seedEntries(t.app.db, aliceId, specs);
     if (gone) await seedEntries(t.app.db, aliceId, [{ bill: gone, amountCents: 500, date: '2024-05-05' }]);
     live = seeded.filter((e) => e.recycledAt === null);
+    // Files on about a third of the invoices, on payments (a recycled payment's file counts for nothing), some on both.
+    const files: ({ entryId: number } | { paymentId: number })[] = [];
+    for (const e of seeded) {
+      const count = (n: number) => attached.set(e.id, (attached.get(e.id) ?? 0) + n);
+      if (r.chance(0.2)) {
+        const n = 1 + r.int(2);
+        for (let k = 0; k < n; k++) files.push({ entryId: e.id });
+        count(n);
+      }
+      for (const p of e.payments) {
+        if (!r.chance(0.3)) continue;
+        files.push({ paymentId: p.id });
+        if (p.recycledAt === null && e.recycledAt === null) count(1);
+      }
+    }
+    await seedAttachments(t.app.db, aliceId, files);
     const [other] = await seedBills(t.app.db, bobId, [{ name: bills[0]?.name ?? 'x', category: 'Salary' }]);
     if (other) await seedEntries(t.app.db, bobId, [{ bill: other, amountCents: 2500, date: '2024-01-01' }]);
   });
@@ -226,11 +254,12 @@ describe.each(dialects)(`read model equals the in-memory model on %s (seed ${SEE
           invoiceNumbers: live.map((e) => e.invoiceNumber),
           firstDay: FIRST_DAY,
           days: 3 * 365,
+          attachments: true,
         });
         const filters = filterQuery(c);
         const expected = ordered(
           c,
-          live.filter((e) => matches(c, e)),
+          live.filter((e) => matches(c, e, attached)),
         );
         const pageSize = r.pick([1, 3, 7, 25, 100]);
         const pages = Math.ceil(expected.length / pageSize);
@@ -247,11 +276,15 @@ describe.each(dialects)(`read model equals the in-memory model on %s (seed ${SEE
               body.entries.map((e) => e.invoiceId),
               `${label} page ${pageNum}`,
             ).toEqual(expected.slice(pageNum * pageSize, (pageNum + 1) * pageSize));
+            expect(
+              body.entries.map((e) => e.attachmentCount),
+              `${label} page ${pageNum} files`,
+            ).toEqual(body.entries.map((e) => attached.get(e.entryId) ?? 0));
           }
           expect(await get<Stats>(app, `/entries/stats?${filters}`), label).toEqual(
             modelStats(
               c,
-              live.filter((e) => matches(c, e)),
+              live.filter((e) => matches(c, e, attached)),
             ),
           );
         }

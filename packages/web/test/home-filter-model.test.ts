@@ -309,11 +309,12 @@ describe('activeFilterCount (the Filters button of phones and tablets)', () => {
         status: 'paid',
         flow: 'INCOMING',
         due: 'next7',
+        files: 'without',
       },
       dateRange: { start: '2026-01-01', end: '2026-01-31' },
       includeArchived: 'only',
     };
-    expect(activeFilterCount(busy, NOW)).toBe(10);
+    expect(activeFilterCount(busy, NOW)).toBe(11);
     expect(activeFilterCount({ ...defaults, fields: { ...EMPTY_FIELDS, status: 'unpaid' } }, NOW)).toBe(1);
   });
 
@@ -321,6 +322,23 @@ describe('activeFilterCount (the Filters button of phones and tablets)', () => {
     expect(activeFilterCount({ ...defaults, dateRange: { start: null, end: null } }, NOW)).toBe(1);
     expect(activeFilterCount({ ...defaults, includeArchived: true }, NOW)).toBe(1);
     expect(activeFilterCount({ ...defaults, fields: { ...EMPTY_FIELDS, invoice: '000' } }, NOW)).toBe(0);
+  });
+});
+
+describe('the Files filter', () => {
+  const defaults = defaultFilterState(NOW);
+  const files = (value: FilterFields['files']) =>
+    toFilterParams({ ...defaults, fields: { ...EMPTY_FIELDS, files: value } }, NOW).hasAttachment;
+
+  it('asks for invoices with files, without, or leaves the parameter out for any', () => {
+    expect(files('with')).toBe('true');
+    expect(files('without')).toBe('false');
+    expect(files(null)).toBeUndefined();
+  });
+
+  it('is restored from saved settings, and a forged value is none', () => {
+    expect(restoreFilterState({ filters: { files: 'without' } }, NOW).fields.files).toBe('without');
+    expect(restoreFilterState({ filters: { files: 'maybe' } }, NOW).fields.files).toBeNull();
   });
 });
 

@@ -68,17 +68,28 @@ describe('saved grid state', () => {
       page: 2,
       pageSize: 25,
       sortModel: [{ field: 'amount', sort: 'desc' }],
-      columnVisibility: { dueDate: false, services: false },
+      columnVisibility: { dueDate: false, estimate: false, attachmentCount: false, services: false },
       columnWidths: { name: 260, date: 120 },
     });
     clearSession();
     expect(sessionStorage.getItem('columnWidths')).toBeNull();
   });
 
-  it('hides the Due column until the user shows it, and keeps it shown then', () => {
-    expect(sanitizeViewState({}, [100], 100).columnVisibility).toEqual({ dueDate: false });
+  it('hides the Due, Estimate and Files columns until the user shows them, and keeps them shown then', () => {
+    expect(sanitizeViewState({}, [100], 100).columnVisibility).toEqual({
+      dueDate: false,
+      estimate: false,
+      attachmentCount: false,
+    });
     expect(sanitizeViewState({ columnVisibility: { dueDate: true } }, [100], 100).columnVisibility).toEqual({
       dueDate: true,
+      estimate: false,
+      attachmentCount: false,
+    });
+    expect(sanitizeViewState({ columnVisibility: { attachmentCount: true } }, [100], 100).columnVisibility).toEqual({
+      dueDate: false,
+      estimate: false,
+      attachmentCount: true,
     });
   });
 
@@ -106,7 +117,7 @@ describe('saved grid state', () => {
       page: 0,
       pageSize: 100,
       sortModel: [],
-      columnVisibility: { dueDate: false, amount: false },
+      columnVisibility: { dueDate: false, estimate: false, attachmentCount: false, amount: false },
       columnWidths: { services: 180 },
     });
     expect(sanitizeViewState({ page: 1.5, pageSize: 7 }, [2, 5, 10], 10)).toMatchObject({ page: 0, pageSize: 10 });

@@ -1,9 +1,12 @@
 import { loadBackupConfig } from '../config.ts';
+import { createFileStore } from '../lib/file-store.ts';
+import { copyAttachmentFiles } from './attachments-backup.ts';
 import { backupSqlite } from './sqlite-backup.ts';
 
 /**
- * `npm run backup`: a consistent copy of the configured SQLite database, safe while the server runs.
- * PostgreSQL is backed up with its own tools (docs/operations.md).
+ * `npm run backup`: a consistent copy of the configured SQLite database, safe while the server runs, with the
+ * attachment files it names (docs/decisions/1144-backups-carry-files.md). PostgreSQL is backed up with its own
+ * tools (docs/operations.md).
  */
 
 try {
@@ -14,9 +17,27 @@ try {
     );
     process.exit(2);
   }
-  const result = await backupSqlite({ file: config.database.file, dir: config.dir, keep: config.keep });
+  const store = createFileStore(config.attachments.dir, config.attachments.s3);
+  let result: Awaited<ReturnType<typeof backupSqlite>>;
+  try {
+    result = await backupSqlite({
+      file: config.database.file,
+      dir: config.dir,
+      keep: config.keep,
+      files: (copy, folder) => copyAttachmentFiles(copy, store, folder),
+    });
+  } finally {
+    store.close?.();
+  }
   const removed = result.removed.length > 0 ? `; removed ${result.removed.length} older (keeping ${config.keep})` : '';
-  console.log(`Backup written: ${result.path} (${result.bytes} bytes, integrity ok)${removed}`);
+  const files = result.files
+    ? `; ${result.files.files} attachment files (${result.files.bytes} bytes) in ${result.files.path}`
+    : '';
+  console.log(`Backup written: ${result.path} (${result.bytes} bytes, integrity ok)${files}${removed}`);
+  if (result.files && result.files.missing.length > 0)
+    console.error(
+      `Warning: ${result.files.missing.length} attachment files the database names are not in the store: ${result.files.missing.join(', ')} (see npm run attachments:check)`,
+    );
 } catch (err) {
   console.error(`Backup failed: ${(err as Error).message}`);
   process.exit(1);

@@ -1,11 +1,14 @@
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
+import type { FilesBackupResult } from './attachments-backup.ts';
 
 /**
  * A consistent copy of a live SQLite database through SQLite's online backup API, written under a temporary
  * name, checked with `PRAGMA integrity_check`, then renamed into place, so a file named like a backup is
- * always a whole, verified one. The oldest backups beyond `keep` are removed afterwards.
+ * always a whole, verified one. With `files`, the attachment files the copy names are copied beside it
+ * (`billfold-<time>.files/`) before either is renamed into place. The oldest backups beyond `keep` are removed
+ * afterwards, their files with them.
  * docs/operations.md says how to restore one.
  */
 
@@ -15,6 +18,8 @@ export interface BackupOptions {
   dir: string;
   keep: number;
   now?: () => number;
+  /** Copies the files the verified database copy names into the given folder. */
+  files?: (copy: string, folder: string) => Promise<FilesBackupResult>;
 }
 
 export interface BackupResult {
@@ -22,6 +27,8 @@ export interface BackupResult {
   bytes: number;
   pages: number;
   removed: string[];
+  /** The attachment files copied, when `files` was given, and their folder. */
+  files?: FilesBackupResult & { path: string };
 }
 
 const PREFIX = 'billfold-';
@@ -32,6 +39,9 @@ const NAME = /^billfold-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z\.db$/;
 export function backupName(at: number): string {
   return `${PREFIX}${new Date(at).toISOString().replace(/[:.]/g, '-')}${SUFFIX}`;
 }
+
+/** The folder of a backup's attachment files: `billfold-<time>.files` beside `billfold-<time>.db`. */
+export const filesFolderOf = (backup: string) => backup.replace(/\.db$/, '.files');
 
 /** Backups in `dir`, oldest first. */
 export function listBackups(dir: string): string[] {
@@ -44,12 +54,15 @@ export function listBackups(dir: string): string[] {
   return names.filter((name) => NAME.test(name)).sort();
 }
 
-export async function backupSqlite({ file, dir, keep, now = Date.now }: BackupOptions): Promise<BackupResult> {
+export async function backupSqlite({ file, dir, keep, now = Date.now, files }: BackupOptions): Promise<BackupResult> {
   if (!Number.isInteger(keep) || keep < 1) throw new Error('keep must be a whole number of at least 1');
   mkdirSync(dir, { recursive: true });
   const target = join(dir, backupName(now()));
   const partial = `${target}.partial`;
+  const folder = filesFolderOf(target);
+  const partialFolder = `${folder}.partial`;
   rmSync(partial, { force: true });
+  rmSync(partialFolder, { recursive: true, force: true });
   const source = new SQLite(file, { fileMustExist: true });
   let pages = 0;
   try {
@@ -61,17 +74,31 @@ export async function backupSqlite({ file, dir, keep, now = Date.now }: BackupOp
   } finally {
     source.close();
   }
+  let copied: FilesBackupResult | undefined;
   try {
     verify(partial);
+    copied = files ? await files(partial, partialFolder) : undefined;
   } catch (err) {
     rmSync(partial, { force: true });
+    rmSync(partialFolder, { recursive: true, force: true });
     throw err;
   }
+  // The files first: a database named like a backup always has its files beside it.
+  if (copied) renameSync(partialFolder, folder);
   renameSync(partial, target);
   const existing = listBackups(dir);
   const removed = existing.slice(0, Math.max(existing.length - keep, 0));
-  for (const name of removed) rmSync(join(dir, name), { force: true });
-  return { path: target, bytes: statSync(target).size, pages, removed };
+  for (const name of removed) {
+    rmSync(join(dir, name), { force: true });
+    rmSync(filesFolderOf(join(dir, name)), { recursive: true, force: true });
+  }
+  return {
+    path: target,
+    bytes: statSync(target).size,
+    pages,
+    removed,
+    ...(copied ? { files: { ...copied, path: folder } } : {}),
+  };
 }
 
 function verify(path: string): void {

@@ -21,6 +21,7 @@ export interface Combination {
   flow?: NonNullable<EntryFilters['flow']>;
   paid?: NonNullable<EntryFilters['paid']>;
   archives?: NonNullable<EntryFilters['archives']>;
+  hasAttachment?: NonNullable<EntryFilters['hasAttachment']>;
   due?: NonNullable<EntryFilters['due']>;
   dueWithin?: number;
   /** Sent as `today`; without it the server's date (the test clock's) counts. */
@@ -37,6 +38,8 @@ export interface DrawSource {
   /** Dates are drawn from `firstDay` and the `days` after it. */
   firstDay: string;
   days: number;
+  /** The ledger has attachments: the `hasAttachment` filter is drawn too. */
+  attachments?: boolean;
 }
 
 const spell = (r: Random, s: string) => r.pick([s, s.toUpperCase(), s.toLowerCase().replaceAll(' ', '_')]);
@@ -67,6 +70,7 @@ export function drawCombination(r: Random, from: DrawSource): Combination {
   if (r.chance(0.35)) c.flow = r.pick(['income', 'expense', 'internal'] as const);
   if (r.chance(0.4)) c.paid = r.pick(['true', 'false', 'overpaid', 'partial'] as const);
   if (r.chance(0.3)) c.archives = r.pick(['true', 'false'] as const);
+  if (from.attachments && r.chance(0.3)) c.hasAttachment = r.pick(['true', 'false'] as const);
   if (r.chance(0.3)) {
     c.due = r.pick(['overdue', 'upcoming'] as const);
     if (c.due === 'upcoming' && r.chance(0.8)) c.dueWithin = r.pick([0, 7, 30, 90, 366]);
@@ -88,6 +92,7 @@ export function filterQuery(c: Combination): string {
   if (c.flow) q.set('flow', c.flow);
   if (c.paid) q.set('paid', c.paid);
   if (c.archives) q.set('archives', c.archives);
+  if (c.hasAttachment) q.set('hasAttachment', c.hasAttachment);
   if (c.due) q.set('due', c.due);
   if (c.dueWithin !== undefined) q.set('dueWithin', String(c.dueWithin));
   if (c.today) q.set('today', c.today);

@@ -137,6 +137,35 @@ export async function seedCategories(
     .execute();
 }
 
+/**
+ * Attachment rows on invoices or payments of a ledger, each naming a file by a made-up key: the read side counts
+ * rows and never opens their bytes.
+ */
+export async function seedAttachments(
+  db: Db,
+  owner: SeedOwner,
+  items: readonly ({ entryId: number } | { paymentId: number })[],
+): Promise<void> {
+  const ledgerId = await ledgerOf(db, owner);
+  for (const part of chunks(items)) {
+    await db
+      .insertInto('attachments')
+      .values(
+        part.map((item, i) => ({
+          ledger_id: ledgerId,
+          entry_id: 'entryId' in item ? item.entryId : null,
+          payment_id: 'paymentId' in item ? item.paymentId : null,
+          file_key: `seed-${i}`.padEnd(64, '0'),
+          file_name: `receipt-${i}.pdf`,
+          content_type: 'application/pdf',
+          size: 1000 + i,
+          created_at: DEFAULT_AT,
+        })),
+      )
+      .execute();
+  }
+}
+
 export async function seedBills(db: Db, owner: SeedOwner, specs: BillSeed[]): Promise<SeededBill[]> {
   const ledgerId = await ledgerOf(db, owner);
   const bills = specs.map((spec) => {

@@ -153,6 +153,7 @@ const filters = (g: Gen, w: World) => ({
   flow: maybe(g, () => draw(g, fc.constantFrom('income', 'expense', 'internal', 'INCOMING', 'outgoing'))),
   paid: maybe(g, () => draw(g, fc.constantFrom('true', 'false', 'overpaid', 'partial'))),
   archives: maybe(g, () => draw(g, fc.constantFrom('true', 'false'))),
+  hasAttachment: maybe(g, () => draw(g, fc.constantFrom('true', 'false'))),
   ...(maybe(g, () => true)
     ? {
         due: 'upcoming',

@@ -1,6 +1,7 @@
-import type { Insertable } from 'kysely';
+import { type Insertable, type SqlBool, sql } from 'kysely';
 import { Repository } from '../../db/repository.ts';
 import type { AttachmentsTable } from '../../db/schema.ts';
+import { DataVersionRepository } from '../read-model/data-version.repository.ts';
 
 /** Which item a file is attached to. */
 export type AttachmentOwner = { entryId: number } | { paymentId: number };
@@ -64,6 +65,19 @@ export class AttachmentsRepository extends Repository {
           eb.and([eb('a.payment_id', 'is not', null), eb('p.recycled_at', 'is', null)]),
         ]),
       );
+  }
+
+  /**
+   * Raises the ledger's data version and logs the invoice the file belongs to (itself, or its payment's), in the
+   * caller's transaction: the list cache, the ledger index and the `hasAttachment` filter read the change
+   * (docs/decisions/1143-attachment-count-and-filter.md).
+   */
+  async touch(ledgerId: number, owner: AttachmentOwner): Promise<void> {
+    const written =
+      'entryId' in owner
+        ? sql<SqlBool>`e.id = ${owner.entryId}`
+        : sql<SqlBool>`e.id in (select p.entry_id from payments p where p.id = ${owner.paymentId})`;
+    await new DataVersionRepository(this.db).raise(ledgerId, written);
   }
 
   async delete(ledgerId: number, id: number): Promise<void> {

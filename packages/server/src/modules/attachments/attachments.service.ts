@@ -75,6 +75,7 @@ export class AttachmentsService {
       await repo.lockLedgerRow(ledgerId);
       await this.checkOwner(repo, ledgerId, owner);
       await this.checkQuota(repo, ledgerId, file.size);
+      await repo.touch(ledgerId, owner);
       return repo.insert({
         ledger_id: ledgerId,
         entry_id: 'entryId' in owner ? owner.entryId : null,
@@ -139,7 +140,12 @@ export class AttachmentsService {
    */
   async remove(actor: Actor, id: number): Promise<void> {
     await this.repo.transaction(async (repo) => {
-      if (!(await repo.get(actor.ledgerId, id))) throw notFound(ATTACHMENT_MESSAGES.attachmentNotFound);
+      const row = await repo.get(actor.ledgerId, id);
+      if (!row) throw notFound(ATTACHMENT_MESSAGES.attachmentNotFound);
+      await repo.touch(
+        actor.ledgerId,
+        row.entry_id === null ? { paymentId: Number(row.payment_id) } : { entryId: Number(row.entry_id) },
+      );
       await repo.delete(actor.ledgerId, id);
     });
   }

@@ -35,7 +35,11 @@ export class EntriesListService {
     const categories = await this.repo.categoryBook(ledgerId, filters.categoryList);
     const scope = toScope(ledgerId, filters, { today: utcDate(this.now()), categories });
     const [total, rows] = await this.repo.countAndPage(scope, sort, pageNum * pageSize, pageSize);
-    return { entries: rows.map(toEntry), total };
+    const files = await this.repo.attachmentCounts(
+      ledgerId,
+      rows.map((r) => r.id),
+    );
+    return { entries: rows.map((r) => ({ ...toEntry(r), attachmentCount: files.get(r.id) ?? 0 })), total };
   }
 
   exportFileName(): string {

@@ -43,6 +43,8 @@ export const LIVE = 1;
 export const ARCHIVED = 2;
 export const INTERNAL = 4;
 export const INCOMING = 8;
+/** A file is attached to the invoice or to one of its live payments (docs/decisions/1143-attachment-count-and-filter.md). */
+export const ATTACHED = 16;
 
 /** `due` of an invoice without a due date. */
 export const NO_DUE = 0x7fffffff;

@@ -2,6 +2,7 @@ import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import {
   ARCHIVED,
+  ATTACHED,
   allocate,
   BYTES_PER_SLOT,
   type Columns,
@@ -17,7 +18,7 @@ import {
   Shares,
 } from './ledger-index-columns.ts';
 import { descriptionBytes, entityBytes } from './ledger-index-size.ts';
-import { SORT_COLUMNS, type SortColumn } from './scope-sql.ts';
+import { attachmentCounts, SORT_COLUMNS, type SortColumn } from './scope-sql.ts';
 
 /**
  * The ledger index's storage (`LedgerIndex` in ledger-index.ts adds the reads): the columns read from the
@@ -173,6 +174,7 @@ export abstract class LedgerIndexStore {
       await yieldToEventLoop();
     }
     await this.loadPayments();
+    await this.loadAttachments();
     within();
     for (const column of new Set(Object.values(SORT_COLUMNS))) {
       await this.readOrder(column);
@@ -231,6 +233,22 @@ export abstract class LedgerIndexStore {
       after = Number(last.id);
       await yieldToEventLoop();
     }
+  }
+
+  /** Marks the invoices with a file of their own or on a live payment. */
+  private async loadAttachments(): Promise<void> {
+    const { rows } = await attachmentCounts(this.ledgerId).execute(this.db);
+    for (const r of rows) {
+      const slot = this.find(Number(r.entry_id));
+      if (slot >= 0) this.cols.flags[slot] = (this.cols.flags[slot] as number) | ATTACHED;
+    }
+  }
+
+  /** Which of the invoices `ids` have a file attached to them or to a live payment. */
+  private async attachedOf(ids: number[]): Promise<Set<number>> {
+    if (ids.length === 0) return new Set();
+    const { rows } = await attachmentCounts(this.ledgerId, ids).execute(this.db);
+    return new Set(rows.map((r) => Number(r.entry_id)));
   }
 
   private async loadBills(): Promise<void> {
@@ -300,13 +318,20 @@ export abstract class LedgerIndexStore {
   }
 
   /** `write`, after reading the entities again if a row names one the index does not know yet. */
-  private async writeRows(rows: EntryIndexRow[], sums: PaymentSum[]): Promise<number[]> {
+  private async writeRows(
+    rows: EntryIndexRow[],
+    sums: PaymentSum[],
+    attached: ReadonlySet<number> = new Set(),
+  ): Promise<number[]> {
     if (rows.some((r) => !this.billSlots.has(Number(r.bill_id)))) await this.loadBills();
-    return this.write(rows, sums);
+    return this.write(rows, sums, attached);
   }
 
-  /** Writes rows (and their payment sums) into their slots; a new invoice must be newer than every other. */
-  private write(rows: EntryIndexRow[], sums: PaymentSum[]): number[] {
+  /**
+   * Writes rows (and their payment sums, and whether they have files) into their slots; a new invoice must be newer
+   * than every other.
+   */
+  private write(rows: EntryIndexRow[], sums: PaymentSum[], attached: ReadonlySet<number>): number[] {
     const byEntry = new Map<number, PaymentSum[]>();
     for (const p of sums) {
       const id = Number(p.entry_id);
@@ -337,7 +362,8 @@ export abstract class LedgerIndexStore {
         (r.recycled_at === null ? LIVE : 0) |
         (Number(r.archived) === 1 ? ARCHIVED : 0) |
         (Number(r.internal) === 1 ? INTERNAL : 0) |
-        (r.flow === 'INCOMING' ? INCOMING : 0);
+        (r.flow === 'INCOMING' ? INCOMING : 0) |
+        (attached.has(id) ? ATTACHED : 0);
       c.pay[slot] = Number(r.pay_state);
       c.due[slot] = r.due_date === null ? NO_DUE : day(r.due_date);
       const category = this.slotOf(this.categorySlots, this.categories, r.category, r.category);
@@ -406,7 +432,7 @@ export abstract class LedgerIndexStore {
         .orderBy('id')
         .execute()) as EntryIndexRow[];
       const sums = await this.paymentSums(this.db.selectFrom('payments').where('entry_id', 'in', part));
-      slots.push(...(await this.writeRows(rows, sums)));
+      slots.push(...(await this.writeRows(rows, sums, await this.attachedOf(part))));
       // Invoices gone from the table (purged from the recycle bin) are no longer live.
       const present = new Set(rows.map((r) => Number(r.id)));
       for (const id of part) {

@@ -5,6 +5,7 @@ import { PAY_STATE } from '../payment-totals/payment-totals.ts';
 import type { EntryGroup, MethodGroup, MonthGroup, Side } from './groups.ts';
 import {
   ARCHIVED,
+  ATTACHED,
   day,
   INCOMING,
   INTERNAL,
@@ -75,6 +76,10 @@ export class LedgerIndex extends LedgerIndexStore {
     if (s.archived !== undefined) {
       flagMask |= ARCHIVED;
       if (s.archived === 1) flagWant |= ARCHIVED;
+    }
+    if (s.hasAttachment !== undefined) {
+      flagMask |= ATTACHED;
+      if (s.hasAttachment === 1) flagWant |= ATTACHED;
     }
     const from = s.startDate === undefined ? -Infinity : day(s.startDate);
     const to = s.endDate === undefined ? Infinity : day(s.endDate);

@@ -79,7 +79,9 @@ export interface Complement {
 export function complementOf(s: EntryScope): Complement | null {
   const dated = hasDates(s);
   const ranged = s.minCents !== undefined || s.maxCents !== undefined;
-  if (s.invoiceNumber !== undefined || s.due !== undefined || dated === ranged) return null;
+  // The rollups know nothing of attachments: a base with that filter is not theirs to answer.
+  if (s.invoiceNumber !== undefined || s.due !== undefined || s.hasAttachment !== undefined || dated === ranged)
+    return null;
   const { startDate, endDate, minCents, maxCents, ...base } = s;
   const outside: EntryScope[] = [];
   if (dated) {

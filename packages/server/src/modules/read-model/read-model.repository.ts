@@ -36,6 +36,7 @@ import { rollupCount, rollupDateSeek, rollupEntryGroups, rollupMethodGroups } fr
 import type { EntryScope } from './scope.ts';
 import {
   afterKey,
+  attachmentCounts,
   type EntrySort,
   orderEntries,
   SORT_COLUMNS,
@@ -98,6 +99,15 @@ export class ReadModelRepository extends Repository {
   }
 
   // ---------------------------------------------------------------- list
+
+  /** Per invoice of `ids`: the files attached to it and to its live payments (0 for none). */
+  async attachmentCounts(ledgerId: number, ids: number[]): Promise<Map<number, number>> {
+    const counts = new Map(ids.map((id) => [id, 0]));
+    if (ids.length === 0) return counts;
+    const { rows } = await attachmentCounts(ledgerId, ids).execute(this.db);
+    for (const r of rows) counts.set(Number(r.entry_id), Number(r.n));
+    return counts;
+  }
 
   /** Number of live entries in the scope: from the rollups in well under a millisecond when they answer it (ADR 0400). */
   async count(s: EntryScope): Promise<number> {

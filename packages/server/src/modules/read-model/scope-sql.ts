@@ -55,6 +55,30 @@ export interface SqlHints {
 }
 
 /**
+ * Whether the row of `entries` (unaliased) has a file attached to it or to one of its live payments: two seeks,
+ * of `attachments_entry` and of `payments_entry` then `attachments_payment`
+ * (docs/decisions/1143-attachment-count-and-filter.md).
+ */
+const ATTACHED = sql<SqlBool>`(exists (select 1 from attachments a where a.entry_id = entries.id)
+  or exists (select 1 from payments p inner join attachments a on a.payment_id = p.id
+    where p.entry_id = entries.id and p.recycled_at is null))`;
+
+/**
+ * The number of files attached to each of the invoices `ids` of the ledger (every invoice of it when absent), or to
+ * their live payments; invoices without any are left out.
+ */
+export function attachmentCounts(ledgerId: number, ids?: readonly number[]) {
+  const own = ids ? sql` and a.entry_id in (${sql.join(ids)})` : sql``;
+  const paid = ids ? sql` and p.entry_id in (${sql.join(ids)})` : sql``;
+  return sql<{ entry_id: number; n: number }>`select entry_id, count(*) as n from (
+      select a.entry_id from attachments a where a.ledger_id = ${ledgerId} and a.entry_id is not null${own}
+      union all
+      select p.entry_id from payments p inner join attachments a on a.payment_id = p.id
+        where p.ledger_id = ${ledgerId} and p.recycled_at is null${paid}
+    ) files group by entry_id`;
+}
+
+/**
  * The live (not recycled) entries in the scope. `ledger_id = ? AND recycled_at IS NULL` is written exactly so
  * that SQLite can use the partial indexes `entries_live_*`.
  */
@@ -79,6 +103,8 @@ export function scopedEntries(db: Kysely<Database>, s: EntryScope, hints: SqlHin
     }
   }
   if (s.archived !== undefined) q = q.where('archived', '=', s.archived);
+  if (s.hasAttachment === 1) q = q.where(ATTACHED);
+  if (s.hasAttachment === 0) q = q.where(sql<SqlBool>`not ${ATTACHED}`);
   if (s.due) {
     // Written as the partial index `entries_live_unpaid_due` states it, so both databases read it as a range.
     q = q.where('due_date', 'is not', null).where(sql.ref('pay_state'), '<', sql.lit(PAY_STATE.paid));

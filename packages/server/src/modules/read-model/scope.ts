@@ -29,6 +29,11 @@ export interface EntryScope {
   internal?: 0 | 1;
   paid?: PaidFilter;
   archived?: 0 | 1;
+  /**
+   * 1: invoices with a file attached to them or to one of their live payments; 0: those without
+   * (docs/decisions/1143-attachment-count-and-filter.md).
+   */
+  hasAttachment?: 0 | 1;
   /** Unpaid invoices whose due date is in these inclusive ISO dates (`due=overdue`, `due=upcoming`). */
   due?: DueRange;
 }
@@ -103,6 +108,7 @@ export function toScope(ledgerId: number, f: EntryFilters, options: ScopeOptions
   if (f.flow === undefined && options.internalOnlyWhenAsked) scope.internal = 0;
   if (f.paid !== undefined) scope.paid = f.paid;
   if (f.archives !== undefined) scope.archived = f.archives === 'true' ? 1 : 0;
+  if (f.hasAttachment !== undefined) scope.hasAttachment = f.hasAttachment === 'true' ? 1 : 0;
   const due = dueRange(f, options.today ?? utcDate(Date.now()));
   if (due) scope.due = due;
   return scope;
@@ -112,4 +118,8 @@ export const hasDates = (s: EntryScope) => s.startDate !== undefined || s.endDat
 
 /** Filters only the rows themselves can answer: no rollup keys them. */
 export const needsRows = (s: EntryScope) =>
-  s.invoiceNumber !== undefined || s.minCents !== undefined || s.maxCents !== undefined || s.due !== undefined;
+  s.invoiceNumber !== undefined ||
+  s.minCents !== undefined ||
+  s.maxCents !== undefined ||
+  s.due !== undefined ||
+  s.hasAttachment !== undefined;

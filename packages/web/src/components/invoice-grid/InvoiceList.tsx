@@ -19,10 +19,13 @@ import { INVOICE_COLUMNS } from './columns.tsx';
 import type { InvoiceGridViewState } from './grid-state.ts';
 import { GoToPageBox } from './InvoiceGridFooter.tsx';
 import type { InvoiceGridActions } from './InvoiceGridToolbar.tsx';
-import { PAID_LABELS, PaidIcon, paidState } from './icons.tsx';
+import { FileCount, PAID_LABELS, PaidIcon, paidState } from './icons.tsx';
 
-/** The sort choices: every column of the grid, by its title. */
-const SORT_CHOICES = INVOICE_COLUMNS.map((column) => ({ field: column.field, label: column.headerName ?? '' }));
+/** The sort choices: every column of the grid the server sorts by, by its title. */
+const SORT_CHOICES = INVOICE_COLUMNS.filter((column) => column.sortable !== false).map((column) => ({
+  field: column.field,
+  label: column.headerName ?? '',
+}));
 
 export interface InvoiceListProps {
   label: string;
@@ -84,6 +87,7 @@ function InvoiceItem({ entry }: { entry: Entry }) {
           </Box>
           {PAID_LABELS[state]}
         </Box>
+        {(entry.attachmentCount ?? 0) > 0 && <FileCount count={entry.attachmentCount ?? 0} />}
         {entry.dueDate && !entry.status && (
           <Box component="span" sx={isOverdue(entry) ? { color: 'error.main', fontWeight: 500 } : undefined}>
             {isOverdue(entry) ? `Overdue, due ${entry.dueDate}` : `Due ${entry.dueDate}`}

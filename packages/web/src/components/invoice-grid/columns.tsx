@@ -1,6 +1,7 @@
 import { categoryLabel } from '@billfold/contract/categories';
 import type { Entry } from '@billfold/contract/entries';
 import { formatAmount } from '@billfold/contract/money';
+import AttachFileIcon from '@mui/icons-material/AttachFile';
 import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
 import type { GridColDef } from '@mui/x-data-grid';
@@ -8,7 +9,8 @@ import { Link as RouterLink } from 'react-router-dom';
 import type { ColumnContent } from '../column-widths.ts';
 import { isOverdue } from '../DueDate.tsx';
 import { ESTIMATED_SIGN, GridAmount } from '../estimates.tsx';
-import { FlowIcon, PaidIcon } from './icons.tsx';
+import { visuallyHidden } from '../visually-hidden.ts';
+import { FileCount, FlowIcon, PaidIcon } from './icons.tsx';
 
 /**
  * Wide enough for the largest amount, `999,999,999.99` (decision 0603), in the app's font; the grids size their
@@ -21,8 +23,9 @@ export const MONEY_SAMPLES = [formatAmount(-999_999_999.99), formatAmount(999_99
 export const DATE_SAMPLES = ['0000-00-00', '8888-88-88', '2026-12-30'] as const;
 
 /**
- * The 11 columns (docs/product.md, Home (/home)) and the optional Due and Estimate; every field but Estimate is one
- * the server sorts by (`sortField`).
+ * The 11 columns (docs/product.md, Home (/home)) and the optional Files (beside the invoice number, so that it shows
+ * without scrolling when chosen), Due and Estimate; every field but Files and Estimate is one the server sorts by
+ * (`sortField`).
  */
 export const INVOICE_COLUMNS: GridColDef<Entry>[] = [
   {
@@ -37,6 +40,24 @@ export const INVOICE_COLUMNS: GridColDef<Entry>[] = [
         {row.invoiceId}
       </Link>
     ),
+  },
+  {
+    // The paperclip (docs/decisions/1143-attachment-count-and-filter.md): the files of the invoice and its payments.
+    field: 'attachmentCount',
+    headerName: 'Files',
+    width: 56,
+    sortable: false,
+    align: 'center',
+    headerAlign: 'center',
+    renderHeader: () => (
+      <>
+        <AttachFileIcon fontSize="small" aria-hidden />
+        <Box component="span" sx={visuallyHidden}>
+          Files
+        </Box>
+      </>
+    ),
+    renderCell: ({ row }) => <FileCount count={row.attachmentCount ?? 0} />,
   },
   {
     field: 'name',
@@ -131,6 +152,7 @@ export const INVOICE_COLUMN_CONTENT: Readonly<Record<string, ColumnContent<Entry
   archived: { header: 'Archived', sortRoom: false, min: 84, fallback: 110 },
   dueDate: { header: 'Due', samples: DATE_SAMPLES, bold: true, min: 88, fallback: 104 },
   estimate: { header: 'Estimate', samples: MONEY_SAMPLES, min: 96, fallback: MONEY_COLUMN_WIDTH },
+  attachmentCount: { header: 'Files', sortRoom: false, min: 48, fallback: 56 },
 };
 
 /** The narrowest a user may drag a column. */
@@ -153,7 +175,11 @@ export function sizedInvoiceColumns(
 }
 
 /** Columns a grid hides until the user shows them from the column chooser. */
-export const HIDDEN_BY_DEFAULT: Readonly<Record<string, false>> = { dueDate: false, estimate: false };
+export const HIDDEN_BY_DEFAULT: Readonly<Record<string, false>> = {
+  dueDate: false,
+  estimate: false,
+  attachmentCount: false,
+};
 
 /** The due date, in the error colour while the invoice is overdue (the column is too narrow for a chip). */
 function DueCell({ entry }: { entry: Entry }) {

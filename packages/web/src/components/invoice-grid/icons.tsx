@@ -1,5 +1,6 @@
 import type { Entry, EntryFilters } from '@billfold/contract/entries';
 import AddCircleIcon from '@mui/icons-material/AddCircle';
+import AttachFileIcon from '@mui/icons-material/AttachFile';
 import CheckCircleIcon from '@mui/icons-material/CheckCircle';
 import HighlightOffIcon from '@mui/icons-material/HighlightOff';
 import HourglassBottomIcon from '@mui/icons-material/HourglassBottom';
@@ -8,6 +9,7 @@ import SouthWestIcon from '@mui/icons-material/SouthWest';
 import SwapHorizIcon from '@mui/icons-material/SwapHoriz';
 import Box from '@mui/material/Box';
 import Tooltip from '@mui/material/Tooltip';
+import { visuallyHidden } from '../visually-hidden.ts';
 
 export type PaidState = 'paid' | 'overpaid' | 'inProgress' | 'unpaid';
 
@@ -82,5 +84,35 @@ export function FlowIcon({ entry }: { entry: Pick<Entry, 'flow' | 'internal'> })
         {kind === 'internal' && <SwapHorizIcon color="action" fontSize="small" />}
       </Box>
     </Tooltip>
+  );
+}
+
+/** "1 file", "3 files": the words a screen reader reads for the paperclip. */
+export const fileCountLabel = (count: number) => (count === 1 ? '1 file' : `${count} files`);
+
+/**
+ * The paperclip of the Files column and the phone list (docs/decisions/1143-attachment-count-and-filter.md): the
+ * files attached to the invoice and to its live payments. Read as "2 files"; no files shows nothing but is read as
+ * "No files", so the cell is never silent.
+ */
+export function FileCount({ count }: { count: number }) {
+  if (count === 0)
+    return (
+      <Box component="span" sx={visuallyHidden}>
+        No files
+      </Box>
+    );
+  return (
+    <Box
+      component="span"
+      title={fileCountLabel(count)}
+      sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.25 }}
+    >
+      <AttachFileIcon fontSize="small" aria-hidden sx={{ color: 'text.secondary' }} />
+      <span aria-hidden>{count}</span>
+      <Box component="span" sx={visuallyHidden}>
+        {fileCountLabel(count)}
+      </Box>
+    </Box>
   );
 }

@@ -21,6 +21,7 @@ import {
   cleanInvoiceInput,
   type DateMode,
   DUE_OPTIONS,
+  FILES_OPTIONS,
   type FilterFields,
   FLOW_OPTIONS,
   hasErrors,
@@ -159,6 +160,12 @@ export function FilterPanel({ filters }: { filters: HomeFilters }) {
             options={DUE_OPTIONS}
             value={fields.due}
             onChange={(value) => setField('due', value)}
+          />
+          <ChoiceGroup
+            label="Files"
+            options={FILES_OPTIONS}
+            value={fields.files}
+            onChange={(value) => setField('files', value)}
           />
           <ChoiceGroup
             label="Archives"

@@ -12,6 +12,7 @@ import type { DueChoice } from '../../lib/due-links.ts';
 export type FlowOption = 'OUTGOING' | 'INCOMING' | 'internal';
 export type StatusOption = 'paid' | 'unpaid' | 'overpaid' | 'partial';
 export type ArchiveOption = 'include' | 'only';
+export type FilesOption = 'with' | 'without';
 export type DueOption = DueChoice;
 /** `false` active entities only, `true` archived too, `'only'` archived only. */
 export type IncludeArchived = boolean | 'only';
@@ -38,6 +39,11 @@ export const DUE_OPTIONS: readonly { value: DueOption; label: string }[] = [
   { value: 'next7', label: 'Next 7 days' },
   { value: 'next30', label: 'Next 30 days' },
 ];
+/** Files attached to the invoice or to one of its payments (docs/decisions/1143-attachment-count-and-filter.md). */
+export const FILES_OPTIONS: readonly { value: FilesOption; label: string }[] = [
+  { value: 'with', label: 'With files' },
+  { value: 'without', label: 'Without files' },
+];
 export const ARCHIVE_OPTIONS: readonly { value: ArchiveOption; label: string }[] = [
   { value: 'include', label: 'Include' },
   { value: 'only', label: 'Only' },
@@ -56,6 +62,8 @@ export interface FilterFields {
   flow: FlowOption | null;
   /** Unpaid invoices that are overdue or due soon, as of the user's own date. */
   due: DueOption | null;
+  /** Invoices with files attached (to them or their payments), or without. */
+  files: FilesOption | null;
 }
 
 /** `YYYY-MM-DD` or null on each side. */
@@ -92,6 +100,7 @@ export const EMPTY_FIELDS: FilterFields = {
   status: null,
   flow: null,
   due: null,
+  files: null,
 };
 
 /** The last 30 days with no end (docs/product.md, Timings and limits). */
@@ -265,6 +274,7 @@ export function toFilterParams(state: FilterState, now = new Date()): EntryFilte
   if (max !== null) params.max = max;
   if (fields.flow) params.flow = FLOW_PARAM[fields.flow];
   if (fields.status) params.paid = PAID_PARAM[fields.status];
+  if (fields.files) params.hasAttachment = fields.files === 'with' ? 'true' : 'false';
   // Include: no parameter (both); Only: archived only; none: active only.
   if (includeArchived === 'only') params.archives = 'true';
   else if (includeArchived === false) params.archives = 'false';
@@ -333,6 +343,7 @@ export function restoreFilterState(
     status: oneOf(f.status, STATUS_OPTIONS),
     flow: oneOf(f.flow, FLOW_OPTIONS),
     due: oneOf(f.due, DUE_OPTIONS),
+    files: oneOf(f.files, FILES_OPTIONS),
   };
   const dateRange = isRecord(saved.dateRange)
     ? { start: dateOrNull(saved.dateRange.start), end: dateOrNull(saved.dateRange.end) }
