@@ -14,6 +14,9 @@ import { AccountDataService } from './modules/account-data/account-data.service.
 import { AttachmentsRepository } from './modules/attachments/attachments.repository.ts';
 import { attachmentsRoutes } from './modules/attachments/attachments.routes.ts';
 import { AttachmentsService } from './modules/attachments/attachments.service.ts';
+import { BillReadingRepository } from './modules/bill-reading/bill-reading.repository.ts';
+import { billReadingRoutes } from './modules/bill-reading/bill-reading.routes.ts';
+import { BillReadingService } from './modules/bill-reading/bill-reading.service.ts';
 import { AuthRepository } from './modules/auth/auth.repository.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
@@ -354,6 +357,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
             new AttachmentsService(new AttachmentsRepository(db), files, limits, config.now),
             limits,
           );
+          // Reading a bill to start an invoice (docs/decisions/1148-reading-bills.md).
+          await billReadingRoutes(ledger, new BillReadingService(new BillReadingRepository(db), files.tempDir), limits);
           await importsRoutes(ledger, new ImportsService(new ImportsRepository(db), config.now, limits), limits);
           // Change history (docs/decisions/0108-change-history.md): reads only; each writer records its own.
           historyRoutes(ledger, new HistoryService(new HistoryReader(db)));
