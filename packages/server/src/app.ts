@@ -14,14 +14,14 @@ import { AccountDataService } from './modules/account-data/account-data.service.
 import { AttachmentsRepository } from './modules/attachments/attachments.repository.ts';
 import { attachmentsRoutes } from './modules/attachments/attachments.routes.ts';
 import { AttachmentsService } from './modules/attachments/attachments.service.ts';
-import { BillReadingRepository } from './modules/bill-reading/bill-reading.repository.ts';
-import { billReadingRoutes } from './modules/bill-reading/bill-reading.routes.ts';
-import { BillReadingService } from './modules/bill-reading/bill-reading.service.ts';
 import { AuthRepository } from './modules/auth/auth.repository.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
 import { oidcAccountRoutes, oidcRoutes } from './modules/auth/oidc.routes.ts';
 import { OidcService } from './modules/auth/oidc.service.ts';
+import { BillReadingRepository } from './modules/bill-reading/bill-reading.repository.ts';
+import { billReadingRoutes } from './modules/bill-reading/bill-reading.routes.ts';
+import { BillReadingService } from './modules/bill-reading/bill-reading.service.ts';
 import { BillsRepository } from './modules/bills/bills.repository.ts';
 import { billsRoutes } from './modules/bills/bills.routes.ts';
 import { BillsService } from './modules/bills/bills.service.ts';

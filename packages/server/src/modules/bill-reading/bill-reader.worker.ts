@@ -1,5 +1,4 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { createWorker } from 'tesseract.js';
 import type { LimitedWorkerMessage } from '../../lib/limited-worker.ts';
 import { openPdf, pdfText, renderFirstPage } from '../attachments/pdf-pages.ts';
 import type { ReadText } from './bill-reader.ts';
@@ -17,6 +16,8 @@ const OCR_SIDE = 2800;
 const progress = (share: number) => parentPort?.postMessage({ progress: share } satisfies LimitedWorkerMessage<never>);
 
 async function ocr(picture: Uint8Array, from: number): Promise<string> {
+  // Loaded only when a picture is to be read: a PDF with text never starts OCR.
+  const { createWorker } = await import('tesseract.js');
   const reader = await createWorker([...OCR_LANGUAGES], 1, {
     langPath: ocrDir,
     gzip: true,

@@ -6,7 +6,7 @@ import { fromCents } from '@billfold/contract/money';
 import type { Actor } from '../../lib/actor.ts';
 import { badRequest, notFound, tooManyRequests } from '../../lib/http-error.ts';
 import { BUSY_RETRY_SECONDS } from '../../plugins/fairness.ts';
-import type { ReceivedFile } from '../attachments/attachments.service.ts';
+import type { ReceivedFile } from '../attachments/attachments.upload.ts';
 import { sniffType } from '../attachments/file-types.ts';
 import { READABLE_TYPES, type ReadText, readBillFile } from './bill-reader.ts';
 import { BILL_READING_MESSAGES } from './bill-reading.messages.ts';
@@ -58,7 +58,8 @@ export class BillReadingService {
     try {
       if (file.size === 0) throw badRequest(BILL_READING_MESSAGES.empty, 'INVALID_FILE');
       const type = sniffType(file.head);
-      if (!type || !READABLE_TYPES.has(type)) throw badRequest(BILL_READING_MESSAGES.wrongType, 'ATTACHMENT_TYPE_NOT_ALLOWED');
+      if (!type || !READABLE_TYPES.has(type))
+        throw badRequest(BILL_READING_MESSAGES.wrongType, 'ATTACHMENT_TYPE_NOT_ALLOWED');
       this.checkRoom(actor.ledgerId);
       bytes = new Uint8Array(await readFile(file.tempFile));
       const id = randomBytes(16).toString('hex');
@@ -119,7 +120,8 @@ export class BillReadingService {
       reading.progress = 1;
       this.waiting--;
       // Forgotten a while after it ends; the timer does not keep the process up.
-      for (const [id, r] of this.readings) if (r === reading) setTimeout(() => this.readings.delete(id), READING_KEPT_MS).unref();
+      for (const [id, r] of this.readings)
+        if (r === reading) setTimeout(() => this.readings.delete(id), READING_KEPT_MS).unref();
     }
   }
 

@@ -102,7 +102,8 @@ export function findAmount(lines: readonly string[]): number | null {
     }
   }
   let largest: number | null = null;
-  for (const line of folded) for (const { cents } of amountsIn(line)) if (largest === null || cents > largest) largest = cents;
+  for (const line of folded)
+    for (const { cents } of amountsIn(line)) if (largest === null || cents > largest) largest = cents;
   return largest;
 }
 
@@ -129,32 +130,31 @@ const MONTHS: ReadonlyMap<string, number> = new Map(
 );
 
 const MONTH_WORD = '([a-z]{3,9})\\.?';
-const DATE_PATTERNS: Array<{ pattern: RegExp; read: (m: RegExpExecArray, language: BillLanguage) => string | null }> =
-  [
-    { pattern: /\b(\d{4})-(\d{2})-(\d{2})\b/g, read: (m) => parseDate(m[0], 'YYYY-MM-DD') },
-    { pattern: /\b(\d{1,2})\.(\d{1,2})\.(\d{4})\b/g, read: (m) => parseDate(m[0], 'DD.MM.YYYY') },
-    {
-      pattern: /\b(\d{1,2})[/-](\d{1,2})[/-](\d{4})\b/g,
-      read: (m, language) => {
-        const text = m[0].replaceAll('-', '/');
-        const us = parseDate(text, 'MM/DD/YYYY');
-        const eu = parseDate(text, 'DD/MM/YYYY');
-        // Only one reading is a real date (15/03 or 03/15), or the bill's language decides.
-        if (!us || !eu) return us ?? eu;
-        return language === 'en' ? us : eu;
-      },
+const DATE_PATTERNS: Array<{ pattern: RegExp; read: (m: RegExpExecArray, language: BillLanguage) => string | null }> = [
+  { pattern: /\b(\d{4})-(\d{2})-(\d{2})\b/g, read: (m) => parseDate(m[0], 'YYYY-MM-DD') },
+  { pattern: /\b(\d{1,2})\.(\d{1,2})\.(\d{4})\b/g, read: (m) => parseDate(m[0], 'DD.MM.YYYY') },
+  {
+    pattern: /\b(\d{1,2})[/-](\d{1,2})[/-](\d{4})\b/g,
+    read: (m, language) => {
+      const text = m[0].replaceAll('-', '/');
+      const us = parseDate(text, 'MM/DD/YYYY');
+      const eu = parseDate(text, 'DD/MM/YYYY');
+      // Only one reading is a real date (15/03 or 03/15), or the bill's language decides.
+      if (!us || !eu) return us ?? eu;
+      return language === 'en' ? us : eu;
     },
-    {
-      // 15 March 2026, 15. März 2026, 1er mars 2026
-      pattern: new RegExp(`\\b(\\d{1,2})(?:\\.|er)? ?${MONTH_WORD},? (\\d{4})\\b`, 'g'),
-      read: (m) => monthDate(m[3], m[2], m[1]),
-    },
-    {
-      // March 15, 2026
-      pattern: new RegExp(`\\b${MONTH_WORD} (\\d{1,2})(?:st|nd|rd|th)?,? (\\d{4})\\b`, 'g'),
-      read: (m) => monthDate(m[3], m[1], m[2]),
-    },
-  ];
+  },
+  {
+    // 15 March 2026, 15. März 2026, 1er mars 2026
+    pattern: new RegExp(`\\b(\\d{1,2})(?:\\.|er)? ?${MONTH_WORD},? (\\d{4})\\b`, 'g'),
+    read: (m) => monthDate(m[3], m[2], m[1]),
+  },
+  {
+    // March 15, 2026
+    pattern: new RegExp(`\\b${MONTH_WORD} (\\d{1,2})(?:st|nd|rd|th)?,? (\\d{4})\\b`, 'g'),
+    read: (m) => monthDate(m[3], m[1], m[2]),
+  },
+];
 
 function monthDate(year = '', monthName = '', day = ''): string | null {
   const month = MONTHS.get(monthName);
@@ -169,7 +169,8 @@ export function datesIn(line: string, language: BillLanguage): string[] {
   for (const { pattern, read } of DATE_PATTERNS) {
     for (const match of folded.matchAll(pattern)) {
       const date = read(match as RegExpExecArray, language);
-      if (date && !found.some((f) => f.at <= match.index && match.index < f.at + 10)) found.push({ at: match.index, date });
+      if (date && !found.some((f) => f.at <= match.index && match.index < f.at + 10))
+        found.push({ at: match.index, date });
     }
   }
   return found.sort((a, b) => a.at - b.at).map((f) => f.date);
