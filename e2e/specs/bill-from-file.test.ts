@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { pdfFile } from '../../packages/server/test/helpers/attachments.ts';
+
 import { dateField, dateValue } from '../pages/date-field.ts';
 import { InvoiceFormPage } from '../pages/invoice-form-page.ts';
 import { createSignedInUser } from '../support/api.ts';
 import { expectAccessible } from '../support/axe.ts';
 import { screenshotBothThemes, useBrowser } from '../support/browser.ts';
 import { createEntity, getEntry } from '../support/domain.ts';
+import { textPdf } from '../support/files.ts';
 import { loginAs } from '../support/session.ts';
 
 const browser = useBrowser();
@@ -35,7 +36,7 @@ describe('invoice from a file', () => {
     await page.getByTestId('bill-file-input').setInputFiles({
       name: 'strom-maerz.pdf',
       mimeType: 'application/pdf',
-      buffer: pdfFile(BILL),
+      buffer: textPdf(BILL),
     });
     const summary = page.getByTestId('bill-reading-summary');
     await summary.waitFor({ timeout: 90_000 });
@@ -76,7 +77,10 @@ describe('invoice from a file', () => {
     const page = await browser.newPage({ viewport: PHONE, mobile: true });
     await loginAs(page, api.user);
     const form = await new InvoiceFormPage(page).gotoNew();
-    await page.getByRole('region', { name: 'Invoice from a file' }).getByRole('button', { name: 'Take photo' }).waitFor();
+    await page
+      .getByRole('region', { name: 'Invoice from a file' })
+      .getByRole('button', { name: 'Take photo' })
+      .waitFor();
     await page.getByTestId('bill-file-input').setInputFiles({
       name: 'blank.pdf',
       mimeType: 'application/pdf',

@@ -1640,7 +1640,9 @@ describe.each(dialects)('fuzzing the file routes on %s', (dialect) => {
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
     }
-    console.info(`file fuzz on ${dialect}: seed ${MASTER_SEED}, ${JSON.stringify(tally)}, ${readings.length} bills read`);
+    console.info(
+      `file fuzz on ${dialect}: seed ${MASTER_SEED}, ${JSON.stringify(tally)}, ${readings.length} bills read`,
+    );
   }, 600_000);
 
   let before: Snapshot;
