@@ -17,6 +17,7 @@ language and by medium, the wrong ones, and the slowest readings.
 
   --seed S           the draw of bills (default 20261128; printed)
   --per-language N   bills of each language (default 8: five text PDFs, a scanned PDF, a PNG, a photo)
+  --timeout-seconds S  each reading's time limit (default 600; the server's is 120)
   --keep DIR         also write the generated files and their truth to DIR, to look at
   --help`;
 
@@ -24,6 +25,7 @@ const args = parseArgs(process.argv.slice(2), {
   seed: 'number',
   'per-language': 'number',
   keep: 'string',
+  'timeout-seconds': 'number',
   help: 'boolean',
 });
 if (args.help) {
@@ -32,6 +34,8 @@ if (args.help) {
 }
 const SEED = args.seed ?? 20261128;
 const PER_LANGUAGE = args['per-language'] ?? 8;
+/** Each reading's time limit (the server's is READING_TIMEOUT_MS). */
+const TIMEOUT_MS = (args['timeout-seconds'] ?? 600) * 1000;
 
 const FIELDS = ['amount', 'date', 'dueDate', 'entity'] as const;
 type Field = (typeof FIELDS)[number];
@@ -69,7 +73,8 @@ const times: Array<{ name: string; ms: number }> = [];
 
 for (const bill of bills) {
   const started = performance.now();
-  const read = await readBillFile(bill.bytes, typeOf(bill), () => {});
+  // Accuracy, not speed, is measured here: a loaded machine gets more time than the server's limit.
+  const read = await readBillFile(bill.bytes, typeOf(bill), () => {}, TIMEOUT_MS);
   const ms = performance.now() - started;
   times.push({ name: bill.name, ms });
   const fields = read ? readBillText(read.text) : null;

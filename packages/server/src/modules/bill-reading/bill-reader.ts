@@ -26,6 +26,7 @@ export async function readBillFile(
   bytes: Uint8Array,
   type: AttachmentType,
   onProgress: (share: number) => void,
+  timeoutMs = READING_TIMEOUT_MS,
 ): Promise<ReadText | null> {
   if (!READABLE_TYPES.has(type)) return null;
   if (type !== 'application/pdf') {
@@ -36,7 +37,7 @@ export async function readBillFile(
   return runLimitedWorker<ReadText | null>(
     new URL('./bill-reader.worker.ts', import.meta.url),
     { bytes, kind: type === 'application/pdf' ? 'pdf' : 'image', ocrDir },
-    { timeoutMs: READING_TIMEOUT_MS, heapMb: 768 },
+    { timeoutMs, heapMb: 768 },
     onProgress,
   );
 }

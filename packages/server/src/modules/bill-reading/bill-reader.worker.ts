@@ -10,8 +10,8 @@ const { bytes, kind, ocrDir } = workerData as { bytes: Uint8Array; kind: 'pdf' |
 
 /** A PDF with fewer letters and digits than this in its text layer is a scan: its first page is read by OCR. */
 const MIN_TEXT = 20;
-/** The longest side a scanned page is drawn at for OCR (about 250 dots per inch on A4 or Letter paper). */
-const OCR_SIDE = 2800;
+/** The longest side a scanned page is drawn at for OCR (about 190 dots per inch on A4 or Letter paper). */
+const OCR_SIDE = 2200;
 
 const progress = (share: number) => parentPort?.postMessage({ progress: share } satisfies LimitedWorkerMessage<never>);
 
