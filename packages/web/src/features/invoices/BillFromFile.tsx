@@ -1,18 +1,16 @@
 import type { BillReading } from '@billfold/contract/bill-readings';
-import AttachFile from '@mui/icons-material/AttachFile';
 import DocumentScanner from '@mui/icons-material/DocumentScanner';
-import PhotoCamera from '@mui/icons-material/PhotoCamera';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { type ChangeEvent, type DragEvent, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useBillReading } from '../../api/bill-readings/get-bill-reading.ts';
 import { startBillReading } from '../../api/bill-readings/start-bill-reading.ts';
 import { failureMessage } from '../../api/outcome.ts';
+import { FileDropZone } from '../../components/attachments/FileDropZone.tsx';
 
 /** What the file picker offers for a bill to read; the server still decides by the bytes. */
 const READABLE_ACCEPT = '.pdf,.png,.jpg,.jpeg,application/pdf,image/png,image/jpeg';
@@ -29,9 +27,6 @@ export function BillFromFile({ onRead }: { onRead: (reading: BillReading, file: 
   const [share, setShare] = useState<number | null>(null);
   const [readingId, setReadingId] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
-  const [dragging, setDragging] = useState(false);
-  const picker = useRef<HTMLInputElement>(null);
-  const camera = useRef<HTMLInputElement>(null);
   const reading = useBillReading(readingId);
   const handed = useRef<string | null>(null);
 
@@ -57,18 +52,6 @@ export function BillFromFile({ onRead }: { onRead: (reading: BillReading, file: 
     setReadingId(outcome.data.id);
   };
 
-  const picked = (event: ChangeEvent<HTMLInputElement>) => {
-    const chosen = event.target.files?.[0];
-    event.target.value = '';
-    if (chosen) void read(chosen);
-  };
-  const dropped = (event: DragEvent) => {
-    event.preventDefault();
-    setDragging(false);
-    const chosen = event.dataTransfer.files[0];
-    if (chosen) void read(chosen);
-  };
-
   const busy = share !== null || state === 'reading' || (readingId !== null && reading.isPending);
   const progress = share !== null ? share * 0.2 : 0.2 + (reading.data?.progress ?? 0) * 0.8;
 
@@ -77,61 +60,20 @@ export function BillFromFile({ onRead }: { onRead: (reading: BillReading, file: 
       <Typography id="bill-from-file-title" component="h2" variant="subtitle1" sx={{ fontWeight: 600, mb: 1 }}>
         Invoice from a file
       </Typography>
-      <Box
-        onDragOver={(event) => {
-          event.preventDefault();
-          setDragging(true);
+      <FileDropZone
+        accept={READABLE_ACCEPT}
+        disabled={busy}
+        onFiles={([chosen]) => {
+          if (chosen) void read(chosen);
         }}
-        onDragLeave={() => setDragging(false)}
-        onDrop={dropped}
-        data-testid="bill-drop-zone"
-        sx={{
-          border: 2,
-          borderStyle: 'dashed',
-          borderColor: dragging ? 'primary.main' : 'divider',
-          bgcolor: dragging ? 'action.hover' : 'transparent',
-          borderRadius: 1,
-          p: 2,
-          textAlign: 'center',
-        }}
+        testId="bill-drop-zone"
+        inputTestId="bill-file-input"
+        pickLabel="Choose the bill's file"
+        photoLabel="Take a photo of the bill"
       >
-        <Typography variant="body2" color="text.secondary" sx={{ mb: 1.5 }}>
-          Drop the bill's PDF or a photo of it here: the amount, dates and entity are read from it, and the file is
-          attached to the invoice.
-        </Typography>
-        <Stack direction="row" spacing={1} sx={{ justifyContent: 'center', flexWrap: 'wrap', rowGap: 1 }}>
-          <Button variant="outlined" startIcon={<AttachFile />} onClick={() => picker.current?.click()} disabled={busy}>
-            Choose file
-          </Button>
-          <Button
-            variant="outlined"
-            startIcon={<PhotoCamera />}
-            onClick={() => camera.current?.click()}
-            disabled={busy}
-            sx={{ display: { xs: 'inline-flex', md: 'none' } }}
-          >
-            Take photo
-          </Button>
-        </Stack>
-        <input
-          ref={picker}
-          type="file"
-          accept={READABLE_ACCEPT}
-          hidden
-          onChange={picked}
-          data-testid="bill-file-input"
-          aria-label="Choose the bill's file"
-        />
-        <input
-          ref={camera}
-          type="file"
-          accept="image/*"
-          capture="environment"
-          hidden
-          onChange={picked}
-          aria-label="Take a photo of the bill"
-        />
-      </Box>
+        Drop the bill's PDF or a photo of it here: the amount, dates and entity are read from it, and the file is
+        attached to the invoice.
+      </FileDropZone>
       {busy && file && (
         <Box sx={{ mt: 2 }} role="status" data-testid="bill-reading-progress">
           <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mb: 0.5 }}>
