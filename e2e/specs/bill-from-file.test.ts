@@ -56,8 +56,10 @@ describe('invoice from a file', () => {
     expect(await page.getByText('Read from the file: check it.').count()).toBe(3);
     await form.flow('Expense').check();
     await form.submitButton.click();
-    await page.waitForURL(/\/entries\/\d+$/, { timeout: 30_000 });
-    const entryId = Number(new URL(page.url()).pathname.split('/').at(-1));
+    // A new invoice leads Home (docs/product.md, Where a save leads); the file went with it.
+    await page.waitForURL('**/home', { timeout: 30_000 });
+    const made = await api.request<{ entries: Array<{ entryId: number; billId: number }> }>('GET', '/entries');
+    const entryId = made.entries.find((e) => e.billId === power.id)?.entryId ?? 0;
     const entry = await getEntry(api, entryId);
     expect(entry).toMatchObject({ billId: power.id, amount: 1234.5, date: '2026-03-15', dueDate: '2026-03-29' });
     const files = await api.request<{ attachments: Array<{ fileName: string; contentType: string }> }>(
@@ -67,8 +69,15 @@ describe('invoice from a file', () => {
     expect(files.attachments).toEqual([
       expect.objectContaining({ fileName: 'strom-maerz.pdf', contentType: 'application/pdf' }),
     ]);
-    // Its preview is the bill's first page.
-    await page.getByTestId('attachment-preview').waitFor();
+    // On the invoice page its preview is the bill's first page, drawn (a PNG, not the generic sheet).
+    await page.goto(`/entries/${entryId}`);
+    const preview = page.getByTestId('attachment-preview');
+    await preview.waitFor();
+    await expect
+      .poll(() => preview.evaluate((img) => (img as HTMLImageElement).naturalWidth), { timeout: 60_000 })
+      .toBe(247);
+    await page.getByTestId('attachments').scrollIntoViewIfNeeded();
+    await screenshotBothThemes(page, 'bill-from-file-attached');
     expect(browser.pageErrors).toEqual([]);
   }, 180_000);
 
