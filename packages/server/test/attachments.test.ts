@@ -101,7 +101,10 @@ describe.each(dialects)('attachments (%s)', (dialect) => {
     expect(outside.headers['content-range']).toBe(`bytes */${bytes.length}`);
   });
 
-  it("draws thumbnails of pictures and of a PDF's first page once, in PNG, and a generic sheet for files it cannot draw", async () => {
+  // Each drawing starts a worker thread of its own: seconds each on a busy machine.
+  it("draws thumbnails of pictures and of a PDF's first page once, in PNG, and a generic sheet for files it cannot draw", {
+    timeout: 300_000,
+  }, async () => {
     const entry = await createEntry(api);
     const photo = new Jimp({ width: 1000, height: 500, color: 0x2e7d32ff });
     for (const [mime, name] of [

@@ -130,6 +130,15 @@ describe('dates', () => {
       date: '2026-03-05',
       dueDate: null,
     });
+    // Labels side by side over their values, either way round.
+    expect(findDates(['Date d’émission      Échéance', '09/12/2026      19/12/2026'], 'fr')).toEqual({
+      date: '2026-12-09',
+      dueDate: '2026-12-19',
+    });
+    expect(findDates(['Due date    Invoice date', 'March 19, 2026    March 5, 2026'], 'en')).toEqual({
+      date: '2026-03-05',
+      dueDate: '2026-03-19',
+    });
     // No label: the first date is the invoice's; a due date before it was some other date.
     expect(findDates(['ACME', '03/02/2026'], 'en')).toEqual({ date: '2026-03-02', dueDate: null });
     expect(findDates(['Invoice date 03/02/2026', 'Due 01/02/2026'], 'en').dueDate).toBeNull();

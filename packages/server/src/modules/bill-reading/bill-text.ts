@@ -14,6 +14,7 @@ export function fold(text: string): string {
   return text
     .normalize('NFD')
     .replace(/\p{M}/gu, '')
+    .replace(/[\u2018\u2019\u02bc]/g, "'")
     .toLowerCase()
     .replace(/[\s\u00a0\u202f]+/g, ' ')
     .trim();
@@ -208,6 +209,8 @@ export function findDates(lines: readonly string[], language: BillLanguage): Bil
     }
     return null;
   };
+  const columns = sideBySide(folded, language);
+  if (columns) return columns;
   const dueDate = labelled(DUE_LABELS);
   const withoutDue = folded.map((line) => (DUE_LABELS.test(line) ? '' : line));
   let date = labelledIn(withoutDue, INVOICE_DATE_LABELS, language);
@@ -222,6 +225,25 @@ export function findDates(lines: readonly string[], language: BillLanguage): Bil
     }
   }
   return { date, dueDate: dueDate && date && dueDate < date ? null : dueDate };
+}
+
+/**
+ * Labels side by side over their values, as forms print them: a line naming both the invoice date and the due date
+ * (and holding no date), over a line of two dates, each under its label.
+ */
+function sideBySide(folded: readonly string[], language: BillLanguage): BillDates | null {
+  for (let i = 0; i + 1 < folded.length; i++) {
+    const line = folded[i] ?? '';
+    const due = DUE_LABELS.exec(line);
+    if (!due || datesIn(line, language).length > 0) continue;
+    const invoice = INVOICE_DATE_LABELS.exec(line.replace(DUE_LABELS, (label) => ' '.repeat(label.length)));
+    const next = datesIn(folded[i + 1] ?? '', language);
+    if (!invoice || next.length !== 2) continue;
+    const [first = null, second = null] = next;
+    const [date, dueDate] = invoice.index < due.index ? [first, second] : [second, first];
+    return { date, dueDate: dueDate && date && dueDate < date ? null : dueDate };
+  }
+  return null;
 }
 
 function labelledIn(folded: readonly string[], label: RegExp, language: BillLanguage): string | null {
