@@ -33,4 +33,5 @@ export const billReading = z.object({
 });
 export type BillReading = z.infer<typeof billReading>;
 
-export const billReadingParams = z.object({ id: z.string().regex(/^[0-9a-f]{32}$/, 'must be a reading id') });
+/** The reading's id in its address: not a number (ids of stored rows are), but 32 hex digits. */
+export const billReadingParams = z.object({ readingId: z.string().regex(/^[0-9a-f]{32}$/, 'must be a reading id') });

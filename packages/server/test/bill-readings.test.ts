@@ -7,7 +7,7 @@ import { filesUnder, pdfFile, upload } from './helpers/attachments.ts';
 import { type Api, createBill, request } from './helpers/domain.ts';
 import { signUp } from './helpers/factories.ts';
 
-/** `POST /bill-readings` and `GET /bill-readings/{id}` (docs/api/bill-readings.md), on real files and both databases. */
+/** `POST /bill-readings` and `GET /bill-readings/{readingId}` (docs/api/bill-readings.md), on real files and both databases. */
 
 function post(api: Api, content: Buffer, name = 'bill.pdf') {
   const body = upload(content, name);

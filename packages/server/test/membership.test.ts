@@ -434,7 +434,7 @@ const TABLE: Record<string, Row> = {
     }),
   },
   'POST /api/v1/bill-readings': { make: async (f) => readingProbe(f) },
-  'GET /api/v1/bill-readings/:id': { make: async (f) => ownerReading(f) },
+  'GET /api/v1/bill-readings/:readingId': { make: async (f) => ownerReading(f) },
   'GET /api/v1/imports': { make: async () => get(`${API}/imports`, false) },
   'POST /api/v1/imports/preview': {
     make: async (f) => {

@@ -558,8 +558,8 @@ const EXAMPLES: Record<string, (g: Gen, w: World) => Example> = {
   // Bill readings: JSON bodies are refused like every upload's; the caller knows no reading's id (random, 32 hex
   // digits), so any id is unknown or malformed (test/bill-readings.test.ts reads real files).
   'POST /api/v1/bill-readings': (g) => ({ body: { file: draw(g, shortText) } }),
-  'GET /api/v1/bill-readings/:id': (g) => ({
-    params: { id: draw(g, fc.oneof(fc.stringMatching(/^[0-9a-f]{32}$/), shortText)) },
+  'GET /api/v1/bill-readings/:readingId': (g) => ({
+    params: { readingId: draw(g, fc.oneof(fc.stringMatching(/^[0-9a-f]{32}$/), shortText)) },
   }),
   // Multipart routes: the fuzzer's JSON bodies are refused in words (test/imports.test.ts covers real uploads).
   'POST /api/v1/imports/preview': (g) => ({ body: { file: draw(g, shortText) } }),
@@ -666,7 +666,7 @@ const ALWAYS_REFUSED = new Set([
   'GET /api/v1/attachments/:id/thumbnail',
   'DELETE /api/v1/attachments/:id',
   'POST /api/v1/bill-readings',
-  'GET /api/v1/bill-readings/:id',
+  'GET /api/v1/bill-readings/:readingId',
   // No identity provider is configured for the fuzzing server, and it never holds a provider sign-in's ticket.
   'GET /api/v1/auth/oidc/start',
   'GET /api/v1/auth/oidc/callback',

@@ -42,7 +42,7 @@ export async function billReadingRoutes(
     );
   });
   app.withTypeProvider<ZodTypeProvider>().get(
-    '/bill-readings/:id',
+    '/bill-readings/:readingId',
     {
       schema: {
         tags: ['bill-readings'],
@@ -52,6 +52,6 @@ export async function billReadingRoutes(
         response: { 200: billReading, ...errorResponses(400, 401, 404) },
       },
     },
-    async (request) => service.get(request.ledger.id, request.params.id),
+    async (request) => service.get(request.ledger.id, request.params.readingId),
   );
 }

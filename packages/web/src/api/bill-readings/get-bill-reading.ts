@@ -5,7 +5,7 @@ import { attempt, dataOf, type Outcome } from '../outcome.ts';
 /** How often a reading still running is asked for. */
 const POLL_MS = 1000;
 
-/** `GET /bill-readings/{id}`: a reading's progress, then what was read. */
+/** `GET /bill-readings/{readingId}`: a reading's progress, then what was read. */
 export function getBillReading(id: string): Promise<Outcome<BillReading>> {
   return attempt<BillReading>('GET', `/bill-readings/${encodeURIComponent(id)}`);
 }
