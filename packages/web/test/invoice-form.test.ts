@@ -1,3 +1,4 @@
+import type { Bill } from '@billfold/contract/bills';
 import type { Entry } from '@billfold/contract/entries';
 import { describe, expect, it } from 'vitest';
 import {
@@ -191,7 +192,7 @@ describe('the due date of the invoice form', () => {
 });
 
 describe('invoiceFormFromReading', () => {
-  const bills = [
+  const bills: Bill[] = [
     { id: 4, name: 'Stadtwerke', category: 'Utilities', internal: false, status: 1, recycle: false },
     { id: 9, name: 'Savings', category: 'Transfers', internal: true, status: 1, recycle: false },
   ];
