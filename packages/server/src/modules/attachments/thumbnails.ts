@@ -8,7 +8,7 @@ import { runLimitedWorker } from '../../lib/limited-worker.ts';
 export const THUMBNAIL_TYPES: ReadonlySet<AttachmentType> = new Set(['image/png', 'image/jpeg', 'application/pdf']);
 
 /** A thumbnail's worker is ended after this long (a PDF can be made to take any time to draw). */
-export const THUMBNAIL_TIMEOUT_MS = 20_000;
+export const THUMBNAIL_TIMEOUT_MS = 60_000;
 
 /** The longest side of a thumbnail, in pixels. */
 export const THUMBNAIL_SIDE = 320;
