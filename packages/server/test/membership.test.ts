@@ -692,7 +692,7 @@ describe.each(dialects)('membership matrix on %s', (dialect) => {
     expect(failures).toEqual([]);
     expect(refusals).toBeGreaterThan(120);
     expect(successes).toBeGreaterThan(60);
-  }, 300_000);
+  }, 600_000);
 
   it('applies a role change at once: a viewer made owner writes, made viewer again is refused', async () => {
     // The roles, not the people: promoted to owner, the viewer writes like the owner.
