@@ -145,6 +145,12 @@ const SERVER_EXTERNAL = new Set([
   'pino',
   'pino-pretty',
   'thread-stream',
+  // pdf.js loads its own worker module and fonts, @napi-rs/canvas is native, tesseract.js starts its own thread
+  // and loads its WebAssembly core (docs/decisions/1147-pdf-first-page.md).
+  'pdfjs-dist',
+  '@napi-rs/canvas',
+  'tesseract.js',
+  'tesseract.js-core',
 ]);
 
 const packageName = (path) =>

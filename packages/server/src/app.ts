@@ -19,6 +19,9 @@ import { authRoutes } from './modules/auth/auth.routes.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
 import { oidcAccountRoutes, oidcRoutes } from './modules/auth/oidc.routes.ts';
 import { OidcService } from './modules/auth/oidc.service.ts';
+import { BillReadingRepository } from './modules/bill-reading/bill-reading.repository.ts';
+import { billReadingRoutes } from './modules/bill-reading/bill-reading.routes.ts';
+import { BillReadingService } from './modules/bill-reading/bill-reading.service.ts';
 import { BillsRepository } from './modules/bills/bills.repository.ts';
 import { billsRoutes } from './modules/bills/bills.routes.ts';
 import { BillsService } from './modules/bills/bills.service.ts';
@@ -353,6 +356,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
             new AttachmentsService(new AttachmentsRepository(db), files, limits, config.now),
             limits,
           );
+          // Reading a bill to start an invoice (docs/decisions/1148-reading-bills.md).
+          await billReadingRoutes(ledger, new BillReadingService(new BillReadingRepository(db), files.tempDir), limits);
           await importsRoutes(ledger, new ImportsService(new ImportsRepository(db), config.now, limits), limits);
           // Change history (docs/decisions/0108-change-history.md): reads only; each writer records its own.
           historyRoutes(ledger, new HistoryService(new HistoryReader(db)));

@@ -54,7 +54,7 @@ describe.each(dialects)('attachments (%s)', (dialect) => {
       fileName: 'März Strom (1).bin',
       contentType: 'application/pdf',
       size: bytes.length,
-      thumbnail: false,
+      thumbnail: true,
     });
     const key = createHash('sha256').update(bytes).digest('hex');
     expect(filesUnder(objects).map((f) => f.slice(-64))).toContain(key);
@@ -101,7 +101,10 @@ describe.each(dialects)('attachments (%s)', (dialect) => {
     expect(outside.headers['content-range']).toBe(`bytes */${bytes.length}`);
   });
 
-  it('draws thumbnails of pictures once, in PNG, and a generic sheet for PDFs and pictures too large to decode', async () => {
+  // Each drawing starts a worker thread of its own: seconds each on a busy machine.
+  it("draws thumbnails of pictures and of a PDF's first page once, in PNG, and a generic sheet for files it cannot draw", {
+    timeout: 300_000,
+  }, async () => {
     const entry = await createEntry(api);
     const photo = new Jimp({ width: 1000, height: 500, color: 0x2e7d32ff });
     for (const [mime, name] of [
@@ -121,11 +124,32 @@ describe.each(dialects)('attachments (%s)', (dialect) => {
       const again = await request(api, 'GET', `/attachments/${made.id}/thumbnail`);
       expect(again.rawPayload.equals(thumb.rawPayload)).toBe(true);
     }
-    const pdf = (await attach(api, 'entries', entry.entryId, pdfFile('thumb'))).json<Attachment>();
-    const sheet = await request(api, 'GET', `/attachments/${pdf.id}/thumbnail`);
-    expect(sheet.statusCode).toBe(200);
-    expect(sheet.headers['content-type']).toBe('image/svg+xml');
-    expect(sheet.body).toContain('>PDF<');
+    // A PDF's first page, drawn: a Letter page (612 × 792 points) fits 320 pixels high, white but for its text.
+    const pdf = (await attach(api, 'entries', entry.entryId, pdfFile('THUMB THUMB THUMB'))).json<Attachment>();
+    expect(pdf).toMatchObject({ contentType: 'application/pdf', thumbnail: true });
+    const page = await request(api, 'GET', `/attachments/${pdf.id}/thumbnail`);
+    expect(page.statusCode, page.body).toBe(200);
+    expect(page.headers['content-type']).toBe('image/png');
+    const drawn = await Jimp.read(page.rawPayload);
+    expect([drawn.width, drawn.height]).toEqual([247, 320]);
+    let dark = 0;
+    drawn.scan((_x, _y, at) => {
+      if ((drawn.bitmap.data[at] ?? 255) < 128) dark++;
+    });
+    expect(dark).toBeGreaterThan(20);
+    expect(drawn.getPixelColor(200, 300)).toBe(0xffffffff);
+    // PDFs that cannot be drawn: garbage after the signature, a cut-off file.
+    const broken = [
+      Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(2000, 0xa5)]),
+      pdfFile('cut off').subarray(0, 200),
+    ];
+    for (const [i, bytes] of broken.entries()) {
+      const made = (await attach(api, 'entries', entry.entryId, bytes, `broken-${i}.pdf`)).json<Attachment>();
+      const sheet = await request(api, 'GET', `/attachments/${made.id}/thumbnail`);
+      expect(sheet.statusCode).toBe(200);
+      expect(sheet.headers['content-type']).toBe('image/svg+xml');
+      expect(sheet.body).toContain('>PDF<');
+    }
     // A PNG whose header claims 40000 × 40000 pixels: never decoded.
     const bomb = Buffer.from(await new Jimp({ width: 4, height: 4, color: 0xffffffff }).getBuffer('image/png'));
     bomb.writeUInt32BE(40_000, 16);

@@ -1,3 +1,4 @@
+import type { Bill } from '@billfold/contract/bills';
 import type { Entry } from '@billfold/contract/entries';
 import { describe, expect, it } from 'vitest';
 import {
@@ -9,6 +10,7 @@ import {
   flowFor,
   type InvoiceFormValues,
   invoiceFormFromEntry,
+  invoiceFormFromReading,
   pathAfterSave,
   toEntryBody,
 } from '../src/features/invoices/invoice-form.ts';
@@ -188,5 +190,43 @@ describe('the due date of the invoice form', () => {
   it('shows an invoice’s due date, or nothing', () => {
     expect(invoiceFormFromEntry(entry({ dueDate: '2026-03-01' })).dueDate).toBe('2026-03-01');
     expect(invoiceFormFromEntry(entry()).dueDate).toBe('');
+  });
+});
+
+describe('invoiceFormFromReading', () => {
+  const bills: Bill[] = [
+    { id: 4, name: 'Stadtwerke', category: 'Utilities', internal: false, status: 1, recycle: false },
+    { id: 9, name: 'Savings', category: 'Transfers', internal: true, status: 1, recycle: false },
+  ];
+  const reading = {
+    source: 'text' as const,
+    language: 'de' as const,
+    amount: 1234.56,
+    date: '2026-03-15',
+    dueDate: '2026-03-29',
+    billId: 4,
+    billName: 'Stadtwerke',
+    heading: 'Stadtwerke GmbH',
+  };
+  const empty = emptyInvoiceForm('2026-11-28');
+
+  it('fills each field that was read and names it', () => {
+    expect(invoiceFormFromReading(empty, reading, bills)).toEqual({
+      values: { ...empty, billId: 4, amount: '1234.56', date: '2026-03-15', dueDate: '2026-03-29' },
+      read: ['billId', 'amount', 'date', 'dueDate'],
+    });
+  });
+
+  it('keeps the empty form where nothing was read, an entity not offered, and a due date before the date', () => {
+    const none = { ...reading, amount: null, date: null, dueDate: null, billId: null, billName: null };
+    expect(invoiceFormFromReading(empty, none, bills)).toEqual({ values: empty, read: [] });
+    expect(invoiceFormFromReading(empty, { ...reading, billId: 99 }, bills).read).not.toContain('billId');
+    const early = invoiceFormFromReading(empty, { ...reading, dueDate: '2026-03-01' }, bills);
+    expect(early.values.dueDate).toBe('');
+    expect(early.read).toEqual(['billId', 'amount', 'date']);
+  });
+
+  it("takes an internal entity's fixed flow", () => {
+    expect(invoiceFormFromReading(empty, { ...reading, billId: 9 }, bills).values.flow).toBe('internal');
   });
 });

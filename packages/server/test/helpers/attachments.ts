@@ -4,15 +4,19 @@ import type { InjectOptions } from 'fastify';
 import type { Api } from './domain.ts';
 import { multipart } from './multipart.ts';
 
-/** A small real PDF (one page, one line of text), different for each `text`. */
+/**
+ * A small real PDF (one page, a line of Helvetica text per line of `text`, in Latin-1), different for each `text`.
+ * A bill's lines make a bill to read.
+ */
 export function pdfFile(text = 'Invoice 42'): Buffer {
-  const stream = `BT /F1 18 Tf 72 720 Td (${text}) Tj ET`;
+  const escaped = text.split('\n').map((line) => `(${line.replace(/[\\()]/g, (c) => `\\${c}`)}) '`);
+  const stream = `BT /F1 18 Tf 72 740 Td 24 TL ${escaped.join(' ')} ET`;
   const objects = [
     '<< /Type /Catalog /Pages 2 0 R >>',
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
     '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
     `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
   ];
   let body = '%PDF-1.4\n';
   const offsets: number[] = [];

@@ -12,20 +12,9 @@ import { byteSize } from '../../plugins/body.ts';
 import { toAttachment } from './attachment.mapper.ts';
 import { ATTACHMENT_MESSAGES } from './attachments.messages.ts';
 import type { AttachmentOwner, AttachmentsRepository } from './attachments.repository.ts';
+import type { ReceivedFile } from './attachments.upload.ts';
 import { sniffType } from './file-types.ts';
 import { genericThumbnail, makeThumbnail } from './thumbnails.ts';
-
-/** A file received whole into a temp file of the store's temp folder, not yet stored. */
-export interface ReceivedFile {
-  tempFile: string;
-  size: number;
-  /** The SHA-256 of the bytes, in hex: the file's key in the store. */
-  key: string;
-  /** The file's first bytes, for its type. */
-  head: Uint8Array;
-  /** The name the client gave, as sent. */
-  fileName: string;
-}
 
 export class AttachmentsService {
   constructor(

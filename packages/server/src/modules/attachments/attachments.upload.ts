@@ -8,8 +8,19 @@ import type { FastifyRequest } from 'fastify';
 import { badRequest, HttpError } from '../../lib/http-error.ts';
 import { bodyTooLarge } from '../../plugins/body.ts';
 import { ATTACHMENT_MESSAGES } from './attachments.messages.ts';
-import type { ReceivedFile } from './attachments.service.ts';
 import { SNIFF_BYTES } from './file-types.ts';
+
+/** A file received whole into a temp file of the store's temp folder, not yet stored. */
+export interface ReceivedFile {
+  tempFile: string;
+  size: number;
+  /** The SHA-256 of the bytes, in hex: the file's key in the store. */
+  key: string;
+  /** The file's first bytes, for its type. */
+  head: Uint8Array;
+  /** The name the client gave, as sent. */
+  fileName: string;
+}
 
 /** Room for the form's boundaries and part headers around the file. */
 export const FORM_OVERHEAD = 64 * 1024;

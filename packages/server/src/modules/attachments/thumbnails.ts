@@ -1,9 +1,14 @@
-import { Worker } from 'node:worker_threads';
 import type { AttachmentType } from '@billfold/contract/attachments';
-import { workerStart } from '../../lib/worker-url.ts';
+import { runLimitedWorker } from '../../lib/limited-worker.ts';
 
-/** The types whose thumbnail is the picture itself, scaled down; every other type's is a generic picture. */
-export const THUMBNAIL_TYPES: ReadonlySet<AttachmentType> = new Set(['image/png', 'image/jpeg']);
+/**
+ * The types whose thumbnail is drawn from the file (a picture scaled down, a PDF's first page); every other type's is
+ * a generic picture.
+ */
+export const THUMBNAIL_TYPES: ReadonlySet<AttachmentType> = new Set(['image/png', 'image/jpeg', 'application/pdf']);
+
+/** A thumbnail's worker is ended after this long (a PDF can be made to take any time to draw). */
+export const THUMBNAIL_TIMEOUT_MS = 60_000;
 
 /** The longest side of a thumbnail, in pixels. */
 export const THUMBNAIL_SIDE = 320;
@@ -13,8 +18,6 @@ export const THUMBNAIL_SIDE = 320;
  * bomb); 50 megapixels is more than any phone camera's photo.
  */
 export const MAX_PIXELS = 50_000_000;
-
-const WORKER = workerStart(new URL('./thumbnail.worker.ts', import.meta.url));
 
 /** Width and height as the file's header states them (PNG's IHDR, JPEG's start-of-frame), before any decoding. */
 export function statedSize(bytes: Uint8Array, type: AttachmentType): { width: number; height: number } | null {
@@ -38,25 +41,21 @@ export function statedSize(bytes: Uint8Array, type: AttachmentType): { width: nu
 }
 
 /**
- * A PNG thumbnail of the picture (its longest side `THUMBNAIL_SIDE`), decoded and scaled by jimp (pure JavaScript)
- * in a worker thread with a memory ceiling, so no request waits on the decoding; null when the picture cannot be
- * read or is too large to decode (docs/decisions/1142-attachment-thumbnails.md).
+ * A PNG thumbnail of the picture or of a PDF's first page (its longest side `THUMBNAIL_SIDE`), decoded and scaled by
+ * jimp (pure JavaScript), or drawn by pdf.js on @napi-rs/canvas, in a worker thread with a memory ceiling and a time
+ * limit, so no request waits on the work; null when the file cannot be read, is too large to decode, or takes too
+ * long (docs/decisions/1142-attachment-thumbnails.md, docs/decisions/1147-pdf-first-page.md).
  */
 export async function makeThumbnail(bytes: Uint8Array, type: AttachmentType): Promise<Uint8Array | null> {
-  const size = statedSize(bytes, type);
-  if (!size || size.width === 0 || size.height === 0 || size.width * size.height > MAX_PIXELS) return null;
-  return new Promise((resolve) => {
-    const worker = new Worker(WORKER.entry, {
-      workerData: { ...WORKER.workerData, bytes, side: THUMBNAIL_SIDE },
-      resourceLimits: { maxOldGenerationSizeMb: 512 },
-    });
-    worker.once('message', (png: Uint8Array | null) => {
-      resolve(png);
-      void worker.terminate();
-    });
-    worker.once('error', () => resolve(null));
-    worker.once('exit', () => resolve(null));
-  });
+  if (type !== 'application/pdf') {
+    const size = statedSize(bytes, type);
+    if (!size || size.width === 0 || size.height === 0 || size.width * size.height > MAX_PIXELS) return null;
+  }
+  return runLimitedWorker<Uint8Array | null>(
+    new URL('./thumbnail.worker.ts', import.meta.url),
+    { bytes, side: THUMBNAIL_SIDE, type },
+    { timeoutMs: THUMBNAIL_TIMEOUT_MS, heapMb: 512 },
+  );
 }
 
 /** What a file without a drawn thumbnail shows: a sheet with the type's name (our own SVG, no user text in it). */

@@ -25,11 +25,18 @@ export function uploadAttachment(
   file: File,
   onProgress: (share: number) => void,
 ): Promise<Outcome<Attachment>> {
-  const path = attachmentsPath(owner);
-  return settle('POST', path, send(path, file, onProgress));
+  return uploadFile<Attachment>(attachmentsPath(owner), file, onProgress);
 }
 
-async function send(path: string, file: File, onProgress: (share: number) => void): Promise<Attachment> {
+/**
+ * POSTs `file` as the multipart form's `file` to `path` (attachments, bill readings), reporting how much has gone
+ * out; the answer's JSON, in an `Outcome`.
+ */
+export function uploadFile<T>(path: string, file: File, onProgress: (share: number) => void): Promise<Outcome<T>> {
+  return settle('POST', path, send<T>(path, file, onProgress));
+}
+
+async function send<T>(path: string, file: File, onProgress: (share: number) => void): Promise<T> {
   const ledger = ledgerHeaderValue();
   const result = await sendWithSession((token) => post(path, file, token, ledger, onProgress));
   if (result.stage !== 'response') throw result.error;
@@ -43,7 +50,7 @@ async function send(path: string, file: File, onProgress: (share: number) => voi
       errorCode(result.text),
     );
   }
-  return JSON.parse(result.text) as Attachment;
+  return JSON.parse(result.text) as T;
 }
 
 function post(

@@ -1,18 +1,15 @@
 import { ATTACHMENT_ACCEPT, type Attachment } from '@billfold/contract/attachments';
-import AttachFile from '@mui/icons-material/AttachFile';
 import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
 import FileDownloadOutlined from '@mui/icons-material/FileDownloadOutlined';
 import OpenInNew from '@mui/icons-material/OpenInNew';
-import PhotoCamera from '@mui/icons-material/PhotoCamera';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
 import LinearProgress from '@mui/material/LinearProgress';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import { type ChangeEvent, type DragEvent, useId, useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { openAttachment, useThumbnailUrl } from '../../api/attachments/attachment-file.ts';
 import { useDeleteAttachment } from '../../api/attachments/delete-attachment.ts';
 import { type AttachmentOwner, useAttachments } from '../../api/attachments/list-attachments.ts';
@@ -21,6 +18,7 @@ import { failureMessage } from '../../api/outcome.ts';
 import { ConfirmDialog } from '../ConfirmDialog.tsx';
 import { ReadOnlyTip } from '../ledger-access.tsx';
 import { useNotice } from '../notices.tsx';
+import { FileDropZone } from './FileDropZone.tsx';
 
 /** `1.4 MB`, `820 KB`, `96 bytes`: a file's size as people read it. */
 export function fileSize(bytes: number): string {
@@ -58,10 +56,7 @@ export function AttachmentsPanel({
   const remove = useDeleteAttachment();
   const notify = useNotice();
   const [uploads, setUploads] = useState<Upload[]>([]);
-  const [dragging, setDragging] = useState(false);
   const [deleting, setDeleting] = useState<Attachment | null>(null);
-  const picker = useRef<HTMLInputElement>(null);
-  const camera = useRef<HTMLInputElement>(null);
   const headingId = useId();
   const sequence = useRef(0);
 
@@ -83,16 +78,6 @@ export function AttachmentsPanel({
           },
         );
     }
-  };
-  const picked = (event: ChangeEvent<HTMLInputElement>) => {
-    const chosen = Array.from(event.target.files ?? []);
-    event.target.value = '';
-    void send(chosen);
-  };
-  const dropped = (event: DragEvent) => {
-    event.preventDefault();
-    setDragging(false);
-    if (!readOnly) void send(Array.from(event.dataTransfer.files));
   };
   const confirmDelete = async () => {
     if (!deleting) return;
@@ -166,66 +151,18 @@ export function AttachmentsPanel({
         </Box>
       ))}
       <ReadOnlyTip reason={readOnlyReason} block>
-        <Box
-          onDragOver={(event) => {
-            event.preventDefault();
-            if (!readOnly) setDragging(true);
-          }}
-          onDragLeave={() => setDragging(false)}
-          onDrop={dropped}
-          data-testid="drop-zone"
-          sx={{
-            border: 2,
-            borderStyle: 'dashed',
-            borderColor: dragging ? 'primary.main' : 'divider',
-            bgcolor: dragging ? 'action.hover' : 'transparent',
-            borderRadius: 1,
-            p: 2,
-            textAlign: 'center',
-          }}
+        <FileDropZone
+          accept={ATTACHMENT_ACCEPT}
+          multiple
+          disabled={readOnly}
+          onFiles={(chosen) => void send(chosen)}
+          testId="drop-zone"
+          inputTestId="attach-file-input"
+          pickLabel="Choose a file to attach"
+          photoLabel="Take a photo to attach"
         >
-          <Typography variant="body2" color="text.secondary" sx={{ mb: 1.5 }}>
-            {list.length === 0 ? 'No files yet. ' : ''}Drop a PDF or a photo of the bill here (up to 20 MB).
-          </Typography>
-          <Stack direction="row" spacing={1} sx={{ justifyContent: 'center', flexWrap: 'wrap', rowGap: 1 }}>
-            <Button
-              variant="outlined"
-              startIcon={<AttachFile />}
-              onClick={() => picker.current?.click()}
-              disabled={readOnly}
-            >
-              Choose file
-            </Button>
-            <Button
-              variant="outlined"
-              startIcon={<PhotoCamera />}
-              onClick={() => camera.current?.click()}
-              disabled={readOnly}
-              sx={{ display: { xs: 'inline-flex', md: 'none' } }}
-            >
-              Take photo
-            </Button>
-          </Stack>
-          <input
-            ref={picker}
-            type="file"
-            accept={ATTACHMENT_ACCEPT}
-            multiple
-            hidden
-            onChange={picked}
-            data-testid="attach-file-input"
-            aria-label="Choose a file to attach"
-          />
-          <input
-            ref={camera}
-            type="file"
-            accept="image/*"
-            capture="environment"
-            hidden
-            onChange={picked}
-            aria-label="Take a photo to attach"
-          />
-        </Box>
+          {list.length === 0 ? 'No files yet. ' : ''}Drop a PDF or a photo of the bill here (up to 20 MB).
+        </FileDropZone>
       </ReadOnlyTip>
       <ConfirmDialog
         open={deleting !== null}

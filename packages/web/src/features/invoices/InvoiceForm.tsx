@@ -13,6 +13,7 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { type FormEvent, useMemo, useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
+import { useUploadAttachment } from '../../api/attachments/upload-attachment.ts';
 import { useCreateInvoice } from '../../api/invoices/create-invoice.ts';
 import { useUpdateInvoice } from '../../api/invoices/update-invoice.ts';
 import { failureMessage } from '../../api/outcome.ts';
@@ -40,6 +41,11 @@ import {
 } from './invoice-form.ts';
 import { NewEntityDialog } from './NewEntityDialog.tsx';
 
+const ATTACH_FAILED = {
+  failed: 'Invoice created, but its file could not be attached: add it on the invoice page.',
+  error: 'Invoice created, but its file could not be attached: add it on the invoice page.',
+} as const;
+
 const MESSAGES = {
   create: { failed: 'Failed to create invoice.', error: 'Error creating invoice.' },
   update: { failed: 'Failed to update invoice.', error: 'Error updating invoice.' },
@@ -56,10 +62,28 @@ interface Props {
   initial: InvoiceFormValues;
   /** The archived entity an `?entityName=` link named: said to be archived from the start. */
   linkedArchivedName?: string | null;
+  /** Fields filled from a bill's file ("Invoice from a file"): marked until changed. */
+  readFields?: readonly InvoiceField[];
+  /** The bill's file, attached to the invoice once it is created. */
+  attachFile?: File | null;
 }
 
-export function InvoiceForm({ mode, entry, entities, archivedEntities, initial, linkedArchivedName = null }: Props) {
+/** What a field filled from a bill's file says under it. */
+const READ_FROM_FILE = 'Read from the file: check it.';
+
+export function InvoiceForm({
+  mode,
+  entry,
+  entities,
+  archivedEntities,
+  initial,
+  linkedArchivedName = null,
+  readFields = [],
+  attachFile = null,
+}: Props) {
   const [values, setValues] = useState(initial);
+  const [fromFile, setFromFile] = useState<readonly InvoiceField[]>(readFields);
+  const upload = useUploadAttachment();
   const [extraEntities, setExtraEntities] = useState<Bill[]>([]);
   const [missing, setMissing] = useState<InvoiceField[]>([]);
   const [dateProblem, setDateProblem] = useState<string | null>(null);
@@ -98,7 +122,9 @@ export function InvoiceForm({ mode, entry, entities, archivedEntities, initial, 
   const set = <K extends keyof InvoiceFormValues>(key: K, value: InvoiceFormValues[K]) => {
     setValues((current) => ({ ...current, [key]: value }));
     setMissing((current) => current.filter((field) => field !== key));
+    setFromFile((current) => current.filter((field) => field !== key));
   };
+  const readHelp = (field: InvoiceField) => (fromFile.includes(field) ? READ_FROM_FILE : undefined);
 
   const pickEntity = (bill: Bill | null) => {
     setValues((current) => ({
@@ -111,6 +137,7 @@ export function InvoiceForm({ mode, entry, entities, archivedEntities, initial, 
           : current.flow,
     }));
     setMissing((current) => current.filter((field) => field !== 'billId' && (!bill?.internal || field !== 'flow')));
+    setFromFile((current) => current.filter((field) => field !== 'billId'));
   };
 
   const submit = (event: FormEvent) => {
@@ -132,6 +159,15 @@ export function InvoiceForm({ mode, entry, entities, archivedEntities, initial, 
         return;
       }
       setSaved(true);
+      if (attachFile) {
+        // The bill's file goes with the invoice made from it; the invoice stands if the file cannot follow.
+        const attached = await upload({ kind: 'entries', id: outcome.data.entryId }, attachFile, () => {});
+        if (!attached.ok) {
+          notify(failureMessage(attached, ATTACH_FAILED), { severity: 'warning' });
+          navigateSoon(pathAfterSave('create', outcome.data.entryId));
+          return;
+        }
+      }
       notify('Invoice created successfully!', { severity: 'success' });
       navigateSoon(pathAfterSave('create', outcome.data.entryId));
       return;
@@ -203,7 +239,14 @@ export function InvoiceForm({ mode, entry, entities, archivedEntities, initial, 
           )}
           disabled={disabled}
           renderInput={(params) => (
-            <TextField {...params} label="Entity" name="entity" required error={isMissing('billId')} />
+            <TextField
+              {...params}
+              label="Entity"
+              name="entity"
+              required
+              error={isMissing('billId')}
+              helperText={readHelp('billId')}
+            />
           )}
         />
         {archivedName && !selected && (
@@ -228,6 +271,7 @@ export function InvoiceForm({ mode, entry, entities, archivedEntities, initial, 
           }}
           required
           error={isMissing('date')}
+          helperText={readHelp('date')}
           disabled={disabled}
         />
         <IsoDateField
@@ -240,7 +284,7 @@ export function InvoiceForm({ mode, entry, entities, archivedEntities, initial, 
           }}
           clearable
           error={isMissing('dueDate') || dueDateProblem(values) !== null}
-          helperText={dueDateProblem(values) ?? 'Optional: when it has to be paid.'}
+          helperText={dueDateProblem(values) ?? readHelp('dueDate') ?? 'Optional: when it has to be paid.'}
           disabled={disabled}
         />
         <FormControl required error={isMissing('flow')} disabled={disabled}>
@@ -270,6 +314,7 @@ export function InvoiceForm({ mode, entry, entities, archivedEntities, initial, 
           onChange={(amount) => set('amount', amount)}
           required
           error={isMissing('amount')}
+          helperText={readHelp('amount')}
           disabled={disabled}
         />
         <TextField

@@ -1,7 +1,9 @@
+import type { BillReading } from '@billfold/contract/bill-readings';
 import type { Bill } from '@billfold/contract/bills';
 import type { Entry } from '@billfold/contract/entries';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
+import { useCallback, useState } from 'react';
 import { Link as RouterLink, useParams, useSearchParams } from 'react-router-dom';
 import { useEntities } from '../../api/entities/list-entities.ts';
 import { useInvoice } from '../../api/invoices/get-invoice.ts';
@@ -10,9 +12,18 @@ import { PageCard } from '../../components/PageCard.tsx';
 import { PageProgress } from '../../components/PageProgress.tsx';
 import { todayIso } from '../../lib/dates.ts';
 import { parseRouteId } from '../../lib/route-id.ts';
+import { BillFromFile } from './BillFromFile.tsx';
 import { InvoiceForm } from './InvoiceForm.tsx';
 import { InvoiceNotFound } from './InvoiceNotFound.tsx';
-import { emptyInvoiceForm, findEntityByName, flowFor, invoiceFormFromEntry } from './invoice-form.ts';
+import {
+  emptyInvoiceForm,
+  findEntityByName,
+  flowFor,
+  type InvoiceField,
+  type InvoiceFormValues,
+  invoiceFormFromEntry,
+  invoiceFormFromReading,
+} from './invoice-form.ts';
 
 /** The entity of an invoice being edited, even when it is archived (and so not among the active ones). */
 function entityOf(entry: Entry): Bill {
@@ -89,15 +100,61 @@ export default function InvoiceFormPage() {
     initial.flow = flowFor(initial.flow, preselected.internal);
   }
   return (
+    <NewInvoice
+      title={title}
+      active={active}
+      archived={archived}
+      initial={initial}
+      formKey={String(preselected?.id ?? 'new')}
+      linkedArchivedName={linkedArchived?.name ?? null}
+    />
+  );
+}
+
+/** A new invoice: typed in, or filled from a bill's file whose reading refills the form (and is then attached). */
+function NewInvoice({
+  title,
+  active,
+  archived,
+  initial,
+  formKey,
+  linkedArchivedName,
+}: {
+  title: string;
+  active: Bill[];
+  archived: Bill[];
+  initial: InvoiceFormValues;
+  formKey: string;
+  linkedArchivedName: string | null;
+}) {
+  const [fromFile, setFromFile] = useState<{
+    id: string;
+    file: File;
+    values: InvoiceFormValues;
+    read: InvoiceField[];
+  } | null>(null);
+  const onRead = useCallback(
+    (reading: BillReading, file: File) => {
+      const filled = reading.result
+        ? invoiceFormFromReading(initial, reading.result, active)
+        : { values: initial, read: [] };
+      setFromFile({ id: reading.id, file, ...filled });
+    },
+    [initial, active],
+  );
+  return (
     <PageCard title={title}>
+      <BillFromFile onRead={onRead} />
       <InvoiceForm
-        key={preselected?.id ?? 'new'}
+        key={fromFile ? `file-${fromFile.id}` : formKey}
         mode="create"
         entry={null}
         entities={active}
         archivedEntities={archived}
-        initial={initial}
-        linkedArchivedName={linkedArchived?.name ?? null}
+        initial={fromFile?.values ?? initial}
+        linkedArchivedName={linkedArchivedName}
+        readFields={fromFile?.read ?? []}
+        attachFile={fromFile?.file ?? null}
       />
     </PageCard>
   );

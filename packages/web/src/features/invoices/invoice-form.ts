@@ -1,3 +1,4 @@
+import type { BillReadingResult } from '@billfold/contract/bill-readings';
 import type { Bill } from '@billfold/contract/bills';
 import { isValidIsoDate } from '@billfold/contract/dates';
 import type { CreateEntryBody, Entry, EntryFilters } from '@billfold/contract/entries';
@@ -181,4 +182,37 @@ export function invoiceEditWarnings(
       );
   }
   return warnings;
+}
+
+/**
+ * A new invoice's form filled from what was read off a bill (docs/decisions/1149-invoice-from-a-file.md): each
+ * field the reading found replaces the empty form's, and is named in `read` so the form marks it; an entity only
+ * when the reading matched one of `entities` (the active ones), with its flow.
+ */
+export function invoiceFormFromReading(
+  empty: InvoiceFormValues,
+  reading: BillReadingResult,
+  entities: readonly Bill[],
+): { values: InvoiceFormValues; read: InvoiceField[] } {
+  const values = { ...empty };
+  const read: InvoiceField[] = [];
+  const entity = entities.find((bill) => bill.id === reading.billId);
+  if (entity) {
+    values.billId = entity.id;
+    values.flow = flowFor(values.flow, entity.internal);
+    read.push('billId');
+  }
+  if (reading.amount !== null) {
+    values.amount = amountInputText(reading.amount);
+    read.push('amount');
+  }
+  if (reading.date !== null) {
+    values.date = reading.date;
+    read.push('date');
+  }
+  if (reading.dueDate !== null && (reading.date === null || reading.dueDate >= reading.date)) {
+    values.dueDate = reading.dueDate;
+    read.push('dueDate');
+  }
+  return { values, read };
 }

@@ -1,0 +1,117 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AttachmentType } from '@billfold/contract/attachments';
+import { readBillFile } from '../packages/server/src/modules/bill-reading/bill-reader.ts';
+import { readBillText } from '../packages/server/src/modules/bill-reading/bill-text.ts';
+import { matchEntity } from '../packages/server/src/modules/bill-reading/entity-match.ts';
+import { parseArgs } from './lib/args.ts';
+import { BILLERS, DISTRACTORS, type GeneratedBill, generateBills } from './lib/bills.ts';
+import { Random } from './lib/random.ts';
+
+const HELP = `
+\`npm run bench:read-bills -- [options]\`: the bill reader's accuracy (docs/performance.md, "Reading bills").
+Generates real-looking bills (US, German and French; text PDFs, scanned PDFs, PNG scans and JPEG photos; four
+layouts) from a seed, reads each as the server does (worker thread, pdf.js text or OCR, the same parsers and entity
+match against a ledger of the billers and look-alike names), and prints per field how many came out right, by
+language and by medium, the wrong ones, and the slowest readings.
+
+  --seed S           the draw of bills (default 20261128; printed)
+  --per-language N   bills of each language (default 8: five text PDFs, a scanned PDF, a PNG, a photo)
+  --timeout-seconds S  each reading's time limit (default 600; the server's is 120)
+  --keep DIR         also write the generated files and their truth to DIR, to look at
+  --help`;
+
+const args = parseArgs(process.argv.slice(2), {
+  seed: 'number',
+  'per-language': 'number',
+  keep: 'string',
+  'timeout-seconds': 'number',
+  help: 'boolean',
+});
+if (args.help) {
+  console.log(HELP);
+  process.exit(0);
+}
+const SEED = args.seed ?? 20261128;
+const PER_LANGUAGE = args['per-language'] ?? 8;
+/** Each reading's time limit (the server's is READING_TIMEOUT_MS). */
+const TIMEOUT_MS = (args['timeout-seconds'] ?? 600) * 1000;
+
+const FIELDS = ['amount', 'date', 'dueDate', 'entity'] as const;
+type Field = (typeof FIELDS)[number];
+
+const entities = [...Object.values(BILLERS).flat(), ...DISTRACTORS].map((name, i) => ({ id: i + 1, name }));
+
+function typeOf(bill: GeneratedBill): AttachmentType {
+  return bill.medium === 'png' ? 'image/png' : bill.medium === 'photo' ? 'image/jpeg' : 'application/pdf';
+}
+
+console.log(`read-bills: seed ${SEED}, ${PER_LANGUAGE} bills per language`);
+const bills = await generateBills(new Random(SEED), PER_LANGUAGE);
+if (args.keep) {
+  mkdirSync(args.keep, { recursive: true });
+  for (const bill of bills) writeFileSync(join(args.keep, bill.name), bill.bytes);
+  writeFileSync(
+    join(args.keep, 'truth.json'),
+    JSON.stringify(
+      bills.map(({ bytes: _, ...rest }) => rest),
+      null,
+      2,
+    ),
+  );
+}
+
+const tally = new Map<string, { right: number; total: number }>();
+const count = (key: string, right: boolean) => {
+  const entry = tally.get(key) ?? { right: 0, total: 0 };
+  entry.total++;
+  if (right) entry.right++;
+  tally.set(key, entry);
+};
+const wrong: string[] = [];
+const times: Array<{ name: string; ms: number }> = [];
+
+for (const bill of bills) {
+  const started = performance.now();
+  // Accuracy, not speed, is measured here: a loaded machine gets more time than the server's limit.
+  const read = await readBillFile(bill.bytes, typeOf(bill), () => {}, TIMEOUT_MS);
+  const ms = performance.now() - started;
+  times.push({ name: bill.name, ms });
+  const fields = read ? readBillText(read.text) : null;
+  const entity = read ? matchEntity(read.text, entities) : null;
+  const got: Record<Field, string | number | null> = {
+    amount: fields?.amount ?? null,
+    date: fields?.date ?? null,
+    dueDate: fields?.dueDate ?? null,
+    entity: entity?.name ?? null,
+  };
+  const want: Record<Field, string | number> = {
+    amount: bill.truth.amountCents,
+    date: bill.truth.date,
+    dueDate: bill.truth.dueDate,
+    entity: bill.truth.biller,
+  };
+  for (const field of FIELDS) {
+    const right = got[field] === want[field];
+    count(`all ${field}`, right);
+    count(`${bill.language} ${field}`, right);
+    count(`${bill.medium} ${field}`, right);
+    if (!right) wrong.push(`${bill.name} (layout ${bill.layout}) ${field}: read ${got[field]}, is ${want[field]}`);
+  }
+  console.log(`${bill.name}: ${read ? read.source : 'unreadable'} in ${(ms / 1000).toFixed(1)} s`);
+}
+
+const share = (key: string) => {
+  const entry = tally.get(key);
+  return entry ? `${entry.right}/${entry.total}` : '-';
+};
+console.log(`\nRight per field (seed ${SEED}, ${bills.length} bills):`);
+console.log(`| | ${FIELDS.join(' | ')} |`);
+console.log(`|---|${FIELDS.map(() => '---').join('|')}|`);
+for (const group of ['all', 'en', 'de', 'fr', 'pdf', 'scanned-pdf', 'png', 'photo'])
+  console.log(`| ${group} | ${FIELDS.map((field) => share(`${group} ${field}`)).join(' | ')} |`);
+console.log(`\nWrong (${wrong.length}):`);
+for (const line of wrong) console.log(`  ${line}`);
+console.log('\nSlowest readings:');
+for (const { name, ms } of times.sort((a, b) => b.ms - a.ms).slice(0, 5))
+  console.log(`  ${name}: ${(ms / 1000).toFixed(1)} s`);
