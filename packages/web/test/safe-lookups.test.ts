@@ -11,6 +11,8 @@ describe('grid settings with inherited keys (docs/security.md, Safe lookups)', (
       const state = sanitizeViewState({ ...saved, sortModel: [{ field: key, sort: 'asc' }] }, [100], 100);
       expect(Object.entries(state.columnVisibility), key).toEqual([
         ['dueDate', false],
+        ['estimate', false],
+        ['attachmentCount', false],
         ['amount', false],
       ]);
       expect(state.sortModel).toEqual([]);
