@@ -10,6 +10,7 @@ const HELP = `Usage: npm run seed -- [options]
 
   --invoices N    invoices per user (default 1,000,000)
   --entities N    entities per user (default 1,000)
+  --schedules N   schedules per user at least (default: a share of the recurring entities, about 17 in 100)
   --users N       users (default 1): demo, demo2, demo3, ...
   --username S    first user's name (default demo)
   --password S    password of every seeded user (default ${DEFAULT_PASSWORD})
@@ -25,6 +26,7 @@ async function main(): Promise<number> {
   const args = parseArgs(process.argv.slice(2), {
     invoices: 'number',
     entities: 'number',
+    schedules: 'number',
     users: 'number',
     username: 'string',
     password: 'string',
@@ -45,6 +47,7 @@ async function main(): Promise<number> {
     const result = await seedDatabase(config.database, {
       invoices: args.invoices ?? 1_000_000,
       entities: args.entities ?? 1_000,
+      ...(args.schedules === undefined ? {} : { schedules: args.schedules }),
       users: args.users ?? 1,
       seed: args.seed ?? 1,
       username: args.username ?? 'demo',

@@ -47,6 +47,8 @@ function seedOptions(invoices: number) {
   return {
     invoices,
     entities: 1_000,
+    // The forecast reads every schedule of the ledger: a thousand of them (docs/performance.md).
+    schedules: 1_000,
     users: 1,
     seed: 1,
     username: BENCH_USER,

@@ -94,20 +94,16 @@ export const RECURRING: Partial<Record<Category, Recurring>> = {
 
 /**
  * Schedules for a ledger's seeded entities: a share of the entities of recurring categories (rent, utilities,
- * subscriptions, insurance, loans, cleaning, gym), one in twenty paused. Each starts with its first occurrence after
- * `now`, so it has created nothing yet and the server's job has nothing to back-fill at start-up.
+ * subscriptions, insurance, loans, cleaning, gym), one in twenty paused; then, while there are fewer than `atLeast`,
+ * further schedules on entities of those categories drawn at random (an entity may have several: a second
+ * subscription, a parking space beside the rent). Each starts with its first occurrence after `now`, so it has
+ * created nothing yet and the server's job has nothing to back-fill at start-up.
  */
-export function generateSchedules(ledgerId: number, bills: readonly GenBill[], seed: number, now: number) {
+export function generateSchedules(ledgerId: number, bills: readonly GenBill[], seed: number, now: number, atLeast = 0) {
   const random = new Random(seed * 104_729 + ledgerId);
   const tomorrow = addDays(utcDate(now), 1);
   const rows: Insertable<SchedulesTable>[] = [];
-  const seen = new Set<Category>();
-  for (const bill of bills) {
-    const kind = RECURRING[bill.category];
-    // The first entity of each recurring category always has one, so even a small data set shows every kind.
-    const first = !seen.has(bill.category);
-    seen.add(bill.category);
-    if (!kind || bill.internal || !(first || random.chance(kind.share))) continue;
+  const add = (bill: GenBill, kind: Recurring) => {
     const day = random.int(1, 28) + (random.chance(0.1) ? 3 : 0);
     const rule = {
       cadence: kind.cadence,
@@ -138,6 +134,18 @@ export function generateSchedules(ledgerId: number, bills: readonly GenBill[], s
       created_count: 0,
       created_at: now,
     });
+  };
+  const seen = new Set<Category>();
+  const recurring: [GenBill, Recurring][] = [];
+  for (const bill of bills) {
+    const kind = RECURRING[bill.category];
+    // The first entity of each recurring category always has one, so even a small data set shows every kind.
+    const first = !seen.has(bill.category);
+    seen.add(bill.category);
+    if (!kind || bill.internal) continue;
+    recurring.push([bill, kind]);
+    if (first || random.chance(kind.share)) add(bill, kind);
   }
+  while (rows.length < atLeast && recurring.length > 0) add(...random.pick(recurring));
   return rows;
 }

@@ -17,6 +17,8 @@ export interface SeedOptions {
   invoices: number;
   /** Entities per user. */
   entities: number;
+  /** Schedules per user at least (default: those a share of the recurring entities get, about 17 in 100). */
+  schedules?: number;
   users: number;
   /** Same seed, same data. */
   seed: number;
@@ -134,7 +136,7 @@ export async function seedDatabase(config: DatabaseConfig, options: SeedOptions)
         lastInvoiceNumber: 0,
       });
       await loader.insertBills(ledgerId, generated.bills);
-      schedules.push(...generateSchedules(ledgerId, generated.bills, options.seed + u, now));
+      schedules.push(...generateSchedules(ledgerId, generated.bills, options.seed + u, now, options.schedules));
       const rollups = new RollupAccumulator();
       // The next batch is generated while the previous one is written (PostgreSQL runs in parallel with us).
       let next = generated.batches.next();

@@ -15,7 +15,8 @@ import { rollupDifferences } from '../../packages/server/src/modules/read-model/
 import { ruleOf, toSchedule } from '../../packages/server/src/modules/schedules/schedule.mapper.ts';
 import { ScheduleRunner } from '../../packages/server/src/modules/schedules/schedule-runner.ts';
 import { SchedulesRepository } from '../../packages/server/src/modules/schedules/schedules.repository.ts';
-import { RECURRING } from '../seed/schedules.ts';
+import type { GenBill } from '../seed/generate.ts';
+import { generateSchedules, RECURRING } from '../seed/schedules.ts';
 import { DatabaseNotEmptyError, DEFAULT_PASSWORD, type SeedOptions, seedDatabase } from '../seed/seed.ts';
 
 const NOW = Date.UTC(2026, 10, 22, 12);
@@ -207,6 +208,27 @@ describe('seeder (SQLite, 2,000 invoices)', () => {
       n: number;
     };
     expect(triggers.n).toBeGreaterThan(0);
+  });
+
+  it('tops the schedules up to at least the number asked, on entities of recurring categories only', () => {
+    const entities = [...bills.values()].map((b) => ({
+      id: b.id,
+      name: b.name,
+      nameKey: b.name_key,
+      category: b.category as GenBill['category'],
+      internal: b.internal === 1,
+      archived: b.status === 0,
+      recycledAt: b.recycled_at,
+      createdAt: b.created_at,
+    }));
+    const share = generateSchedules(1, entities, 7, NOW);
+    const many = generateSchedules(1, entities, 7, NOW, share.length + 500);
+    expect(many).toHaveLength(share.length + 500);
+    // The share comes first, drawn as without a floor; the rest are of recurring, non-internal entities.
+    expect(many.slice(0, share.length)).toEqual(share);
+    const recurring = new Set(entities.filter((b) => b.category in RECURRING && !b.internal).map((b) => b.id));
+    for (const s of many) expect(recurring.has(s.bill_id as number)).toBe(true);
+    expect(generateSchedules(1, entities, 7, NOW, 1)).toEqual(share);
   });
 
   it('gives a share of the recurring entities (rent, utilities, subscriptions…) schedules the server can run', async () => {
