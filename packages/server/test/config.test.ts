@@ -9,10 +9,11 @@ import { resolveLogFormat } from '../src/lib/logger.ts';
 const tempDir = () => mkdtempSync(join(tmpdir(), 'billfold-config-'));
 
 describe('config', () => {
-  it('gives the backup command the server database, DATA_DIR/backups and 7 copies by default', () => {
+  it('gives the backup command the server database and file store, DATA_DIR/backups and 7 copies by default', () => {
     const dir = tempDir();
     expect(loadBackupConfig({ DATA_DIR: dir })).toEqual({
       database: { dialect: 'sqlite', file: join(dir, 'billfold.db') },
+      attachments: { dir: join(dir, 'attachments'), s3: null },
       dir: join(dir, 'backups'),
       keep: 7,
     });
