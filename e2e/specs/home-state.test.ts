@@ -72,6 +72,7 @@ describe('home: saved state', () => {
       status: null,
       flow: null,
       due: null,
+      files: null,
     });
     expect(JSON.parse(saved.dateRange ?? 'null')).toEqual({ start: daysAgo(30), end: daysAgo(0) });
     expect(JSON.parse(saved.dateMode ?? 'null')).toBe('range');
