@@ -273,7 +273,7 @@ export function joinSessionChannel(): void {
 /** Held by the tab renewing the session's tokens, so that the tabs of one session renew once between them. */
 const RENEW_LOCK = 'billfold-session-renew';
 /** How long a tab that waited while another renewed waits for that tab's tokens before renewing itself. */
-export const RENEWED_TOKENS_WAIT_MS = 500;
+const RENEWED_TOKENS_WAIT_MS = 500;
 
 /** True when this tab holds `seen`'s session with other tokens than `seen`'s: they were renewed since. */
 export function renewedSince(seen: Session): boolean {
