@@ -107,6 +107,8 @@ interface Pools {
   categories: number[];
   /** The caller's notification channels. */
   channels: number[];
+  /** The caller's API tokens. */
+  tokens: number[];
   /**
    * The caller's ledgers (`all`), those they own (`owned`), the other members of those (`members`, with their
    * ledger) and their pending invitations (with their ledger).
@@ -285,7 +287,7 @@ const EXAMPLES: Record<string, (g: Gen, w: World) => Example> = {
       expiresOn: maybe(g, () => draw(g, fc.constantFrom('2099-12-31', '2030-01-01'))),
     },
   }),
-  'DELETE /api/v1/tokens/:id': (g) => ({ params: { id: draw(g, fc.integer({ min: 1, max: 200 })) } }),
+  'DELETE /api/v1/tokens/:id': (g, w) => ({ params: { id: idFrom(g, w, w.pools.tokens) } }),
   // Notification channels: private and loopback addresses are refused here (no NOTIFY_ALLOW_PRIVATE); email ones are
   // saved (mail is configured). Id 1 is the victim's channel, id 2 the caller's (made before fuzzing, never deleted).
   'GET /api/v1/notification-channels': () => ({}),
@@ -1038,6 +1040,7 @@ function poolsOf(state: Snapshot, userId: number): Pools {
     channels: (state.notification_channels ?? [])
       .filter((row) => num(row, 'user_id') === userId)
       .map((row) => num(row, 'id')),
+    tokens: (state.api_tokens ?? []).filter((row) => num(row, 'user_id') === userId).map((row) => num(row, 'id')),
     ledgers: ledgerPools(state, userId),
   };
 }
@@ -1150,6 +1153,16 @@ async function restock(api: Api, route: string, pools: Pools): Promise<boolean> 
       payload: { kind: 'email', name: `Restock ${restocks}`, events: ['overdue'] },
     });
     expect(channel.statusCode, channel.body).toBe(201);
+    return true;
+  }
+  if (route === 'DELETE /api/v1/tokens/:id' && pools.tokens.length === 0) {
+    const token = await api.app.inject({
+      method: 'POST',
+      url: '/api/v1/tokens',
+      headers: api.session.headers,
+      payload: { name: `Restock ${restocks}`, scope: 'read' },
+    });
+    expect(token.statusCode, token.body).toBe(201);
     return true;
   }
   if (route === 'DELETE /api/v1/schedules/:id' && pools.schedules.disposable.length === 0) {
