@@ -1,31 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { HomePage } from '../pages/home-page.ts';
-import type { ApiSession } from '../support/api.ts';
 import { createSignedInUser } from '../support/api.ts';
 import { expectAccessible } from '../support/axe.ts';
 import { screenshotBothThemes, useBrowser } from '../support/browser.ts';
-import { createInvoice, createPayment, daysAgo, seedInvoice } from '../support/domain.ts';
+import { attachFile, createInvoice, createPayment, daysAgo, seedInvoice } from '../support/domain.ts';
 import { loginAs } from '../support/session.ts';
 
 const browser = useBrowser();
 const PHONE = { width: 360, height: 740 };
-
-/** A one-page PDF, different for each `text`. */
-function pdf(text: string): Buffer {
-  return Buffer.from(`%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\n% ${text}\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n`);
-}
-
-/** Attaches a file to an invoice (`entries`) or a payment (`payments`) through the API, as the upload form does. */
-async function attach(api: ApiSession, owner: 'entries' | 'payments', id: number, name: string): Promise<void> {
-  const form = new FormData();
-  form.append('file', new Blob([new Uint8Array(pdf(name))], { type: 'application/pdf' }), name);
-  const res = await fetch(`${api.origin}/api/v1/${owner}/${id}/attachments`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${api.accessToken}` },
-    body: form,
-  });
-  expect(res.status, await res.text()).toBe(201);
-}
 
 describe('files on Home (docs/decisions/1143-attachment-count-and-filter.md)', () => {
   it('the Files column counts an invoice’s and its payments’ files, and the Files filter picks with or without', async () => {
@@ -37,10 +19,10 @@ describe('files on Home (docs/decisions/1143-attachment-count-and-filter.md)', (
     });
     const withPaid = await createInvoice(api, entity.id, { amount: 40, services: 'Power', date: daysAgo(2) });
     const without = await createInvoice(api, entity.id, { amount: 15, services: 'Water', date: daysAgo(2) });
-    await attach(api, 'entries', withOwn.entryId, 'lease.pdf');
-    await attach(api, 'entries', withOwn.entryId, 'addendum.pdf');
+    await attachFile(api, 'entries', withOwn.entryId, 'lease.pdf');
+    await attachFile(api, 'entries', withOwn.entryId, 'addendum.pdf');
     const payment = await createPayment(api, withPaid.entryId, { amount: 40 });
-    await attach(api, 'payments', payment.paymentId, 'transfer.pdf');
+    await attachFile(api, 'payments', payment.paymentId, 'transfer.pdf');
 
     const page = await browser.newPage();
     const home = new HomePage(page);

@@ -9,6 +9,7 @@ import type { CreateEntryBody, Entry } from '@billfold/contract/entries';
 import type { CreatePaymentBody, Payment, PaymentList } from '@billfold/contract/payments';
 import type { RecycleItem, RecycleList } from '@billfold/contract/recycle';
 import { type ApiSession, createSignedInUser } from './api.ts';
+import { textPdf } from './files.ts';
 
 let sequence = 0;
 const unique = (prefix: string) => {
@@ -65,6 +66,26 @@ export function createPayment(
     autopay: false,
     ...overrides,
   });
+}
+
+/**
+ * Attaches a one-page PDF named `name` (its text is the name, so each is a different file) to an invoice (`entries`)
+ * or a payment (`payments`) through the API, as the upload form does.
+ */
+export async function attachFile(
+  api: ApiSession,
+  owner: 'entries' | 'payments',
+  id: number,
+  name: string,
+): Promise<void> {
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(textPdf(name))], { type: 'application/pdf' }), name);
+  const res = await fetch(`${api.origin}/api/v1/${owner}/${id}/attachments`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${api.accessToken}` },
+    body: form,
+  });
+  if (res.status !== 201) throw new Error(`attaching ${name}: ${res.status} ${await res.text()}`);
 }
 
 export function getEntry(api: ApiSession, entryId: number): Promise<Entry> {
