@@ -25,8 +25,6 @@ export interface ReadOptions {
 }
 
 let installed: OcrModel[] | null = null;
-/** Each set of models' prepared folder (`ocrDataDir`), made once per process. */
-const dataDirs = new Map<string, string>();
 
 /**
  * The text of a bill (a PDF's text layer, else OCR of its first page; OCR of a photo), read in a worker thread with
@@ -47,12 +45,8 @@ export async function readBillFile(
   installed ??= ocrModels();
   const models = options.models ?? installed;
   const languages = models.map((m) => m.code);
-  const key = models.map((m) => `${m.code}:${m.file}`).join('\n');
-  let ocrDir = dataDirs.get(key);
-  if (!ocrDir) {
-    ocrDir = ocrDataDir(models);
-    dataDirs.set(key, ocrDir);
-  }
+  // Checked each time (a few file checks once it exists): a temp folder cleaned meanwhile is made again.
+  const ocrDir = ocrDataDir(models);
   return runLimitedWorker<ReadText | null>(
     new URL('./bill-reader.worker.ts', import.meta.url),
     { bytes, kind: type === 'application/pdf' ? 'pdf' : 'image', ocrDir, languages },
