@@ -23,8 +23,9 @@ const HELP = `
 \`npm run bench:read-bills -- [options]\`: the bill reader's accuracy (docs/performance.md, "Reading bills").
 Generates real-looking bills (US, German and French; text PDFs, scanned PDFs, PNG scans and JPEG photos; four
 layouts) from a seed, reads each as the server does (worker thread, pdf.js text or OCR, the same parsers and entity
-match against a ledger of the billers and look-alike names), and prints per field how many came out right, by
-language and by medium, the wrong ones, and the slowest readings.
+match against a ledger of the billers and look-alike names), and prints the OCR languages used, per field how many
+came out right by language, by medium and for each language's scans, how many of the scans' words with ä, ö, ü or ß
+OCR read exactly, the wrong ones, and the slowest readings.
 
   --seed S           the draw of bills (default 20261128; printed)
   --per-language N   bills of each language (default 8: five text PDFs, a scanned PDF, a PNG, a photo)
