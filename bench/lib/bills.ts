@@ -20,6 +20,8 @@ export interface GeneratedBill {
   medium: Medium;
   layout: number;
   bytes: Uint8Array;
+  /** The words printed on the bill, as written (to see which OCR read exactly). */
+  words: string[];
   truth: { amountCents: number; date: string; dueDate: string; biller: string };
 }
 
@@ -259,11 +261,14 @@ async function textPdf(lines: Line[][], letter: boolean): Promise<Uint8Array> {
   return pdf.save({ useObjectStreams: false });
 }
 
-/** The page drawn as a scan: PNG at about 200 dots per inch. */
-async function scan(pdfBytes: Uint8Array): Promise<Uint8Array> {
+/** The longest side of a scan by default: about 200 dots per inch on A4 or Letter paper. */
+export const SCAN_SIDE = 2200;
+
+/** The page drawn as a scan: PNG, `side` pixels on its longest side. */
+async function scan(pdfBytes: Uint8Array, side: number): Promise<Uint8Array> {
   const pdf = await openPdf(pdfBytes);
   try {
-    return await renderFirstPage(pdf, 2200);
+    return await renderFirstPage(pdf, side);
   } finally {
     await pdf.destroy();
   }
@@ -292,15 +297,27 @@ async function scannedPdf(png: Uint8Array, letter: boolean): Promise<Uint8Array>
   return pdf.save();
 }
 
+export const LANGUAGES: readonly Language[] = ['en', 'de', 'fr'];
+export const MEDIA: readonly Medium[] = ['pdf', 'scanned-pdf', 'png', 'photo'];
 /** The media of each language's bills, in order: text PDFs mostly, then one of each picture kind. */
-const MEDIA: Medium[] = ['pdf', 'pdf', 'pdf', 'pdf', 'pdf', 'scanned-pdf', 'png', 'photo'];
+const MEDIA_CYCLE: readonly Medium[] = ['pdf', 'pdf', 'pdf', 'pdf', 'pdf', 'scanned-pdf', 'png', 'photo'];
 
-/** `perLanguage` bills of each language (at least 8 gives every medium), drawn from `random`. */
-export async function generateBills(random: Random, perLanguage: number): Promise<GeneratedBill[]> {
+/**
+ * `perLanguage` bills of each of `languages`, drawn from `random`, their media taken in turn from `media` (by default
+ * five text PDFs, then a scanned PDF, a PNG and a photo: at least 8 gives every medium), scans drawn `scanSide`
+ * pixels on their longest side.
+ */
+export async function generateBills(
+  random: Random,
+  perLanguage: number,
+  languages: readonly Language[] = LANGUAGES,
+  media: readonly Medium[] = MEDIA_CYCLE,
+  scanSide = SCAN_SIDE,
+): Promise<GeneratedBill[]> {
   const bills: GeneratedBill[] = [];
-  for (const language of ['en', 'de', 'fr'] as const) {
+  for (const language of languages) {
     for (let i = 0; i < perLanguage; i++) {
-      const medium = MEDIA[i % MEDIA.length] ?? 'pdf';
+      const medium = media[i % media.length] ?? 'pdf';
       const layout = random.int(0, 3);
       const date = new Date(Date.UTC(2026, random.int(0, 11), random.int(1, 28)));
       const due = new Date(date.getTime() + random.pick([10, 14, 15, 21, 30]) * 86_400_000);
@@ -311,10 +328,11 @@ export async function generateBills(random: Random, perLanguage: number): Promis
         biller: random.pick(BILLERS[language]),
       };
       const letter = language === 'en';
-      const pdf = await textPdf(billLines(random, language, layout, truth), letter);
+      const lines = billLines(random, language, layout, truth);
+      const pdf = await textPdf(lines, letter);
       let bytes = pdf;
       if (medium !== 'pdf') {
-        const png = await scan(pdf);
+        const png = await scan(pdf, scanSide);
         bytes = medium === 'png' ? png : medium === 'photo' ? await photo(png, random) : await scannedPdf(png, letter);
       }
       const ext = medium === 'photo' ? 'jpg' : medium === 'png' ? 'png' : 'pdf';
@@ -324,6 +342,7 @@ export async function generateBills(random: Random, perLanguage: number): Promis
         medium,
         layout,
         bytes,
+        words: lines.flatMap((line) => line.flatMap((item) => item.text.split(/\s+/).filter(Boolean))),
         truth,
       });
     }

@@ -21,7 +21,7 @@ import { oidcAccountRoutes, oidcRoutes } from './modules/auth/oidc.routes.ts';
 import { OidcService } from './modules/auth/oidc.service.ts';
 import { BillReadingRepository } from './modules/bill-reading/bill-reading.repository.ts';
 import { billReadingRoutes } from './modules/bill-reading/bill-reading.routes.ts';
-import { BillReadingService } from './modules/bill-reading/bill-reading.service.ts';
+import { type BillFileReader, BillReadingService } from './modules/bill-reading/bill-reading.service.ts';
 import { BillsRepository } from './modules/bills/bills.repository.ts';
 import { billsRoutes } from './modules/bills/bills.routes.ts';
 import { BillsService } from './modules/bills/bills.service.ts';
@@ -121,6 +121,8 @@ declare module 'fastify' {
     notifications: NotificationSender;
     /** The recurring invoices' runner, run by the hourly jobs (`main.ts`) and after each schedule change. */
     schedules: ScheduleRunner;
+    /** Readings of bills this process takes and reads (`idle()` waits for them). */
+    billReadings: BillReadingService;
     /** Where attachment files live (lib/file-store.ts): the disk under the data directory, or an S3 bucket. */
     files: FileStore;
     /** Work outside requests (main.ts: the hourly jobs, the index preload) that must end before the database closes. */
@@ -133,6 +135,8 @@ export interface BuildOptions {
   logStream?: NodeJS.WritableStream;
   /** The thresholds of the read model's large-ledger paths (tests lower them to reach those paths). */
   readModel?: Partial<ReadModelOptions>;
+  /** How bills are read (tests hand one that holds a reading, to stand for a process that stops mid-reading). */
+  readBill?: BillFileReader;
 }
 
 /**
@@ -258,6 +262,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     vapid,
     now: config.now,
   });
+  // Readings of bills (docs/decisions/1165-readings-in-the-database.md): this process reads the files it takes.
+  const billReadings = new BillReadingService(
+    new BillReadingRepository(db),
+    files.tempDir,
+    config.now,
+    app.log,
+    options.readBill,
+  );
+  app.decorate('billReadings', billReadings);
   const schedules = new SchedulesRepository(db);
   const scheduleRunner = new ScheduleRunner(schedules, config.priceIncreasePercent);
   app.decorate('schedules', scheduleRunner);
@@ -357,7 +370,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
             limits,
           );
           // Reading a bill to start an invoice (docs/decisions/1148-reading-bills.md).
-          await billReadingRoutes(ledger, new BillReadingService(new BillReadingRepository(db), files.tempDir), limits);
+          await billReadingRoutes(ledger, billReadings, limits);
           await importsRoutes(ledger, new ImportsService(new ImportsRepository(db), config.now, limits), limits);
           // Change history (docs/decisions/0108-change-history.md): reads only; each writer records its own.
           historyRoutes(ledger, new HistoryService(new HistoryReader(db)));
@@ -377,5 +390,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   // The sender's claims are settled before the database closes.
   app.finishBeforeClose(() => notificationSender.stop());
+  // So are this process's readings: the running one is ended, and each one it holds is failed.
+  app.finishBeforeClose(() => billReadings.stop());
   return app;
 }

@@ -8,6 +8,7 @@ import { purgeRecycleBin } from './jobs/recycle-purge.ts';
 import { scheduleHourly } from './jobs/scheduler.ts';
 import { markBuildInUse } from './lib/build-dir.ts';
 import { markListenText } from './lib/logger.ts';
+import { describeOcrLanguages, ocrModels } from './modules/bill-reading/ocr-languages.ts';
 import { DataVersionRepository } from './modules/read-model/data-version.repository.ts';
 
 /** Where the data lives, for the start line: never a password or any other part of `DATABASE_URL`'s credentials. */
@@ -31,6 +32,9 @@ app.log.info(
   { address, database: describeDatabase(config.database), startSeconds: Math.round(process.uptime() * 100) / 100 },
   `Billfold listening at ${address}${everywhere ? ` (all interfaces, port ${config.port})` : ''}, data in ${describeDatabase(config.database)}, started in ${process.uptime().toFixed(2)} s`,
 );
+// Which languages bills are read in by OCR (docs/operations.md, "Reading bills"): German only with its system package.
+const ocr = ocrModels();
+app.log.info({ ocrLanguages: ocr.map((m) => m.code) }, `Reading bills: ${describeOcrLanguages(ocr)}`);
 const stopJobs = scheduleHourly(
   [
     { name: 'purge-accounts', run: () => purgeAccounts(app.db, config.now()) },

@@ -3,8 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { BillReading } from '@billfold/contract/bill-readings';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './helpers/app.ts';
+import { pdfFile, upload } from './helpers/attachments.ts';
 import { STRONG_PASSWORD, userData } from './helpers/factories.ts';
 import { findNginx, type RunningNginx, startNginx } from './helpers/nginx.ts';
 import { type ServerProcess, startServer } from './helpers/server-process.ts';
@@ -40,9 +42,9 @@ function call(
   url: string,
   method: string,
   path: string,
-  options: { body?: unknown; token?: string; from?: string; headers?: Record<string, string> } = {},
+  options: { body?: unknown; raw?: Buffer; token?: string; from?: string; headers?: Record<string, string> } = {},
 ): Promise<Answer> {
-  const body = options.body === undefined ? undefined : JSON.stringify(options.body);
+  const body = options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
   return new Promise((resolve, reject) => {
     const req = request(
       `${url}/api/v1${path}`,
@@ -51,7 +53,7 @@ function call(
         localAddress: options.from ?? '127.0.0.1',
         agent: false,
         headers: {
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
           ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
           ...options.headers,
         },
@@ -246,5 +248,22 @@ describe.skipIf(!nginxBin || !pgUrl)('deployment: two processes on one PostgreSQ
     }
     const stats = await call(proxy, 'GET', '/entries/stats?flow=income', { token });
     expect(stats.json()).toMatchObject({ totalIncomeAmount: 2100, totalReceivedPaymentAmount: 2100 });
+  });
+
+  it('a bill reading taken by one process is asked for on the other until it is read', async () => {
+    const { accessToken: token } = await signUpThroughProxy();
+    const form = upload(pdfFile('Deploy Power\nAmount due: $42.10\nInvoice date: 03/04/2026'));
+    const taken = await call(a(), 'POST', '/bill-readings', { token, raw: form.payload, headers: form.headers });
+    expect(taken.status, taken.text).toBe(202);
+    const id = taken.json<BillReading>().id;
+    let reading: BillReading;
+    for (;;) {
+      const asked = await call(b(), 'GET', `/bill-readings/${id}`, { token });
+      expect(asked.status, asked.text).toBe(200);
+      reading = asked.json<BillReading>();
+      if (reading.state !== 'reading') break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(reading).toMatchObject({ state: 'done', result: { amount: 42.1, date: '2026-03-04' } });
   });
 });

@@ -281,6 +281,24 @@ export interface AttachmentsTable {
 }
 
 /**
+ * A reading of a bill (docs/decisions/1165-readings-in-the-database.md): taken and read by one server process, asked
+ * for on any. `progress` in hundredths; `result` the JSON of what was read once `done`; an unfinished reading past
+ * `deadline_at` is failed (the process reading it stopped); gone after `expires_at`.
+ */
+export interface BillReadingsTable {
+  id: string;
+  ledger_id: number;
+  user_id: number | null;
+  state: 'reading' | 'done' | 'failed';
+  progress: number;
+  result: string | null;
+  message: string | null;
+  created_at: number;
+  deadline_at: number;
+  expires_at: number;
+}
+
+/**
  * A ledger: the unit of data people share (docs/decisions/0107-ledgers.md). `personal_user_id` is set on a
  * user's personal ledger (one each, made at sign-up), the one a request uses without a `Billfold-Ledger` header.
  */
@@ -466,6 +484,7 @@ export interface Database {
   email_verifications: EmailVerificationsTable;
   password_resets: PasswordResetsTable;
   attachments: AttachmentsTable;
+  bill_readings: BillReadingsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

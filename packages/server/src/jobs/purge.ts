@@ -6,8 +6,9 @@ import { DEACTIVATED_ACCOUNT_RETENTION, THROTTLE_WINDOW } from '../lib/retention
 /**
  * Deletes accounts deactivated more than 30 days ago, each in its own transaction: the shared ledgers it still
  * owns alone pass to their longest-standing member or, with nobody left, go (`handOverLedgers`); its personal
- * ledger and its data go by foreign-key cascade. Then spent
- * refresh tokens, expired sign-in challenges and provider sign-in tickets, and stale login failures. Each step is one idempotent DELETE, so several processes may
+ * ledger and its data go by foreign-key cascade. Then spent refresh tokens, expired sign-in challenges and provider
+ * sign-in tickets, stale login failures, and the readings of bills past their keeping
+ * (docs/decisions/1165-readings-in-the-database.md). Each step is one idempotent DELETE, so several processes may
  * run it at the same moment without harm.
  */
 export async function purgeAccounts(db: Db, now: number): Promise<{ users: number }> {
@@ -42,5 +43,6 @@ export async function purgeAccounts(db: Db, now: number): Promise<{ users: numbe
     .deleteFrom('login_failures')
     .where('at', '<', now - THROTTLE_WINDOW)
     .execute();
+  await db.deleteFrom('bill_readings').where('expires_at', '<=', now).execute();
   return { users };
 }

@@ -9,6 +9,8 @@ export interface WorkerLimits {
   timeoutMs: number;
   /** Its JavaScript heap's ceiling; past it the worker dies alone, and the run gives null. */
   heapMb: number;
+  /** Ends the worker early (the server is stopping), and the run gives null. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -34,10 +36,14 @@ export function runLimitedWorker<T>(
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      limits.signal?.removeEventListener('abort', stop);
       resolve(value);
       void worker.terminate();
     };
-    const timer = setTimeout(() => finish(null), limits.timeoutMs);
+    const stop = () => finish(null);
+    const timer = setTimeout(stop, limits.timeoutMs);
+    limits.signal?.addEventListener('abort', stop, { once: true });
+    if (limits.signal?.aborted) stop();
     worker.on('message', (message: LimitedWorkerMessage<T>) => {
       if ('done' in message) finish(message.done);
       else onProgress?.(message.progress);

@@ -24,6 +24,12 @@ export async function tableNames(db: Db): Promise<string[]> {
     .sort();
 }
 
+/** How many rows a table holds. */
+export async function rowCount(db: Db, table: string): Promise<number> {
+  const result = await sql<{ n: number | string }>`select count(*) as n from ${sql.table(table)}`.execute(db);
+  return Number(result.rows[0]?.n ?? 0);
+}
+
 /**
  * Every row of every table, in a stable order: by their full text, since not every table has a unique first
  * column (rollup tables), and rows with equal sort keys may come back in any order.

@@ -1,7 +1,7 @@
 import type { AttachmentType } from '@billfold/contract/attachments';
 import { runLimitedWorker } from '../../lib/limited-worker.ts';
 import { MAX_PIXELS, statedSize } from '../attachments/thumbnails.ts';
-import { ocrDataDir } from './ocr-languages.ts';
+import { type OcrModel, ocrDataDir, ocrModels } from './ocr-languages.ts';
 
 /** A bill's text and where it came from: the PDF's text layer, or OCR of a photo or a scanned page. */
 export interface ReadText {
@@ -15,7 +15,16 @@ export const READABLE_TYPES: ReadonlySet<AttachmentType> = new Set(['application
 /** A reading's worker is ended after this long (OCR of a page takes seconds; a hostile file could take forever). */
 export const READING_TIMEOUT_MS = 120_000;
 
-let ocrDir: string | null = null;
+export interface ReadOptions {
+  /** The worker's time limit; default `READING_TIMEOUT_MS`. */
+  timeoutMs?: number;
+  /** Ends the reading early (the server is stopping): it gives null. */
+  signal?: AbortSignal;
+  /** The OCR models to read with; default those installed (`ocrModels()`). */
+  models?: readonly OcrModel[];
+}
+
+let installed: OcrModel[] | null = null;
 
 /**
  * The text of a bill (a PDF's text layer, else OCR of its first page; OCR of a photo), read in a worker thread with
@@ -26,18 +35,22 @@ export async function readBillFile(
   bytes: Uint8Array,
   type: AttachmentType,
   onProgress: (share: number) => void,
-  timeoutMs = READING_TIMEOUT_MS,
+  options: ReadOptions = {},
 ): Promise<ReadText | null> {
   if (!READABLE_TYPES.has(type)) return null;
   if (type !== 'application/pdf') {
     const size = statedSize(bytes, type);
     if (!size || size.width === 0 || size.height === 0 || size.width * size.height > MAX_PIXELS) return null;
   }
-  ocrDir ??= ocrDataDir();
+  installed ??= ocrModels();
+  const models = options.models ?? installed;
+  const languages = models.map((m) => m.code);
+  // Checked each time (a few file checks once it exists): a temp folder cleaned meanwhile is made again.
+  const ocrDir = ocrDataDir(models);
   return runLimitedWorker<ReadText | null>(
     new URL('./bill-reader.worker.ts', import.meta.url),
-    { bytes, kind: type === 'application/pdf' ? 'pdf' : 'image', ocrDir },
-    { timeoutMs, heapMb: 768 },
+    { bytes, kind: type === 'application/pdf' ? 'pdf' : 'image', ocrDir, languages },
+    { timeoutMs: options.timeoutMs ?? READING_TIMEOUT_MS, heapMb: 768, signal: options.signal },
     onProgress,
   );
 }

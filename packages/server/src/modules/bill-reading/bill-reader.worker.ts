@@ -2,11 +2,16 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { LimitedWorkerMessage } from '../../lib/limited-worker.ts';
 import { openPdf, pdfText, renderFirstPage } from '../attachments/pdf-pages.ts';
 import type { ReadText } from './bill-reader.ts';
-import { OCR_LANGUAGES } from './ocr-languages.ts';
 
 // A worker thread of `readBillFile`: a PDF's text layer, or, for a photo or a scanned PDF, the text OCR reads off it.
 // Posts its progress (0 to 1) and then the text, or null when the file cannot be read.
-const { bytes, kind, ocrDir } = workerData as { bytes: Uint8Array; kind: 'pdf' | 'image'; ocrDir: string };
+// `ocrDir` holds each of `languages`' models as `<code>.traineddata` (ocr-languages.ts).
+const { bytes, kind, ocrDir, languages } = workerData as {
+  bytes: Uint8Array;
+  kind: 'pdf' | 'image';
+  ocrDir: string;
+  languages: string[];
+};
 
 /** A PDF with fewer letters and digits than this in its text layer is a scan: its first page is read by OCR. */
 const MIN_TEXT = 20;
@@ -18,9 +23,10 @@ const progress = (share: number) => parentPort?.postMessage({ progress: share } 
 async function ocr(picture: Uint8Array, from: number): Promise<string> {
   // Loaded only when a picture is to be read: a PDF with text never starts OCR.
   const { createWorker } = await import('tesseract.js');
-  const reader = await createWorker([...OCR_LANGUAGES], 1, {
+  // Read from the prepared folder, uncompressed, never cached elsewhere nor fetched.
+  const reader = await createWorker(languages, 1, {
     langPath: ocrDir,
-    gzip: true,
+    gzip: false,
     cacheMethod: 'none',
     logger: (m) => {
       if (m.status === 'recognizing text') progress(from + (1 - from) * m.progress);

@@ -5,5 +5,7 @@ export const BILL_READING_MESSAGES = {
   ledgerBusy: (n: number) => `This ledger already has ${n} bills being read, the most at once. Try again in a moment.`,
   serverBusy: 'The server is reading many bills at the moment. Try again in a moment.',
   notFound: 'Reading not found: it may have finished more than 15 minutes ago.',
+  stopped:
+    'The server reading this file stopped before it finished. Read it again, or fill in the invoice yourself; the file will still be attached.',
   unreadable: 'Nothing could be read from this file. Fill in the invoice yourself; the file will still be attached.',
 } as const;

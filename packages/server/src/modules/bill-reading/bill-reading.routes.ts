@@ -35,7 +35,7 @@ export async function billReadingRoutes(
       },
       async (request, reply) => {
         // Refused before the body is read when the ledger or the server has no room for another reading.
-        service.checkRoom(request.actor.ledgerId);
+        await service.checkRoom(request.actor.ledgerId);
         const file = await receiveFile(request, service.tempDir, limits.attachmentBytes);
         return reply.code(202).send(await service.start(request.actor, file));
       },

@@ -1,127 +1,193 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
-import type { BillReading, BillReadingResult } from '@billfold/contract/bill-readings';
+import { type BillReading, type BillReadingResult, billReadingResult } from '@billfold/contract/bill-readings';
 import { isValidIsoDate } from '@billfold/contract/dates';
 import { fromCents } from '@billfold/contract/money';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Actor } from '../../lib/actor.ts';
 import { badRequest, notFound, tooManyRequests } from '../../lib/http-error.ts';
 import { BUSY_RETRY_SECONDS } from '../../plugins/fairness.ts';
 import type { ReceivedFile } from '../attachments/attachments.upload.ts';
 import { sniffType } from '../attachments/file-types.ts';
-import { READABLE_TYPES, type ReadText, readBillFile } from './bill-reader.ts';
+import { READABLE_TYPES, READING_TIMEOUT_MS, type ReadText, readBillFile } from './bill-reader.ts';
 import { BILL_READING_MESSAGES } from './bill-reading.messages.ts';
-import type { BillReadingRepository } from './bill-reading.repository.ts';
+import type { BillReadingRepository, BillReadingRow, ReadingEnd } from './bill-reading.repository.ts';
 import { readBillText } from './bill-text.ts';
 import { matchEntity } from './entity-match.ts';
 
-/** Readings one ledger may have waiting or running at once. */
+/** Readings one ledger may have waiting or running at once, on all server processes together. */
 export const READINGS_PER_LEDGER = 3;
-/** Readings the server holds waiting or running at once, all ledgers together (they run one at a time). */
+/** Readings one server process holds waiting or running at once, all ledgers together (they run one at a time). */
 export const READINGS_WAITING = 20;
 /** How long a finished reading can still be fetched. */
 export const READING_KEPT_MS = 15 * 60_000;
+/**
+ * The longest a reading can take once its turn comes: its worker's time limit, and a margin for matching the
+ * entity and writing the result. An unfinished reading past its turns' worth (`deadline_at`) is failed: the process
+ * reading it stopped.
+ */
+export const READING_TURN_MS = READING_TIMEOUT_MS + 30_000;
 /** The longest heading shown. */
 const HEADING_CHARS = 120;
-
-interface Reading {
-  ledgerId: number;
-  state: BillReading['state'];
-  progress: number;
-  result: BillReadingResult | null;
-  message: string | null;
-}
+/** Progress is written when it has moved this much (hundredths): a few writes a reading. */
+const PROGRESS_STEP = 10;
 
 /** Reads a bill's file in a worker thread (`readBillFile`); a test hands its own to see the queue's behaviour. */
 export type BillFileReader = typeof readBillFile;
 
 /**
- * Readings of bills (docs/decisions/1148-reading-bills.md): a file is taken, answered with a reading's id at once,
- * and read in a worker thread, one reading at a time; the client asks for the reading until it is done. Readings
- * live in this process's memory only, for `READING_KEPT_MS` once finished: a reading stores nothing.
+ * Readings of bills (docs/decisions/1148-reading-bills.md, 1165-readings-in-the-database.md): a file is taken,
+ * answered with a reading's id at once, and read in a worker thread of the process that took it, one reading at a
+ * time; the reading's row in the database carries its progress and then what was read, so any process answers the
+ * client asking for it. A finished reading is kept `READING_KEPT_MS`; an unfinished one past its deadline is failed.
  */
 export class BillReadingService {
-  /** Keyed by the reading's random id (never a user's value). */
-  private readonly readings = new Map<string, Reading>();
   private queue: Promise<void> = Promise.resolve();
   private waiting = 0;
+  /** Aborted when the process stops: the running reading's worker ends, and every waiting reading fails. */
+  private readonly stopping = new AbortController();
 
   constructor(
     private readonly repo: BillReadingRepository,
     /** Where uploads are received: the attachment store's temp folder. */
     readonly tempDir: string,
+    private readonly now: () => number,
+    private readonly log: FastifyBaseLogger,
     private readonly read: BillFileReader = readBillFile,
   ) {}
 
   /** Takes the received file (its temp file is gone afterwards) and starts reading it. */
   async start(actor: Actor, file: ReceivedFile): Promise<BillReading> {
-    let bytes: Uint8Array;
     try {
       if (file.size === 0) throw badRequest(BILL_READING_MESSAGES.empty, 'INVALID_FILE');
       const type = sniffType(file.head);
       if (!type || !READABLE_TYPES.has(type))
         throw badRequest(BILL_READING_MESSAGES.wrongType, 'ATTACHMENT_TYPE_NOT_ALLOWED');
-      this.checkRoom(actor.ledgerId);
-      bytes = new Uint8Array(await readFile(file.tempFile));
-      const id = randomBytes(16).toString('hex');
-      const reading: Reading = { ledgerId: actor.ledgerId, state: 'reading', progress: 0, result: null, message: null };
-      this.readings.set(id, reading);
+      this.checkProcessRoom();
+      const bytes = new Uint8Array(await readFile(file.tempFile));
+      const now = this.now();
+      // Its deadline counts every reading this process holds before it, one turn each.
+      const deadline = now + (this.waiting + 1) * READING_TURN_MS;
+      const row: BillReadingRow = {
+        id: randomBytes(16).toString('hex'),
+        ledger_id: actor.ledgerId,
+        user_id: actor.userId,
+        state: 'reading',
+        progress: 0,
+        result: null,
+        message: null,
+        created_at: now,
+        deadline_at: deadline,
+        expires_at: deadline + READING_KEPT_MS,
+      };
+      // The ledger's count and the new row in one transaction under the ledger's lock: two processes taking a
+      // reading at once cannot both pass the limit.
+      await this.repo.transaction(async (repo) => {
+        await repo.lockLedgerRow(actor.ledgerId);
+        await this.checkLedgerRoom(repo, actor.ledgerId);
+        await repo.insert(row);
+      });
       this.waiting++;
-      this.queue = this.queue.then(() => this.run(reading, bytes, type));
-      return this.view(id, reading);
+      this.queue = this.queue.then(() => this.run(row, bytes, type));
+      return view(row);
     } finally {
       await rm(file.tempFile, { force: true });
     }
   }
 
-  /** Before the body is read: whether the ledger and the server have room for one more reading. */
-  checkRoom(ledgerId: number): void {
-    let ledgers = 0;
-    for (const reading of this.readings.values())
-      if (reading.ledgerId === ledgerId && reading.state === 'reading') ledgers++;
-    if (ledgers >= READINGS_PER_LEDGER)
-      throw tooManyRequests(BUSY_RETRY_SECONDS, BILL_READING_MESSAGES.ledgerBusy(READINGS_PER_LEDGER), 'BUSY');
-    if (this.waiting >= READINGS_WAITING)
-      throw tooManyRequests(BUSY_RETRY_SECONDS, BILL_READING_MESSAGES.serverBusy, 'BUSY');
+  /** Before the body is read: whether the ledger and this process have room for one more reading. */
+  async checkRoom(ledgerId: number): Promise<void> {
+    this.checkProcessRoom();
+    await this.checkLedgerRoom(this.repo, ledgerId);
   }
 
   /** A reading of the ledger; 404 for one of another ledger, an unknown one, or one finished too long ago. */
-  get(ledgerId: number, id: string): BillReading {
-    const reading = this.readings.get(id);
-    if (!reading || reading.ledgerId !== ledgerId) throw notFound(BILL_READING_MESSAGES.notFound);
-    return this.view(id, reading);
+  async get(ledgerId: number, id: string): Promise<BillReading> {
+    const now = this.now();
+    const row = await this.repo.find(ledgerId, id, now);
+    if (!row) throw notFound(BILL_READING_MESSAGES.notFound);
+    if (row.state === 'reading' && row.deadline_at <= now) {
+      // The process reading it stopped (or the client asks the moment it is due): failed, for every process.
+      await this.repo.end(id, this.failure(BILL_READING_MESSAGES.stopped), now);
+      const ended = await this.repo.find(ledgerId, id, now);
+      if (ended) return view(ended);
+    }
+    return view(row);
   }
 
-  /** Resolves once every reading taken so far has finished (tests and a graceful stop). */
+  /** Resolves once every reading taken so far has finished (tests). */
   async idle(): Promise<void> {
     await this.queue;
   }
 
-  private view(id: string, reading: Reading): BillReading {
-    const { state, progress, result, message } = reading;
-    return { id, state, progress: Math.round(progress * 100) / 100, result, message };
+  /**
+   * When the process stops, before the database closes: the running reading's worker is ended and every reading
+   * this process holds is failed, so none is left unfinished for a client to wait on.
+   */
+  async stop(): Promise<void> {
+    this.stopping.abort();
+    await this.queue;
   }
 
-  private async run(reading: Reading, bytes: Uint8Array, type: Parameters<BillFileReader>[1]): Promise<void> {
+  private checkProcessRoom(): void {
+    if (this.waiting >= READINGS_WAITING)
+      throw tooManyRequests(BUSY_RETRY_SECONDS, BILL_READING_MESSAGES.serverBusy, 'BUSY');
+  }
+
+  private async checkLedgerRoom(repo: BillReadingRepository, ledgerId: number): Promise<void> {
+    if ((await repo.unfinished(ledgerId, this.now())) >= READINGS_PER_LEDGER)
+      throw tooManyRequests(BUSY_RETRY_SECONDS, BILL_READING_MESSAGES.ledgerBusy(READINGS_PER_LEDGER), 'BUSY');
+  }
+
+  private failure(message: string): ReadingEnd {
+    return { state: 'failed', result: null, message, expiresAt: this.now() + READING_KEPT_MS };
+  }
+
+  /** Reads one bill in its turn and writes how it ended; never throws (the queue goes on). */
+  private async run(row: BillReadingRow, bytes: Uint8Array, type: Parameters<BillFileReader>[1]): Promise<void> {
+    const signal = this.stopping.signal;
+    let end: ReadingEnd;
     try {
-      const text = await this.read(bytes, type, (share) => {
-        reading.progress = Math.max(reading.progress, Math.min(0.99, share));
-      });
-      if (!text) {
-        reading.state = 'failed';
-        reading.message = BILL_READING_MESSAGES.unreadable;
+      if (signal.aborted) {
+        end = this.failure(BILL_READING_MESSAGES.stopped);
       } else {
-        reading.result = await this.fields(reading.ledgerId, text);
-        reading.state = 'done';
+        const started = this.now();
+        await this.repo.started(row.id, started + READING_TURN_MS, started + READING_TURN_MS + READING_KEPT_MS);
+        let written = 0;
+        const text = await this.read(
+          bytes,
+          type,
+          (share) => {
+            const progress = Math.round(Math.min(0.99, share) * 100);
+            if (progress - written < PROGRESS_STEP) return;
+            written = progress;
+            this.repo.progress(row.id, progress).catch((err: unknown) => this.log.warn({ err }, 'bill reading'));
+          },
+          { signal },
+        );
+        if (signal.aborted) end = this.failure(BILL_READING_MESSAGES.stopped);
+        else if (!text) end = this.failure(BILL_READING_MESSAGES.unreadable);
+        else {
+          const result = await this.fields(row.ledger_id, text);
+          end = {
+            state: 'done',
+            result: JSON.stringify(result),
+            message: null,
+            expiresAt: this.now() + READING_KEPT_MS,
+          };
+        }
       }
-    } catch {
-      reading.state = 'failed';
-      reading.message = BILL_READING_MESSAGES.unreadable;
+    } catch (err) {
+      this.log.warn({ err }, 'bill reading failed');
+      end = this.failure(BILL_READING_MESSAGES.unreadable);
+    }
+    try {
+      await this.repo.end(row.id, end);
+    } catch (err) {
+      // Its deadline fails it for whoever asks.
+      this.log.error({ err }, 'bill reading: the result could not be written');
     } finally {
-      reading.progress = 1;
       this.waiting--;
-      // Forgotten a while after it ends; the timer does not keep the process up.
-      for (const [id, r] of this.readings)
-        if (r === reading) setTimeout(() => this.readings.delete(id), READING_KEPT_MS).unref();
     }
   }
 
@@ -141,6 +207,17 @@ export class BillReadingService {
       heading: fields.heading ? cleanHeading(fields.heading) : null,
     };
   }
+}
+
+/** A reading as the API shows it. */
+function view(row: BillReadingRow): BillReading {
+  return {
+    id: row.id,
+    state: row.state,
+    progress: row.progress / 100,
+    result: row.result === null ? null : billReadingResult.parse(JSON.parse(row.result)),
+    message: row.message,
+  };
 }
 
 /** A heading as shown: no control characters, at most `HEADING_CHARS` characters. */
