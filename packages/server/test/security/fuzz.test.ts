@@ -290,7 +290,8 @@ const EXAMPLES: Record<string, (g: Gen, w: World) => Example> = {
   }),
   'DELETE /api/v1/tokens/:id': (g, w) => ({ params: { id: idFrom(g, w, w.pools.tokens) } }),
   // Notification channels: private and loopback addresses are refused here (no NOTIFY_ALLOW_PRIVATE); email ones are
-  // saved (mail is configured). Id 1 is the victim's channel, id 2 the caller's (made before fuzzing, never deleted).
+  // saved (mail is configured). Id 1 is the victim's channel, id 2 the caller's (made before fuzzing); the routes of
+  // one channel draw mostly the caller's own, restocked when none is left.
   'GET /api/v1/notification-channels': () => ({}),
   // Mostly the email channel, which is saved, so that the route succeeds within a few draws whatever the seed.
   'POST /api/v1/notification-channels': (g) => ({
@@ -318,7 +319,7 @@ const EXAMPLES: Record<string, (g: Gen, w: World) => Example> = {
       fc.constantFrom<object>({ name: 'Renamed' }, { events: ['member_joined'] }, { paused: false }, { daysAhead: 9 }),
     ),
   }),
-  'DELETE /api/v1/notification-channels/:id': (g) => ({ params: { id: draw(g, fc.constantFrom(1, 3, 4, 5)) } }),
+  'DELETE /api/v1/notification-channels/:id': (g, w) => ({ params: { id: idFrom(g, w, w.pools.channels) } }),
   'POST /api/v1/notification-channels/:id/test': (g, w) => ({ params: { id: idFrom(g, w, w.pools.channels) } }),
   'GET /api/v1/notification-deliveries': (g) => ({
     query: { limit: maybe(g, () => draw(g, fc.integer({ min: 1, max: 200 }))) },
@@ -1146,7 +1147,7 @@ async function restock(api: Api, route: string, pools: Pools): Promise<boolean> 
     invitationTokens.push((await invite(host, (await createLedger(host, `Host ledger ${restocks}`)).id)).token);
     return true;
   }
-  if (/^(PATCH|POST) \/api\/v1\/notification-channels\/:id/.test(route) && pools.channels.length === 0) {
+  if (/^(PATCH|POST|DELETE) \/api\/v1\/notification-channels\/:id/.test(route) && pools.channels.length === 0) {
     const channel = await api.app.inject({
       method: 'POST',
       url: '/api/v1/notification-channels',
