@@ -2,6 +2,7 @@ import { type Insertable, sql } from 'kysely';
 import { openSnapshot } from '../../db/database.ts';
 import { Repository } from '../../db/repository.ts';
 import type {
+  AttachmentsTable,
   BillsTable,
   CategoriesTable,
   NewEntry,
@@ -202,6 +203,42 @@ export class AccountDataRepository extends Repository {
       .orderBy('schedule_occurrences.schedule_id')
       .orderBy('schedule_occurrences.occurrence_date')
       .execute();
+  }
+
+  /** The ledger's attachments in id order, those of items in the recycle bin included. */
+  attachments(ledgerId: number) {
+    return this.db
+      .selectFrom('attachments')
+      .select(['id', 'entry_id', 'payment_id', 'file_key', 'file_name', 'content_type', 'size', 'created_at'])
+      .where('ledger_id', '=', ledgerId)
+      .orderBy('id')
+      .execute();
+  }
+
+  /** Inserts attachment rows, `chunk` to a statement with a turn of the event loop after each. */
+  async insertAttachments(rows: Insertable<AttachmentsTable>[], chunk = CHUNK): Promise<void> {
+    for (let i = 0; i < rows.length; i += chunk) {
+      await this.db
+        .insertInto('attachments')
+        .values(rows.slice(i, i + chunk))
+        .execute();
+      await nextTurn();
+    }
+  }
+
+  /** Which of these file keys an attachment row (of any ledger) names. */
+  async keysNamed(keys: readonly string[]): Promise<Set<string>> {
+    const named = new Set<string>();
+    for (let i = 0; i < keys.length; i += CHUNK) {
+      const rows = await this.db
+        .selectFrom('attachments')
+        .select('file_key')
+        .distinct()
+        .where('file_key', 'in', keys.slice(i, i + CHUNK))
+        .execute();
+      for (const row of rows) named.add(row.file_key);
+    }
+    return named;
   }
 
   /** The ledger row, locked until the transaction ends (an import and a concurrent first write run one after the other). */

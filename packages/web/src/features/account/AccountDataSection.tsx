@@ -10,16 +10,24 @@ import { ReadOnlyTip, useLedgerAccess } from '../../components/ledger-access.tsx
 import { countOf } from '../../lib/format.ts';
 
 /**
- * `Imported 2 entities, 3 invoices and 1 payment.`, and the schedules and new categories of one's own when the file
- * had any.
+ * `Imported 2 entities, 3 invoices and 1 payment.`, and the schedules, new categories of one's own and attached files
+ * when the file had any.
  */
-export function importedMessage({ entities, invoices, payments, schedules, categories }: AccountImportSummary): string {
+export function importedMessage({
+  entities,
+  invoices,
+  payments,
+  schedules,
+  categories,
+  attachments,
+}: AccountImportSummary): string {
   const parts = [
     countOf(entities, 'entity', 'entities'),
     countOf(invoices, 'invoice', 'invoices'),
     countOf(payments, 'payment', 'payments'),
     ...(schedules > 0 ? [countOf(schedules, 'schedule', 'schedules')] : []),
     ...(categories > 0 ? [countOf(categories, 'category', 'categories')] : []),
+    ...(attachments > 0 ? [countOf(attachments, 'file', 'files')] : []),
   ];
   return `Imported ${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}.`;
 }
