@@ -327,7 +327,7 @@ describe.each(dialects)('categories of one’s own on %s', (dialect) => {
 
     const exported = await request(from, 'GET', '/account/export');
     const file = accountFileV6.parse(exported.json());
-    expect(file.version).toBe(5);
+    expect(file.version).toBe(6);
     expect(file.categories.map(({ createdAt: _c, ...c }) => c)).toEqual([
       { name: 'Salary', flow: 'income', retired: false },
       { name: 'Old hobby', flow: 'expense', retired: true },
