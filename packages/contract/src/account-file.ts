@@ -379,7 +379,9 @@ const upgradeV5 = (file: AccountFileV5): AccountFile => ({ ...file, version: 6, 
 export const accountFile = z
   .looseObject({ format: z.literal(ACCOUNT_FILE_FORMAT, 'is not a Billfold account file'), version: z.number() })
   .pipe(
-    z.discriminatedUnion('version', [accountFileV1, accountFileV2, accountFileV3, accountFileV4, accountFileV5, accountFileV6],
+    z.discriminatedUnion(
+      'version',
+      [accountFileV1, accountFileV2, accountFileV3, accountFileV4, accountFileV5, accountFileV6],
       {
         error: `version must be 1, 2, 3, 4, 5 or 6 (this server reads account files up to version ${ACCOUNT_FILE_VERSION})`,
       },

@@ -112,18 +112,18 @@ describe('schedule form', () => {
   });
 
   it('names imported schedules only when the file had some', () => {
-    expect(importedMessage({ entities: 2, invoices: 3, payments: 1, schedules: 0, categories: 0, attachments: 0 })).toBe(
-      'Imported 2 entities, 3 invoices and 1 payment.',
-    );
-    expect(importedMessage({ entities: 1, invoices: 1, payments: 0, schedules: 2, categories: 0, attachments: 0 })).toBe(
-      'Imported 1 entity, 1 invoice, 0 payments and 2 schedules.',
-    );
-    expect(importedMessage({ entities: 1, invoices: 1, payments: 0, schedules: 0, categories: 2, attachments: 0 })).toBe(
-      'Imported 1 entity, 1 invoice, 0 payments and 2 categories.',
-    );
-    expect(importedMessage({ entities: 1, invoices: 1, payments: 1, schedules: 0, categories: 0, attachments: 3 })).toBe(
-      'Imported 1 entity, 1 invoice, 1 payment and 3 files.',
-    );
+    expect(
+      importedMessage({ entities: 2, invoices: 3, payments: 1, schedules: 0, categories: 0, attachments: 0 }),
+    ).toBe('Imported 2 entities, 3 invoices and 1 payment.');
+    expect(
+      importedMessage({ entities: 1, invoices: 1, payments: 0, schedules: 2, categories: 0, attachments: 0 }),
+    ).toBe('Imported 1 entity, 1 invoice, 0 payments and 2 schedules.');
+    expect(
+      importedMessage({ entities: 1, invoices: 1, payments: 0, schedules: 0, categories: 2, attachments: 0 }),
+    ).toBe('Imported 1 entity, 1 invoice, 0 payments and 2 categories.');
+    expect(
+      importedMessage({ entities: 1, invoices: 1, payments: 1, schedules: 0, categories: 0, attachments: 3 }),
+    ).toBe('Imported 1 entity, 1 invoice, 1 payment and 3 files.');
   });
 });
 

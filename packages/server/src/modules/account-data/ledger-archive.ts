@@ -93,8 +93,7 @@ export async function readLedgerJson(
   const entries = readTar(reader);
   try {
     const first = await entries.next();
-    if (first.done || first.value.name !== LEDGER_JSON)
-      throw invalid(`A ledger archive starts with ${LEDGER_JSON}.`);
+    if (first.done || first.value.name !== LEDGER_JSON) throw invalid(`A ledger archive starts with ${LEDGER_JSON}.`);
     if (first.value.size > limits.accountFileBytes) throw bodyTooLarge(limits.accountFileBytes, LEDGER_JSON);
     const json = Buffer.alloc(first.value.size);
     let at = 0;
@@ -178,7 +177,8 @@ export async function receiveFiles(
         );
     }
     const missing = files.find((f) => !temps.has(f.sha256));
-    if (missing) throw invalid(`The archive lacks the file ${missing.sha256}, which an attachment in ledger.json names.`);
+    if (missing)
+      throw invalid(`The archive lacks the file ${missing.sha256}, which an attachment in ledger.json names.`);
     return { temps, remove };
   } catch (err) {
     await remove();
