@@ -5,6 +5,7 @@ import type {
   AttachmentsTable,
   BillsTable,
   CategoriesTable,
+  Database,
   NewEntry,
   PaymentsTable,
   ScheduleOccurrencesTable,
@@ -216,14 +217,8 @@ export class AccountDataRepository extends Repository {
   }
 
   /** Inserts attachment rows, `chunk` to a statement with a turn of the event loop after each. */
-  async insertAttachments(rows: Insertable<AttachmentsTable>[], chunk = CHUNK): Promise<void> {
-    for (let i = 0; i < rows.length; i += chunk) {
-      await this.db
-        .insertInto('attachments')
-        .values(rows.slice(i, i + chunk))
-        .execute();
-      await nextTurn();
-    }
+  insertAttachments(rows: Insertable<AttachmentsTable>[], chunk = CHUNK): Promise<void> {
+    return this.insertChunked('attachments', rows, chunk);
   }
 
   /** Which of these file keys an attachment row (of any ledger) names. */
@@ -327,11 +322,20 @@ export class AccountDataRepository extends Repository {
   }
 
   /** Inserts schedule occurrences, `CHUNK` to a statement with a turn of the event loop after each. */
-  async insertOccurrences(rows: Insertable<ScheduleOccurrencesTable>[], chunk = CHUNK): Promise<void> {
+  insertOccurrences(rows: Insertable<ScheduleOccurrencesTable>[], chunk = CHUNK): Promise<void> {
+    return this.insertChunked('schedule_occurrences', rows, chunk);
+  }
+
+  /** Rows of a table whose new ids no one needs, `chunk` to a statement with a turn of the event loop after each. */
+  private async insertChunked<T extends 'attachments' | 'schedule_occurrences'>(
+    table: T,
+    rows: Insertable<Database[T]>[],
+    chunk: number,
+  ): Promise<void> {
     for (let i = 0; i < rows.length; i += chunk) {
       await this.db
-        .insertInto('schedule_occurrences')
-        .values(rows.slice(i, i + chunk))
+        .insertInto(table)
+        .values(rows.slice(i, i + chunk) as never)
         .execute();
       await nextTurn();
     }
