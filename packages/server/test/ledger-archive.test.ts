@@ -113,7 +113,8 @@ describe.each(dialects)('the ledger archive from %s', (dialect) => {
     ]);
 
     const to = await userOf(target);
-    const res = await importBody(to, archive);
+    // Told by its bytes, not by the type the client names.
+    const res = await importBody(to, archive, 'application/json');
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ entities: 1, invoices: 3, payments: 1, attachments: 4 });
     // Its own export is the same archive but for the time of export.
@@ -143,6 +144,23 @@ describe.each(dialects)('the ledger archive from %s', (dialect) => {
       served[row.file_name] = got.rawPayload;
     }
     expect(served).toEqual(Object.fromEntries(uploads.map(([, , bytes, name]) => [name, bytes])));
+  });
+
+  it('leaves out an attachment whose file the store lost, and the archive still imports with the others', async () => {
+    const from = await userOf(source);
+    const entry = await createEntry(from);
+    const kept = pdfFile('kept bill');
+    const lost = pdfFile('lost bill');
+    await attach(from, 'entries', entry.entryId, kept, 'kept.pdf');
+    await attach(from, 'entries', entry.entryId, lost, 'lost.pdf');
+    await source.app.files.remove(sha256(lost));
+    const entries = untar(await exportArchive(from));
+    expect([...entries.keys()].sort()).toEqual([`files/${sha256(kept)}`, 'ledger.json'].sort());
+    const file = accountFileV6.parse(JSON.parse(String(entries.get('ledger.json'))));
+    expect(file.attachments.map((a) => a.fileName)).toEqual(['kept.pdf']);
+    const to = await userOf(target);
+    const res = await importBody(to, await exportArchive(from));
+    expect(res.json()).toMatchObject({ invoices: 1, attachments: 1 });
   });
 
   it('refuses the ledger.json of an archive sent alone when its attachments name files (400, nothing stored)', async () => {
