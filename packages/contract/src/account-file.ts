@@ -8,6 +8,7 @@
  * (`accountFile`) upgrades an older version step by step to the current one (docs/decisions/0901-account-file.md).
  */
 import { z } from 'zod';
+import { ATTACHMENT_TYPES, attachmentFileName } from './attachments.ts';
 import {
   CATEGORIES,
   CATEGORY_FLOWS,
@@ -23,7 +24,7 @@ import { CADENCES } from './schedule-dates.ts';
 import { AMOUNT_MODES, AVERAGE_OF, descriptionTemplate, MAX_COUNT, MAX_DUE_DAYS, MAX_INTERVAL } from './schedules.ts';
 
 export const ACCOUNT_FILE_FORMAT = 'billfold-account';
-export const ACCOUNT_FILE_VERSION = 5;
+export const ACCOUNT_FILE_VERSION = 6;
 
 const ref = z.number().int().positive();
 const instant = z.iso.datetime({ precision: 3 });
@@ -267,30 +268,80 @@ const scheduleV5 = scheduleV2.extend({
  * Version 5 adds estimated amounts (docs/decisions/0212-estimated-amounts.md): each schedule's `amountMode` and
  * `averageOf`, each invoice's `estimate` and `estimated` mark; otherwise version 4's.
  */
-export const accountFileV5 = z
-  .object({
-    ...fileV4,
-    version: z.literal(5),
-    invoices: z.array(invoiceV5).refine(uniqueRefs, 'refs must be unique'),
-    schedules: z.array(scheduleV5).refine(uniqueRefs, 'refs must be unique'),
-  })
+const fileV5 = {
+  ...fileV4,
+  version: z.literal(5),
+  invoices: z.array(invoiceV5).refine(uniqueRefs, 'refs must be unique'),
+  schedules: z.array(scheduleV5).refine(uniqueRefs, 'refs must be unique'),
+};
+
+/** The estimates' rules of a version-5 file (and of every later one), beside version 3's. */
+function checkV5(file: Omit<z.infer<z.ZodObject<typeof fileV5>>, 'version'>, ctx: z.RefinementCtx): void {
+  checkV3(file, ctx);
+  const problem = problemsOf(ctx);
+  file.invoices.forEach((inv, i) => {
+    if (inv.estimated && inv.estimate === undefined) problem(['invoices', i, 'estimated'], 'needs an estimate');
+  });
+  file.schedules.forEach((s, i) => {
+    if ((s.amountMode === 'average') !== (s.averageOf !== null))
+      problem(['schedules', i, 'averageOf'], 'is set for amountMode average only');
+  });
+}
+
+export const accountFileV5 = z.object(fileV5).superRefine(checkV5);
+/** A version-5 file as written before attachments: what tests of old files build. */
+export type AccountFileV5 = z.infer<typeof accountFileV5>;
+
+/** The SHA-256 of a file's bytes in lower-case hex: its name in the ledger archive (`files/<sha256>`). */
+export const fileSha256 = z.string().regex(/^[0-9a-f]{64}$/, 'must be the SHA-256 of the file in lower-case hex');
+
+/**
+ * An attached file (version 6 on): the invoice or the payment it belongs to (exactly one), its name and type as
+ * the server stored them, its size in bytes and the SHA-256 of its bytes, which name the file in the ledger archive
+ * (docs/decisions/1160-ledger-archive.md). It is in the recycle bin exactly while its item is.
+ */
+const attachmentV6 = z.object({
+  invoice: ref.nullable(),
+  payment: ref.nullable(),
+  fileName: attachmentFileName,
+  contentType: z.enum(ATTACHMENT_TYPES),
+  size: z.number().int().positive(),
+  sha256: fileSha256,
+  createdAt: instant,
+});
+
+/**
+ * Version 6 adds the attached files' rows (docs/decisions/1160-ledger-archive.md); their bytes travel beside the
+ * JSON in the ledger archive, a tar of `ledger.json` and `files/<sha256>`. Otherwise version 5's.
+ */
+export const accountFileV6 = z
+  .object({ ...fileV5, version: z.literal(6), attachments: z.array(attachmentV6) })
   .superRefine((file, ctx) => {
-    checkV3(file, ctx);
+    checkV5(file, ctx);
     const problem = problemsOf(ctx);
-    file.invoices.forEach((inv, i) => {
-      if (inv.estimated && inv.estimate === undefined) problem(['invoices', i, 'estimated'], 'needs an estimate');
-    });
-    file.schedules.forEach((s, i) => {
-      if ((s.amountMode === 'average') !== (s.averageOf !== null))
-        problem(['schedules', i, 'averageOf'], 'is set for amountMode average only');
+    const invoices = new Set(file.invoices.map((inv) => inv.ref));
+    const payments = new Set(file.payments.map((p) => p.ref));
+    const files = new Map<string, { size: number; contentType: string }>();
+    file.attachments.forEach((a, i) => {
+      if ((a.invoice === null) === (a.payment === null))
+        problem(['attachments', i], 'belongs to exactly one invoice or payment');
+      else if (a.invoice !== null && !invoices.has(a.invoice))
+        problem(['attachments', i, 'invoice'], `no invoice has ref ${a.invoice}`);
+      else if (a.payment !== null && !payments.has(a.payment))
+        problem(['attachments', i, 'payment'], `no payment has ref ${a.payment}`);
+      const same = files.get(a.sha256);
+      if (same && (same.size !== a.size || same.contentType !== a.contentType))
+        problem(['attachments', i, 'sha256'], 'names the same file as another attachment with another size or type');
+      files.set(a.sha256, a);
     });
   });
-export type AccountFile = z.infer<typeof accountFileV5>;
+export type AccountFile = z.infer<typeof accountFileV6>;
 export type AccountFileCategory = AccountFile['categories'][number];
 export type AccountFileEntity = AccountFile['entities'][number];
 export type AccountFileInvoice = AccountFile['invoices'][number];
 export type AccountFilePayment = AccountFile['payments'][number];
 export type AccountFileSchedule = AccountFile['schedules'][number];
+export type AccountFileAttachment = AccountFile['attachments'][number];
 
 /** A version-1 file as version 2: it had no schedules. */
 const upgradeV1 = (file: z.infer<typeof accountFileV1>): z.infer<typeof accountFileV2> => ({
@@ -312,28 +363,36 @@ const upgradeV3 = (file: z.infer<typeof accountFileV3>): AccountFileV4 => ({
 });
 
 /** A version-4 file as version 5: its schedules had fixed amounts and its invoices no estimates. */
-const upgradeV4 = (file: AccountFileV4): AccountFile => ({
+const upgradeV4 = (file: AccountFileV4): AccountFileV5 => ({
   ...file,
   version: 5,
   schedules: file.schedules.map((s) => ({ ...s, amountMode: 'fixed' as const, averageOf: null })),
 });
 
+/** A version-5 file as version 6: it carried no attached files. */
+const upgradeV5 = (file: AccountFileV5): AccountFile => ({ ...file, version: 6, attachments: [] });
+
 /**
- * Any version this server has ever written, upgraded to the current one (5). A later version adds its schema here
+ * Any version this server has ever written, upgraded to the current one (6). A later version adds its schema here
  * and an upgrade from the one before, so old files keep importing.
  */
 export const accountFile = z
   .looseObject({ format: z.literal(ACCOUNT_FILE_FORMAT, 'is not a Billfold account file'), version: z.number() })
   .pipe(
-    z.discriminatedUnion('version', [accountFileV1, accountFileV2, accountFileV3, accountFileV4, accountFileV5], {
-      error: `version must be 1, 2, 3, 4 or 5 (this server reads account files up to version ${ACCOUNT_FILE_VERSION})`,
-    }),
+    z.discriminatedUnion(
+      'version',
+      [accountFileV1, accountFileV2, accountFileV3, accountFileV4, accountFileV5, accountFileV6],
+      {
+        error: `version must be 1, 2, 3, 4, 5 or 6 (this server reads account files up to version ${ACCOUNT_FILE_VERSION})`,
+      },
+    ),
   )
   .transform((file): AccountFile => {
-    if (file.version === 1) return upgradeV4(upgradeV3(upgradeV2(upgradeV1(file))));
-    if (file.version === 2) return upgradeV4(upgradeV3(upgradeV2(file)));
-    if (file.version === 3) return upgradeV4(upgradeV3(file));
-    if (file.version === 4) return upgradeV4(file);
+    if (file.version === 1) return upgradeV5(upgradeV4(upgradeV3(upgradeV2(upgradeV1(file)))));
+    if (file.version === 2) return upgradeV5(upgradeV4(upgradeV3(upgradeV2(file))));
+    if (file.version === 3) return upgradeV5(upgradeV4(upgradeV3(file)));
+    if (file.version === 4) return upgradeV5(upgradeV4(file));
+    if (file.version === 5) return upgradeV5(file);
     return file;
   });
 
@@ -344,5 +403,7 @@ export const accountImportSummary = z.object({
   payments: z.number().int(),
   schedules: z.number().int(),
   categories: z.number().int(),
+  /** Attached files (version 6 on; 0 for older files). */
+  attachments: z.number().int(),
 });
 export type AccountImportSummary = z.infer<typeof accountImportSummary>;

@@ -359,9 +359,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
           priceHistoryRoutes(ledger, new PriceHistoryService(new PriceHistoryRepository(db)));
           await accountDataRoutes(
             ledger,
-            new AccountDataService(new AccountDataRepository(db), config.now),
+            new AccountDataService(new AccountDataRepository(db), config.now, files, limits),
             config.now,
-            limits.accountFileBytes,
+            limits,
           );
           // Files attached to invoices and payments (docs/decisions/1140-attachment-storage.md).
           await attachmentsRoutes(

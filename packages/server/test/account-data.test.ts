@@ -1,12 +1,15 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { readFileSync } from 'node:fs';
 import { type ClientRequest, get } from 'node:http';
-import { resolve } from 'node:path';
-import { type AccountFile, accountFileV5 } from '@billfold/contract/account-file';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { type AccountFile, accountFileV6 } from '@billfold/contract/account-file';
 import type { RecycleList } from '@billfold/contract/recycle';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_LIMITS } from '../src/config.ts';
+import { DiskStore } from '../src/lib/file-store.ts';
 import {
   AccountDataRepository,
   EXPORT_READ_MS,
@@ -49,7 +52,7 @@ const exportFile = async (api: Api) => {
   expect(res.headers['content-disposition']).toMatch(
     /^attachment; filename="billfold-account-\d{4}-\d{2}-\d{2}\.json"$/,
   );
-  return accountFileV5.parse(res.json());
+  return accountFileV6.parse(res.json());
 };
 const withoutTime = (file: AccountFile) => ({ ...file, exportedAt: null });
 
@@ -206,7 +209,14 @@ describe.each(dialects)('account file from %s', (dialect) => {
 
     const to = await userOf(target);
     const imported = await request(to, 'POST', '/account/import', first);
-    expect(imported.json()).toEqual({ entities: 5, invoices: 9, payments: 8, schedules: 3, categories: 0 });
+    expect(imported.json()).toEqual({
+      entities: 5,
+      invoices: 9,
+      payments: 8,
+      schedules: 3,
+      categories: 0,
+      attachments: 0,
+    });
     expect(imported.statusCode).toBe(200);
 
     const second = await exportFile(to);
@@ -274,7 +284,7 @@ describe.each(dialects)('account file from %s', (dialect) => {
     );
     const future = await request(empty, 'POST', '/account/import', { ...file, version: 7 });
     expect(future.statusCode).toBe(400);
-    expect(future.json().message).toContain('version must be 1, 2, 3, 4 or 5');
+    expect(future.json().message).toContain('version must be 1, 2, 3, 4, 5 or 6');
     const notOurs = await request(empty, 'POST', '/account/import', { hello: 'world' });
     expect(notOurs.json().message).toContain('is not a Billfold account file');
     expect((await exportFile(empty)).entities).toEqual([]);
@@ -314,7 +324,14 @@ describe.each(dialects)('account file from %s', (dialect) => {
     if (!ledger) throw new Error('no ledger');
 
     // The export of the route, taken a piece at a time, with its reads counted as they happen.
-    const service = new AccountDataService(new AccountDataRepository(source.app.db), source.clock.now);
+    // The ledger has no attachments: its export is JSON and never touches the store.
+    const store = new DiskStore(join(tmpdir(), 'billfold-no-files'));
+    const service = new AccountDataService(
+      new AccountDataRepository(source.app.db),
+      source.clock.now,
+      store,
+      DEFAULT_LIMITS,
+    );
     const pages: string[] = [];
     const onPage = (message: unknown) => pages.push((message as { table: string }).table);
     subscribe(EXPORT_PAGE_CHANNEL, onPage);
@@ -348,7 +365,7 @@ describe.each(dialects)('account file from %s', (dialect) => {
       unsubscribe(EXPORT_PAGE_CHANNEL, onPage);
     }
     expect(pages.filter((table) => table === 'entries').length).toBeGreaterThanOrEqual(3);
-    const streamed = accountFileV5.parse(JSON.parse(text));
+    const streamed = accountFileV6.parse(JSON.parse(text));
     expect(withoutTime(streamed)).toEqual(before);
     expect((await exportFile(writer)).invoices).toHaveLength(file.invoices.length + 1);
 
@@ -419,12 +436,13 @@ describe.each(dialects)('account file from %s', (dialect) => {
     const to = await userOf(target);
     const res = await request(to, 'POST', '/account/import', fixture);
     expect(res.statusCode).toBe(200);
-    // It comes back as the current version, which adds schedules and own categories (it had none) and names the
-    // ledger it was exported from (the personal one).
+    // It comes back as the current version, which adds schedules, own categories and attachments (it had none) and
+    // names the ledger it was exported from (the personal one).
     expect(withoutTime(await exportFile(to))).toEqual({
       ...withoutTime(fixture),
-      version: 5,
+      version: 6,
       schedules: [],
+      attachments: [],
       categories: [],
       ledger: { name: 'Personal' },
     });

@@ -202,6 +202,7 @@ describe.each(dialects)('a large account import on %s', (dialect) => {
         payments: 3_000,
         schedules: 0,
         categories: 0,
+        attachments: 0,
       });
       expect(answeredDuring).toBeGreaterThan(5);
     } finally {
@@ -427,6 +428,7 @@ describe.each(dialects)('an account file written part by part on %s', (dialect) 
       payments: file.payments.length,
       schedules: 2,
       categories: 2,
+      attachments: 0,
     });
     // Each part was written as it came, none larger than a part.
     expect(written).toEqual([
@@ -474,10 +476,11 @@ describe.each(dialects)('an account file written part by part on %s', (dialect) 
     // Its export is the file itself, but for the time of export and the name of the ledger it went into.
     const exported = await t.app.inject({ method: 'GET', url: '/api/v1/account/export', headers: me.headers });
     expect(exported.statusCode).toBe(200);
-    // A version-4 file comes back as version 5: fixed amounts, no estimates.
+    // A version-4 file comes back as version 6: fixed amounts, no estimates, no attachments.
     expect({ ...exported.json<AccountFile>(), exportedAt: null }).toEqual({
       ...file,
-      version: 5,
+      version: 6,
+      attachments: [],
       exportedAt: null,
       ledger: { name: 'Personal' },
       schedules: file.schedules.map((s) => ({ ...s, amountMode: 'fixed', averageOf: null })),

@@ -1,4 +1,4 @@
-import { type AccountFile, accountFileV5 } from '@billfold/contract/account-file';
+import { type AccountFile, accountFileV6 } from '@billfold/contract/account-file';
 import type { Bill, BillList } from '@billfold/contract/bills';
 import { CATEGORIES, type CategoryItem, type CategoryList, MAX_OWN_CATEGORIES } from '@billfold/contract/categories';
 import type { EntryList } from '@billfold/contract/entries';
@@ -326,8 +326,8 @@ describe.each(dialects)('categories of one’s own on %s', (dialect) => {
     await createPayment(from, { entryId: pay.entryId, amount: 2500 });
 
     const exported = await request(from, 'GET', '/account/export');
-    const file = accountFileV5.parse(exported.json());
-    expect(file.version).toBe(5);
+    const file = accountFileV6.parse(exported.json());
+    expect(file.version).toBe(6);
     expect(file.categories.map(({ createdAt: _c, ...c }) => c)).toEqual([
       { name: 'Salary', flow: 'income', retired: false },
       { name: 'Old hobby', flow: 'expense', retired: true },
@@ -353,7 +353,7 @@ describe.each(dialects)('categories of one’s own on %s', (dialect) => {
     // And back: export → import → export gives the same file (the receiving account's spelling aside).
     const back = await userOf();
     expect((await request(back, 'POST', '/account/import', file)).statusCode).toBe(200);
-    const second = accountFileV5.parse((await request(back, 'GET', '/account/export')).json());
+    const second = accountFileV6.parse((await request(back, 'GET', '/account/export')).json());
     const withoutTime = (f: AccountFile) => ({ ...f, exportedAt: null });
     expect(withoutTime(second)).toEqual(withoutTime(file));
 

@@ -18,6 +18,9 @@ const LIMITS: Partial<Limits> = {
   jsonBodyBytes: 4 * 1024,
   csvBytes: 64 * 1024,
   accountFileBytes: 32 * 1024,
+  // With the JSON's limit and the archive's header room, what a ledger archive's Content-Length may be (1 MiB + 32 MiB
+  // + 32 KiB = 33,824 KiB: account-data.routes.ts).
+  ledgerAttachmentBytes: 1024 * 1024,
   csvColumns: 12,
   csvFieldChars: 50,
   importRows: 20,
@@ -121,14 +124,14 @@ describe.each(dialects)('limits on %s', (dialect) => {
 
   it('refuses by Content-Length before the body is sent, and counts a chunked body as it streams in', async () => {
     await storesNothing(async () => {
-      // A 10 GiB body is announced and never sent: the answer comes anyway.
+      // A 10 GiB body is announced and never sent: the answer comes anyway, naming the largest ledger archive.
       const announced = await rawExchange(
         port,
         `POST /api/v1/account/import HTTP/1.1\r\nHost: x\r\nAuthorization: ${me.headers.authorization}\r\nContent-Type: application/json\r\nContent-Length: ${10 * 1024 ** 3}\r\n\r\n`,
       );
       expect(announced).toMatch(/^HTTP\/1.1 413/);
       expect(announced).toContain('"code":"BODY_TOO_LARGE"');
-      expect(announced).toContain('limit of 32 KiB');
+      expect(announced).toContain('limit of 33824 KiB');
       const form = await rawExchange(
         port,
         `POST /api/v1/imports/preview HTTP/1.1\r\nHost: x\r\nAuthorization: ${me.headers.authorization}\r\nContent-Type: multipart/form-data; boundary=x\r\nContent-Length: ${10 * 1024 ** 3}\r\n\r\n`,

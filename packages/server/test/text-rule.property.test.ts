@@ -1,4 +1,4 @@
-import { type AccountFile, accountFileV5 } from '@billfold/contract/account-file';
+import { type AccountFile, accountFileV6 } from '@billfold/contract/account-file';
 import { nameProblem, textProblem } from '@billfold/contract/text-rules';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -225,7 +225,7 @@ describe.each(dialects)('one text rule on every path, on %s', (dialect) => {
   const exportOf = async (api: Api) => {
     const res = await request(api, 'GET', '/account/export');
     expect(res.statusCode, res.body).toBe(200);
-    return accountFileV5.parse(res.json());
+    return accountFileV6.parse(res.json());
   };
   /** The file imported into a fresh account: it must load, and export to the same file. */
   const reimports = async (file: AccountFile) => {

@@ -11,6 +11,7 @@ export interface FakeServer {
     authorization: string | undefined;
     /** The `Billfold-Ledger` header the call carried (docs/decisions/0107-ledgers.md). */
     ledger: string | undefined;
+    contentType: string | undefined;
     body: string;
   }[];
   handle: (handler: Handler) => void;
@@ -32,6 +33,7 @@ export async function startFakeServer(): Promise<FakeServer> {
         url: request.url ?? '',
         authorization: request.headers.authorization,
         ledger: request.headers['billfold-ledger'] as string | undefined,
+        contentType: request.headers['content-type'],
         body,
       });
       handler(request, response, body);

@@ -111,15 +111,19 @@ describe('schedule form', () => {
     });
   });
 
-  it('names imported schedules only when the file had some', () => {
-    expect(importedMessage({ entities: 2, invoices: 3, payments: 1, schedules: 0, categories: 0 })).toBe(
+  it('names imported schedules, categories and files only when the file had some', () => {
+    const none = { schedules: 0, categories: 0, attachments: 0 };
+    expect(importedMessage({ ...none, entities: 2, invoices: 3, payments: 1 })).toBe(
       'Imported 2 entities, 3 invoices and 1 payment.',
     );
-    expect(importedMessage({ entities: 1, invoices: 1, payments: 0, schedules: 2, categories: 0 })).toBe(
+    expect(importedMessage({ ...none, entities: 1, invoices: 1, payments: 0, schedules: 2 })).toBe(
       'Imported 1 entity, 1 invoice, 0 payments and 2 schedules.',
     );
-    expect(importedMessage({ entities: 1, invoices: 1, payments: 0, schedules: 0, categories: 2 })).toBe(
+    expect(importedMessage({ ...none, entities: 1, invoices: 1, payments: 0, categories: 2 })).toBe(
       'Imported 1 entity, 1 invoice, 0 payments and 2 categories.',
+    );
+    expect(importedMessage({ ...none, entities: 1, invoices: 1, payments: 1, attachments: 3 })).toBe(
+      'Imported 1 entity, 1 invoice, 1 payment and 3 files.',
     );
   });
 });

@@ -1,14 +1,14 @@
 import type { AccountFile } from '@billfold/contract/account-file';
 
 /**
- * A version-5 ledger file of one entity ("Power Co", Utilities) with one expense invoice of 10.00 paid in full in
+ * A version-6 ledger file of one entity ("Power Co", Utilities) with one expense invoice of 10.00 paid in full in
  * cash and no schedules: a file `POST /account/import` takes. Each call builds a fresh object; override the texts
  * the test is about.
  */
 export function oneInvoiceFile(texts: Partial<{ name: string; description: string; notes: string }> = {}): AccountFile {
   return {
     format: 'billfold-account',
-    version: 5,
+    version: 6,
     ledger: { name: 'Personal' },
     categories: [],
     exportedAt: '2026-11-01T00:00:00.000Z',
@@ -53,5 +53,6 @@ export function oneInvoiceFile(texts: Partial<{ name: string; description: strin
       },
     ],
     schedules: [],
+    attachments: [],
   };
 }

@@ -59,15 +59,23 @@ export async function exchange(method: Method, path: string, options: ExchangeOp
   const headers: Record<string, string> = { accept: 'application/json' };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   if (options.ledger) headers[LEDGER_HEADER] = options.ledger;
-  // A FormData body (file uploads) sets its own multipart content type; anything else travels as JSON.
+  // A FormData body (file uploads) sets its own multipart content type, a Blob (a file sent as it is, the ledger
+  // file) travels as its bytes; anything else travels as JSON.
   const form = options.body instanceof FormData;
-  if (options.body !== undefined && !form) headers['content-type'] = 'application/json';
+  const blob = options.body instanceof Blob;
+  if (blob) headers['content-type'] = (options.body as Blob).type || 'application/octet-stream';
+  else if (options.body !== undefined && !form) headers['content-type'] = 'application/json';
   let response: Response;
   try {
     response = await fetch(`${origin}${API_PREFIX}${path}${toQueryString(options.query)}`, {
       method,
       headers,
-      body: options.body === undefined ? null : form ? (options.body as FormData) : JSON.stringify(options.body),
+      body:
+        options.body === undefined
+          ? null
+          : form || blob
+            ? (options.body as FormData | Blob)
+            : JSON.stringify(options.body),
       ...(options.signal ? { signal: options.signal } : {}),
     });
   } catch (error) {

@@ -2,8 +2,10 @@ import { type Insertable, sql } from 'kysely';
 import { openSnapshot } from '../../db/database.ts';
 import { Repository } from '../../db/repository.ts';
 import type {
+  AttachmentsTable,
   BillsTable,
   CategoriesTable,
+  Database,
   NewEntry,
   PaymentsTable,
   ScheduleOccurrencesTable,
@@ -204,6 +206,36 @@ export class AccountDataRepository extends Repository {
       .execute();
   }
 
+  /** The ledger's attachments in id order, those of items in the recycle bin included. */
+  attachments(ledgerId: number) {
+    return this.db
+      .selectFrom('attachments')
+      .select(['id', 'entry_id', 'payment_id', 'file_key', 'file_name', 'content_type', 'size', 'created_at'])
+      .where('ledger_id', '=', ledgerId)
+      .orderBy('id')
+      .execute();
+  }
+
+  /** Inserts attachment rows, `chunk` to a statement with a turn of the event loop after each. */
+  insertAttachments(rows: Insertable<AttachmentsTable>[], chunk = CHUNK): Promise<void> {
+    return this.insertChunked('attachments', rows, chunk);
+  }
+
+  /** Which of these file keys an attachment row (of any ledger) names. */
+  async keysNamed(keys: readonly string[]): Promise<Set<string>> {
+    const named = new Set<string>();
+    for (let i = 0; i < keys.length; i += CHUNK) {
+      const rows = await this.db
+        .selectFrom('attachments')
+        .select('file_key')
+        .distinct()
+        .where('file_key', 'in', keys.slice(i, i + CHUNK))
+        .execute();
+      for (const row of rows) named.add(row.file_key);
+    }
+    return named;
+  }
+
   /** The ledger row, locked until the transaction ends (an import and a concurrent first write run one after the other). */
   lockLedger(ledgerId: number) {
     return this.db
@@ -290,11 +322,20 @@ export class AccountDataRepository extends Repository {
   }
 
   /** Inserts schedule occurrences, `CHUNK` to a statement with a turn of the event loop after each. */
-  async insertOccurrences(rows: Insertable<ScheduleOccurrencesTable>[], chunk = CHUNK): Promise<void> {
+  insertOccurrences(rows: Insertable<ScheduleOccurrencesTable>[], chunk = CHUNK): Promise<void> {
+    return this.insertChunked('schedule_occurrences', rows, chunk);
+  }
+
+  /** Rows of a table whose new ids no one needs, `chunk` to a statement with a turn of the event loop after each. */
+  private async insertChunked<T extends 'attachments' | 'schedule_occurrences'>(
+    table: T,
+    rows: Insertable<Database[T]>[],
+    chunk: number,
+  ): Promise<void> {
     for (let i = 0; i < rows.length; i += chunk) {
       await this.db
-        .insertInto('schedule_occurrences')
-        .values(rows.slice(i, i + chunk))
+        .insertInto(table)
+        .values(rows.slice(i, i + chunk) as never)
         .execute();
       await nextTurn();
     }

@@ -11,12 +11,23 @@ import { centsToDecimalString, toCents } from '@billfold/contract/money';
 import type { Cadence } from '@billfold/contract/schedule-dates';
 import type { AmountMode } from '@billfold/contract/schedules';
 import type { Actor } from '../../lib/actor.ts';
-import { conflict, HttpError } from '../../lib/http-error.ts';
+import type { FileStore } from '../../lib/file-store.ts';
+import { badRequest, conflict, HttpError } from '../../lib/http-error.ts';
+import { ByteReader, looksLikeTar, TAR_BLOCK, type TarEntry } from '../../lib/tar.ts';
 import { nextTurn } from '../../lib/turns.ts';
+import { bodyTooLarge } from '../../plugins/body.ts';
 import { billNameKey, entryColumnsOf } from '../bills/bill.mapper.ts';
 import { derivePayment } from '../payment-totals/payment-totals.ts';
 import { type AccountDataRepository, FILE_ROWS_PER_STATEMENT as ROWS } from './account-data.repository.ts';
-import type { AccountFilePart } from './account-file-parser.ts';
+import { type AccountFilePart, type NamedFile, readAccountFile } from './account-file-parser.ts';
+import {
+  type ArchiveLimits,
+  checkFileLimits,
+  type ReceivedFiles,
+  readLedgerJson,
+  receiveFiles,
+  writeArchive,
+} from './ledger-archive.ts';
 
 export const ACCOUNT_NOT_EMPTY =
   'Import needs an empty account: this account already has entities or invoices (including ones in the recycle bin).';
@@ -61,11 +72,23 @@ type Rows<K extends keyof AccountDataRepository> = AccountDataRepository[K] exte
 export const EXPORT_PAGE_CHANNEL = 'billfold:account-export:page';
 const exportPages = channel(EXPORT_PAGE_CHANNEL);
 
-/** An account export being written: its text in pieces, and how to end its read early (idempotent). */
+/**
+ * A ledger file being written: plain JSON text, or the ledger archive's bytes when the ledger has attached files
+ * (docs/decisions/1160-ledger-archive.md); how to end its read early (idempotent); and the files its attachments name
+ * that the store has lost (those attachments are left out).
+ */
 export interface AccountExport {
-  chunks: AsyncGenerator<string>;
+  kind: 'json' | 'tar';
+  chunks: AsyncGenerator<string | Uint8Array>;
   close: () => Promise<void>;
+  lost: string[];
 }
+
+/** Files looked up in the store at once while an export checks that the ledger's files are there. */
+const HEAD_BATCH = 8;
+
+export const FILES_NOT_CARRIED = (count: number) =>
+  `The file names ${count} attached ${count === 1 ? 'file' : 'files'} but does not carry them: import the .tar archive the export gave, not its ledger.json alone.`;
 
 /**
  * Row ids in ascending order as an export reads them, 8 bytes each: a row's `ref` in the file is its position + 1,
@@ -134,40 +157,77 @@ export class AccountDataService {
   constructor(
     private readonly repo: AccountDataRepository,
     private readonly now: () => number,
+    private readonly store: FileStore,
+    private readonly limits: ArchiveLimits,
   ) {}
 
   /**
-   * Everything the ledger holds as the file's JSON text, in the order of the contract's `accountFileV4` (the schema
+   * Everything the ledger holds as the file's JSON text, in the order of the contract's `accountFileV6` (the schema
    * the route documents), written as it is read: from a snapshot of the database (`AccountDataRepository.snapshot`:
    * the file is one consistent moment while others go on writing), the entities, invoices and payments in pages of
    * `EXPORT_PAGE_ROWS` by id, each page read only once the text before it has been taken, with a turn of the event
    * loop between steps. Memory stays bounded whatever the ledger's size: a page of rows and 8 bytes per row read
    * (the ids that later lists point at). The snapshot opens (and the ledger is read) before the first byte, so a
    * failure there is an ordinary error answer; it ends with the text, or at `close` (the download broken off).
-   * docs/decisions/0706-limits-and-fairness.md.
+   * docs/decisions/0706-limits-and-fairness.md. A ledger with attached files gets the ledger archive instead: the
+   * same text as `ledger.json`, then the files (docs/decisions/1160-ledger-archive.md).
    */
   async openExport(ledgerId: number): Promise<AccountExport> {
     const { repo, close } = await this.repo.snapshot();
     try {
       const ledger = await repo.ledger(ledgerId);
+      const at = this.now();
       const head = {
         format: ACCOUNT_FILE_FORMAT,
         version: ACCOUNT_FILE_VERSION,
-        exportedAt: new Date(this.now()).toISOString(),
+        exportedAt: new Date(at).toISOString(),
         lastInvoiceNumber: Number(ledger.last_invoice_number),
         ledger: { name: ledger.name },
       };
-      return { chunks: this.exportJson(repo, ledgerId, head, close), close };
+      const { attachments, files, lost } = await this.storedAttachments(repo, ledgerId);
+      const json = this.exportJson(repo, ledgerId, head, attachments, close);
+      if (files.length === 0) return { kind: 'json', chunks: json, close, lost };
+      return { kind: 'tar', chunks: writeArchive(json, files, this.store, at), close, lost };
     } catch (error) {
       await close();
       throw error;
     }
   }
 
+  /**
+   * The ledger's attachments whose files the store holds with their size, and those files once each; the keys of the
+   * files it has lost (`npm run attachments:check` reports them too), whose attachments the file leaves out: it is
+   * as good as the store, and it still imports.
+   */
+  private async storedAttachments(repo: AccountDataRepository, ledgerId: number) {
+    const rows = await repo.attachments(ledgerId);
+    const files = new Map<string, NamedFile>();
+    for (const row of rows)
+      files.set(row.file_key, {
+        sha256: row.file_key,
+        size: Number(row.size),
+        contentType: row.content_type as NamedFile['contentType'],
+      });
+    const named = [...files.values()];
+    const lost: string[] = [];
+    for (let i = 0; i < named.length; i += HEAD_BATCH) {
+      const batch = named.slice(i, i + HEAD_BATCH);
+      const found = await Promise.all(batch.map((f) => this.store.head(f.sha256)));
+      batch.forEach((f, j) => {
+        if (found[j]?.size !== f.size) {
+          lost.push(f.sha256);
+          files.delete(f.sha256);
+        }
+      });
+    }
+    return { attachments: rows.filter((row) => files.has(row.file_key)), files: [...files.values()], lost };
+  }
+
   private async *exportJson(
     repo: AccountDataRepository,
     ledgerId: number,
     head: object,
+    attachments: Rows<'attachments'>,
     close: () => Promise<void>,
   ): AsyncGenerator<string> {
     try {
@@ -251,6 +311,15 @@ export class AccountDataService {
           createdAt: iso(o.created_at) as string,
         })),
       }));
+      yield* list('attachments', 'attachments', onePage(Promise.resolve(attachments)), (a) => ({
+        invoice: a.entry_id === null ? null : (entries.ref(a.entry_id) as number),
+        payment: a.payment_id === null ? null : (payments.ref(a.payment_id) as number),
+        fileName: a.file_name,
+        contentType: a.content_type,
+        size: Number(a.size),
+        sha256: a.file_key,
+        createdAt: iso(a.created_at) as string,
+      }));
       yield '}';
     } finally {
       await close();
@@ -258,30 +327,100 @@ export class AccountDataService {
   }
 
   /**
-   * Writes a ledger file into the request's ledger part by part as `parts` hands them over (the head first, then
-   * entities, invoices, payments, schedules and their occurrences: `readAccountFile`), all in one transaction, or
-   * nothing: the account must hold no entity yet (an invoice always has one). The head arrives once the whole file
-   * has been checked, before the transaction starts (a refused file never holds the database); each part is
-   * written in multi-row INSERTs of `FILE_ROWS_PER_STATEMENT` rows with a turn of the event loop between them, so only a part or two of the file is
-   * in memory at once, and a failure in any part rolls every part back. Stored payment totals are derived from the
-   * live payments, as every write path does; the rollup tables follow through their triggers.
+   * A ledger file as uploaded, told by its first bytes: the ledger archive (a tar of `ledger.json` and the files), or
+   * the plain JSON of any version (held to `LIMIT_ACCOUNT_FILE_BYTES`, 413 beyond). Imported as `import` says.
    */
-  async import(actor: Actor, parts: AsyncIterable<AccountFilePart>): Promise<AccountImportSummary> {
+  async importUpload(actor: Actor, body: AsyncIterable<Uint8Array>): Promise<AccountImportSummary> {
+    const reader = new ByteReader(body);
+    if (looksLikeTar(await reader.peek(TAR_BLOCK))) {
+      const { json, entries } = await readLedgerJson(reader, this.limits);
+      return this.import(actor, readAccountFile(json), entries);
+    }
+    const limit = this.limits.accountFileBytes;
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for await (const chunk of reader.chunks(limit + 1)) {
+      size += chunk.length;
+      if (size > limit) throw bodyTooLarge(limit);
+      chunks.push(chunk);
+    }
+    return this.import(actor, readAccountFile(Buffer.concat(chunks, size)));
+  }
+
+  /**
+   * Writes a ledger file into the request's ledger part by part as `parts` hands them over (the head first, then
+   * entities, invoices, payments, schedules and their occurrences, attachments: `readAccountFile`), all in one
+   * transaction, or nothing: the account must hold no entity yet (an invoice always has one). The head arrives once
+   * the whole file has been checked, before the transaction starts (a refused file never holds the database); each
+   * part is written in multi-row INSERTs of `FILE_ROWS_PER_STATEMENT` rows with a turn of the event loop between
+   * them, so only a part or two of the file is in memory at once, and a failure in any part rolls every part back.
+   * Stored payment totals are derived from the live payments, as every write path does; the rollup tables follow
+   * through their triggers.
+   *
+   * The attached files come from the archive's `files` entries (docs/decisions/1160-ledger-archive.md): once the
+   * file is checked and the ledger found empty, each is received into a temp file and checked against the
+   * attachments (`receiveFiles`), and only when all have come are they moved into the store; then the rows are
+   * written. A plain JSON file whose attachments name files is refused. If the rows then fail, the files this import
+   * added to the store and no row names are removed again.
+   */
+  async import(
+    actor: Actor,
+    parts: AsyncIterable<AccountFilePart>,
+    archive?: AsyncGenerator<TarEntry>,
+  ): Promise<AccountImportSummary> {
     const stream = parts[Symbol.asyncIterator]();
-    const first = await stream.next();
-    if (first.done || !('head' in first.value)) throw new Error('an account file starts with its head');
-    const { head } = first.value;
-    let begun = false;
+    let received: ReceivedFiles | null = null;
+    let added: string[] = [];
     try {
+      const first = await stream.next();
+      if (first.done || !('head' in first.value)) throw new Error('an account file starts with its head');
+      const { head } = first.value;
+      if (archive) {
+        checkFileLimits(head.files, head.attachmentBytes, this.limits);
+        // Refused before the files are read; checked again under the ledger's lock.
+        if (await this.repo.hasData(actor.ledgerId)) throw conflict(ACCOUNT_NOT_EMPTY);
+        received = await receiveFiles(archive, head.files, this.store.tempDir);
+        added = await this.storeFiles(head.files, received);
+      } else if (head.files.length > 0) throw badRequest(FILES_NOT_CARRIED(head.files.length), 'INVALID_FILE');
+      let begun = false;
       return await this.repo.transaction(async (repo) => {
         // The parts cannot be read twice: a transaction the database aborted after the first part is not retried.
         if (begun) throw ACCOUNT_IMPORT_INTERRUPTED();
         begun = true;
         return this.write(repo, actor, head, stream);
       });
+    } catch (err) {
+      await this.forget(added);
+      throw err;
     } finally {
       await stream.return?.(undefined);
+      await archive?.return(undefined);
+      await received?.remove();
     }
+  }
+
+  /** Moves the received files into the store; the keys it did not hold before, which a failed import takes back. */
+  private async storeFiles(files: readonly NamedFile[], received: ReceivedFiles): Promise<string[]> {
+    const added: string[] = [];
+    for (const file of files) {
+      const temp = received.temps.get(file.sha256) as string;
+      const held = await this.store.head(file.sha256);
+      await this.store.put(file.sha256, temp, file.size);
+      received.temps.delete(file.sha256);
+      if (!held) added.push(file.sha256);
+    }
+    return added;
+  }
+
+  /**
+   * Removes files a failed import added to the store that no attachment names. Another upload of the same bytes
+   * stores its file before it inserts its row: such a file would wrongly go here, and the check then reports its
+   * attachment as missing (docs/decisions/1160-ledger-archive.md).
+   */
+  private async forget(keys: readonly string[]): Promise<void> {
+    if (keys.length === 0) return;
+    const named = await this.repo.keysNamed(keys);
+    for (const key of keys) if (!named.has(key)) await this.store.remove(key);
   }
 
   private async write(
@@ -330,6 +469,7 @@ export class AccountDataService {
     let invoicesDone = 0;
     let paymentsDone = 0;
     let schedulesDone = 0;
+    let attachmentsDone = 0;
 
     for (let next = await stream.next(); !next.done; next = await stream.next()) {
       const part = next.value;
@@ -436,13 +576,31 @@ export class AccountDataService {
           ROWS,
         );
         published(part.occurrences.length, 'occurrences');
+      } else if ('attachments' in part) {
+        await repo.insertAttachments(
+          part.attachments.map((a) => ({
+            ledger_id: ledgerId,
+            entry_id: a.invoice === null ? null : (entryIds[a.invoice] as number),
+            payment_id: a.payment === null ? null : (paymentIds[a.payment] as number),
+            file_key: a.sha256,
+            file_name: a.fileName,
+            content_type: a.contentType,
+            size: a.size,
+            created_by: actor.userId,
+            created_at: ms(a.createdAt) as number,
+          })),
+          ROWS,
+        );
+        attachmentsDone += part.attachments.length;
+        published(part.attachments.length, 'attachments');
       }
     }
     if (
       entities.length !== counts.entities ||
       invoicesDone !== counts.invoices ||
       paymentsDone !== counts.payments ||
-      schedulesDone !== counts.schedules
+      schedulesDone !== counts.schedules ||
+      attachmentsDone !== counts.attachments
     )
       throw new Error('the account file ended before all its parts were written');
     await repo.setLastInvoiceNumber(ledgerId, Math.max(Number(ledger.last_invoice_number), head.lastInvoiceNumber));
@@ -452,6 +610,7 @@ export class AccountDataService {
       payments: counts.payments,
       schedules: counts.schedules,
       categories: added.length,
+      attachments: counts.attachments,
     };
   }
 }

@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import {
   type AccountFile,
+  type AccountFileAttachment,
   type AccountFileCategory,
   type AccountFileEntity,
   type AccountFileInvoice,
@@ -64,20 +65,44 @@ export type PartOccurrence = Omit<AccountFileSchedule['occurrences'][number], 'i
   payment: number | null;
 };
 
+export type PartAttachment = Omit<AccountFileAttachment, 'invoice' | 'payment'> & {
+  invoice: number | null;
+  payment: number | null;
+};
+
+/** A file the attachments name, once however many name it: what the ledger archive must carry. */
+export interface NamedFile {
+  sha256: string;
+  size: number;
+  contentType: AccountFileAttachment['contentType'];
+}
+
 /** What the import writes, in this order: the head, then the lists a part at a time (docs/decisions/0901-account-file.md). */
 export type AccountFilePart =
   | {
       head: {
         lastInvoiceNumber: number;
         categories: AccountFileCategory[];
-        counts: { entities: number; invoices: number; payments: number; schedules: number; occurrences: number };
+        counts: {
+          entities: number;
+          invoices: number;
+          payments: number;
+          schedules: number;
+          occurrences: number;
+          attachments: number;
+        };
+        /** The files the attachments name, each once (docs/decisions/1160-ledger-archive.md). */
+        files: NamedFile[];
+        /** The attachments' sizes added up, as the ledger's quota counts them (a shared file once per attachment). */
+        attachmentBytes: number;
       };
     }
   | { entities: Omit<AccountFileEntity, 'ref'>[] }
   | { invoices: PartInvoice[] }
   | { payments: PartPayment[] }
   | { schedules: PartSchedule[] }
-  | { occurrences: PartOccurrence[] };
+  | { occurrences: PartOccurrence[] }
+  | { attachments: PartAttachment[] };
 
 /** What the worker posts: a part, the end, or the refusal of the file. */
 export type WorkerMessage =
@@ -99,8 +124,8 @@ function* inParts<T, U>(items: readonly T[], map: (item: T) => U): Generator<U[]
 }
 
 /**
- * A checked file as the parts the import writes: the head (the counts and the categories), then entities,
- * invoices, payments, schedules and their occurrences, at most `PART_ITEMS` items a part. Everything that needs
+ * A checked file as the parts the import writes: the head (the counts, the categories and the files), then entities,
+ * invoices, payments, schedules and their occurrences, attachments, at most `PART_ITEMS` items a part. Everything that needs
  * the whole file (the schema's references and uniqueness, each invoice's paid total) is settled before the first
  * part, so the import never meets a refusal in the middle.
  */
@@ -116,6 +141,12 @@ export function* partsOf(file: AccountFile): Generator<AccountFilePart> {
     paid.count[i] = (paid.count[i] as number) + 1;
   }
   const occurrences = file.schedules.reduce((n, s) => n + s.occurrences.length, 0);
+  const files = new Map<string, NamedFile>();
+  let attachmentBytes = 0;
+  for (const { sha256, size, contentType } of file.attachments) {
+    files.set(sha256, { sha256, size, contentType });
+    attachmentBytes += size;
+  }
   yield {
     head: {
       lastInvoiceNumber: file.lastInvoiceNumber,
@@ -126,7 +157,10 @@ export function* partsOf(file: AccountFile): Generator<AccountFilePart> {
         payments: file.payments.length,
         schedules: file.schedules.length,
         occurrences,
+        attachments: file.attachments.length,
       },
+      files: [...files.values()],
+      attachmentBytes,
     },
   };
   for (const entities of inParts(file.entities, ({ ref: _, ...e }) => e)) yield { entities };
@@ -168,6 +202,12 @@ export function* partsOf(file: AccountFile): Generator<AccountFilePart> {
     }
   }
   if (part.length > 0) yield { occurrences: part };
+  for (const attachments of inParts(file.attachments, ({ invoice, payment, ...a }) => ({
+    ...a,
+    invoice: invoice === null ? null : (invoiceAt.get(invoice) as number),
+    payment: payment === null ? null : (paymentAt.get(payment) as number),
+  })))
+    yield { attachments };
 }
 
 /** The worker's side: parse, check, and post the file's parts (account-file.worker.ts). */

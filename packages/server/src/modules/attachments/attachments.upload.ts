@@ -22,6 +22,29 @@ export interface ReceivedFile {
   fileName: string;
 }
 
+/**
+ * Writes `source` to `out` (a new temp file), hashing and counting the bytes on the way, so that a file is never held
+ * whole in memory: its size, SHA-256 (its key in the store) and first bytes (its type).
+ */
+export async function hashToFile(
+  source: AsyncIterable<Uint8Array>,
+  out: WriteStream,
+): Promise<Pick<ReceivedFile, 'size' | 'key' | 'head'>> {
+  const hash = createHash('sha256');
+  const head: Buffer[] = [];
+  let size = 0;
+  const tap = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      if (size < SNIFF_BYTES) head.push(chunk.subarray(0, SNIFF_BYTES - size));
+      size += chunk.length;
+      hash.update(chunk);
+      done(null, chunk);
+    },
+  });
+  await pipeline(source, tap, out);
+  return { size, key: hash.digest('hex'), head: new Uint8Array(Buffer.concat(head)) };
+}
+
 /** Room for the form's boundaries and part headers around the file. */
 export const FORM_OVERHEAD = 64 * 1024;
 
@@ -44,27 +67,10 @@ export async function receiveFile(request: FastifyRequest, tempDir: string, maxB
       if (part.type !== 'file' || part.fieldname !== 'file' || received) {
         throw badRequest(ATTACHMENT_MESSAGES.notMultipart);
       }
-      const hash = createHash('sha256');
-      const head: Buffer[] = [];
-      let size = 0;
-      const tap = new Transform({
-        transform(chunk: Buffer, _encoding, done) {
-          if (size < SNIFF_BYTES) head.push(chunk.subarray(0, SNIFF_BYTES - size));
-          size += chunk.length;
-          hash.update(chunk);
-          done(null, chunk);
-        },
-      });
       out = createWriteStream(tempFile, { flags: 'wx' });
-      await pipeline(part.file, tap, out);
+      const written = await hashToFile(part.file, out);
       if (part.file.truncated) throw bodyTooLarge(maxBytes, 'The file');
-      received = {
-        tempFile,
-        size,
-        key: hash.digest('hex'),
-        head: new Uint8Array(Buffer.concat(head)),
-        fileName: part.filename,
-      };
+      received = { tempFile, ...written, fileName: part.filename };
     }
   } catch (err) {
     // A write stream opens its file asynchronously: a body cut off at once would otherwise have the file created

@@ -1,24 +1,27 @@
-import type { AccountFile } from '@billfold/contract/account-file';
 import { useMutation } from '@tanstack/react-query';
-import { saveTextFile } from '../../lib/save-file.ts';
-import { attempt, type Outcome } from '../outcome.ts';
+import { saveBlob } from '../../lib/save-file.ts';
+import { getBlob } from '../blob.ts';
+import type { Outcome } from '../outcome.ts';
 
-/** The name the server gives the download (`billfold-account-YYYY-MM-DD.json`, UTC date). */
-export function accountFileName(now = new Date()): string {
-  return `billfold-account-${now.toISOString().slice(0, 10)}.json`;
+/**
+ * The name the server gives the download (`billfold-account-YYYY-MM-DD.json`, UTC date), `.tar` for the ledger
+ * archive of a ledger with attached files (docs/decisions/1160-ledger-archive.md).
+ */
+export function accountFileName(kind: 'json' | 'tar', now = new Date()): string {
+  return `billfold-account-${now.toISOString().slice(0, 10)}.${kind}`;
 }
 
-/** `GET /account/export`: everything of the signed-in user as one JSON file. */
-export function exportAccount(): Promise<Outcome<AccountFile>> {
-  return attempt<AccountFile>('GET', '/account/export');
+/** `GET /account/export`: the tab's ledger as one file, JSON or the ledger archive, told by its content type. */
+export function exportAccount(): Promise<Outcome<Blob>> {
+  return getBlob('/account/export');
 }
 
-/** Fetches the file and saves it as a download; the outcome says whether it came. */
+/** Fetches the file and saves it as a download, byte for byte; the outcome says whether it came. */
 export function useExportAccount() {
   return useMutation({
     mutationFn: async () => {
       const outcome = await exportAccount();
-      if (outcome.ok) saveTextFile(`${JSON.stringify(outcome.data, null, 2)}\n`, accountFileName(), 'application/json');
+      if (outcome.ok) saveBlob(outcome.data, accountFileName(outcome.data.type.includes('x-tar') ? 'tar' : 'json'));
       return outcome;
     },
   });

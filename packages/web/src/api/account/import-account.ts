@@ -1,20 +1,19 @@
 import type { AccountImportSummary } from '@billfold/contract/account-file';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { ApiError } from '../client.ts';
 import { invalidateDomain } from '../invalidate.ts';
-import { attempt, failure, type Outcome } from '../outcome.ts';
+import { attempt, type Outcome } from '../outcome.ts';
 
-export const NOT_JSON = 'This file is not an account file: it is not valid JSON.';
+export const NOT_A_LEDGER_FILE = 'This file is not an account file: it is neither JSON nor a Billfold .tar archive.';
 
-/** `POST /account/import`: the chosen file's content, loaded into the (empty) account all or nothing. */
+/**
+ * `POST /account/import`: the chosen file's bytes as they are (the server tells JSON from the ledger archive by
+ * them), loaded into the (empty) account all or nothing.
+ */
 export async function importAccount(file: Blob): Promise<Outcome<AccountImportSummary>> {
-  let body: unknown;
-  try {
-    body = JSON.parse(await file.text());
-  } catch {
-    return failure('POST', '/account/import', new ApiError(400, NOT_JSON, NOT_JSON));
-  }
-  return attempt<AccountImportSummary>('POST', '/account/import', { body });
+  const outcome = await attempt<AccountImportSummary>('POST', '/account/import', { body: file });
+  // Neither a tar archive nor JSON: the server says what the JSON parser stumbled on; the page says what it is.
+  if (!outcome.ok && outcome.code === 'MALFORMED_JSON') return { ...outcome, message: NOT_A_LEDGER_FILE };
+  return outcome;
 }
 
 export function useImportAccount() {

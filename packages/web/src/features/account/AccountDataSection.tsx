@@ -10,23 +10,32 @@ import { ReadOnlyTip, useLedgerAccess } from '../../components/ledger-access.tsx
 import { countOf } from '../../lib/format.ts';
 
 /**
- * `Imported 2 entities, 3 invoices and 1 payment.`, and the schedules and new categories of one's own when the file
- * had any.
+ * `Imported 2 entities, 3 invoices and 1 payment.`, and the schedules, new categories of one's own and attached files
+ * when the file had any.
  */
-export function importedMessage({ entities, invoices, payments, schedules, categories }: AccountImportSummary): string {
+export function importedMessage({
+  entities,
+  invoices,
+  payments,
+  schedules,
+  categories,
+  attachments,
+}: AccountImportSummary): string {
   const parts = [
     countOf(entities, 'entity', 'entities'),
     countOf(invoices, 'invoice', 'invoices'),
     countOf(payments, 'payment', 'payments'),
     ...(schedules > 0 ? [countOf(schedules, 'schedule', 'schedules')] : []),
     ...(categories > 0 ? [countOf(categories, 'category', 'categories')] : []),
+    ...(attachments > 0 ? [countOf(attachments, 'file', 'files')] : []),
   ];
   return `Imported ${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}.`;
 }
 
 /**
- * "Your data": download everything of the account as one JSON file, or load such a file (from this or any other
- * Billfold server) into an account that has no entities yet.
+ * "Your data": download everything of the account as one file (JSON, or a tar of that JSON and the attached files:
+ * docs/decisions/1160-ledger-archive.md), or load such a file (from this or any other Billfold server) into an
+ * account that has no entities yet.
  */
 export function AccountDataSection() {
   const exporter = useExportAccount();
@@ -55,8 +64,8 @@ export function AccountDataSection() {
         Your Data
       </Typography>
       <Typography color="text.secondary">
-        Download every entity, invoice and payment of this account (recycle bin included) as one file, or load such a
-        file into an account that has no entities yet.
+        Download every entity, invoice, payment and attached file of this account (recycle bin included) as one file (a
+        .tar archive when it has files), or load such a file into an account that has no entities yet.
       </Typography>
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
         <Button variant="outlined" loading={exporter.isPending} onClick={() => exporter.mutate()}>
@@ -75,7 +84,7 @@ export function AccountDataSection() {
         <input
           ref={input}
           type="file"
-          accept="application/json,.json"
+          accept="application/json,.json,application/x-tar,.tar"
           hidden
           data-testid="account-file-input"
           onChange={choose}
