@@ -25,7 +25,11 @@ describe.each(dialects)('input rules on %s', (dialect) => {
 
   describe('bodies are JSON', () => {
     it('every route that takes a body answers a body of another content type with 415, storing nothing', async () => {
-      const routes = apiRoutes(t.app).filter((r) => r.startsWith('POST ') || r.startsWith('PUT '));
+      // A ledger file is told by its bytes, whatever the type it is sent with (docs/decisions/1160-ledger-archive.md):
+      // test/ledger-archive.test.ts sends one as JSON and as a tar.
+      const routes = apiRoutes(t.app).filter(
+        (r) => (r.startsWith('POST ') || r.startsWith('PUT ')) && r !== 'POST /api/v1/account/import',
+      );
       expect(routes.length).toBeGreaterThan(6);
       const before = await storedRows();
       for (const route of routes) {
