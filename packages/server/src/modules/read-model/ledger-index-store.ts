@@ -109,7 +109,7 @@ export abstract class LedgerIndexStore {
   protected n = 0;
   protected cols: Columns = allocate(INITIAL_SLOTS);
   private readonly billSlots = new Map<number, number>();
-  protected bills: { name: string; nameKey: string; category: string }[] = [];
+  protected bills: { id: number; name: string; nameKey: string; category: string }[] = [];
   /** The entities' names, name keys and categories (`entityBytes`). */
   private billBytes = 0;
   protected readonly categorySlots = new Map<string, number>();
@@ -260,7 +260,7 @@ export abstract class LedgerIndexStore {
     const sizeOf = (e: { name: string; nameKey: string; category: string }) =>
       entityBytes(e.name.length, e.nameKey.length, e.category.length);
     for (const b of rows) {
-      const entity = { name: b.name, nameKey: b.name_key, category: b.category };
+      const entity = { id: Number(b.id), name: b.name, nameKey: b.name_key, category: b.category };
       const slot = this.billSlots.get(Number(b.id));
       const before = slot === undefined ? undefined : this.bills[slot];
       if (slot === undefined) {
