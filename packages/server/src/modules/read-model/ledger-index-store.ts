@@ -3,6 +3,7 @@ import type { Database } from '../../db/schema.ts';
 import {
   ARCHIVED,
   ATTACHED,
+  ESTIMATED,
   allocate,
   BYTES_PER_SLOT,
   type Columns,
@@ -53,6 +54,8 @@ export const ENTRY_INDEX_COLUMNS = [
   'recycled_at',
   'services',
   'due_date',
+  'estimate_cents',
+  'estimated',
 ] as const;
 
 interface EntryIndexRow {
@@ -71,6 +74,8 @@ interface EntryIndexRow {
   recycled_at: number | null;
   services: string;
   due_date: string | null;
+  estimate_cents: number | null;
+  estimated: number;
 }
 
 interface PaymentSum {
@@ -363,9 +368,11 @@ export abstract class LedgerIndexStore {
         (Number(r.archived) === 1 ? ARCHIVED : 0) |
         (Number(r.internal) === 1 ? INTERNAL : 0) |
         (r.flow === 'INCOMING' ? INCOMING : 0) |
-        (attached.has(id) ? ATTACHED : 0);
+        (attached.has(id) ? ATTACHED : 0) |
+        (Number(r.estimated) === 1 ? ESTIMATED : 0);
       c.pay[slot] = Number(r.pay_state);
       c.due[slot] = r.due_date === null ? NO_DUE : day(r.due_date);
+      c.estimate[slot] = r.estimate_cents === null ? Number.NaN : Number(r.estimate_cents);
       const category = this.slotOf(this.categorySlots, this.categories, r.category, r.category);
       // One byte a slot: names a rename left behind free their slots only when the index is read afresh, which
       // holds the 21 built-in names and at most MAX_OWN_CATEGORIES of the ledger's own.

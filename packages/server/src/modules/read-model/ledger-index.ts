@@ -6,6 +6,7 @@ import type { EntryGroup, MethodGroup, MonthGroup, OpenInvoiceRow, OwedDay, Side
 import {
   ARCHIVED,
   ATTACHED,
+  ESTIMATED,
   day,
   INCOMING,
   INTERNAL,
@@ -247,6 +248,8 @@ export class LedgerIndex extends LedgerIndexStore {
       internal: f & INTERNAL ? 1 : 0,
       archived: f & ARCHIVED ? 1 : 0,
       due_date: c.due[slot] === NO_DUE ? null : isoDay(c.due[slot] as number),
+      estimate_cents: Number.isNaN(c.estimate[slot]) ? null : (c.estimate[slot] as number),
+      estimated: f & ESTIMATED ? 1 : 0,
     };
   }
 
