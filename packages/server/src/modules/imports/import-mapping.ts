@@ -56,9 +56,7 @@ const SYNONYMS: Record<ImportField, string[]> = {
 const key = (header: string) => header.trim().toLowerCase().replace(/\s+/g, ' ');
 
 export function isOwnExport(headers: readonly string[]): boolean {
-  return OWN_CSV_HEADERS.some(
-    (own) => headers.length === own.length && own.every((name, i) => headers[i] === name),
-  );
+  return OWN_CSV_HEADERS.some((own) => headers.length === own.length && own.every((name, i) => headers[i] === name));
 }
 
 export function emptyMapping(): ColumnMapping {

@@ -3,11 +3,11 @@ import type { Database } from '../../db/schema.ts';
 import {
   ARCHIVED,
   ATTACHED,
-  ESTIMATED,
   allocate,
   BYTES_PER_SLOT,
   type Columns,
   day,
+  ESTIMATED,
   INCOMING,
   INITIAL_SLOTS,
   INTERNAL,

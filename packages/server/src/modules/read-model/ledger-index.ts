@@ -6,8 +6,8 @@ import type { EntryGroup, MethodGroup, MonthGroup, OpenInvoiceRow, OwedDay, Side
 import {
   ARCHIVED,
   ATTACHED,
-  ESTIMATED,
   day,
+  ESTIMATED,
   INCOMING,
   INTERNAL,
   isoDay,
