@@ -93,9 +93,15 @@ describe.each(dialects)('estimated amounts on %s', (dialect) => {
     expect(edited).toMatchObject({ amount: 130, estimate: 105.01, estimated: false });
     // Its own confirmed invoices now: only 130.00 (an average of what there is).
     expect((await schedules(power))[0]).toMatchObject({ id: scheduleId, estimate: 130 });
+    // One history row for the one write: the new amount and the mark cleared together.
     const history = await request(api, 'GET', `/entries/${november.entryId}/history`);
     expect(history.statusCode, history.body).toBe(200);
-    expect(JSON.stringify(history.json())).toContain('"field":"estimated","from":true,"to":false');
+    const rows = history.json<{ history: { action: string; fields: unknown[] }[] }>().history;
+    expect(rows.map((r) => r.action)).toEqual(['schedule', 'update']);
+    expect(rows[1]?.fields).toEqual([
+      { field: 'amount', from: 105.01, to: 130 },
+      { field: 'estimated', from: true, to: false },
+    ]);
   });
 
   it('the job creates the next invoice at the new estimate; confirm: true confirms it as it is', async () => {
