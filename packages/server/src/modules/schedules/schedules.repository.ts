@@ -172,29 +172,7 @@ export class SchedulesRepository extends Repository {
   async recentActuals(sources: readonly ActualsSource[], limit: number): Promise<Map<number, number[]>> {
     const out = new Map<number, number[]>();
     if (limit <= 0 || sources.length === 0) return out;
-    const rows = sources.map(
-      (s) =>
-        sql`(cast(${s.id} as bigint), cast(${s.ledger_id} as bigint), cast(${s.bill_id} as bigint), cast(${s.flow} as text))`,
-    );
-    const confirmed = (alias: string) =>
-      sql`${sql.ref(`${alias}.recycled_at`)} is null and ${sql.ref(`${alias}.estimated`)} = 0`;
-    const sameEntity = (alias: string) =>
-      sql`${sql.ref(`${alias}.ledger_id`)} = src.ledger_id and ${sql.ref(`${alias}.bill_id`)} = src.bill_id and ${sql.ref(`${alias}.flow`)} = src.flow`;
-    const { rows: found } = await sql<{ sid: number; own: number; date: string; id: number; amount_cents: number }>`
-      with src (sid, ledger_id, bill_id, flow) as (values ${sql.join(rows)})
-      select src.sid as sid, 1 as own, e.date as date, e.id as id, e.amount_cents as amount_cents
-        from src
-        join schedule_occurrences o on o.schedule_id = src.sid
-        join entries e on e.id = o.entry_id
-        where ${confirmed('e')}
-      union all
-      select src.sid, 0, e.date, e.id, e.amount_cents
-        from src
-        join entries e on ${sameEntity('e')} and ${confirmed('e')}
-        where e.date >= coalesce((
-          select x.date from entries x where ${sameEntity('x')} and ${confirmed('x')}
-          order by x.date desc, x.id desc limit 1 offset ${limit - 1}
-        ), '')`.execute(this.db);
+    const { rows: found } = await this.recentActualsQuery(sources, limit).execute(this.db);
     // Newest first, the schedule's own before its entity's; a schedule with own invoices keeps only those.
     found.sort((a, b) => b.own - a.own || (a.date < b.date ? 1 : a.date > b.date ? -1 : Number(b.id) - Number(a.id)));
     const ownOf = new Set(found.filter((r) => Number(r.own) === 1).map((r) => Number(r.sid)));
@@ -206,6 +184,39 @@ export class SchedulesRepository extends Repository {
       out.set(sid, amounts);
     }
     return out;
+  }
+
+  /**
+   * The statement of `recentActuals` (test/query-plan.test.ts reads its plan). `cross join` keeps SQLite reading from
+   * the schedules outward (it would otherwise scan every invoice of the ledger first); the cut-off is a date only, so
+   * that its seek walks `entries_live_bill_date` without a sort, and every invoice of that last day is read and
+   * ordered by `recentActuals`.
+   */
+  recentActualsQuery(sources: readonly ActualsSource[], limit: number) {
+    const rows = sources.map(
+      (s) =>
+        sql`(cast(${s.id} as bigint), cast(${s.ledger_id} as bigint), cast(${s.bill_id} as bigint), cast(${s.flow} as text))`,
+    );
+    const confirmed = (alias: string) =>
+      sql`${sql.ref(`${alias}.recycled_at`)} is null and ${sql.ref(`${alias}.estimated`)} = 0`;
+    const sameEntity = (alias: string) =>
+      sql`${sql.ref(`${alias}.ledger_id`)} = src.ledger_id and ${sql.ref(`${alias}.bill_id`)} = src.bill_id and ${sql.ref(`${alias}.flow`)} = src.flow`;
+    return sql<{ sid: number; own: number; date: string; id: number; amount_cents: number }>`
+      with src (sid, ledger_id, bill_id, flow) as (values ${sql.join(rows)})
+      select src.sid as sid, 1 as own, e.date as date, e.id as id, e.amount_cents as amount_cents
+        from src
+        cross join schedule_occurrences o
+        join entries e on e.id = o.entry_id
+        where o.schedule_id = src.sid and ${confirmed('e')}
+      union all
+      select src.sid, 0, e.date, e.id, e.amount_cents
+        from src
+        cross join entries e
+        where ${sameEntity('e')} and ${confirmed('e')}
+          and e.date >= coalesce((
+            select x.date from entries x where ${sameEntity('x')} and ${confirmed('x')}
+            order by x.date desc limit 1 offset ${limit - 1}
+          ), '')`;
   }
 
   findSchedule(id: number) {
