@@ -5,7 +5,7 @@ import { CSV_COLUMNS } from '../src/modules/entries/entries-export.ts';
 import { EntriesListService, EXPORT_CHUNK } from '../src/modules/entries/entries-list.service.ts';
 import { DEFAULT_LEDGER_INDEX_OPTIONS } from '../src/modules/read-model/ledger-indexes.ts';
 import { ReadModelRepository } from '../src/modules/read-model/read-model.repository.ts';
-import { createTestApp, dialects, type TestApp, testConfig } from './helpers/app.ts';
+import { createTestApp, dialects, indexedServer, type TestApp, testConfig } from './helpers/app.ts';
 import { type Session, signUp } from './helpers/factories.ts';
 import { type SeededBill, type SeededEntry, seedBills, seedEntries, userIdOf } from './helpers/seed.ts';
 
@@ -260,16 +260,12 @@ describe.each(dialects)('GET /api/v1/entries/export on %s', (dialect) => {
       await buildApp(testConfig(t.database.config, { now: t.clock.now }), {
         readModel: { ledgerIndex: { ...DEFAULT_LEDGER_INDEX_OPTIONS, maxBytes: 0 } },
       }),
-      await buildApp(testConfig(t.database.config, { now: t.clock.now })),
+      await indexedServer(t, alice.headers),
     ];
     try {
       const [bySql, byIndex] = servers as [FastifyInstance, FastifyInstance];
       const get = (app: FastifyInstance, path: string) =>
         app.inject({ method: 'GET', url: `/api/v1${path}`, headers: alice.headers });
-      for (let tries = 0; (await get(byIndex, '/entries/stats')).headers['server-timing'] !== 'ledger;desc=index'; ) {
-        if (++tries > 200) throw new Error('the ledger index did not load');
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
       // A confirmed one keeps its estimate, marked No.
       await t.app.db
         .updateTable('entries')

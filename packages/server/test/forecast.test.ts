@@ -5,10 +5,9 @@ import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { buildApp } from '../src/app.ts';
 import { DueRepository } from '../src/modules/due/due.repository.ts';
 import { DEFAULT_LEDGER_INDEX_OPTIONS } from '../src/modules/read-model/ledger-indexes.ts';
-import { createTestApp, dialects, type TestApp, testConfig } from './helpers/app.ts';
+import { createTestApp, dialects, indexedServer, type TestApp } from './helpers/app.ts';
 import { type Api, createBill, createEntry, createPayment, request, updateBill } from './helpers/domain.ts';
 import { type Session, signUp } from './helpers/factories.ts';
 import { random } from './helpers/random.ts';
@@ -198,11 +197,7 @@ describe.each(dialects)('the forecast from the ledger index and from SQL on %s',
     const api: Api = { app: t.app, session: alice };
     await createSchedule(api, bills[1]?.id ?? 0, { firstDate: '2026-12-09', amount: 61.5, dueDays: 3 });
     // The same database behind a server answering from the ledger index, once the index has loaded.
-    indexed = await buildApp(testConfig(t.database.config, { now: t.clock.now }));
-    for (let tries = 0; (await get(indexed, '/forecast')).answeredBy !== 'ledger;desc=index'; tries++) {
-      if (tries > 200) throw new Error('the ledger index did not load');
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    indexed = await indexedServer(t, alice.headers, '/forecast');
   });
   afterAll(async () => {
     await indexed?.close();
