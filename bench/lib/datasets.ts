@@ -20,6 +20,7 @@ function sourceFingerprint(loader = 'bench/seed/sqlite-loader.ts'): string {
     'bench/seed/loader.ts',
     loader,
     'bench/seed/seed.ts',
+    'bench/seed/schedules.ts',
     ...readdirSync(resolve(REPO_ROOT, 'packages/server/src/db/migrations')).map(
       (f) => `packages/server/src/db/migrations/${f}`,
     ),

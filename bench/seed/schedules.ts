@@ -18,6 +18,11 @@ interface Recurring {
   autopay: { chance: number; methods: PaymentMethodCode[] };
   /** Ends after this many invoices (a loan), or open-ended. */
   count?: [number, number];
+  /**
+   * Bills that vary from month to month are estimated (docs/decisions/0212-estimated-amounts.md): every other
+   * schedule of the kind "same as last", the others "average of the last 3"; none when left out (fixed).
+   */
+  estimated?: true;
 }
 
 const MONTHLY_AUTOPAY = { chance: 0.6, methods: ['bank|ach', 'debit|web'] as PaymentMethodCode[] };
@@ -38,6 +43,7 @@ export const RECURRING: Partial<Record<Category, Recurring>> = {
     dollars: [40, 260],
     template: 'Service {month} {year}',
     dueDays: [14, 21],
+    estimated: true,
     autopay: MONTHLY_AUTOPAY,
   },
   Subscriptions: {
@@ -80,6 +86,7 @@ export const RECURRING: Partial<Record<Category, Recurring>> = {
     dollars: [60, 160],
     template: 'Cleaning {date}',
     dueDays: [0, 7],
+    estimated: true,
     autopay: { chance: 0.2, methods: ['other|service'] },
   },
   'Personal Care / Fitness': {
@@ -133,6 +140,12 @@ export function generateSchedules(ledgerId: number, bills: readonly GenBill[], s
       next_date: start,
       created_count: 0,
       created_at: now,
+      // No draw of the generator: the same seed still makes the same data set as before estimates.
+      ...(!kind.estimated
+        ? { amount_mode: 'fixed', amount_of: null }
+        : rows.length % 2 === 0
+          ? { amount_mode: 'last', amount_of: null }
+          : { amount_mode: 'average', amount_of: 3 }),
     });
   };
   const seen = new Set<Category>();

@@ -242,6 +242,14 @@ describe('seeder (SQLite, 2,000 invoices)', () => {
     expect(schedules.some((s) => s.paused === 1)).toBe(true);
     expect(schedules.some((s) => s.autopay_method !== null)).toBe(true);
     expect(schedules.some((s) => s.max_count !== null)).toBe(true);
+    // Utilities and cleaning vary: estimated, half "same as last", half "average of the last 3".
+    expect(new Set(schedules.map((s) => `${s.amount_mode} ${s.amount_of}`))).toEqual(
+      new Set(['fixed null', 'last null', 'average 3']),
+    );
+    for (const s of schedules)
+      expect(s.amount_mode !== 'fixed').toBe(
+        ['Utilities', 'Home Services'].includes(bills.get(s.bill_id)?.category ?? ''),
+      );
     const today = new Date(NOW).toISOString().slice(0, 10);
     for (const s of schedules) {
       const bill = bills.get(s.bill_id);

@@ -48,6 +48,17 @@ async function seedEntities(api: ApiSession) {
     description: 'Rent {month} {year}',
     dueDays: 5,
   });
+  // Estimated at the last confirmed expense (80.00), not at its stand-in amount.
+  await api.request('POST', `/bills/${oakwood.id}/schedules`, {
+    cadence: 'monthly',
+    interval: 1,
+    firstDate: '2099-01-15',
+    amount: 1,
+    amountMode: 'last',
+    flow: 'expense',
+    description: 'Parking {month} {year}',
+    dueDays: 0,
+  });
   const zenith = await createEntity(api, { name: 'Zenith Payroll', category: 'Financial' });
   await createInvoice(api, zenith.id, { date: daysAgo(3), amount: 4000, flow: 'income' });
   return { oakwood, zenith };
@@ -77,9 +88,13 @@ describe('Entities page', () => {
     expect(await entities.cell(row, 'balance').textContent()).toBe('$1,080.00 to pay');
     expect(await entities.cell(row, 'nextDue').textContent()).toMatch(new RegExp(`${daysAgo(10)}\\s*Overdue`));
     expect(await entities.cell(row, 'schedules').textContent()).toBe(
-      'Monthly on the 1st · $1,250.00 · next 2099-01-01',
+      'Monthly on the 1st · $1,250.00 · next 2099-01-01' +
+        'Monthly on the 15th · about $80.00 (same as last) · next 2099-01-15',
     );
     await screenshot(page, 'entities-search-desktop');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await screenshot(page, 'entities-search-desktop-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
 
     // Select Categories, then Clear Filters.
     await entities.nameSearch.fill('');
@@ -188,6 +203,9 @@ describe('Entities page', () => {
     const oakwood = entities.item('Oakwood Properties');
     expect(await oakwood.textContent()).toMatch(/\$1,080\.00 to pay/);
     expect(await oakwood.textContent()).toMatch(/Monthly on the 1st · \$1,250\.00 · next 2099-01-01/);
+    expect(await oakwood.textContent()).toMatch(
+      /Monthly on the 15th · about \$80\.00 \(same as last\) · next 2099-01-15/,
+    );
     expect(await entities.item('Zenith Payroll').textContent()).toMatch(/\$4,000\.00 to collect/);
     await screenshot(page, 'entities-phone');
     await page.emulateMedia({ colorScheme: 'dark' });

@@ -1,5 +1,6 @@
 /** Entities (billers and payees; `bill` on the wire): `/bills`. */
 import { z } from 'zod';
+import { AMOUNT_MODES } from './amount-modes.ts';
 import {
   id,
   isoDate,
@@ -101,7 +102,12 @@ export const billScheduleSummary = z.object({
   cadence: z.enum(CADENCES),
   interval: z.number().int(),
   dayOfMonth: z.number().int().nullable(),
+  /** The fixed amount: the stand-in of a variable schedule while it has nothing to go by. */
   amount: moneyOut,
+  amountMode: z.enum(AMOUNT_MODES),
+  averageOf: z.number().int().nullable(),
+  /** The amount its next invoice would get now: `amount` when fixed, else the estimate from recent invoices. */
+  estimate: moneyOut,
   /** `INCOMING` or `OUTGOING` (entries.ts imports this file, so the list is written out here). */
   flow: z.enum(['INCOMING', 'OUTGOING']),
   paused: z.boolean(),

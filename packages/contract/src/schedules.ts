@@ -3,6 +3,7 @@
  * docs/decisions/1010-recurring-invoices.md).
  */
 import { z } from 'zod';
+import { AMOUNT_MODES, type AmountMode } from './amount-modes.ts';
 import { FLOWS, flowIn } from './entries.ts';
 import { meanCents } from './money.ts';
 import { PAYMENT_METHOD_CODES, type PaymentMethodCode } from './payment-methods.ts';
@@ -38,14 +39,8 @@ export const autopayMethod = z.enum(PAYMENT_METHOD_CODES as [PaymentMethodCode, 
   error: `must be one of the payment methods: ${PAYMENT_METHOD_CODES.join(', ')}`,
 });
 
-/**
- * Where a schedule's invoices take their amount from (docs/decisions/0212-estimated-amounts.md): `fixed` (its
- * `amount`, the default), `last` (the last confirmed invoice's amount) or `average` (the mean of the last
- * `averageOf` confirmed invoices). The invoices are those the schedule created, or the entity's when it has none
- * confirmed yet; with none at all the schedule's `amount` stands in.
- */
-export const AMOUNT_MODES = ['fixed', 'last', 'average'] as const;
-export type AmountMode = (typeof AMOUNT_MODES)[number];
+export { AMOUNT_MODES, type AmountMode } from './amount-modes.ts';
+
 export const AVERAGE_OF = { min: 2, max: 24, default: 3 } as const;
 
 /** A schedule's amount rule, in cents. */

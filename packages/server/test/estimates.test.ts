@@ -1,7 +1,10 @@
+import type { BillOverviewList } from '@billfold/contract/bills';
+import type { DueSummary } from '@billfold/contract/due';
 import type { Entry } from '@billfold/contract/entries';
 import type { Forecast } from '@billfold/contract/forecast';
 import type { Schedule } from '@billfold/contract/schedules';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { SchedulesRepository } from '../src/modules/schedules/schedules.repository.ts';
 import { createTestApp, dialects, type TestApp } from './helpers/app.ts';
 import { type Api, createBill, createEntry, editEntry, getEntry, request } from './helpers/domain.ts';
 import { signUp } from './helpers/factories.ts';
@@ -90,9 +93,15 @@ describe.each(dialects)('estimated amounts on %s', (dialect) => {
     expect(edited).toMatchObject({ amount: 130, estimate: 105.01, estimated: false });
     // Its own confirmed invoices now: only 130.00 (an average of what there is).
     expect((await schedules(power))[0]).toMatchObject({ id: scheduleId, estimate: 130 });
+    // One history row for the one write: the new amount and the mark cleared together.
     const history = await request(api, 'GET', `/entries/${november.entryId}/history`);
     expect(history.statusCode, history.body).toBe(200);
-    expect(JSON.stringify(history.json())).toContain('"field":"estimated","from":true,"to":false');
+    const rows = history.json<{ history: { action: string; fields: unknown[] }[] }>().history;
+    expect(rows.map((r) => r.action)).toEqual(['schedule', 'update']);
+    expect(rows[1]?.fields).toEqual([
+      { field: 'amount', from: 105.01, to: 130 },
+      { field: 'estimated', from: true, to: false },
+    ]);
   });
 
   it('the job creates the next invoice at the new estimate; confirm: true confirms it as it is', async () => {
@@ -162,5 +171,115 @@ describe.each(dialects)('estimated amounts on %s', (dialect) => {
     expect(replaced.statusCode, replaced.body).toBe(200);
     // Its own confirmed invoices: 130.00 and 130.00.
     expect(replaced.json<Schedule>()).toMatchObject({ averageOf: 3, estimate: 130 });
+  });
+});
+
+/**
+ * Every place that shows a schedule's amount shows what its next invoice would get now, and reads the estimates of
+ * all the ledger's schedules in one statement (docs/decisions/0212-estimated-amounts.md): the Entities page, an
+ * entity's schedules, the due summary's scheduled invoices, the calendar feed and the forecast.
+ */
+describe.each(dialects)('the estimates of many schedules on %s', (dialect) => {
+  let t: TestApp;
+  let api: Api;
+  /** Schedule id → the estimate worked out by hand. */
+  const want = new Map<number, number>();
+  const names = new Map<number, string>();
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    t.clock.set(noon('2026-11-22'));
+    api = { app: t.app, session: await signUp(t.app) };
+    const water = (await createBill(api, { name: 'Water' })).id;
+    const phone = (await createBill(api, { name: 'Phone' })).id;
+    const power = (await createBill(api, { name: 'Power' })).id;
+    for (const [date, amount] of [
+      ['2026-08-01', 30],
+      ['2026-09-01', 45.5],
+      ['2026-10-01', 60],
+    ] as const)
+      await createEntry(api, { billId: water, date, amount, flow: 'expense', services: `water ${date}` });
+    await createEntry(api, {
+      billId: power,
+      date: '2026-10-01',
+      amount: 80,
+      flow: 'expense',
+      services: 'power October',
+    });
+    // An income of the entity is not gone by.
+    await createEntry(api, { billId: water, date: '2026-10-15', amount: 999, flow: 'income' });
+    const add = async (billId: number, name: string, estimate: number, body: Parameters<typeof createSchedule>[2]) => {
+      const s = await createSchedule(api, billId, { firstDate: '2026-12-10', dueDays: 0, ...body });
+      want.set(s.id, estimate);
+      names.set(s.id, name);
+      return s;
+    };
+    // Nothing created yet: the entity's confirmed invoices of the flow, newest first.
+    await add(water, 'Water', 60, { amount: 1, amountMode: 'last' });
+    // (30.00 + 45.50 + 60.00) / 3 = 45.1666… → 45.17.
+    await add(water, 'Water', 45.17, { amount: 1, amountMode: 'average', averageOf: 3 });
+    // No invoice to go by: the amount stands in.
+    await add(phone, 'Phone', 25, { amount: 25, amountMode: 'average', averageOf: 4 });
+    await add(phone, 'Phone', 12.34, { amount: 12.34 });
+    // A schedule with a confirmed invoice of its own goes by that one; its sibling still by the entity's.
+    const own = await add(power, 'Power', 95, { firstDate: '2026-11-01', amount: 1, amountMode: 'last' });
+    const created = (await storedInvoices(t.app.db, power)).find((r) => r.date === '2026-11-01');
+    await editEntry(api, { entryId: Number(created?.id), amount: 95 });
+    await add(power, 'Power', 87.5, { amount: 1, amountMode: 'average', averageOf: 2 });
+    expect((await request(api, 'GET', `/schedules/${own.id}`)).json<Schedule>().estimate).toBe(95);
+  });
+  afterAll(() => t.close());
+
+  /** `GET path` with the statements that read recent confirmed amounts counted. */
+  const readCounting = async (path: string) => {
+    const reads = vi.spyOn(SchedulesRepository.prototype, 'recentActuals');
+    try {
+      const res = await request(api, 'GET', path);
+      expect(res.statusCode, res.body).toBe(200);
+      return { body: res, reads: reads.mock.calls.length };
+    } finally {
+      reads.mockRestore();
+    }
+  };
+
+  it('the Entities page shows each schedule’s estimate and mode beside its amount, in one read', async () => {
+    const { body, reads } = await readCounting('/bills/overview?pageSize=100');
+    const shown = body
+      .json<BillOverviewList>()
+      .bills.flatMap((b) => b.schedules.map((s) => [s.id, s.estimate, s.amountMode, s.amount] as const));
+    expect(new Map(shown.map(([id, estimate]) => [id, estimate]))).toEqual(want);
+    expect(shown.find(([id]) => want.get(id) === 45.17)).toEqual([expect.any(Number), 45.17, 'average', 1]);
+    expect(reads).toBe(1);
+  });
+
+  it('an entity’s schedules, the due summary, the calendar feed and the forecast go by the estimates, in one read', async () => {
+    for (const billName of ['Water', 'Phone', 'Power']) {
+      const ids = [...names].filter(([, n]) => n === billName).map(([id]) => id);
+      const bill = (await request(api, 'GET', '/bills/overview?pageSize=100'))
+        .json<BillOverviewList>()
+        .bills.find((b) => b.name === billName);
+      const { body, reads } = await readCounting(`/bills/${bill?.id}/schedules`);
+      const got = body.json<{ schedules: Schedule[] }>().schedules.map((s) => [s.id, s.estimate] as const);
+      expect(new Map(got)).toEqual(new Map(ids.map((id) => [id, want.get(id)])));
+      expect(reads).toBe(1);
+    }
+    const due = await readCounting('/entries/due-summary?today=2026-12-01');
+    // One occurrence of each schedule in the next 30 days; the first few listed.
+    const scheduled = due.body.json<DueSummary>().next30.scheduled;
+    expect([scheduled.count, scheduled.toPay]).toEqual([6, 325.01]);
+    for (const o of scheduled.invoices) expect(o.amount).toBe(want.get(o.scheduleId));
+    expect(due.reads).toBe(1);
+    const forecast = await readCounting('/forecast?months=1&today=2026-12-01');
+    const occurrences = forecast.body
+      .json<Forecast>()
+      .days.flatMap((d) => d.items.filter((i) => i.kind === 'occurrence'));
+    expect(new Map(occurrences.map((o) => [o.scheduleId, o.amount]))).toEqual(want);
+    expect(forecast.reads).toBe(1);
+    const feed = await request(api, 'PUT', '/account/calendar-feed', { enabled: true, password: api.session.password });
+    const ics = await t.app.inject({ method: 'GET', url: new URL(feed.json<{ url: string }>().url).pathname });
+    const summaries = new Set(ics.body.split(/\r?\n/).filter((line) => line.startsWith('SUMMARY:Scheduled')));
+    expect([...summaries].sort()).toEqual(
+      [...want].map(([id, cents]) => `SUMMARY:Scheduled: pay ${names.get(id)} $${cents.toFixed(2)}`).sort(),
+    );
   });
 });

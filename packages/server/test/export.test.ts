@@ -1,8 +1,11 @@
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.ts';
 import { CSV_COLUMNS } from '../src/modules/entries/entries-export.ts';
 import { EntriesListService, EXPORT_CHUNK } from '../src/modules/entries/entries-list.service.ts';
+import { DEFAULT_LEDGER_INDEX_OPTIONS } from '../src/modules/read-model/ledger-indexes.ts';
 import { ReadModelRepository } from '../src/modules/read-model/read-model.repository.ts';
-import { createTestApp, dialects, type TestApp } from './helpers/app.ts';
+import { createTestApp, dialects, indexedServer, type TestApp, testConfig } from './helpers/app.ts';
 import { type Session, signUp } from './helpers/factories.ts';
 import { type SeededBill, type SeededEntry, seedBills, seedEntries, userIdOf } from './helpers/seed.ts';
 
@@ -126,6 +129,12 @@ describe.each(dialects)('GET /api/v1/entries/export on %s', (dialect) => {
         payments: [{ amountCents: 5_000 }],
       },
     ]);
+    // A schedule's invoice still at its estimate (docs/decisions/0212-estimated-amounts.md).
+    await db
+      .updateTable('entries')
+      .set({ estimate_cents: 9_500, estimated: 1 })
+      .where('id', '=', tricky[8]?.id ?? 0)
+      .execute();
     hidden = await seedEntries(db, aliceId, [
       { bill: smith, date: '2026-03-01', amountCents: 100, services: 'recycled', recycledAt: Date.UTC(2026, 10, 1) },
     ]);
@@ -218,6 +227,8 @@ describe.each(dialects)('GET /api/v1/entries/export on %s', (dialect) => {
         'No',
         'No',
         '2025-07-09',
+        '95.00',
+        'Yes',
       ],
       [
         String(tricky[7]?.invoiceNumber),
@@ -234,12 +245,50 @@ describe.each(dialects)('GET /api/v1/entries/export on %s', (dialect) => {
         'Yes',
         'Yes',
         '',
+        '',
+        'No',
       ],
     ]);
     const big = await rowsOf(`invoiceNum=${tricky[0]?.invoiceNumber}`);
     expect(big[0]?.[column('Amount')]).toBe('1234.56');
     const tiny = await rowsOf(`invoiceNum=${tricky[1]?.invoiceNumber}`);
     expect(tiny[0]?.[column('Amount')]).toBe('0.05');
+  });
+
+  it('writes the estimate and its mark alike from the ledger index and from SQL', async () => {
+    const servers = [
+      await buildApp(testConfig(t.database.config, { now: t.clock.now }), {
+        readModel: { ledgerIndex: { ...DEFAULT_LEDGER_INDEX_OPTIONS, maxBytes: 0 } },
+      }),
+      await indexedServer(t, alice.headers),
+    ];
+    try {
+      const [bySql, byIndex] = servers as [FastifyInstance, FastifyInstance];
+      const get = (app: FastifyInstance, path: string) =>
+        app.inject({ method: 'GET', url: `/api/v1${path}`, headers: alice.headers });
+      // A confirmed one keeps its estimate, marked No.
+      await t.app.db
+        .updateTable('entries')
+        .set({ estimated: 0 })
+        .where('id', '=', tricky[8]?.id ?? 0)
+        .execute();
+      const path = '/entries/export?startDate=2025-06-08&endDate=2025-06-09&sortField=date&sortOrder=desc';
+      const [fromSql, fromIndex] = [(await get(bySql, path)).body, (await get(byIndex, path)).body];
+      expect(fromIndex).toBe(fromSql);
+      const cells = parseCsv(fromIndex).map((r) => [r[column('Estimate')], r[column('Estimated')]]);
+      expect(cells).toEqual([
+        ['Estimate', 'Estimated'],
+        ['95.00', 'No'],
+        ['', 'No'],
+      ]);
+    } finally {
+      await t.app.db
+        .updateTable('entries')
+        .set({ estimated: 1 })
+        .where('id', '=', tricky[8]?.id ?? 0)
+        .execute();
+      for (const app of servers) await app.close();
+    }
   });
 
   it('quotes commas, quotes and line breaks (RFC 4180)', async () => {

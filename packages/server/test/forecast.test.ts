@@ -1,10 +1,18 @@
+import { addDays } from '@billfold/contract/dates';
 import type { Forecast } from '@billfold/contract/forecast';
 import { forecastEnd } from '@billfold/contract/forecast';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, dialects, type TestApp } from './helpers/app.ts';
+import fc from 'fast-check';
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { DueRepository } from '../src/modules/due/due.repository.ts';
+import { DEFAULT_LEDGER_INDEX_OPTIONS } from '../src/modules/read-model/ledger-indexes.ts';
+import { createTestApp, dialects, indexedServer, type TestApp } from './helpers/app.ts';
 import { type Api, createBill, createEntry, createPayment, request, updateBill } from './helpers/domain.ts';
-import { signUp } from './helpers/factories.ts';
+import { type Session, signUp } from './helpers/factories.ts';
+import { random } from './helpers/random.ts';
 import { createSchedule } from './helpers/schedules.ts';
+import { personalLedgerOf, seedBills, seedEntries, userIdOf } from './helpers/seed.ts';
 
 const noon = (date: string) => Date.parse(`${date}T12:00:00Z`);
 
@@ -122,5 +130,109 @@ describe.each(dialects)('GET /api/v1/forecast on %s', (dialect) => {
     expect(forecastEnd('2026-01-31', 1)).toBe('2026-02-27');
     expect(forecastEnd('2026-11-22', 24)).toBe('2028-11-21');
     expect(forecastEnd('2026-12-15', 1)).toBe('2027-01-14');
+  });
+});
+
+const SQL_ONLY = { ...DEFAULT_LEDGER_INDEX_OPTIONS, maxBytes: 0 };
+const FORECAST_SEED = 20261128;
+
+/**
+ * The forecast's invoices from the ledger's index equal those read by SQL (docs/decisions/1014-forecast.md): a
+ * random ledger with partly paid, overpaid, recycled, archived and internal invoices, crowded due days (more than
+ * a day lists) and invoice numbers in another order than ids, asked as of random days for 1 to 24 months.
+ */
+describe.each(dialects)('the forecast from the ledger index and from SQL on %s', (dialect) => {
+  let t: TestApp;
+  let indexed: FastifyInstance;
+  let alice: Session;
+  let ledgerId: number;
+
+  const get = async (app: FastifyInstance, path: string) => {
+    const res = await app.inject({ method: 'GET', url: `/api/v1${path}`, headers: alice.headers });
+    expect(res.statusCode, `${path}: ${res.body}`).toBe(200);
+    return { body: res.json<Forecast>(), answeredBy: res.headers['server-timing'] };
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect, {}, { readModel: { ledgerIndex: SQL_ONLY } });
+    t.clock.set(noon('2026-11-22'));
+    alice = await signUp(t.app);
+    const aliceId = await userIdOf(t.app.db, alice.username);
+    ledgerId = await personalLedgerOf(t.app.db, alice.username);
+    const bills = await seedBills(
+      t.app.db,
+      aliceId,
+      Array.from({ length: 6 }, (_, i) => ({
+        name: `Payee ${i}`,
+        category: i % 2 ? 'Utilities' : 'Financial',
+        internal: i === 4,
+        archived: i === 5,
+      })),
+    );
+    const r = random(FORECAST_SEED);
+    await seedEntries(
+      t.app.db,
+      aliceId,
+      Array.from({ length: 240 }, (_, i) => {
+        const amountCents = r.pick([0, 1, 999, 10_000, 12_345, r.int(90_000)]);
+        const dueDate = i % 4 === 0 ? '2026-12-03' : addDays('2025-11-01', r.int(3 * 365));
+        const paid = r.pick([0, 0, 0, r.int(amountCents + 1), amountCents, amountCents + 500]);
+        return {
+          bill: r.pick(bills),
+          date: addDays(dueDate, -r.int(40)),
+          flow: r.chance(0.35) ? ('INCOMING' as const) : ('OUTGOING' as const),
+          amountCents,
+          dueDate: i % 4 !== 0 && r.chance(0.1) ? null : dueDate,
+          recycledAt: r.chance(0.05) ? noon('2026-11-20') : null,
+          payments: paid > 0 ? [{ amountCents: paid, type: 'bank', medium: 'ach' }] : [],
+        };
+      }),
+    );
+    // Invoice numbers against the ids' order, so that a day's first ones by number are not its first by id.
+    await t.app.db
+      .updateTable('entries')
+      .set((eb) => ({ invoice_number: eb(sql.lit(1_000_000), '-', eb.ref('invoice_number')) }))
+      .where('ledger_id', '=', ledgerId)
+      .execute();
+    const api: Api = { app: t.app, session: alice };
+    await createSchedule(api, bills[1]?.id ?? 0, { firstDate: '2026-12-09', amount: 61.5, dueDays: 3 });
+    // The same database behind a server answering from the ledger index, once the index has loaded.
+    indexed = await indexedServer(t, alice.headers, '/forecast');
+  });
+  afterAll(async () => {
+    await indexed?.close();
+    await t.close();
+  });
+
+  it('gives the same days, sums and listed invoices for any day and horizon (property)', async () => {
+    const days = await new DueRepository(t.app.db).owedByDay(ledgerId, '2026-12-03', '2026-12-03', 10);
+    // A crowded day lists 10 and counts the rest (the property below would hold for a ledger without one too).
+    expect(days[0]?.count ?? 0).toBeGreaterThan(10);
+    // The SQL read of open invoices by day: the indexed server must not run it (both servers share this process).
+    const sqlReads = vi.spyOn(
+      DueRepository.prototype as unknown as { owedPerDayQuery: () => unknown },
+      'owedPerDayQuery',
+    );
+    try {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.integer({ min: -400, max: 800 }),
+          fc.integer({ min: 1, max: 24 }),
+          async (offset, months) => {
+            const path = `/forecast?today=${addDays('2025-11-01', offset)}&months=${months}`;
+            sqlReads.mockClear();
+            const byIndex = await get(indexed, path);
+            expect(sqlReads, path).not.toHaveBeenCalled();
+            const bySql = await get(t.app, path);
+            expect(sqlReads, path).toHaveBeenCalledOnce();
+            expect([bySql.answeredBy, byIndex.answeredBy], path).toEqual(['ledger;desc=sql', 'ledger;desc=index']);
+            expect(byIndex.body, path).toEqual(bySql.body);
+          },
+        ),
+        { numRuns: 25, seed: FORECAST_SEED },
+      );
+    } finally {
+      sqlReads.mockRestore();
+    }
   });
 });

@@ -119,10 +119,17 @@ describe.each(dialects)('CSV import on %s', (dialect) => {
     });
     expect(seen.rows[1]).toMatchObject({ date: '2025-02-28', dueDate: '2025-03-14' });
     expect(seen.rows[2]).toMatchObject({ flow: 'internal', category: 'Financial', dueDate: null });
-    // An export written before due dates (no last column) is still Billfold's own.
-    const older = csv.replace(/,[^,\r\n]*\r\n/g, '\r\n');
-    expect(older.split('\r\n')[0]?.endsWith(',Archived')).toBe(true);
-    expect(await preview(to, older)).toMatchObject({ ownExport: true, problems: [], errorCount: 0 });
+    expect(csv.split('\r\n')[0]?.endsWith(',Due Date,Estimate,Estimated')).toBe(true);
+    // Exports written before estimates (no last two columns) and before due dates (no last three) are still
+    // Billfold's own; so is no other cut.
+    const dropLast = (text: string) => text.replace(/,[^,\r\n]*\r\n/g, '\r\n');
+    const beforeEstimates = dropLast(dropLast(csv));
+    const beforeDueDates = dropLast(beforeEstimates);
+    expect(beforeEstimates.split('\r\n')[0]?.endsWith(',Archived,Due Date')).toBe(true);
+    expect(beforeDueDates.split('\r\n')[0]?.endsWith(',Archived')).toBe(true);
+    for (const older of [beforeEstimates, beforeDueDates])
+      expect(await preview(to, older)).toMatchObject({ ownExport: true, problems: [], errorCount: 0 });
+    expect(await preview(to, dropLast(csv))).toMatchObject({ ownExport: false });
 
     const result = await commit(to, csv);
     expect(result).toMatchObject({

@@ -128,6 +128,11 @@ describe.each(CASES)('the ledger index after every kind of write on $dialect, $w
       expect(JSON.parse((await get(t.app, due)).body), `${label}: ${due}`).toEqual(
         JSON.parse((await get(sqlApp, due)).body),
       );
+      // The forecast's open invoices per due day come from the index too (docs/decisions/1014-forecast.md).
+      const forecast = `/forecast?today=${c.today ?? from.firstDay}&months=${1 + ((draw * 11) % 24)}`;
+      const mine = await get(t.app, forecast);
+      expect(mine.timing, `${label}: ${forecast}`).toBe('ledger;desc=index');
+      expect(JSON.parse(mine.body), `${label}: ${forecast}`).toEqual(JSON.parse((await get(sqlApp, forecast)).body));
     }
   }
 

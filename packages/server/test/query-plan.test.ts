@@ -7,6 +7,7 @@ import { predecessors } from '../src/modules/read-model/ledger-index-store.ts';
 import { ReadModelRepository } from '../src/modules/read-model/read-model.repository.ts';
 import { toScope } from '../src/modules/read-model/scope.ts';
 import { type EntrySort, SORT_COLUMNS } from '../src/modules/read-model/scope-sql.ts';
+import { SchedulesRepository } from '../src/modules/schedules/schedules.repository.ts';
 import { createTestApp, dialects, type TestApp } from './helpers/app.ts';
 import { signUp } from './helpers/factories.ts';
 import { type EntrySeed, personalLedgerOf, type SeededBill, seedBills, seedEntries } from './helpers/seed.ts';
@@ -116,6 +117,22 @@ describe('SQLite query plans of the invoice list', () => {
         /COVERING INDEX entries_live_unpaid_due \(ledger_id=\? AND (due_date>\? AND )?due_date<\?\)/,
       );
       expectIndexWalk(await plan(due.firstDueQuery(ledgerId, null, '2026-04-30', 5)), range);
+    });
+
+    it('the estimates of many schedules seek each entity’s newest invoices, never scanning the ledger', async () => {
+      const sources = Array.from({ length: 40 }, (_, i) => ({
+        id: i + 1,
+        ledger_id: ledgerId,
+        bill_id: i + 1,
+        flow: 'OUTGOING',
+      }));
+      const query = new SchedulesRepository(t.app.db).recentActualsQuery(sources, 3);
+      const details = await plan({ compile: () => query.compile(t.app.db) });
+      const text = details.join(' | ');
+      expect(text).toMatch(/SEARCH e USING INDEX entries_live_bill_date \(ledger_id=\? AND bill_id=\? AND date>\?\)/);
+      expect(text).toMatch(/SEARCH x USING INDEX entries_live_bill_date \(ledger_id=\? AND bill_id=\?\)/);
+      expect(text).not.toMatch(/TEMP B-TREE/);
+      expect(details.some((d) => /^SCAN (e|x|entries)\b/.test(d))).toBe(false);
     });
 
     it('an export chunk after a keyset position seeks into the index', async () => {

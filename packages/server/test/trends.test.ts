@@ -5,9 +5,8 @@ import { periodOf, TREND_INTERVALS, type Trends } from '@billfold/contract/trend
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.ts';
 import { DEFAULT_LEDGER_INDEX_OPTIONS } from '../src/modules/read-model/ledger-indexes.ts';
-import { createTestApp, dialects, type TestApp, testConfig } from './helpers/app.ts';
+import { createTestApp, dialects, indexedServer, type TestApp } from './helpers/app.ts';
 import { drawCombination, filterQuery } from './helpers/combinations.ts';
 import { type Session, signUp } from './helpers/factories.ts';
 import { random } from './helpers/random.ts';
@@ -98,13 +97,7 @@ describe.each(dialects)('GET /api/v1/entries/trends on %s', (dialect) => {
     const [other] = await seedBills(t.app.db, bobId, [{ name: 'Acme 0', category: 'Utilities' }]);
     if (other) await seedEntries(t.app.db, bobId, [{ bill: other, amountCents: 777, date: '2024-02-02' }]);
     // The same database behind a server answering from the ledger index, once the index has loaded.
-    indexed = await buildApp(testConfig(t.database.config, { now: t.clock.now }));
-    for (let tries = 0; ; tries++) {
-      const { answeredBy } = await get<Trends>(indexed, '/entries/trends');
-      if (answeredBy === 'ledger;desc=index') break;
-      if (tries > 200) throw new Error('the ledger index did not load');
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    indexed = await indexedServer(t, alice.headers, '/entries/trends');
   });
   afterAll(async () => {
     await indexed?.close();

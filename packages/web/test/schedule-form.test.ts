@@ -1,6 +1,7 @@
 import type { Schedule } from '@billfold/contract/schedules';
 import { describe, expect, it } from 'vitest';
 import { importedMessage } from '../src/features/account/AccountDataSection.tsx';
+import { scheduleLine } from '../src/features/entities/entity-actions.tsx';
 import {
   checkScheduleForm,
   descriptionHelp,
@@ -159,6 +160,27 @@ describe('the amount mode', () => {
     expect(scheduleAmountText({ ...stored, amountMode: 'last', averageOf: null })).toBe('about $105.01 (same as last)');
     expect(scheduleAmountText({ ...stored, amountMode: 'fixed', averageOf: null })).toBe('$50.00');
     expect(emptyScheduleForm('2026-11-22', false)).toMatchObject({ amountMode: 'fixed', averageOf: '3' });
+  });
+
+  it('the Entities page lists a variable schedule by its estimate too', () => {
+    const summary = {
+      id: 7,
+      cadence: 'monthly' as const,
+      interval: 1,
+      dayOfMonth: 1,
+      amount: 1,
+      amountMode: 'last' as const,
+      averageOf: null,
+      estimate: 61.2,
+      flow: 'OUTGOING' as const,
+      paused: false,
+      nextDate: '2026-12-01',
+      ended: false,
+    };
+    expect(scheduleLine(summary)).toBe('Monthly on the 1st · about $61.20 (same as last) · next 2026-12-01');
+    expect(scheduleLine({ ...summary, amountMode: 'fixed', amount: 1250, paused: true })).toBe(
+      'Monthly on the 1st · $1,250.00 · paused',
+    );
   });
 });
 

@@ -126,3 +126,25 @@ export async function secondProcess(
   await app.ready();
   return app;
 }
+
+/**
+ * Another server on the test app's database and clock that answers from the ledger index (docs/decisions/0405-
+ * ledger-index.md), returned once the index of the ledger `headers` name has loaded: `path` is asked until its
+ * `Server-Timing` says the index answered.
+ */
+export async function indexedServer(
+  t: Pick<TestApp, 'database' | 'clock'>,
+  headers: Record<string, string>,
+  path = '/entries/stats',
+): Promise<FastifyInstance> {
+  const app = await buildApp(testConfig(t.database.config, { now: t.clock.now }));
+  for (let tries = 0; ; tries++) {
+    const res = await app.inject({ method: 'GET', url: `/api/v1${path}`, headers });
+    if (res.headers['server-timing'] === 'ledger;desc=index') return app;
+    if (tries > 200) {
+      await app.close();
+      throw new Error('the ledger index did not load');
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}

@@ -37,20 +37,42 @@ export function entryColumnsOf(
   };
 }
 
-/** A schedule in short: what `toSchedule` says of its rule, amount, flow and next date, and whether it has ended. */
-export function toScheduleSummary(row: ScheduleRow): BillScheduleSummary {
-  const { id, cadence, interval, dayOfMonth, amount, flow, paused, nextDate } = toSchedule(row, row.amount_cents);
-  return { id, cadence, interval, dayOfMonth, amount, flow, paused, nextDate, ended: row.next_date === null };
+/**
+ * A schedule in short: what `toSchedule` says of its rule, amounts, flow and next date, and whether it has ended;
+ * `estimateCents` is the amount its next invoice would get now (`scheduleEstimates`).
+ */
+export function toScheduleSummary(row: ScheduleRow, estimateCents: number): BillScheduleSummary {
+  const { id, cadence, interval, dayOfMonth, amount, amountMode, averageOf, estimate, flow, paused, nextDate } =
+    toSchedule(row, estimateCents);
+  return {
+    id,
+    cadence,
+    interval,
+    dayOfMonth,
+    amount,
+    amountMode,
+    averageOf,
+    estimate,
+    flow,
+    paused,
+    nextDate,
+    ended: row.next_date === null,
+  };
 }
 
 /** An entity of the overview with its open balances, next due date (overdue before `today`) and schedules. */
-export function toBillOverview(row: BillOverviewRow, schedules: ScheduleRow[], today: string): BillOverview {
+export function toBillOverview(
+  row: BillOverviewRow,
+  schedules: ScheduleRow[],
+  estimates: ReadonlyMap<number, number>,
+  today: string,
+): BillOverview {
   return {
     ...toBill(row),
     invoiceCount: Number(row.invoice_count),
     balance: { toPay: fromCents(Number(row.to_pay_cents)), toCollect: fromCents(Number(row.to_collect_cents)) },
     nextDueDate: row.next_due,
     overdue: row.next_due !== null && row.next_due < today,
-    schedules: schedules.map(toScheduleSummary),
+    schedules: schedules.map((s) => toScheduleSummary(s, estimates.get(s.id) ?? s.amount_cents)),
   };
 }

@@ -2,11 +2,13 @@ import type { BillQuery, BillSortField } from '@billfold/contract/bills';
 import type { SortOrder } from '@billfold/contract/entries';
 import { type Insertable, type RawBuilder, type SqlBool, sql, type Updateable } from 'kysely';
 import { Repository } from '../../db/repository.ts';
-import type { BillRow, BillsTable } from '../../db/schema.ts';
+import type { BillRow, BillsTable, ScheduleRow } from '../../db/schema.ts';
 import { entityCategory, readFilterBook } from '../categories/category-book.ts';
 import { HistoryRepository } from '../history/history.repository.ts';
 import { PaymentTotalsRepository } from '../payment-totals/payment-totals.repository.ts';
 import { PAY_STATE, recycledEntry } from '../payment-totals/payment-totals.ts';
+import { scheduleEstimates } from '../schedules/schedule-estimate.ts';
+import { SchedulesRepository } from '../schedules/schedules.repository.ts';
 import type { EntryBillColumns } from './bill.mapper.ts';
 import type { NameHolder } from './bills.messages.ts';
 
@@ -154,6 +156,11 @@ export class BillsRepository extends Repository {
       .orderBy('bill_id')
       .orderBy('id')
       .execute();
+  }
+
+  /** What the next invoice of each of these schedules would get now, by schedule id (one read for all of them). */
+  scheduleEstimates(schedules: readonly ScheduleRow[]): Promise<Map<number, number>> {
+    return scheduleEstimates(new SchedulesRepository(this.db), schedules);
   }
 
   findOwned(ledgerId: number, id: number) {

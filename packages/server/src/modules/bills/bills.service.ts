@@ -58,13 +58,15 @@ export class BillsService implements RecycleIntents<BillChange, Bill> {
     ]);
     // By entity, in the order read (by id): one pass over the page's schedules, not one per entity.
     const schedules = new Map<number, ScheduleRow[]>();
-    for (const s of await this.repo.schedulesOf(rows.map((row) => row.id))) {
+    const pageSchedules = await this.repo.schedulesOf(rows.map((row) => row.id));
+    const estimates = await this.repo.scheduleEstimates(pageSchedules);
+    for (const s of pageSchedules) {
       const list = schedules.get(s.bill_id);
       if (list) list.push(s);
       else schedules.set(s.bill_id, [s]);
     }
     const today = query.today ?? utcDate(this.now());
-    return { total, bills: rows.map((row) => toBillOverview(row, schedules.get(row.id) ?? [], today)) };
+    return { total, bills: rows.map((row) => toBillOverview(row, schedules.get(row.id) ?? [], estimates, today)) };
   }
 
   /** A recycled entity only with `bypass` (the restore flow reads it first). */

@@ -4,8 +4,9 @@ import type { Db } from '../../db/database.ts';
 import { Repository } from '../../db/repository.ts';
 import { ENTRY_VIEW_COLUMNS } from '../entries/entry.mapper.ts';
 import { PAY_STATE } from '../payment-totals/payment-totals.ts';
+import type { OwedDay } from '../read-model/groups.ts';
 import type { LedgerIndexes } from '../read-model/ledger-indexes.ts';
-import { scheduleEstimate } from '../schedules/schedule-estimate.ts';
+import { scheduleEstimates } from '../schedules/schedule-estimate.ts';
 import { SchedulesRepository } from '../schedules/schedules.repository.ts';
 import { OCCURRENCE_COLUMNS, pendingOccurrences, type ScheduledOccurrence } from './scheduled.ts';
 
@@ -60,6 +61,11 @@ export class DueRepository extends Repository {
       .where('archived', '=', 0);
   }
 
+  /** What answered the ledger's latest read of open invoices: its index, or SQL (`Server-Timing`). */
+  answeredBy(ledgerId: number): 'index' | 'sql' {
+    return this.indexes?.answered(ledgerId) ?? 'sql';
+  }
+
   /**
    * Overdue (due before `today`) and due from `today` to `today + d` for each `d` of `within`, in one range read
    * of the covering index up to the last window's end.
@@ -108,9 +114,43 @@ export class DueRepository extends Repository {
       .limit(limit);
   }
 
-  /** Per due day in `[from, to]` and flow: how many invoices and what is still owed on them, in cents (the forecast). */
-  async owedPerDay(ledgerId: number, from: string, to: string) {
-    const rows = await this.unpaidDue(ledgerId)
+  /**
+   * Per due day in `[from, to]`, soonest first: how many invoices, what is still owed on the income and on the
+   * expenses in cents, and the first `perDay` of the day by invoice number (the forecast). From the ledger's index
+   * when it is ready, as the totals; else one grouped read and one ranked read of the index below.
+   */
+  async owedByDay(ledgerId: number, from: string, to: string, perDay: number): Promise<OwedDay[]> {
+    const indexed = await this.indexes?.read(ledgerId, (index) => index.owedByDay(from, to, perDay));
+    if (indexed) return indexed.value;
+    const days = new Map<string, OwedDay>();
+    const dayOf = (dueDate: string) => {
+      const found = days.get(dueDate) ?? { dueDate, count: 0, incomeCents: 0, expenseCents: 0, first: [] };
+      days.set(dueDate, found);
+      return found;
+    };
+    for (const r of await this.owedPerDayQuery(ledgerId, from, to).execute()) {
+      const owed = dayOf(r.due_date as string);
+      owed.count += Number(r.n);
+      if (r.flow === 'INCOMING') owed.incomeCents += Number(r.owed);
+      else owed.expenseCents += Number(r.owed);
+    }
+    for (const r of await this.firstPerDayQuery(ledgerId, from, to, perDay).execute()) {
+      dayOf(r.due_date as string).first.push({
+        id: Number(r.id),
+        invoice_number: Number(r.invoice_number),
+        bill_id: Number(r.bill_id),
+        bill_name: r.bill_name,
+        due_date: r.due_date as string,
+        flow: r.flow,
+        services: r.services,
+        balance_cents: Number(r.balance_cents),
+      });
+    }
+    return [...days.values()].sort((a, b) => a.dueDate.localeCompare(b.dueDate));
+  }
+
+  private owedPerDayQuery(ledgerId: number, from: string, to: string) {
+    return this.unpaidDue(ledgerId)
       .where('due_date', '>=', from)
       .where('due_date', '<=', to)
       .select((eb) => [
@@ -119,23 +159,21 @@ export class DueRepository extends Repository {
         eb.fn.countAll<number>().as('n'),
         eb.fn.sum<number>('balance_cents').as('owed'),
       ])
-      .groupBy(['due_date', 'flow'])
-      .execute();
-    return rows.map((r) => ({
-      dueDate: r.due_date as string,
-      flow: r.flow,
-      count: Number(r.n),
-      owedCents: Number(r.owed),
-    }));
+      .groupBy(['due_date', 'flow']);
   }
 
-  /** The first `perDay` invoices of each due day in `[from, to]` by invoice number (the forecast's list). */
-  firstPerDay(ledgerId: number, from: string, to: string, perDay: number) {
+  private firstPerDayQuery(ledgerId: number, from: string, to: string, perDay: number) {
     const ranked = this.unpaidDue(ledgerId)
       .where('due_date', '>=', from)
       .where('due_date', '<=', to)
       .select([
-        ...ENTRY_VIEW_COLUMNS,
+        'id',
+        'invoice_number',
+        'bill_id',
+        'bill_name',
+        'due_date',
+        'flow',
+        'services',
         'balance_cents',
         sql<number>`row_number() over (partition by due_date order by invoice_number)`.as('rank'),
       ]);
@@ -144,8 +182,7 @@ export class DueRepository extends Repository {
       .selectAll()
       .where('rank', '<=', perDay)
       .orderBy('due_date')
-      .orderBy('invoice_number')
-      .execute();
+      .orderBy('invoice_number');
   }
 
   /** Invoices due from `from` on, soonest first, at most `limit`: the calendar feed and the reminders read these. */
@@ -189,12 +226,9 @@ export class DueRepository extends Repository {
       .orderBy('s.id')
       .execute();
     // Each occurrence at the amount its invoice would get now: a schedule's estimate (docs/decisions/0212-estimated-amounts.md).
-    const estimates = new SchedulesRepository(this.db);
-    const out: ScheduledOccurrence[] = [];
-    for (const s of schedules) {
-      const amount = s.amount_mode === 'fixed' ? s.amount_cents : await scheduleEstimate(estimates, s);
-      out.push(...pendingOccurrences({ ...s, amount_cents: amount }, from, to));
-    }
-    return out;
+    const estimates = await scheduleEstimates(new SchedulesRepository(this.db), schedules);
+    return schedules.flatMap((s) =>
+      pendingOccurrences({ ...s, amount_cents: estimates.get(s.id) ?? s.amount_cents }, from, to),
+    );
   }
 }

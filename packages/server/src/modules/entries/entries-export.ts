@@ -22,10 +22,19 @@ export const CSV_COLUMNS = [
   'Internal',
   'Archived',
   'Due Date',
+  'Estimate',
+  'Estimated',
 ] as const;
 
-/** The header of exports written before due dates: still Billfold's own when imported. */
-export const CSV_COLUMNS_BEFORE_DUE_DATES = CSV_COLUMNS.slice(0, -1);
+/**
+ * The headers of Billfold's own exports, newest first: with estimates (docs/decisions/0216-csv-estimates.md), before
+ * them, and before due dates. A file with any of them is still Billfold's own when imported.
+ */
+export const OWN_CSV_HEADERS: readonly (readonly string[])[] = [
+  CSV_COLUMNS,
+  CSV_COLUMNS.slice(0, -2),
+  CSV_COLUMNS.slice(0, -3),
+];
 
 export type ExportRow = Pick<
   EntryRow,
@@ -42,6 +51,8 @@ export type ExportRow = Pick<
   | 'internal'
   | 'archived'
   | 'due_date'
+  | 'estimate_cents'
+  | 'estimated'
 >;
 
 const FORMULA_START = /^[=+\-@\t\r]/;
@@ -95,6 +106,8 @@ export function csvRow(row: ExportRow): string {
     internal ? 'Yes' : 'No',
     row.archived === 1 ? 'Yes' : 'No',
     row.due_date ?? '',
+    row.estimate_cents === null ? '' : centsToDecimalString(row.estimate_cents),
+    Number(row.estimated) === 1 ? 'Yes' : 'No',
   ]);
 }
 

@@ -21,7 +21,11 @@ export function forecastRoutes(app: FastifyInstance, service: ForecastService): 
         response: { 200: forecast, ...errorResponses(400, 401) },
       },
     },
-    async (request) => service.forecast(request.ledger.id, request.query),
+    async (request, reply) => {
+      const body = await service.forecast(request.ledger.id, request.query);
+      reply.header('server-timing', `ledger;desc=${service.answeredBy(request.ledger.id)}`);
+      return body;
+    },
   );
   r.get(
     '/forecast/balance',

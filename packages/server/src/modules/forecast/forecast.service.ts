@@ -11,6 +11,7 @@ import { fromCents } from '@billfold/contract/money';
 import type { Actor } from '../../lib/actor.ts';
 import type { DueRepository } from '../due/due.repository.ts';
 import { byDueDate } from '../due/scheduled.ts';
+import type { OpenInvoiceRow } from '../read-model/groups.ts';
 import type { ForecastRepository } from './forecast.repository.ts';
 
 interface Day {
@@ -20,17 +21,8 @@ interface Day {
   count: number;
 }
 
-/** An invoice row of the due reads: what the forecast lists of it. */
-interface OpenRow {
-  id: number;
-  invoice_number: number;
-  bill_id: number;
-  bill_name: string;
-  due_date: string | null;
-  flow: string;
-  services: string;
-  balance_cents: number;
-}
+/** An invoice row of the due reads (an overdue one of `firstDue`, or a day's of `owedByDay`): what the forecast lists of it. */
+type OpenRow = Omit<OpenInvoiceRow, 'due_date'> & { due_date: string | null };
 
 const invoiceItem = (r: OpenRow): ForecastItem => ({
   kind: 'invoice',
@@ -87,10 +79,11 @@ export class ForecastService {
     add(first, 'INCOMING', overdue?.toCollectCents ?? 0, overdue?.count ?? 0);
     for (const row of await this.due.firstDue(ledgerId, null, yesterday, FORECAST_ITEMS_PER_DAY))
       list(first, invoiceItem(row));
-    for (const r of await this.due.owedPerDay(ledgerId, today, end))
-      add(dayOf(r.dueDate), r.flow, r.owedCents, r.count);
-    for (const row of await this.due.firstPerDay(ledgerId, today, end, FORECAST_ITEMS_PER_DAY)) {
-      list(dayOf(row.due_date as string), invoiceItem(row));
+    for (const owed of await this.due.owedByDay(ledgerId, today, end, FORECAST_ITEMS_PER_DAY)) {
+      const day = dayOf(owed.dueDate);
+      add(day, 'INCOMING', owed.incomeCents, 0);
+      add(day, 'OUTGOING', owed.expenseCents, owed.count);
+      for (const row of owed.first) list(day, invoiceItem(row));
     }
     // After the invoices, as the due summary: an occurrence turned into an invoice meanwhile is missed, not doubled.
     for (const o of (await this.due.scheduled(ledgerId, null, end)).sort(byDueDate)) {
@@ -142,6 +135,11 @@ export class ForecastService {
       income: fromCents(income),
       expenses: fromCents(expenses),
     };
+  }
+
+  /** What answered the forecast's invoices: the ledger's index, or SQL while it loads. */
+  answeredBy(ledgerId: number): 'index' | 'sql' {
+    return this.due.answeredBy(ledgerId);
   }
 
   async startingBalance(ledgerId: number): Promise<{ balance: number | null }> {

@@ -1,5 +1,5 @@
 import { type ColumnMapping, type DateFormat, IMPORT_FIELDS, type ImportField } from '@billfold/contract/imports';
-import { CSV_COLUMNS, CSV_COLUMNS_BEFORE_DUE_DATES } from '../entries/entries-export.ts';
+import { OWN_CSV_HEADERS } from '../entries/entries-export.ts';
 
 /**
  * Which column feeds which field: Billfold's own export is recognised by its exact header; other files by the
@@ -56,9 +56,7 @@ const SYNONYMS: Record<ImportField, string[]> = {
 const key = (header: string) => header.trim().toLowerCase().replace(/\s+/g, ' ');
 
 export function isOwnExport(headers: readonly string[]): boolean {
-  return [CSV_COLUMNS, CSV_COLUMNS_BEFORE_DUE_DATES].some(
-    (own) => headers.length === own.length && own.every((name, i) => headers[i] === name),
-  );
+  return OWN_CSV_HEADERS.some((own) => headers.length === own.length && own.every((name, i) => headers[i] === name));
 }
 
 export function emptyMapping(): ColumnMapping {

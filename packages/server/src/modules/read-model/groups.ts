@@ -91,3 +91,27 @@ export function subtract<G>(from: G[], take: G[], key: (g: G) => string, figures
   }
   return [...out.values()];
 }
+
+/** An unpaid invoice due on a day of the forecast, as both read paths give it; `balance_cents` is what is still owed. */
+export interface OpenInvoiceRow {
+  id: number;
+  invoice_number: number;
+  bill_id: number;
+  bill_name: string;
+  due_date: string;
+  flow: string;
+  services: string;
+  balance_cents: number;
+}
+
+/**
+ * One due day of unpaid invoices of active entities (the due summary's): how many, what is still owed on the
+ * income and on the expenses in cents, and the first ones by invoice number.
+ */
+export interface OwedDay {
+  dueDate: string;
+  count: number;
+  incomeCents: number;
+  expenseCents: number;
+  first: OpenInvoiceRow[];
+}

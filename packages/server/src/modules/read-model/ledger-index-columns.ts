@@ -45,6 +45,8 @@ export const INTERNAL = 4;
 export const INCOMING = 8;
 /** A file is attached to the invoice or to one of its live payments (docs/decisions/1143-attachment-count-and-filter.md). */
 export const ATTACHED = 16;
+/** The amount is still its schedule's estimate, not confirmed (docs/decisions/0213-confirming-estimates.md). */
+export const ESTIMATED = 32;
 
 /** `due` of an invoice without a due date. */
 export const NO_DUE = 0x7fffffff;
@@ -69,6 +71,8 @@ export const COLUMN_TYPES = {
   service: Int32Array,
   shareHead: Int32Array,
   due: Int32Array,
+  /** What its schedule estimated, in cents; NaN for an invoice no schedule created (the CSV export). */
+  estimate: Float64Array,
 } as const;
 export type Columns = { [K in keyof typeof COLUMN_TYPES]: InstanceType<(typeof COLUMN_TYPES)[K]> };
 /** Scopes whose masks each index keeps (`LedgerIndex.match`): a byte per slot each. */

@@ -7,6 +7,7 @@ import {
   BYTES_PER_SLOT,
   type Columns,
   day,
+  ESTIMATED,
   INCOMING,
   INITIAL_SLOTS,
   INTERNAL,
@@ -53,6 +54,8 @@ export const ENTRY_INDEX_COLUMNS = [
   'recycled_at',
   'services',
   'due_date',
+  'estimate_cents',
+  'estimated',
 ] as const;
 
 interface EntryIndexRow {
@@ -71,6 +74,8 @@ interface EntryIndexRow {
   recycled_at: number | null;
   services: string;
   due_date: string | null;
+  estimate_cents: number | null;
+  estimated: number;
 }
 
 interface PaymentSum {
@@ -109,7 +114,7 @@ export abstract class LedgerIndexStore {
   protected n = 0;
   protected cols: Columns = allocate(INITIAL_SLOTS);
   private readonly billSlots = new Map<number, number>();
-  protected bills: { name: string; nameKey: string; category: string }[] = [];
+  protected bills: { id: number; name: string; nameKey: string; category: string }[] = [];
   /** The entities' names, name keys and categories (`entityBytes`). */
   private billBytes = 0;
   protected readonly categorySlots = new Map<string, number>();
@@ -260,7 +265,7 @@ export abstract class LedgerIndexStore {
     const sizeOf = (e: { name: string; nameKey: string; category: string }) =>
       entityBytes(e.name.length, e.nameKey.length, e.category.length);
     for (const b of rows) {
-      const entity = { name: b.name, nameKey: b.name_key, category: b.category };
+      const entity = { id: Number(b.id), name: b.name, nameKey: b.name_key, category: b.category };
       const slot = this.billSlots.get(Number(b.id));
       const before = slot === undefined ? undefined : this.bills[slot];
       if (slot === undefined) {
@@ -363,9 +368,11 @@ export abstract class LedgerIndexStore {
         (Number(r.archived) === 1 ? ARCHIVED : 0) |
         (Number(r.internal) === 1 ? INTERNAL : 0) |
         (r.flow === 'INCOMING' ? INCOMING : 0) |
-        (attached.has(id) ? ATTACHED : 0);
+        (attached.has(id) ? ATTACHED : 0) |
+        (Number(r.estimated) === 1 ? ESTIMATED : 0);
       c.pay[slot] = Number(r.pay_state);
       c.due[slot] = r.due_date === null ? NO_DUE : day(r.due_date);
+      c.estimate[slot] = r.estimate_cents === null ? Number.NaN : Number(r.estimate_cents);
       const category = this.slotOf(this.categorySlots, this.categories, r.category, r.category);
       // One byte a slot: names a rename left behind free their slots only when the index is read afresh, which
       // holds the 21 built-in names and at most MAX_OWN_CATEGORIES of the ledger's own.

@@ -2,11 +2,12 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { ExportRow } from '../entries/entries-export.ts';
 import { PAY_STATE } from '../payment-totals/payment-totals.ts';
-import type { EntryGroup, MethodGroup, MonthGroup, Side } from './groups.ts';
+import type { EntryGroup, MethodGroup, MonthGroup, OpenInvoiceRow, OwedDay, Side } from './groups.ts';
 import {
   ARCHIVED,
   ATTACHED,
   day,
+  ESTIMATED,
   INCOMING,
   INTERNAL,
   isoDay,
@@ -240,13 +241,15 @@ export class LedgerIndex extends LedgerIndexStore {
       flow: f & INCOMING ? 'INCOMING' : 'OUTGOING',
       amount_cents: amount,
       paid_cents: paid,
-      balance_cents: Math.max(amount - paid, 0),
+      balance_cents: this.owedCents(slot),
       pay_state: c.pay[slot] as number,
       services: this.services[c.service[slot] as number] ?? '',
       category: this.categories[c.category[slot] as number] ?? '',
       internal: f & INTERNAL ? 1 : 0,
       archived: f & ARCHIVED ? 1 : 0,
       due_date: c.due[slot] === NO_DUE ? null : isoDay(c.due[slot] as number),
+      estimate_cents: Number.isNaN(c.estimate[slot]) ? null : (c.estimate[slot] as number),
+      estimated: f & ESTIMATED ? 1 : 0,
     };
   }
 
@@ -273,7 +276,7 @@ export class LedgerIndex extends LedgerIndexStore {
    * pass over the columns: the Home panel's totals (`DueService`).
    */
   dueTotals(windows: { from: string | null; to: string }[]) {
-    const { flags, due, amount, paid } = this.cols;
+    const { flags, due } = this.cols;
     const from = Float64Array.from(windows, (w) => (w.from === null ? Number.NEGATIVE_INFINITY : day(w.from)));
     const to = Float64Array.from(windows, (w) => day(w.to));
     const count = new Float64Array(windows.length);
@@ -282,7 +285,7 @@ export class LedgerIndex extends LedgerIndexStore {
     for (const i of this.owedSlots()) {
       const d = due[i] as number;
       const f = flags[i] as number;
-      const owed = Math.max((amount[i] as number) - (paid[i] as number), 0);
+      const owed = this.owedCents(i);
       const sums = f & INCOMING ? toCollect : toPay;
       for (let w = 0; w < windows.length; w++) {
         if (d < (from[w] as number) || d > (to[w] as number)) continue;
@@ -295,6 +298,67 @@ export class LedgerIndex extends LedgerIndexStore {
       toPayCents: toPay[w] as number,
       toCollectCents: toCollect[w] as number,
     }));
+  }
+
+  /**
+   * Unpaid invoices of active entities due from `from` to `to` (inclusive): per due day, soonest first, how many,
+   * what is still owed on the income and on the expenses in cents, and the first `perDay` of the day by invoice
+   * number. One pass over the slots the due summary reads (`owedSlots`): the forecast's invoice side.
+   */
+  owedByDay(from: string, to: string, perDay: number): OwedDay[] {
+    const { flags, due, invoice } = this.cols;
+    const first = day(from);
+    const last = day(to);
+    const days = new Map<number, { sums: OwedDay; slots: number[] }>();
+    for (const i of this.owedSlots()) {
+      const d = due[i] as number;
+      if (d < first || d > last) continue;
+      let found = days.get(d);
+      if (!found) {
+        found = { sums: { dueDate: isoDay(d), count: 0, incomeCents: 0, expenseCents: 0, first: [] }, slots: [] };
+        days.set(d, found);
+      }
+      const { sums, slots } = found;
+      const owed = this.owedCents(i);
+      if ((flags[i] as number) & INCOMING) sums.incomeCents += owed;
+      else sums.expenseCents += owed;
+      sums.count++;
+      // The day's first `perDay` by invoice number, kept sorted: an insertion into a list of at most `perDay`.
+      const number = invoice[i] as number;
+      if (slots.length === perDay && number >= (invoice[slots[perDay - 1] as number] as number)) continue;
+      let at = slots.length;
+      while (at > 0 && (invoice[slots[at - 1] as number] as number) > number) at--;
+      slots.splice(at, 0, i);
+      if (slots.length > perDay) slots.pop();
+    }
+    return [...days.keys()]
+      .sort((a, b) => a - b)
+      .map((d) => {
+        const { sums, slots } = days.get(d) as { sums: OwedDay; slots: number[] };
+        sums.first = slots.map((slot) => this.openInvoice(slot));
+        return sums;
+      });
+  }
+
+  /** What is still owed on the invoice in `slot`, in cents: `derivePayment`'s balance. */
+  private owedCents(slot: number): number {
+    return Math.max((this.cols.amount[slot] as number) - (this.cols.paid[slot] as number), 0);
+  }
+
+  /** An open invoice of `owedByDay` as the SQL read gives it. */
+  private openInvoice(slot: number): OpenInvoiceRow {
+    const c = this.cols;
+    const bill = this.bills[c.bill[slot] as number];
+    return {
+      id: c.id[slot] as number,
+      invoice_number: c.invoice[slot] as number,
+      bill_id: bill?.id ?? 0,
+      bill_name: bill?.name ?? '',
+      due_date: isoDay(c.due[slot] as number),
+      flow: (c.flags[slot] as number) & INCOMING ? 'INCOMING' : 'OUTGOING',
+      services: this.services[c.service[slot] as number] ?? '',
+      balance_cents: this.owedCents(slot),
+    };
   }
 
   /**

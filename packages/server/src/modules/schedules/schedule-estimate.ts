@@ -13,11 +13,25 @@ export function amountRuleOf(row: Pick<ScheduleRow, 'amount_mode' | 'amount_of' 
 }
 
 /**
- * The amount, in cents, the schedule gives its next invoice now: its fixed amount, or the estimate from the recent
- * confirmed invoices (docs/decisions/0212-estimated-amounts.md). Reads nothing for a fixed schedule.
+ * The amount, in cents, each schedule gives its next invoice now, by schedule id: its fixed amount, or the estimate
+ * from the recent confirmed invoices (docs/decisions/0212-estimated-amounts.md). One read for all the variable
+ * schedules; nothing for fixed ones.
  */
+export async function scheduleEstimates(
+  repo: SchedulesRepository,
+  rows: readonly EstimatedSchedule[],
+): Promise<Map<number, number>> {
+  const rules = rows.map((row) => {
+    const rule = amountRuleOf(row);
+    return { row, rule, needed: amountsNeeded(rule) };
+  });
+  const variable = rules.filter((r) => r.needed > 0).map((r) => r.row);
+  const limit = Math.max(0, ...rules.map((r) => r.needed));
+  const actuals = await repo.recentActuals(variable, limit);
+  return new Map(rules.map(({ row, rule }) => [row.id, estimateCents(rule, actuals.get(row.id) ?? [])]));
+}
+
+/** `scheduleEstimates` of one schedule. */
 export async function scheduleEstimate(repo: SchedulesRepository, row: EstimatedSchedule): Promise<number> {
-  const rule = amountRuleOf(row);
-  const needed = amountsNeeded(rule);
-  return estimateCents(rule, needed === 0 ? [] : await repo.recentActuals(row, needed));
+  return (await scheduleEstimates(repo, [row])).get(row.id) ?? Number(row.amount_cents);
 }

@@ -1,9 +1,12 @@
-import type { Insertable, Updateable } from 'kysely';
+import { type Insertable, sql, type Updateable } from 'kysely';
 import { NotificationEvents } from '../../db/notification-events.ts';
 import { Repository } from '../../db/repository.ts';
 import type { ScheduleOccurrencesTable, ScheduleRow, SchedulesTable } from '../../db/schema.ts';
 import { EntriesRepository } from '../entries/entries.repository.ts';
 import { PaymentsRepository } from '../payments/payments.repository.ts';
+
+/** What a schedule's estimate is read by: the schedule (0 when not saved yet), its ledger, entity and flow. */
+export type ActualsSource = Pick<ScheduleRow, 'id' | 'ledger_id' | 'bill_id' | 'flow'>;
 
 /** Schedules, their occurrence claims, and the invoice and payment queries on the same connection. */
 export class SchedulesRepository extends Repository {
@@ -160,40 +163,60 @@ export class SchedulesRepository extends Repository {
   }
 
   /**
-   * The amounts, newest first, of at most `limit` confirmed live invoices the schedule created; or, when it has none,
-   * of its entity's confirmed live invoices of its flow: what an estimate goes by
-   * (docs/decisions/0212-estimated-amounts.md).
+   * For each schedule (by id; 0 for one not saved yet), the amounts, newest first by date then id, of at most `limit`
+   * confirmed live invoices it created; or, when it has none, of its entity's confirmed live invoices of its flow:
+   * what an estimate goes by (docs/decisions/0212-estimated-amounts.md). One statement for all of them: each
+   * schedule's own invoices, and its entity's from the `limit`-th newest on (a seek of `entries_live_bill_date`
+   * finds that date), of which only a schedule without own ones uses any.
    */
-  async recentActuals(
-    schedule: Pick<ScheduleRow, 'id' | 'ledger_id' | 'bill_id' | 'flow'>,
-    limit: number,
-  ): Promise<number[]> {
-    if (limit <= 0) return [];
-    const own = await this.db
-      .selectFrom('schedule_occurrences as o')
-      .innerJoin('entries as e', 'e.id', 'o.entry_id')
-      .select('e.amount_cents')
-      .where('o.schedule_id', '=', schedule.id)
-      .where('e.recycled_at', 'is', null)
-      .where('e.estimated', '=', 0)
-      .orderBy('e.date', 'desc')
-      .orderBy('e.id', 'desc')
-      .limit(limit)
-      .execute();
-    if (own.length > 0) return own.map((r) => Number(r.amount_cents));
-    const entity = await this.db
-      .selectFrom('entries')
-      .select('amount_cents')
-      .where('ledger_id', '=', schedule.ledger_id)
-      .where('bill_id', '=', schedule.bill_id)
-      .where('flow', '=', schedule.flow)
-      .where('recycled_at', 'is', null)
-      .where('estimated', '=', 0)
-      .orderBy('date', 'desc')
-      .orderBy('id', 'desc')
-      .limit(limit)
-      .execute();
-    return entity.map((r) => Number(r.amount_cents));
+  async recentActuals(sources: readonly ActualsSource[], limit: number): Promise<Map<number, number[]>> {
+    const out = new Map<number, number[]>();
+    if (limit <= 0 || sources.length === 0) return out;
+    const { rows: found } = await this.recentActualsQuery(sources, limit).execute(this.db);
+    // Newest first, the schedule's own before its entity's; a schedule with own invoices keeps only those.
+    found.sort((a, b) => b.own - a.own || (a.date < b.date ? 1 : a.date > b.date ? -1 : Number(b.id) - Number(a.id)));
+    const ownOf = new Set(found.filter((r) => Number(r.own) === 1).map((r) => Number(r.sid)));
+    for (const r of found) {
+      const sid = Number(r.sid);
+      if (Number(r.own) === 0 && ownOf.has(sid)) continue;
+      const amounts = out.get(sid) ?? [];
+      if (amounts.length < limit) amounts.push(Number(r.amount_cents));
+      out.set(sid, amounts);
+    }
+    return out;
+  }
+
+  /**
+   * The statement of `recentActuals` (test/query-plan.test.ts reads its plan). `cross join` keeps SQLite reading from
+   * the schedules outward (it would otherwise scan every invoice of the ledger first); the cut-off is a date only, so
+   * that its seek walks `entries_live_bill_date` without a sort, and every invoice of that last day is read and
+   * ordered by `recentActuals`.
+   */
+  recentActualsQuery(sources: readonly ActualsSource[], limit: number) {
+    const rows = sources.map(
+      (s) =>
+        sql`(cast(${s.id} as bigint), cast(${s.ledger_id} as bigint), cast(${s.bill_id} as bigint), cast(${s.flow} as text))`,
+    );
+    const confirmed = (alias: string) =>
+      sql`${sql.ref(`${alias}.recycled_at`)} is null and ${sql.ref(`${alias}.estimated`)} = 0`;
+    const sameEntity = (alias: string) =>
+      sql`${sql.ref(`${alias}.ledger_id`)} = src.ledger_id and ${sql.ref(`${alias}.bill_id`)} = src.bill_id and ${sql.ref(`${alias}.flow`)} = src.flow`;
+    return sql<{ sid: number; own: number; date: string; id: number; amount_cents: number }>`
+      with src (sid, ledger_id, bill_id, flow) as (values ${sql.join(rows)})
+      select src.sid as sid, 1 as own, e.date as date, e.id as id, e.amount_cents as amount_cents
+        from src
+        cross join schedule_occurrences o
+        join entries e on e.id = o.entry_id
+        where o.schedule_id = src.sid and ${confirmed('e')}
+      union all
+      select src.sid, 0, e.date, e.id, e.amount_cents
+        from src
+        cross join entries e
+        where ${sameEntity('e')} and ${confirmed('e')}
+          and e.date >= coalesce((
+            select x.date from entries x where ${sameEntity('x')} and ${confirmed('x')}
+            order by x.date desc limit 1 offset ${limit - 1}
+          ), '')`;
   }
 
   findSchedule(id: number) {

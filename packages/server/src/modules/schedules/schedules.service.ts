@@ -19,7 +19,7 @@ import type { Actor } from '../../lib/actor.ts';
 import { badRequest, conflict, notFound } from '../../lib/http-error.ts';
 import { MESSAGES } from '../../lib/messages.ts';
 import { ruleOf, toSchedule } from './schedule.mapper.ts';
-import { scheduleEstimate } from './schedule-estimate.ts';
+import { scheduleEstimate, scheduleEstimates } from './schedule-estimate.ts';
 import type { ScheduleRunner } from './schedule-runner.ts';
 import { SCHEDULE_MESSAGES } from './schedules.messages.ts';
 import type { SchedulesRepository } from './schedules.repository.ts';
@@ -123,9 +123,8 @@ export class SchedulesService {
     const bill = await this.repo.findBill(ledgerId, billId);
     if (!bill || bill.recycled_at !== null) throw notFound(MESSAGES.entityNotFound);
     const rows = await this.repo.listOfBill(billId);
-    const out: Schedule[] = [];
-    for (const row of rows) out.push(await this.shown(row));
-    return out;
+    const estimates = await scheduleEstimates(this.repo, rows);
+    return rows.map((row) => toSchedule(row, estimates.get(row.id) ?? row.amount_cents));
   }
 
   async get(ledgerId: number, id: number): Promise<Schedule> {

@@ -1,6 +1,5 @@
 import type { BillOverview, BillSortField } from '@billfold/contract/bills';
 import type { SortOrder } from '@billfold/contract/entries';
-import { formatUsd } from '@billfold/contract/money';
 import { cadenceLabel } from '@billfold/contract/schedule-dates';
 import ArchiveOutlined from '@mui/icons-material/ArchiveOutlined';
 import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
@@ -15,6 +14,7 @@ import { ReadOnlyTip, useLedgerAccess } from '../../components/ledger-access.tsx
 import { useNotice } from '../../components/notices.tsx';
 import { owedParts } from '../../lib/format.ts';
 import type { EntitiesView } from './entities-view.ts';
+import { scheduleAmountText } from './schedule-form.ts';
 
 const ARCHIVE_FAILED = { failed: 'Failed to update entity.', error: 'Error updating entity.' };
 const RESTORE_FAILED = { failed: 'Failed to restore entity.', error: 'Failed to restore entity.' };
@@ -145,10 +145,13 @@ export function openBalanceLines(bill: Pick<BillOverview, 'balance'>): string[] 
   return lines.length > 0 ? lines : ['Nothing open'];
 }
 
-/** One schedule in a line: "Monthly on the 1st · $1,250.00 · next 2026-12-01" (or "paused", "ended"). */
+/**
+ * One schedule in a line: "Monthly on the 1st · $1,250.00 · next 2026-12-01" (or "paused", "ended"); a variable
+ * schedule's amount is its estimate, as its entity's list says it ("about $61.20 (same as last)").
+ */
 export function scheduleLine(schedule: BillOverview['schedules'][number]): string {
   const state = schedule.paused ? 'paused' : schedule.ended ? 'ended' : `next ${schedule.nextDate}`;
-  return `${cadenceLabel(schedule)} · ${formatUsd(schedule.amount)} · ${state}`;
+  return `${cadenceLabel(schedule)} · ${scheduleAmountText(schedule)} · ${state}`;
 }
 
 /** What the grid and the list are given. */
