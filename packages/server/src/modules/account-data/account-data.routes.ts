@@ -76,9 +76,23 @@ export async function accountDataRoutes(
           response: { 200: accountImportSummary, ...errorResponses(400, 401, 409, 413) },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const raw: unknown = request.body;
-        return service.import(request.actor, readAccountFile(raw instanceof Uint8Array ? raw : new Uint8Array(0)));
+        // A client gone before the answer stops the import, which then stores nothing.
+        const gone = new AbortController();
+        const closed = () => {
+          if (!reply.raw.writableEnded) gone.abort();
+        };
+        reply.raw.once('close', closed);
+        try {
+          return await service.import(
+            request.actor,
+            readAccountFile(raw instanceof Uint8Array ? raw : new Uint8Array(0)),
+            gone.signal,
+          );
+        } finally {
+          reply.raw.off('close', closed);
+        }
       },
     );
   });
