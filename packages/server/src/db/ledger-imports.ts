@@ -48,7 +48,9 @@ export async function removeImport(db: Db, ledgerId: number, signal?: AbortSigna
     for (;;) {
       const done = await db
         .deleteFrom(table)
-        .where('id', 'in', (eb) => eb.selectFrom(table).select('id').where('ledger_id', '=', ledgerId).limit(REMOVE_ROWS))
+        .where('id', 'in', (eb) =>
+          eb.selectFrom(table).select('id').where('ledger_id', '=', ledgerId).limit(REMOVE_ROWS),
+        )
         .where('ledger_id', 'in', stillImporting)
         .executeTakeFirst();
       await nextTurn();
