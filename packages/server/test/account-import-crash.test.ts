@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { richAccountFile } from './helpers/account-file.ts';
 import { dialects } from './helpers/app.ts';
-import { type ServerDeployment, serverDeployment } from './helpers/server-deployment.ts';
+import { type ServerDeployment, serverDeployment, until } from './helpers/server-deployment.ts';
 import { changedTables, describeChanges, snapshot, tableNames } from './security/database-state.ts';
 
 /**
@@ -39,15 +39,6 @@ async function importing(d: ServerDeployment): Promise<{ ledgers: number; invoic
   return { ledgers: Number(row?.ledgers ?? 0), invoices: Number(row?.invoices ?? 0) };
 }
 
-/** Asks `check` every 20 ms until it holds (at most 60 s). */
-async function until(what: string, check: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`still waiting: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 describe.each(dialects)('an account import stopped midway on %s', (dialect) => {
   it('leaves every table as it was: the client gone (at once), the process killed (at the next start)', async () => {
     const d = await serverDeployment(dialect, 'import-stop');
@@ -72,20 +63,20 @@ describe.each(dialects)('an account import stopped midway on %s', (dialect) => {
       // The client goes while parts are written.
       const client = new AbortController();
       const first = send(client.signal);
-      await until('the import writes', writing);
+      await until(writing, 60_000, 'the import to write');
       client.abort();
       await first;
-      await until('the import is removed', async () => (await importing(d)).ledgers === 0);
+      await until(async () => (await importing(d)).ledgers === 0, 60_000, 'the import to be removed');
       await unchanged();
 
       // The process is killed while parts are written: the import's ledger outlives it, and the next start removes it.
       const second = send();
-      await until('the import writes again', writing);
+      await until(writing, 60_000, 'the import to write again');
       await server.kill();
       await second;
       expect((await importing(d)).ledgers).toBe(1);
       server = await d.start();
-      await until('the next start removes it', async () => (await importing(d)).ledgers === 0);
+      await until(async () => (await importing(d)).ledgers === 0, 60_000, 'the next start to remove it');
       await unchanged();
     } finally {
       await d.dispose();

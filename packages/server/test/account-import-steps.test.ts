@@ -1,10 +1,12 @@
 import { PostgresAdapter, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../src/db/database.ts';
+import { removeUnfinishedImports, unfinishedImports } from '../src/db/ledger-imports.ts';
 import { purgeRecycleBin } from '../src/jobs/recycle-purge.ts';
 import { AccountDataRepository, LEDGER_OWN_TABLES } from '../src/modules/account-data/account-data.repository.ts';
 import { ACCOUNT_NOT_EMPTY, AccountDataService } from '../src/modules/account-data/account-data.service.ts';
 import { type AccountFilePart, readAccountFile } from '../src/modules/account-data/account-file-parser.ts';
+import { ROLLUP_TABLES } from '../src/modules/read-model/rollup-tables.ts';
 import { richAccountFile } from './helpers/account-file.ts';
 import { createTestApp, dialects, type TestApp } from './helpers/app.ts';
 import { createBill, createEntry } from './helpers/domain.ts';
@@ -202,7 +204,7 @@ describe.each(dialects)('an account import in steps on %s', (dialect) => {
     expect(next.invoiceId).toBe(INVOICES + 6);
   }, 120_000);
 
-  it('leaves every table as it was when the file breaks off, the client goes, or the account is no longer empty', async () => {
+  it('leaves every table as it was when the file breaks off, the client goes, another start removes it, or the account is no longer empty', async () => {
     const tables = await tableNames(t.app.db);
 
     // The file breaks off after its invoices were committed (the worker died).
@@ -230,6 +232,19 @@ describe.each(dialects)('an account import in steps on %s', (dialect) => {
     await expect(aborted).rejects.toMatchObject({ statusCode: 400 });
     after = await snapshot(t.app.db, tables);
     expect(changedTables(beforeGone, after), describeChanges(beforeGone, after)).toEqual([]);
+
+    // Another process starts while payments are written and removes the import's ledger: 503, to be sent again.
+    const fourth = await signUp(t.app);
+    const beforeStart = await snapshot(t.app.db, tables);
+    const removed = service.import(
+      await actorOf(fourth),
+      heldBefore(readAccountFile(file()), 'payments', 2, async () => {
+        expect(await removeUnfinishedImports(t.app.db, await unfinishedImports(t.app.db))).toEqual({ ledgers: 1 });
+      }),
+    );
+    await expect(removed).rejects.toMatchObject({ statusCode: 503, code: 'SERVICE_UNAVAILABLE' });
+    after = await snapshot(t.app.db, tables);
+    expect(changedTables(beforeStart, after), describeChanges(beforeStart, after)).toEqual([]);
 
     // The account gets an entity of its own while the file is written: 409, and the account keeps just that.
     const third = await signUp(t.app);
@@ -269,12 +284,7 @@ describe.each(dialects)('an account import in steps on %s', (dialect) => {
       'entries',
       'payments',
       'schedules',
-      'entry_state_counts',
-      'entry_month_state_counts',
-      'entry_month_counts',
-      'entry_day_counts',
-      'entry_bill_totals',
-      'payment_bill_totals',
+      ...ROLLUP_TABLES,
       'entry_changes',
       'ledger_data_versions',
     ];

@@ -35,15 +35,16 @@ export async function unfinishedImports(db: Db): Promise<number[]> {
  * pause the import's steps avoid): schedules (their occurrences with them), payments, invoices, entities (the
  * history of each with it), the change log their deletion wrote, then the ledger row and what is left with it by
  * cascade. Nobody sees the ledger meanwhile. Every statement names only a ledger still being imported, so one made
- * the account's in the meantime is never touched. `signal` ends the work between two steps.
+ * the account's in the meantime is never touched. `signal` ends the work between two steps. False when there was no
+ * such ledger (already removed).
  */
-export async function removeImport(db: Db, ledgerId: number, signal?: AbortSignal): Promise<void> {
+export async function removeImport(db: Db, ledgerId: number, signal?: AbortSignal): Promise<boolean> {
   const stillImporting = db
     .selectFrom('ledgers')
     .select('id')
     .where('id', '=', ledgerId)
     .where('importing_since', 'is not', null);
-  if (!(await stillImporting.executeTakeFirst())) return;
+  if (!(await stillImporting.executeTakeFirst())) return false;
   for (const table of ['schedules', 'payments', 'entries', 'bills'] as const) {
     for (;;) {
       const done = await db
@@ -54,7 +55,7 @@ export async function removeImport(db: Db, ledgerId: number, signal?: AbortSigna
         .where('ledger_id', 'in', stillImporting)
         .executeTakeFirst();
       await nextTurn();
-      if (signal?.aborted) return;
+      if (signal?.aborted) return true;
       if (Number(done.numDeletedRows) < REMOVE_ROWS) break;
     }
   }
@@ -65,10 +66,11 @@ export async function removeImport(db: Db, ledgerId: number, signal?: AbortSigna
         select max(version) from (select version from entry_changes where ledger_id = ${ledgerId}
           order by version limit ${REMOVE_ROWS}) first_rows)`.execute(db);
     await nextTurn();
-    if (signal?.aborted) return;
+    if (signal?.aborted) return true;
     if (Number(done.numAffectedRows ?? 0) === 0) break;
   }
   await db.deleteFrom('ledgers').where('id', '=', ledgerId).where('importing_since', 'is not', null).execute();
+  return true;
 }
 
 /**

@@ -286,8 +286,11 @@ export class AccountDataRepository extends Repository {
     return true;
   }
 
-  /** Removes a ledger an import was writing, in short steps (db/ledger-imports.ts); never one made the account's. */
-  removeImport(ledgerId: number): Promise<void> {
+  /**
+   * Removes a ledger an import was writing, in short steps (db/ledger-imports.ts); never one made the account's.
+   * False when it was gone already.
+   */
+  removeImport(ledgerId: number): Promise<boolean> {
     return removeImport(this.db, ledgerId);
   }
 

@@ -321,9 +321,11 @@ export class AccountDataService {
           };
         });
       } catch (error) {
-        // Should this fail too (the database closing), the next start removes it (removeUnfinishedImports).
-        await this.repo.removeImport(staging).catch(() => undefined);
-        throw error;
+        // Should this fail too (the database closing), the next start removes it (removeUnfinishedImports). Gone
+        // already, it was removed under the import (by the start of another process): the database's refusal of
+        // the next part is that.
+        const removedHere = await this.repo.removeImport(staging).catch(() => true);
+        throw removedHere || error instanceof HttpError ? error : ACCOUNT_IMPORT_INTERRUPTED();
       }
     } finally {
       await stream.return?.(undefined);
