@@ -2,6 +2,7 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app.ts';
 import { type Config, loadConfig } from './config.ts';
+import { removeUnfinishedImports, unfinishedImports } from './db/ledger-imports.ts';
 import { SWEEP_GRACE, sweepAttachmentFiles, sweepSummary } from './jobs/attachment-sweep.ts';
 import { purgeAccounts } from './jobs/purge.ts';
 import { purgeRecycleBin } from './jobs/recycle-purge.ts';
@@ -26,6 +27,9 @@ const config = loadConfig();
 // The compiled server (scripts/build.mjs) keeps the build it runs from while it runs.
 if (import.meta.url.endsWith('.js')) markBuildInUse(dirname(fileURLToPath(import.meta.url)));
 const app = await buildApp(config);
+// The ledgers of account imports a stopped process left, listed before this one takes a request (so none of its own
+// imports is among them) and removed in short steps once it answers (docs/decisions/0707-account-import-in-steps.md).
+const leftImports = await unfinishedImports(app.db);
 const address = await app.listen({ port: config.port, host: config.host, listenTextResolver: markListenText });
 const everywhere = config.host === '0.0.0.0' || config.host === '::';
 app.log.info(
@@ -58,7 +62,17 @@ const stopJobs = scheduleHourly(
 app.notifications.start();
 // The indexes of the ledgers most likely to be read again, loaded while the server already answers (by SQL).
 const preloading = app.ledgerIndexes.preload().catch((err: unknown) => app.log.error({ err }, 'preload failed'));
-app.finishBeforeClose(() => Promise.all([stopJobs(), preloading]));
+// A stop leaves the rest of them to the next start.
+const stopRemoving = new AbortController();
+const removingImports = removeUnfinishedImports(app.db, leftImports, stopRemoving.signal)
+  .then((removed) => {
+    if (removed.ledgers > 0) app.log.info(removed, 'unfinished imports removed');
+  })
+  .catch((err: unknown) => app.log.error({ err }, 'removing unfinished imports failed'));
+app.finishBeforeClose(() => {
+  stopRemoving.abort();
+  return Promise.all([stopJobs(), preloading, removingImports]);
+});
 
 /**
  * SIGTERM (systemd, a container engine) or SIGINT (Ctrl-C): no new connections; the requests in flight, the running

@@ -1,6 +1,6 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { threadId } from 'node:worker_threads';
-import type { AccountFile, AccountFilePayment, AccountFileV4 } from '@billfold/contract/account-file';
+import type { AccountFile, AccountFilePayment } from '@billfold/contract/account-file';
 import { CATEGORIES } from '@billfold/contract/categories';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,10 +16,11 @@ import {
 } from '../src/modules/account-data/account-file-parser.ts';
 import { rollupDifferences } from '../src/modules/read-model/rollup-tables.ts';
 import { holdsNul } from '../src/plugins/security.ts';
+import { richAccountFile } from './helpers/account-file.ts';
 import { createTestApp, dialects, type TestApp } from './helpers/app.ts';
 import { signUp } from './helpers/factories.ts';
 import { personalLedgerOf } from './helpers/seed.ts';
-import { totalsMismatches } from './security/database-state.ts';
+import { changedTables, describeChanges, snapshot, tableNames, totalsMismatches } from './security/database-state.ts';
 
 /**
  * A large account file is parsed and checked off the event loop (docs/decisions/0706-limits-and-fairness.md): in
@@ -211,133 +212,6 @@ describe.each(dialects)('a large account import on %s', (dialect) => {
   }, 120_000);
 });
 
-/**
- * A version-3 file of `n` invoices over more entities than a part holds: two categories of its own (one retired), an
- * internal entity, archived ones, one deleted with its invoices and their payments, invoices with a due date,
- * unpaid, partly paid, paid twice or with a payment in the recycle bin, and a weekly schedule with more occurrences
- * than a part, pointing at invoices and payments.
- */
-function richFile(n: number): AccountFileV4 {
-  const at = (day: number) => new Date(Date.UTC(2020, 0, 1) + day * 86_400_000).toISOString();
-  const date = (day: number) => at(day).slice(0, 10);
-  const entityCount = PART_ITEMS + 100;
-  const entities = Array.from({ length: entityCount }, (_, i) => ({
-    ref: i + 1,
-    name: `Entity ${i + 1}`,
-    category: i === 1 ? 'Allotment' : i === 2 ? 'Old club' : (CATEGORIES[i % CATEGORIES.length] as string),
-    internal: i === 3,
-    archived: i % 7 === 5,
-    createdAt: at(0),
-    deletedAt: i === 0 ? at(900) : null,
-  }));
-  const invoices: AccountFileV4['invoices'] = [];
-  const payments: AccountFileV4['payments'] = [];
-  for (let i = 0; i < n; i++) {
-    const entity = i % entityCount;
-    const deleted = entity === 0;
-    const cents = 1_000 + ((i * 7919) % 900_000);
-    const amount = (c: number) => `${Math.floor(c / 100)}.${String(c % 100).padStart(2, '0')}`;
-    invoices.push({
-      ref: i + 1,
-      entity: entity + 1,
-      number: i + 1,
-      date: date(i % 1_500),
-      flow: entity === 3 || i % 5 !== 0 ? 'expense' : 'income',
-      amount: amount(cents),
-      description: `Invoice ${i + 1}`,
-      ...(i % 3 === 0 ? { dueDate: date((i % 1_500) + 14) } : {}),
-      createdAt: at(i % 1_500),
-      deletedAt: deleted ? at(900) : null,
-      deletedWithEntity: deleted,
-    });
-    const pay = (c: number, extra: Partial<AccountFileV4['payments'][number]> = {}) =>
-      payments.push({
-        ref: payments.length + 1,
-        invoice: i + 1,
-        date: date((i % 1_500) + 1),
-        amount: amount(c),
-        method: i % 4 === 0 ? 'check|mail' : 'bank|ach',
-        notes: i % 11 === 0 ? `note ${i}` : '',
-        autopay: i % 13 === 0,
-        createdAt: at((i % 1_500) + 1),
-        deletedAt: deleted ? at(900) : null,
-        deletedWithInvoice: deleted,
-        ...extra,
-      });
-    if (i % 10 === 1) continue; // unpaid
-    if (i % 10 === 2)
-      pay(Math.floor(cents / 3)); // partly paid
-    else if (i % 10 === 3) {
-      pay(cents - 100);
-      pay(100);
-    } else if (i % 10 === 4 && !deleted) {
-      pay(cents);
-      pay(cents, { deletedAt: at(1_000) }); // in the recycle bin
-    } else pay(cents);
-  }
-  const occurrences = Array.from({ length: PART_ITEMS + 50 }, (_, k) => ({
-    date: date(k * 7),
-    invoice: k % 3 === 0 ? null : k + 1,
-    autopayDate: k % 5 === 0 ? date(k * 7 + 1) : null,
-    payment: k % 4 === 0 ? k + 1 : null,
-    createdAt: at(k * 7),
-  }));
-  return {
-    format: 'billfold-account',
-    version: 4,
-    ledger: { name: 'Household' },
-    exportedAt: at(2_000),
-    lastInvoiceNumber: n + 5,
-    categories: [
-      { name: 'Allotment', flow: 'expense', retired: false, createdAt: at(0) },
-      { name: 'Old club', flow: 'expense', retired: true, createdAt: at(1) },
-    ],
-    entities,
-    invoices,
-    payments,
-    schedules: [
-      {
-        ref: 1,
-        entity: 6,
-        cadence: 'weekly',
-        interval: 1,
-        dayOfMonth: null,
-        firstDate: date(0),
-        endDate: null,
-        count: null,
-        amount: '12.00',
-        flow: 'expense',
-        description: 'Weekly box',
-        dueDays: 3,
-        autopay: 'bank|ach',
-        paused: false,
-        nextDate: date((PART_ITEMS + 50) * 7),
-        createdAt: at(0),
-        occurrences,
-      },
-      {
-        ref: 2,
-        entity: 8,
-        cadence: 'monthly',
-        interval: 1,
-        dayOfMonth: 31,
-        firstDate: date(30),
-        endDate: null,
-        count: 12,
-        amount: '99.99',
-        flow: 'income',
-        description: 'Rent in',
-        dueDays: 0,
-        autopay: null,
-        paused: true,
-        nextDate: null,
-        createdAt: at(30),
-        occurrences: [],
-      },
-    ],
-  };
-}
-
 const ledgerIdOf = (t: TestApp, username: string) => personalLedgerOf(t.app.db, username);
 
 /** The ledger's rows in every table an import writes. */
@@ -417,7 +291,7 @@ describe.each(dialects)('an account file written part by part on %s', (dialect) 
 
   it('imports a file of several parts of each kind exactly: counts, totals and its own export', async () => {
     const me = await signUp(t.app);
-    const file = richFile(4_500);
+    const file = richAccountFile(4_500);
     const bytes = Buffer.from(JSON.stringify(file));
     expect(bytes.length).toBeGreaterThan(WORKER_MIN_BYTES);
     const { result: res, written } = await partsWrittenDuring(() => importFile(t, me.headers, bytes));
@@ -489,20 +363,24 @@ describe.each(dialects)('an account file written part by part on %s', (dialect) 
 
   it('stores nothing when the refused item comes last in the file', async () => {
     const me = await signUp(t.app);
-    const file = richFile(4_500);
+    const file = richAccountFile(4_500);
     const last = file.payments.length - 1;
     file.payments[last] = { ...(file.payments[last] as AccountFilePayment), amount: '12.345' };
+    const tables = await tableNames(t.app.db);
+    const before = await snapshot(t.app.db, tables);
     const { result: res, written } = await partsWrittenDuring(() => importFile(t, me.headers, JSON.stringify(file)));
     expect(res.statusCode, res.body).toBe(400);
     expect(res.json().code).toBe('VALIDATION_FAILED');
     expect(res.json().message).toContain(`Payments.${last}.amount`);
     expect(written).toEqual([]);
     expect(await storedCounts(t, await ledgerIdOf(t, me.username))).toEqual(EMPTY);
+    const after = await snapshot(t.app.db, tables);
+    expect(changedTables(before, after), describeChanges(before, after)).toEqual([]);
   }, 180_000);
 
   it('rolls back every part written when the database refuses a row of a late part', async () => {
     const me = await signUp(t.app);
-    const file = richFile(4_500);
+    const file = richAccountFile(4_500);
     const late = file.payments.length - 10;
     file.payments[late] = { ...(file.payments[late] as AccountFilePayment), notes: 'refused by the database' };
     // A real refusal by the database, in the last part of payments: a trigger for this test only.
@@ -519,6 +397,8 @@ describe.each(dialects)('an account file written part by part on %s', (dialect) 
       );
     }
     try {
+      const tables = await tableNames(t.app.db);
+      const before = await snapshot(t.app.db, tables);
       const { result: res, written } = await partsWrittenDuring(() => importFile(t, me.headers, JSON.stringify(file)));
       expect(res.statusCode).toBe(500);
       // Entities, invoices and the earlier payments were written before the refusal…
@@ -532,8 +412,11 @@ describe.each(dialects)('an account file written part by part on %s', (dialect) 
       expect(written.filter((w) => w.startsWith('payments')).length).toBe(
         Math.ceil(file.payments.length / PART_ITEMS) - 1,
       );
-      // …and none of them is stored.
+      // …and none of them is stored: every table as it was (each part was committed on its own, into a ledger of
+      // the import's that is removed again).
       expect(await storedCounts(t, await ledgerIdOf(t, me.username))).toEqual(EMPTY);
+      const after = await snapshot(t.app.db, tables);
+      expect(changedTables(before, after), describeChanges(before, after)).toEqual([]);
       // The account takes the file once the database takes it.
       await sql`drop trigger refuse_note${sql.raw(dialect === 'sqlite' ? '' : ' on payments')}`.execute(t.app.db);
       const again = await importFile(t, me.headers, JSON.stringify(file));

@@ -1,16 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { dialects } from './helpers/app.ts';
 import { startReceiver } from './helpers/receivers.ts';
-import { type ServerDeployment, serverDeployment } from './helpers/server-deployment.ts';
+import { type ServerDeployment, serverDeployment, until } from './helpers/server-deployment.ts';
 import { call } from './helpers/server-process.ts';
-
-async function until(check: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const outbox = (d: ServerDeployment) =>
   d.read((db) =>

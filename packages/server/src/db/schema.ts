@@ -309,6 +309,11 @@ export interface LedgersTable {
   created_at: number;
   /** Highest invoice number ever issued in the ledger; incremented under the row lock, never reused. */
   last_invoice_number: Generated<number>;
+  /**
+   * Set while an account-file import writes the ledger (no member, seen by nobody) until the one transaction that
+   * makes it the account's ledger clears it (docs/decisions/0707-account-import-in-steps.md); null for every other.
+   */
+  importing_since: number | null;
 }
 
 /** A ledger's starting balance for the cash-flow forecast (docs/decisions/1014-forecast.md). */

@@ -82,3 +82,12 @@ export async function serverDeployment(
   };
   return deployment;
 }
+
+/** Asks `check` every 50 ms until it holds; past `ms`, fails naming `what` (a server process works on its own time). */
+export async function until(check: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

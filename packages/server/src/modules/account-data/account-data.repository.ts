@@ -1,5 +1,6 @@
 import { type Insertable, sql } from 'kysely';
 import { openSnapshot } from '../../db/database.ts';
+import { removeImport } from '../../db/ledger-imports.ts';
 import { Repository } from '../../db/repository.ts';
 import type {
   AttachmentsTable,
@@ -25,6 +26,21 @@ const CHUNK = 500;
  * the event loop for its whole length, so the file's parts are written in shorter statements than a CSV commit's.
  */
 export const FILE_ROWS_PER_STATEMENT = 100;
+/**
+ * The tables whose rows belong to the ledger itself, not to the data an account file carries: when an import's
+ * ledger takes the account's ledger's place, they pass to it (`takeOver`). Every other table with a `ledger_id` is
+ * written by the import (docs/decisions/0707-account-import-in-steps.md; `test/account-import-steps.test.ts`
+ * checks that every table is one or the other).
+ */
+export const LEDGER_OWN_TABLES = [
+  'ledger_members',
+  'ledger_invitations',
+  'categories',
+  'imports',
+  'api_tokens',
+  'ledger_forecasts',
+  'bill_readings',
+] as const;
 /** Rows per page of an export's reads: each page is one synchronous read on SQLite. */
 export const EXPORT_PAGE_ROWS = 1_000;
 /** Ids an export's read walks at most per statement (about 3 ms on SQLite, rows of other ledgers included). */
@@ -236,14 +252,77 @@ export class AccountDataRepository extends Repository {
     return named;
   }
 
-  /** The ledger row, locked until the transaction ends (an import and a concurrent first write run one after the other). */
+  /**
+   * The ledger row, locked until the transaction ends (an import's last step and a concurrent first write run one
+   * after the other); undefined when it is gone.
+   */
   lockLedger(ledgerId: number) {
     return this.db
       .updateTable('ledgers')
       .set((eb) => ({ last_invoice_number: eb.ref('last_invoice_number') }))
       .where('id', '=', ledgerId)
-      .returning(['id', 'name', 'last_invoice_number'])
+      .where('importing_since', 'is', null)
+      .returning(['id', 'name', 'personal_user_id', 'created_at', 'last_invoice_number'])
+      .executeTakeFirst();
+  }
+
+  /** A ledger for an import to write (`importing_since` set, no member: seen by nobody); its id. */
+  async openImport(at: number): Promise<number> {
+    const row = await this.db
+      .insertInto('ledgers')
+      .values({ name: '', personal_user_id: null, created_at: at, importing_since: at })
+      .returning('id')
       .executeTakeFirstOrThrow();
+    return Number(row.id);
+  }
+
+  /**
+   * Makes the import's ledger `staging` the account's in place of `target` (call inside the import's last
+   * transaction, `target` locked and empty): it takes the target's name, creation time, personal owner and invoice
+   * counter (or the file's, if higher), and the target's own rows (`LEDGER_OWN_TABLES`) pass to it; the target goes.
+   * False when `staging` is no longer there (removed by a start of another process: docs/decisions/0707-account-import-in-steps.md).
+   */
+  async takeOver(
+    staging: number,
+    target: NonNullable<Awaited<ReturnType<AccountDataRepository['lockLedger']>>>,
+    lastInvoiceNumber: number,
+  ): Promise<boolean> {
+    // The personal ledger's owner is unique: the target lets go of it first.
+    await this.db.updateTable('ledgers').set({ personal_user_id: null }).where('id', '=', target.id).execute();
+    const taken = await this.db
+      .updateTable('ledgers')
+      .set({
+        name: target.name,
+        personal_user_id: target.personal_user_id,
+        created_at: target.created_at,
+        last_invoice_number: Math.max(Number(target.last_invoice_number), lastInvoiceNumber),
+        importing_since: null,
+      })
+      .where('id', '=', staging)
+      .where('importing_since', 'is not', null)
+      .executeTakeFirst();
+    if (Number(taken.numUpdatedRows) !== 1) return false;
+    for (const table of LEDGER_OWN_TABLES) {
+      await this.db.updateTable(table).set({ ledger_id: staging }).where('ledger_id', '=', target.id).execute();
+    }
+    // The target's change log has no foreign key; its data versions and rollups go with it (cascade).
+    await this.db.deleteFrom('entry_changes').where('ledger_id', '=', target.id).execute();
+    await this.db.deleteFrom('ledgers').where('id', '=', target.id).execute();
+    // A version the ledger never had before: anything read of it before this moment counts as stale.
+    await this.db
+      .insertInto('ledger_data_versions')
+      .values({ ledger_id: staging, version: 1 })
+      .onConflict((oc) => oc.column('ledger_id').doUpdateSet({ version: sql`ledger_data_versions.version + 1` }))
+      .execute();
+    return true;
+  }
+
+  /**
+   * Removes a ledger an import was writing, in short steps (db/ledger-imports.ts); never one made the account's.
+   * False when it was gone already.
+   */
+  removeImport(ledgerId: number): Promise<boolean> {
+    return removeImport(this.db, ledgerId);
   }
 
   async hasData(ledgerId: number): Promise<boolean> {

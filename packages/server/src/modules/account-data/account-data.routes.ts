@@ -106,7 +106,19 @@ export async function accountDataRoutes(
           response: { 200: accountImportSummary, ...errorResponses(400, 401, 409, 413) },
         },
       },
-      async (request) => service.importUpload(request.actor, uploads.get(request) ?? NO_BODY),
+      async (request, reply) => {
+        // A client gone before the answer stops the import, which then stores nothing.
+        const gone = new AbortController();
+        const closed = () => {
+          if (!reply.raw.writableEnded) gone.abort();
+        };
+        reply.raw.once('close', closed);
+        try {
+          return await service.importUpload(request.actor, uploads.get(request) ?? NO_BODY, gone.signal);
+        } finally {
+          reply.raw.off('close', closed);
+        }
+      },
     );
   });
 }

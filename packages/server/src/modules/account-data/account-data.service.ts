@@ -17,6 +17,7 @@ import { ByteReader, looksLikeTar, TAR_BLOCK, type TarEntry } from '../../lib/ta
 import { nextTurn } from '../../lib/turns.ts';
 import { bodyTooLarge } from '../../plugins/body.ts';
 import { billNameKey, entryColumnsOf } from '../bills/bill.mapper.ts';
+import type { HistoryRepository } from '../history/history.repository.ts';
 import { derivePayment } from '../payment-totals/payment-totals.ts';
 import { type AccountDataRepository, FILE_ROWS_PER_STATEMENT as ROWS } from './account-data.repository.ts';
 import { type AccountFilePart, type NamedFile, readAccountFile } from './account-file-parser.ts';
@@ -37,7 +38,10 @@ const ms = (text: string | null) => (text === null ? null : Date.parse(text));
 /** The file's decimal strings are validated by the schema, so they always convert. */
 const cents = (text: string) => toCents(text) as number;
 
-/** The database aborted the import's transaction after its first part (a deadlock): nothing is stored. */
+/**
+ * The import's own ledger, or the account's, went while the import wrote (a start of another server process
+ * removes unfinished imports; the ledger was deleted): nothing is stored.
+ */
 const ACCOUNT_IMPORT_INTERRUPTED = () =>
   new HttpError(
     503,
@@ -45,6 +49,9 @@ const ACCOUNT_IMPORT_INTERRUPTED = () =>
     { 'retry-after': '1' },
     'SERVICE_UNAVAILABLE',
   );
+
+/** The client went away before the import's last step: nothing is stored (nobody reads the answer). */
+const CONNECTION_CLOSED = () => badRequest('The connection closed before the import ended: nothing was stored.');
 
 /**
  * `billfold:account-import:part`: each part of an account file the import has written (`{ kind, items }`), for
@@ -330,11 +337,15 @@ export class AccountDataService {
    * A ledger file as uploaded, told by its first bytes: the ledger archive (a tar of `ledger.json` and the files), or
    * the plain JSON of any version (held to `LIMIT_ACCOUNT_FILE_BYTES`, 413 beyond). Imported as `import` says.
    */
-  async importUpload(actor: Actor, body: AsyncIterable<Uint8Array>): Promise<AccountImportSummary> {
+  async importUpload(
+    actor: Actor,
+    body: AsyncIterable<Uint8Array>,
+    signal?: AbortSignal,
+  ): Promise<AccountImportSummary> {
     const reader = new ByteReader(body);
     if (looksLikeTar(await reader.peek(TAR_BLOCK))) {
       const { json, entries } = await readLedgerJson(reader, this.limits);
-      return this.import(actor, readAccountFile(json), entries);
+      return this.import(actor, readAccountFile(json), signal, entries);
     }
     const limit = this.limits.accountFileBytes;
     const chunks: Uint8Array[] = [];
@@ -344,28 +355,32 @@ export class AccountDataService {
       if (size > limit) throw bodyTooLarge(limit);
       chunks.push(chunk);
     }
-    return this.import(actor, readAccountFile(Buffer.concat(chunks, size)));
+    return this.import(actor, readAccountFile(Buffer.concat(chunks, size)), signal);
   }
 
   /**
-   * Writes a ledger file into the request's ledger part by part as `parts` hands them over (the head first, then
-   * entities, invoices, payments, schedules and their occurrences, attachments: `readAccountFile`), all in one
-   * transaction, or nothing: the account must hold no entity yet (an invoice always has one). The head arrives once
-   * the whole file has been checked, before the transaction starts (a refused file never holds the database); each
-   * part is written in multi-row INSERTs of `FILE_ROWS_PER_STATEMENT` rows with a turn of the event loop between
-   * them, so only a part or two of the file is in memory at once, and a failure in any part rolls every part back.
-   * Stored payment totals are derived from the live payments, as every write path does; the rollup tables follow
-   * through their triggers.
+   * Writes a ledger file into the request's ledger, all or nothing: the account must hold no entity yet (an invoice
+   * always has one). The head arrives once the whole file has been checked (`readAccountFile`), before anything is
+   * written. The parts that follow (entities, invoices, payments, schedules and their occurrences) are written as
+   * they come into a ledger of the import's own that nobody sees (no member, `importing_since` set), each part in a
+   * transaction of its own and in multi-row INSERTs of `FILE_ROWS_PER_STATEMENT` rows with a turn of the event loop
+   * between them: no transaction, and no commit, grows with the file. One short last transaction checks that the
+   * account is still empty, adds the file's categories and makes that ledger the account's (`takeOver`). A failure
+   * at any point, or `signal` (the client gone) before the last step, removes the import's ledger, leaving the
+   * account as it was; one left by a crash goes at the next start (`removeUnfinishedImports`).
+   * docs/decisions/0707-account-import-in-steps.md. Stored payment totals are derived from the live payments, as
+   * every write path does; the rollup tables follow through their triggers.
    *
    * The attached files come from the archive's `files` entries (docs/decisions/1160-ledger-archive.md): once the
    * file is checked and the ledger found empty, each is received into a temp file and checked against the
-   * attachments (`receiveFiles`), and only when all have come are they moved into the store; then the rows are
-   * written. A plain JSON file whose attachments name files is refused. If the rows then fail, the files this import
-   * added to the store and no row names are removed again.
+   * attachments (`receiveFiles`), and only when all have come are they moved into the store, before the import's
+   * ledger is opened. The attachment rows are the last part. A plain JSON file whose attachments name files is refused. If the import then fails, the files
+   * it added to the store and no row names are removed again.
    */
   async import(
     actor: Actor,
     parts: AsyncIterable<AccountFilePart>,
+    signal?: AbortSignal,
     archive?: AsyncGenerator<TarEntry>,
   ): Promise<AccountImportSummary> {
     const stream = parts[Symbol.asyncIterator]();
@@ -375,23 +390,55 @@ export class AccountDataService {
       const first = await stream.next();
       if (first.done || !('head' in first.value)) throw new Error('an account file starts with its head');
       const { head } = first.value;
+      const at = this.now();
+      // What the account refuses is answered before anything is written, and checked again in the last step.
+      if (await this.repo.hasData(actor.ledgerId)) throw conflict(ACCOUNT_NOT_EMPTY);
       if (archive) {
         checkFileLimits(head.files, head.attachmentBytes, this.limits);
-        // Refused before the files are read; checked again under the ledger's lock.
-        if (await this.repo.hasData(actor.ledgerId)) throw conflict(ACCOUNT_NOT_EMPTY);
         received = await receiveFiles(archive, head.files, this.store.tempDir);
         added = await this.storeFiles(head.files, received);
       } else if (head.files.length > 0) throw badRequest(FILES_NOT_CARRIED(head.files.length), 'INVALID_FILE');
-      let begun = false;
-      return await this.repo.transaction(async (repo) => {
-        // The parts cannot be read twice: a transaction the database aborted after the first part is not retried.
-        if (begun) throw ACCOUNT_IMPORT_INTERRUPTED();
-        begun = true;
-        return this.write(repo, actor, head, stream);
-      });
-    } catch (err) {
+      const { nameOf } = await categoriesOfFile(this.repo, actor.ledgerId, head);
+      const staging = await this.repo.openImport(at);
+      try {
+        await this.writeParts(staging, actor, head, nameOf, stream, at, signal);
+        if (signal?.aborted) throw CONNECTION_CLOSED();
+        return await this.repo.transaction(async (repo) => {
+          const target = await repo.lockLedger(actor.ledgerId);
+          if (!target) throw ACCOUNT_IMPORT_INTERRUPTED();
+          if (await repo.hasData(target.id)) throw conflict(ACCOUNT_NOT_EMPTY);
+          const categories = (await categoriesOfFile(repo, target.id, head)).added;
+          await repo.insertCategories(
+            categories.map((c) => ({
+              ledger_id: target.id,
+              name: c.name,
+              name_key: categoryKey(c.name),
+              flow: c.flow,
+              retired_at: c.retired ? ms(c.createdAt) : null,
+              created_at: ms(c.createdAt) as number,
+            })),
+          );
+          if (!(await repo.takeOver(staging, target, head.lastInvoiceNumber))) throw ACCOUNT_IMPORT_INTERRUPTED();
+          const { counts } = head;
+          return {
+            entities: counts.entities,
+            invoices: counts.invoices,
+            payments: counts.payments,
+            schedules: counts.schedules,
+            categories: categories.length,
+            attachments: counts.attachments,
+          };
+        });
+      } catch (error) {
+        // Should this fail too (the database closing), the next start removes it (removeUnfinishedImports). Gone
+        // already, it was removed under the import (by the start of another process): the database's refusal of
+        // the next part is that.
+        const removedHere = await this.repo.removeImport(staging).catch(() => true);
+        throw removedHere || error instanceof HttpError ? error : ACCOUNT_IMPORT_INTERRUPTED();
+      }
+    } catch (error) {
       await this.forget(added);
-      throw err;
+      throw error;
     } finally {
       await stream.return?.(undefined);
       await archive?.return(undefined);
@@ -423,44 +470,22 @@ export class AccountDataService {
     for (const key of keys) if (!named.has(key)) await this.store.remove(key);
   }
 
-  private async write(
-    repo: AccountDataRepository,
+  /** The parts after the head, each written into the import's ledger `ledgerId` in a transaction of its own. */
+  private async writeParts(
+    ledgerId: number,
     actor: Actor,
-    head: Extract<AccountFilePart, { head: unknown }>['head'],
+    head: FileHead,
+    categoryOf: (name: string) => string,
     stream: AsyncIterator<AccountFilePart>,
-  ): Promise<AccountImportSummary> {
-    const { ledgerId } = actor;
-    const ledger = await repo.lockLedger(ledgerId);
-    if (await repo.hasData(ledgerId)) throw conflict(ACCOUNT_NOT_EMPTY);
+    at: number,
+    signal: AbortSignal | undefined,
+  ): Promise<void> {
     // Each item's history starts with its `import`, one multi-row insert per part (ADR 0108).
-    const history = repo.history(this.now());
+    const step = <T>(work: (repo: AccountDataRepository, history: HistoryRepository) => Promise<T>) =>
+      this.repo.transaction((repo) => work(repo, repo.history(at)));
 
-    // The file's own categories join the account's: one the account already has (same name, case and spacing
-    // aside) is kept as it is, and the file's entities take its name.
-    const book = await repo.categoryBook(ledgerId);
-    const added = head.categories.filter((c) => !book.find(c.name));
-    if (book.own.length + added.length > MAX_OWN_CATEGORIES)
-      throw conflict(
-        `The file has ${added.length} categories this account does not have; with its ${book.own.length} that is more than ${MAX_OWN_CATEGORIES}.`,
-        'TOO_MANY_CATEGORIES',
-      );
-    await repo.insertCategories(
-      added.map((c) => ({
-        ledger_id: ledgerId,
-        name: c.name,
-        name_key: categoryKey(c.name),
-        flow: c.flow,
-        retired_at: c.retired ? ms(c.createdAt) : null,
-        created_at: ms(c.createdAt) as number,
-      })),
-    );
-    const categoryNames = new Map(head.categories.map((c) => [categoryKey(c.name), book.find(c.name)?.name ?? c.name]));
-    const categoryOf = (name: string) =>
-      isBuiltInCategory(name)
-        ? normalizeCategory(name)
-        : (categoryNames.get(categoryKey(name)) ?? normalizeCategory(name));
-
-    // One number per written row, by its position in the file: what later parts point at.
+    // One number per written row, by its position in the file: what later parts point at. Set once a part's
+    // transaction has committed (one that the database aborted runs again from the start).
     const { counts } = head;
     const entities: { id: number; columns: ReturnType<typeof entryColumnsOf> }[] = [];
     const entryIds = new Float64Array(counts.invoices);
@@ -472,6 +497,7 @@ export class AccountDataService {
     let attachmentsDone = 0;
 
     for (let next = await stream.next(); !next.done; next = await stream.next()) {
+      if (signal?.aborted) throw CONNECTION_CLOSED();
       const part = next.value;
       if ('entities' in part) {
         const rows = part.entities.map((e) => ({
@@ -484,10 +510,13 @@ export class AccountDataService {
           recycled_at: ms(e.deletedAt),
           created_at: ms(e.createdAt) as number,
         }));
-        const ids = await repo.insertBills(rows, ROWS);
+        const ids = await step(async (repo, history) => {
+          const ids = await repo.insertBills(rows, ROWS);
+          const items = rows.map((row, i) => ({ id: ids[i] as number, before: null, after: row }));
+          await history.recordMany('bill', actor.userId, 'import', items);
+          return ids;
+        });
         for (const [i, row] of rows.entries()) entities.push({ id: ids[i] as number, columns: entryColumnsOf(row) });
-        const items = rows.map((row, i) => ({ id: ids[i] as number, before: null, after: row }));
-        await history.recordMany('bill', actor.userId, 'import', items);
         published(part.entities.length, 'entities');
       } else if ('invoices' in part) {
         const rows = part.invoices.map((inv) => {
@@ -511,10 +540,13 @@ export class AccountDataService {
             created_at: ms(inv.createdAt) as number,
           };
         });
-        const ids = await repo.insertEntries(rows, undefined, ROWS);
+        const ids = await step(async (repo, history) => {
+          const ids = await repo.insertEntries(rows, undefined, ROWS);
+          const items = rows.map((row) => ({ id: ids.get(row.invoice_number) as number, before: null, after: row }));
+          await history.recordMany('entry', actor.userId, 'import', items);
+          return ids;
+        });
         for (const row of rows) entryIds[invoicesDone++] = ids.get(row.invoice_number) as number;
-        const items = rows.map((row) => ({ id: ids.get(row.invoice_number) as number, before: null, after: row }));
-        await history.recordMany('entry', actor.userId, 'import', items);
         published(rows.length, 'invoices');
       } else if ('payments' in part) {
         const rows = part.payments.map((p) => {
@@ -533,67 +565,75 @@ export class AccountDataService {
             created_at: ms(p.createdAt) as number,
           };
         });
-        const ids = await repo.insertPayments(rows, undefined, ROWS);
+        const ids = await step(async (repo, history) => {
+          const ids = await repo.insertPayments(rows, undefined, ROWS);
+          const items = rows.map((row, i) => ({ id: ids[i] as number, before: null, after: row }));
+          await history.recordMany('payment', actor.userId, 'import', items);
+          return ids;
+        });
         for (const id of ids) paymentIds[paymentsDone++] = id;
-        const items = rows.map((row, i) => ({ id: ids[i] as number, before: null, after: row }));
-        await history.recordMany('payment', actor.userId, 'import', items);
         published(rows.length, 'payments');
       } else if ('schedules' in part) {
-        for (const s of part.schedules) {
-          scheduleIds[schedulesDone++] = await repo.insertSchedule({
-            ledger_id: ledgerId,
-            bill_id: (entities[s.entity] as (typeof entities)[number]).id,
-            cadence: s.cadence,
-            interval: s.interval,
-            day_of_month: s.dayOfMonth,
-            first_date: s.firstDate,
-            end_date: s.endDate,
-            max_count: s.count,
-            amount_cents: cents(s.amount),
-            amount_mode: s.amountMode,
-            amount_of: s.averageOf,
-            flow: s.flow === 'income' ? 'INCOMING' : 'OUTGOING',
-            template: s.description,
-            due_days: s.dueDays,
-            autopay_method: s.autopay,
-            paused: s.paused ? 1 : 0,
-            next_date: s.nextDate,
-            created_count: s.occurrenceCount,
-            created_at: ms(s.createdAt) as number,
-          });
-        }
+        const ids = await step(async (repo) => {
+          const ids: number[] = [];
+          for (const s of part.schedules) {
+            ids.push(
+              await repo.insertSchedule({
+                ledger_id: ledgerId,
+                bill_id: (entities[s.entity] as (typeof entities)[number]).id,
+                cadence: s.cadence,
+                interval: s.interval,
+                day_of_month: s.dayOfMonth,
+                first_date: s.firstDate,
+                end_date: s.endDate,
+                max_count: s.count,
+                amount_cents: cents(s.amount),
+                amount_mode: s.amountMode,
+                amount_of: s.averageOf,
+                flow: s.flow === 'income' ? 'INCOMING' : 'OUTGOING',
+                template: s.description,
+                due_days: s.dueDays,
+                autopay_method: s.autopay,
+                paused: s.paused ? 1 : 0,
+                next_date: s.nextDate,
+                created_count: s.occurrenceCount,
+                created_at: ms(s.createdAt) as number,
+              }),
+            );
+          }
+          return ids;
+        });
+        for (const id of ids) scheduleIds[schedulesDone++] = id;
         published(part.schedules.length, 'schedules');
       } else if ('occurrences' in part) {
-        await repo.insertOccurrences(
-          part.occurrences.map((o) => ({
-            schedule_id: scheduleIds[o.schedule] as number,
-            occurrence_date: o.date,
-            entry_id: o.invoice === null ? null : (entryIds[o.invoice] as number),
-            autopay_date: o.autopayDate,
-            payment_id: o.payment === null ? null : (paymentIds[o.payment] as number),
-            created_at: ms(o.createdAt) as number,
-          })),
-          ROWS,
-        );
+        const rows = part.occurrences.map((o) => ({
+          schedule_id: scheduleIds[o.schedule] as number,
+          occurrence_date: o.date,
+          entry_id: o.invoice === null ? null : (entryIds[o.invoice] as number),
+          autopay_date: o.autopayDate,
+          payment_id: o.payment === null ? null : (paymentIds[o.payment] as number),
+          created_at: ms(o.createdAt) as number,
+        }));
+        await step((repo) => repo.insertOccurrences(rows, ROWS));
         published(part.occurrences.length, 'occurrences');
       } else if ('attachments' in part) {
-        await repo.insertAttachments(
-          part.attachments.map((a) => ({
-            ledger_id: ledgerId,
-            entry_id: a.invoice === null ? null : (entryIds[a.invoice] as number),
-            payment_id: a.payment === null ? null : (paymentIds[a.payment] as number),
-            file_key: a.sha256,
-            file_name: a.fileName,
-            content_type: a.contentType,
-            size: a.size,
-            created_by: actor.userId,
-            created_at: ms(a.createdAt) as number,
-          })),
-          ROWS,
-        );
+        const rows = part.attachments.map((a) => ({
+          ledger_id: ledgerId,
+          entry_id: a.invoice === null ? null : (entryIds[a.invoice] as number),
+          payment_id: a.payment === null ? null : (paymentIds[a.payment] as number),
+          file_key: a.sha256,
+          file_name: a.fileName,
+          content_type: a.contentType,
+          size: a.size,
+          created_by: actor.userId,
+          created_at: ms(a.createdAt) as number,
+        }));
+        await step((repo) => repo.insertAttachments(rows, ROWS));
         attachmentsDone += part.attachments.length;
         published(part.attachments.length, 'attachments');
       }
+      // Between two parts' transactions, whatever else the server has to do.
+      await nextTurn();
     }
     if (
       entities.length !== counts.entities ||
@@ -603,14 +643,26 @@ export class AccountDataService {
       attachmentsDone !== counts.attachments
     )
       throw new Error('the account file ended before all its parts were written');
-    await repo.setLastInvoiceNumber(ledgerId, Math.max(Number(ledger.last_invoice_number), head.lastInvoiceNumber));
-    return {
-      entities: counts.entities,
-      invoices: counts.invoices,
-      payments: counts.payments,
-      schedules: counts.schedules,
-      categories: added.length,
-      attachments: counts.attachments,
-    };
   }
+}
+
+type FileHead = Extract<AccountFilePart, { head: unknown }>['head'];
+
+/**
+ * The file's own categories against the account's: the ones to add (the account has none of the same name, case
+ * and spacing aside) and the name each of the file's entities takes (the account's own spelling where it has the
+ * category). Refused when the account would have more than `MAX_OWN_CATEGORIES`.
+ */
+async function categoriesOfFile(repo: AccountDataRepository, ledgerId: number, head: FileHead) {
+  const book = await repo.categoryBook(ledgerId);
+  const added = head.categories.filter((c) => !book.find(c.name));
+  if (book.own.length + added.length > MAX_OWN_CATEGORIES)
+    throw conflict(
+      `The file has ${added.length} categories this account does not have; with its ${book.own.length} that is more than ${MAX_OWN_CATEGORIES}.`,
+      'TOO_MANY_CATEGORIES',
+    );
+  const names = new Map(head.categories.map((c) => [categoryKey(c.name), book.find(c.name)?.name ?? c.name]));
+  const nameOf = (name: string) =>
+    isBuiltInCategory(name) ? normalizeCategory(name) : (names.get(categoryKey(name)) ?? normalizeCategory(name));
+  return { added, nameOf };
 }

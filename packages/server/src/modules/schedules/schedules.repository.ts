@@ -1,4 +1,5 @@
 import { type Insertable, sql, type Updateable } from 'kysely';
+import { notImporting } from '../../db/ledger-imports.ts';
 import { NotificationEvents } from '../../db/notification-events.ts';
 import { Repository } from '../../db/repository.ts';
 import type { ScheduleOccurrencesTable, ScheduleRow, SchedulesTable } from '../../db/schema.ts';
@@ -77,13 +78,17 @@ export class SchedulesRepository extends Repository {
     return row?.last ?? undefined;
   }
 
-  /** Schedules with an occurrence due by `today` that are not paused, oldest first. */
+  /**
+   * Schedules with an occurrence due by `today` that are not paused, oldest first; none of a ledger an account import
+   * is still writing (db/ledger-imports.ts).
+   */
   async dueIds(today: string, limit: number): Promise<number[]> {
     const rows = await this.db
       .selectFrom('schedules')
       .select('id')
       .where('next_date', '<=', today)
       .where('paused', '=', 0)
+      .where(notImporting('ledger_id'))
       .orderBy('next_date')
       .orderBy('id')
       .limit(limit)
@@ -131,12 +136,16 @@ export class SchedulesRepository extends Repository {
     await this.db.updateTable('schedule_occurrences').set(changes).where('id', '=', id).execute();
   }
 
-  /** Occurrences whose automatic payment is due by `today` (of `scheduleId` only, when given). */
+  /**
+   * Occurrences whose automatic payment is due by `today` (of `scheduleId` only, when given); none of a ledger an
+   * account import is still writing.
+   */
   async dueAutopayIds(today: string, limit: number, scheduleId?: number): Promise<number[]> {
     let query = this.db
       .selectFrom('schedule_occurrences')
       .select('id')
       .where('autopay_date', '<=', today)
+      .where('schedule_id', 'in', (eb) => eb.selectFrom('schedules').select('id').where(notImporting('ledger_id')))
       .orderBy('autopay_date')
       .orderBy('id')
       .limit(limit);
