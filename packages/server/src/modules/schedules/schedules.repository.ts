@@ -9,6 +9,9 @@ import { PaymentsRepository } from '../payments/payments.repository.ts';
 /** What a schedule's estimate is read by: the schedule (0 when not saved yet), its ledger, entity and flow. */
 export type ActualsSource = Pick<ScheduleRow, 'id' | 'ledger_id' | 'bill_id' | 'flow'>;
 
+/** The most schedules one statement of `recentActuals` reads for. */
+export const ACTUALS_PER_STATEMENT = 1000;
+
 /** Schedules, their occurrence claims, and the invoice and payment queries on the same connection. */
 export class SchedulesRepository extends Repository {
   entries(): EntriesRepository {
@@ -177,11 +180,18 @@ export class SchedulesRepository extends Repository {
    * what an estimate goes by (docs/decisions/0212-estimated-amounts.md). One statement for all of them: each
    * schedule's own invoices, and its entity's from the `limit`-th newest on (a seek of `entries_live_bill_date`
    * finds that date), of which only a schedule without own ones uses any.
+   * One statement per ACTUALS_PER_STATEMENT schedules.
    */
   async recentActuals(sources: readonly ActualsSource[], limit: number): Promise<Map<number, number[]>> {
     const out = new Map<number, number[]>();
     if (limit <= 0 || sources.length === 0) return out;
-    const { rows: found } = await this.recentActualsQuery(sources, limit).execute(this.db);
+    const found: { sid: number; own: number; date: string; id: number; amount_cents: number }[] = [];
+    // In statements of at most ACTUALS_PER_STATEMENT schedules: each binds four values, and SQLite takes at most
+    // 32,766 in one statement (PostgreSQL 65,535).
+    for (let at = 0; at < sources.length; at += ACTUALS_PER_STATEMENT) {
+      const part = sources.slice(at, at + ACTUALS_PER_STATEMENT);
+      found.push(...(await this.recentActualsQuery(part, limit).execute(this.db)).rows);
+    }
     // Newest first, the schedule's own before its entity's; a schedule with own invoices keeps only those.
     found.sort((a, b) => b.own - a.own || (a.date < b.date ? 1 : a.date > b.date ? -1 : Number(b.id) - Number(a.id)));
     const ownOf = new Set(found.filter((r) => Number(r.own) === 1).map((r) => Number(r.sid)));
