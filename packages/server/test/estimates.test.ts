@@ -290,10 +290,12 @@ describe.each(dialects)('the estimates of many schedules on %s', (dialect) => {
     expect(alone.size).toBeGreaterThan(0);
     // Four bound values a schedule: 17,000 is past both SQLite's 32,766 and PostgreSQL's 65,535. The others name
     // no stored schedule or entity, so they find nothing.
+    const ledgerId = rows[0]?.ledger_id ?? 0;
     const others = Array.from({ length: 17_000 }, (_, i) => ({
-      ...rows[0],
       id: 1_000_000 + i,
+      ledger_id: ledgerId,
       bill_id: 1_000_000 + i,
+      flow: 'OUTGOING',
     }));
     const many = await repo.recentActuals([...others.slice(0, 9_000), ...rows, ...others.slice(9_000)], 3);
     expect(many).toEqual(alone);
