@@ -119,6 +119,7 @@ describe('notifications on the account page', () => {
   });
 
   it('fits a phone: channels and the log at 360 px, light and dark', async () => {
+    state.status = 200;
     const page = await browser.newPage({
       baseUrl: server.baseUrl,
       viewport: { width: 360, height: 800 },
