@@ -34,7 +34,7 @@ export async function expectAccessible(page: Page, where: string): Promise<AxeSu
       await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
       return await new AxeBuilder({ page }).options({ rules: EXTRA_RULES }).analyze();
     } finally {
-      await still.evaluate((element) => element.remove()).catch(() => undefined);
+      await still.evaluate((element) => element.parentNode?.removeChild(element)).catch(() => undefined);
     }
   })();
   const violations = result.violations.map((violation) => ({

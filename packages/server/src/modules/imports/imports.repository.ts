@@ -12,8 +12,8 @@ import { recycledEntry } from '../payment-totals/payment-totals.ts';
 import { DataVersionRepository } from '../read-model/data-version.repository.ts';
 import { addToRollups } from '../read-model/rollup-tables.ts';
 
-/** Page cache of a bulk insert, in KiB (negative: a size, not a page count). */
-const BULK_CACHE_KIB = -64 * 1024;
+/** Page cache of a bulk insert, in KiB (negative: a size, not a page count): docs/decisions/0903-import-speed.md. */
+const BULK_CACHE_KIB = -32 * 1024;
 
 /**
  * The SQLite row triggers of inserts into `entries` and `payments` (migrations `2026-11-23T00-00_rollups` and
@@ -82,7 +82,7 @@ export class ImportsRepository extends Repository {
 
   /**
    * Runs `work`, which only inserts the invoices and payments of import `importId`, as a bulk write. On SQLite:
-   * - with a 64 MB page cache instead of the default 2 MB: the inserts add to each of the many indexes of `entries`
+   * - with a 32 MB page cache instead of the default 2 MB: the inserts add to each of the many indexes of `entries`
    *   at places spread over the whole index, and with the small cache those pages are evicted and read again
    *   many times over (the size is the connection's, and comes back afterwards);
    * - without the row triggers that add each new invoice and payment to the rollups, raise the data version and

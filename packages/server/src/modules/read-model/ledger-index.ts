@@ -63,12 +63,11 @@ export class LedgerIndex extends LedgerIndexStore {
   // ---------------------------------------------------------------- reads
 
   /**
-   * The scope compiled against the columns: the flag bits it fixes, a range per numeric column it bounds, a lookup
-   * table per column it picks values of (categories, entities). The one definition of what a scope means here:
-   * `predicate` tests a slot by it, `match` masks every slot by it.
+   * The scope compiled against the columns: the flag bits it fixes, the bounds it puts on dates, amounts, payment
+   * states, due dates and the invoice number, and lookup tables of the categories and entities it picks. The one
+   * definition of what a scope means here: `inScope` tests a slot by it, for a walk and for `match`'s mask.
    */
   private conditions(s: EntryScope): Conditions {
-    const { date, amount, pay, category, bill, invoice, due } = this.cols;
     let flagMask = LIVE;
     let flagWant = LIVE;
     if (s.flow !== undefined) {
@@ -87,60 +86,48 @@ export class LedgerIndex extends LedgerIndexStore {
       flagMask |= ATTACHED;
       if (s.hasAttachment === 1) flagWant |= ATTACHED;
     }
-    const ranges: Range[] = [];
-    const range = (column: NumberColumn, low: number, high: number) => {
-      if (low > Number.NEGATIVE_INFINITY || high < Number.POSITIVE_INFINITY) ranges.push({ column, low, high });
-    };
-    range(
-      date,
-      s.startDate === undefined ? Number.NEGATIVE_INFINITY : day(s.startDate),
-      s.endDate === undefined ? Number.POSITIVE_INFINITY : day(s.endDate),
-    );
-    range(amount, s.minCents ?? Number.NEGATIVE_INFINITY, s.maxCents ?? Number.POSITIVE_INFINITY);
-    let payLow = 0;
-    let payHigh = 255;
+    const c: Conditions = { flagMask, flagWant, ...UNBOUNDED, categories: null, bills: null };
+    if (s.startDate !== undefined) c.dateLow = day(s.startDate);
+    if (s.endDate !== undefined) c.dateHigh = day(s.endDate);
+    if (s.minCents !== undefined) c.amountLow = s.minCents;
+    if (s.maxCents !== undefined) c.amountHigh = s.maxCents;
     if (s.paid !== undefined) {
       const { op, state } = PAID_FILTERS[s.paid];
-      if (op === '>=') payLow = state;
-      else if (op === '<') payHigh = state - 1;
-      else payLow = payHigh = state;
+      if (op === '>=') c.payLow = state;
+      else if (op === '<') c.payHigh = state - 1;
+      else c.payLow = c.payHigh = state;
     }
     // Due filters: unpaid invoices due within the range (`scopedEntries`); no due date (NO_DUE) is past any `to`.
     if (s.due !== undefined) {
-      payHigh = Math.min(payHigh, PAY_STATE.paid - 1);
-      range(due, s.due.from === undefined ? Number.NEGATIVE_INFINITY : day(s.due.from), day(s.due.to));
+      c.payHigh = Math.min(c.payHigh, PAY_STATE.paid - 1);
+      if (s.due.from !== undefined) c.dueLow = day(s.due.from);
+      c.dueHigh = day(s.due.to);
     }
-    if (payLow > 0 || payHigh < 255) range(pay, payLow, payHigh);
-    if (s.invoiceNumber !== undefined) range(invoice, s.invoiceNumber, s.invoiceNumber);
-    const lookups: Lookup[] = [];
+    if (s.invoiceNumber !== undefined) c.invoiceLow = c.invoiceHigh = s.invoiceNumber;
     if (s.categories) {
-      const table = new Uint8Array(256);
+      c.categories = new Uint8Array(256);
       for (const label of s.categories) {
         const slot = this.categorySlots.get(label);
-        if (slot !== undefined) table[slot] = 1;
+        if (slot !== undefined) c.categories[slot] = 1;
       }
-      lookups.push({ column: category, table });
     }
     if (s.nameKeys) {
       const keys = new Set(s.nameKeys);
-      lookups.push({ column: bill, table: Uint8Array.from(this.bills, (b) => (keys.has(b.nameKey) ? 1 : 0)) });
+      c.bills = Uint8Array.from(this.bills, (b) => (keys.has(b.nameKey) ? 1 : 0));
     }
-    return { flagMask, flagWant, ranges, lookups };
+    c.dated = c.dateLow > UNBOUNDED.dateLow || c.dateHigh < UNBOUNDED.dateHigh;
+    c.sized = c.amountLow > UNBOUNDED.amountLow || c.amountHigh < UNBOUNDED.amountHigh;
+    c.paying = c.payLow > UNBOUNDED.payLow || c.payHigh < UNBOUNDED.payHigh;
+    c.owing = c.dueLow > UNBOUNDED.dueLow || c.dueHigh < UNBOUNDED.dueHigh;
+    c.numbered = c.invoiceLow > UNBOUNDED.invoiceLow || c.invoiceHigh < UNBOUNDED.invoiceHigh;
+    return c;
   }
 
-  /** Whether the invoice in a slot is in the scope, by its `conditions`: for walks that test a few slots. */
+  /** Whether the invoice in a slot is in the scope: for walks that test the slots they meet. */
   private predicate(s: EntryScope): (slot: number) => boolean {
-    const { flagMask, flagWant, ranges, lookups } = this.conditions(s);
-    const { flags } = this.cols;
-    return (i) => {
-      if (((flags[i] as number) & flagMask) !== flagWant) return false;
-      for (const { column, low, high } of ranges) {
-        const v = column[i] as number;
-        if (v < low || v > high) return false;
-      }
-      for (const { column, table } of lookups) if (table[column[i] as number] !== 1) return false;
-      return true;
-    };
+    const c = this.conditions(s);
+    const cols = this.cols;
+    return (slot) => inScope(cols, c, slot) === 1;
   }
 
   /**
@@ -173,7 +160,7 @@ export class LedgerIndex extends LedgerIndexStore {
       buffer && buffer.buffer.byteLength >= n
         ? new Uint8Array(buffer.buffer, 0, n)
         : new Uint8Array(this.cols.id.length).subarray(0, n);
-    const count = maskOf(this.cols.flags, this.conditions(s), mask, n);
+    const count = maskOf(this.cols, this.conditions(s), mask, n);
     const result = { mask, count };
     this.matches.set(key, result);
     return result;
@@ -492,31 +479,75 @@ export class LedgerIndex extends LedgerIndexStore {
   }
 }
 
-type NumberColumn = Columns[keyof Columns];
-/** A column's value within `low`..`high`, both included. */
-type Range = { column: NumberColumn; low: number; high: number };
-/** A column's value is in when `table[value]` is 1. */
-type Lookup = { column: NumberColumn; table: Uint8Array };
-type Conditions = { flagMask: number; flagWant: number; ranges: Range[]; lookups: Lookup[] };
+/** A scope as `LedgerIndex.conditions` compiles it: bounds include both ends; a null table picks every value. */
+type Conditions = typeof UNBOUNDED & {
+  flagMask: number;
+  flagWant: number;
+  categories: Uint8Array | null;
+  bills: Uint8Array | null;
+};
+
+/** Bounds that every invoice is within, and which of them a scope narrows (a test per slot only for those). */
+const UNBOUNDED = {
+  dateLow: Number.NEGATIVE_INFINITY,
+  dateHigh: Number.POSITIVE_INFINITY,
+  dated: false,
+  amountLow: Number.NEGATIVE_INFINITY,
+  amountHigh: Number.POSITIVE_INFINITY,
+  sized: false,
+  payLow: 0,
+  payHigh: 255,
+  paying: false,
+  dueLow: Number.NEGATIVE_INFINITY,
+  dueHigh: Number.POSITIVE_INFINITY,
+  owing: false,
+  invoiceLow: Number.NEGATIVE_INFINITY,
+  invoiceHigh: Number.POSITIVE_INFINITY,
+  numbered: false,
+};
 
 /**
- * Writes 1 to `mask` for the first `n` slots that meet `conditions`, 0 for the others, and returns how many met them:
- * a pass per condition, each one column in a tight loop without a branch, a few times faster than testing slot by slot
- * (docs/performance.md, "Three members reading one ledger at once").
+ * 1 when the invoice in `slot` meets the conditions, else 0. Each narrowed bound is two comparisons without a branch
+ * (random data would mispredict one); whether a bound is narrowed is the same for every slot, so those branches cost
+ * nothing. Small enough to be inlined into the loops that call it.
  */
-function maskOf(flags: Uint8Array, conditions: Conditions, mask: Uint8Array, n: number): number {
-  const { flagMask, flagWant, ranges, lookups } = conditions;
-  for (let i = 0; i < n; i++) mask[i] = +(((flags[i] as number) & flagMask) === flagWant);
-  for (const { column, low, high } of ranges) {
-    for (let i = 0; i < n; i++) {
-      const v = column[i] as number;
-      mask[i] = (mask[i] as number) & +(v >= low) & +(v <= high);
-    }
+function inScope(cols: Columns, c: Conditions, slot: number): number {
+  let ok = +(((cols.flags[slot] as number) & c.flagMask) === c.flagWant);
+  if (c.dated) {
+    const v = cols.date[slot] as number;
+    ok &= +(v >= c.dateLow) & +(v <= c.dateHigh);
   }
-  for (const { column, table } of lookups) {
-    for (let i = 0; i < n; i++) mask[i] = (mask[i] as number) & (table[column[i] as number] as number);
+  if (c.sized) {
+    const v = cols.amount[slot] as number;
+    ok &= +(v >= c.amountLow) & +(v <= c.amountHigh);
   }
+  if (c.paying) {
+    const v = cols.pay[slot] as number;
+    ok &= +(v >= c.payLow) & +(v <= c.payHigh);
+  }
+  if (c.owing) {
+    const v = cols.due[slot] as number;
+    ok &= +(v >= c.dueLow) & +(v <= c.dueHigh);
+  }
+  if (c.numbered) {
+    const v = cols.invoice[slot] as number;
+    ok &= +(v >= c.invoiceLow) & +(v <= c.invoiceHigh);
+  }
+  if (c.categories !== null) ok &= c.categories[cols.category[slot] as number] as number;
+  if (c.bills !== null) ok &= (c.bills[cols.bill[slot] as number] ?? 0) as number;
+  return ok;
+}
+
+/**
+ * Writes `inScope` of each of the first `n` slots to `mask` and returns how many are in: one pass, one byte
+ * written per slot (docs/performance.md, "Three members reading one ledger at once").
+ */
+function maskOf(cols: Columns, c: Conditions, mask: Uint8Array, n: number): number {
   let count = 0;
-  for (let i = 0; i < n; i++) count += mask[i] as number;
+  for (let i = 0; i < n; i++) {
+    const ok = inScope(cols, c, i);
+    mask[i] = ok;
+    count += ok;
+  }
   return count;
 }
