@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/app.ts';
+import { SqliteReader } from '../src/db/sqlite-reader.ts';
 import { CSV_COLUMNS } from '../src/modules/entries/entries-export.ts';
 import { EntriesListService, EXPORT_CHUNK } from '../src/modules/entries/entries-list.service.ts';
 import { DEFAULT_LEDGER_INDEX_OPTIONS } from '../src/modules/read-model/ledger-indexes.ts';
@@ -288,6 +289,31 @@ describe.each(dialects)('GET /api/v1/entries/export on %s', (dialect) => {
         .where('id', '=', tricky[8]?.id ?? 0)
         .execute();
       for (const app of servers) await app.close();
+    }
+  });
+
+  it('reads its chunks by SQL on SQLite’s reader thread, off the event loop, giving the ledger index’s bytes', async () => {
+    const bySql = await buildApp(testConfig(t.database.config, { now: t.clock.now }), {
+      readModel: { ledgerIndex: { ...DEFAULT_LEDGER_INDEX_OPTIONS, maxBytes: 0 } },
+    });
+    const byIndex = await indexedServer(t, alice.headers);
+    const aside = vi.spyOn(SqliteReader.prototype, 'all');
+    try {
+      const path = '/api/v1/entries/export?sortField=amount&sortOrder=desc';
+      const fromSql = await bySql.inject({ method: 'GET', url: path, headers: alice.headers });
+      // Every chunk of the whole ledger, and the empty read that ends it when the last one is full.
+      expect(aside.mock.calls.length).toBe(
+        dialect === 'sqlite' ? Math.floor((bulk.length + tricky.length) / EXPORT_CHUNK) + 1 : 0,
+      );
+      aside.mockClear();
+      const fromIndex = await byIndex.inject({ method: 'GET', url: path, headers: alice.headers });
+      expect(aside).not.toHaveBeenCalled();
+      expect(fromSql.body).toBe(fromIndex.body);
+      expect(parseCsv(fromSql.body)).toHaveLength(1 + bulk.length + tricky.length);
+    } finally {
+      aside.mockRestore();
+      await bySql.close();
+      await byIndex.close();
     }
   });
 

@@ -1,10 +1,20 @@
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteAdapter, type SqliteDatabase, SqliteDialect, sql } from 'kysely';
+import {
+  type CompiledQuery,
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  SqliteAdapter,
+  type SqliteDatabase,
+  SqliteDialect,
+  sql,
+} from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.ts';
 import { startCheckpointer } from './checkpointer.ts';
 import { migrations } from './migrations/index.ts';
 import type { Database } from './schema.ts';
+import { SqliteReader } from './sqlite-reader.ts';
 
 export type Db = Kysely<Database>;
 export type Dialect = DatabaseConfig['dialect'];
@@ -33,19 +43,34 @@ export function createDatabase(config: DatabaseConfig): Db {
   const checkpointer = sqlite.memory ? null : startCheckpointer(config.file);
   if (checkpointer) sqlite.pragma('wal_autocheckpoint = 0');
   const database = withStatementCache(sqlite);
+  const reader = sqlite.memory ? null : new SqliteReader(config.file);
   const db = new Kysely<Database>({
     dialect: new SqliteDialect({
       database: {
         ...database,
         close: () => {
           checkpointer?.close();
+          reader?.close();
           database.close();
         },
       },
     }),
   });
   sqliteHandles.set(db, sqlite);
+  if (reader) readers.set(db, reader);
   return db;
+}
+
+const readers = new WeakMap<Db, SqliteReader>();
+
+/**
+ * Runs a read that may take seconds on SQLite's reader thread (`SqliteReader`), off the event loop; on PostgreSQL (or
+ * a SQLite database in memory) through the app's own connections.
+ */
+export async function readAside<R>(db: Db, query: { compile: () => CompiledQuery<R> }): Promise<R[]> {
+  const reader = readers.get(db);
+  const compiled = query.compile();
+  return reader ? reader.all(compiled) : (await db.executeQuery(compiled)).rows;
 }
 
 const sqliteHandles = new WeakMap<Db, SQLite.Database>();

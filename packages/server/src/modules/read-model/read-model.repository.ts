@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { type SelectExpression, sql } from 'kysely';
-import { type Db, isSqlite } from '../../db/database.ts';
+import { type Db, isSqlite, readAside } from '../../db/database.ts';
 import { Repository } from '../../db/repository.ts';
 import type { Database } from '../../db/schema.ts';
 import { type CategoryBook, readFilterBook } from '../categories/category-book.ts';
@@ -211,7 +211,8 @@ export class ReadModelRepository extends Repository {
 
   /** The next `limit` rows strictly after `after` (keyset paging: cost independent of depth). */
   async chunk(s: EntryScope, sort: EntrySort, after: SortKey | null, limit: number) {
-    return this.chunkQuery(s, sort, after, limit, await this.hints(s, sort, limit)).execute();
+    // A chunk of a filter and order no index serves reads the whole scope: seconds on a large ledger, off the loop.
+    return readAside(this.db, this.chunkQuery(s, sort, after, limit, await this.hints(s, sort, limit)));
   }
 
   chunkQuery(s: EntryScope, sort: EntrySort, after: SortKey | null, limit: number, hints: SqlHints) {
@@ -269,7 +270,7 @@ export class ReadModelRepository extends Repository {
   async monthGroups(s: EntryScope): Promise<MonthGroup[]> {
     const indexed = await this.indexes.read(s.ledgerId, (index) => index.monthGroups(index.match(s).mask));
     if (indexed) return indexed.value;
-    const rows = await scopedEntries(this.db, s)
+    const query = scopedEntries(this.db, s)
       .select([
         sql<string>`substr(date, 1, 7)`.as('month'),
         'flow',
@@ -277,9 +278,13 @@ export class ReadModelRepository extends Repository {
         'category',
         sql<number>`sum(amount_cents)`.as('amount'),
       ])
-      .groupBy([sql`substr(date, 1, 7)`, 'flow', 'internal', 'category'])
-      .execute();
-    return rows.map((r) => ({ month: r.month, side: sideOf(r), category: r.category, amount: num(r.amount) }));
+      .groupBy([sql`substr(date, 1, 7)`, 'flow', 'internal', 'category']);
+    return (await readAside(this.db, query)).map((r) => ({
+      month: r.month,
+      side: sideOf(r),
+      category: r.category,
+      amount: num(r.amount),
+    }));
   }
 
   private async rollupEntryGroups(s: EntryScope): Promise<EntryGroup[]> {
@@ -287,16 +292,18 @@ export class ReadModelRepository extends Repository {
   }
 
   private async scanEntryGroups(s: EntryScope): Promise<EntryGroup[]> {
-    const rows = await scopedEntries(this.db, s)
-      .select([
-        'flow',
-        'internal',
-        'bill_name',
-        'category',
-        ...ENTRY_SUM_NAMES.map((name) => sql<number>`sum(${sql.raw(ENTRY_SUMS[name].sql)})`.as(name)),
-      ])
-      .groupBy(['flow', 'internal', 'bill_name', 'category'])
-      .execute();
+    const rows = await readAside(
+      this.db,
+      scopedEntries(this.db, s)
+        .select([
+          'flow',
+          'internal',
+          'bill_name',
+          'category',
+          ...ENTRY_SUM_NAMES.map((name) => sql<number>`sum(${sql.raw(ENTRY_SUMS[name].sql)})`.as(name)),
+        ])
+        .groupBy(['flow', 'internal', 'bill_name', 'category']),
+    );
     return rows.map(toEntryGroup);
   }
 
@@ -307,7 +314,7 @@ export class ReadModelRepository extends Repository {
   /** Σ and count of the live payments of the scope's entries per flow, internal flag and method. */
   private async scanMethodGroups(s: EntryScope): Promise<MethodGroup[]> {
     const entries = scopedEntries(this.db, s).where('payment_count', '>', 0).select(['id', 'flow', 'internal']);
-    const rows = await this.db
+    const query = this.db
       .selectFrom('payments')
       .innerJoin(entries.as('e'), 'e.id', 'payments.entry_id')
       .where('payments.ledger_id', '=', s.ledgerId)
@@ -320,9 +327,8 @@ export class ReadModelRepository extends Repository {
         eb.fn.sum<number>('payments.amount_cents').as('total'),
         eb.fn.countAll<number>().as('count'),
       ])
-      .groupBy(['e.flow', 'e.internal', 'payments.type', 'payments.medium'])
-      .execute();
-    return rows.map(toMethodGroup);
+      .groupBy(['e.flow', 'e.internal', 'payments.type', 'payments.medium']);
+    return (await readAside(this.db, query)).map(toMethodGroup);
   }
 
   /**
