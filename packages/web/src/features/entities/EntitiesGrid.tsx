@@ -53,7 +53,7 @@ export function EntitiesGrid({
       {
         field: 'category',
         headerName: 'Category',
-        minWidth: 170,
+        minWidth: 140,
         valueGetter: (_value, row) => categoryLabel(row.category),
       },
       {
@@ -66,7 +66,7 @@ export function EntitiesGrid({
       {
         field: 'balance',
         headerName: 'Open Balance',
-        minWidth: 190,
+        minWidth: 170,
         align: 'right',
         headerAlign: 'right',
         renderCell: ({ row }) => (
@@ -78,7 +78,7 @@ export function EntitiesGrid({
       {
         field: 'nextDue',
         headerName: 'Next Due',
-        minWidth: 200,
+        minWidth: 170,
         renderCell: ({ row }) => <DueDate entry={{ dueDate: row.nextDueDate, status: false }} dense />,
       },
       {
@@ -86,7 +86,7 @@ export function EntitiesGrid({
         headerName: 'Recurring Invoices',
         sortable: false,
         flex: 1.5,
-        minWidth: 240,
+        minWidth: 200,
         renderCell: ({ row }) =>
           row.schedules.length === 0 ? (
             <Box sx={{ color: 'text.secondary' }}>—</Box>
