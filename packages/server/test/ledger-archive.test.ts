@@ -8,7 +8,8 @@ import type { RecycleList } from '@billfold/contract/recycle';
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import { Jimp } from 'jimp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { AccountDataRepository } from '../src/modules/account-data/account-data.repository.ts';
 import { FILES_NOT_CARRIED } from '../src/modules/account-data/account-data.service.ts';
 import { oneInvoiceFile } from './helpers/account-file.ts';
 import { createTestApp, type Dialect, dialects, type TestApp } from './helpers/app.ts';
@@ -385,7 +386,7 @@ describe.each(dialects)('hostile ledger archives on %s', (dialect) => {
     expect(stored().length).toBe(before.length + 2);
   });
 
-  it('takes the files back out of the store when the rows then fail (409 in the transaction)', async () => {
+  it('refuses a file with too many categories before it receives any of its files (409, nothing stored)', async () => {
     const crowded = await userOf(t);
     // An account with the most categories of its own allowed and nothing else: empty, so the files are received.
     const categories = Array.from({ length: 200 }, (_, i) => ({
@@ -400,12 +401,68 @@ describe.each(dialects)('hostile ledger archives on %s', (dialect) => {
     const file = { ...base.file, categories: [{ ...categories[0], name: 'One more' }] };
     const fresh = pdfFile('Taken back');
     const rows = [{ ...(file.attachments[0] as AccountFileAttachment), size: fresh.length, sha256: sha256(fresh) }];
-    const res = await importBody(
-      crowded,
-      rawTar([json({ ...file, attachments: rows } as AccountFile), { name: `files/${sha256(fresh)}`, body: fresh }]),
-    );
-    expect(res.statusCode, res.body).toBe(409);
-    expect(res.json().code).toBe('TOO_MANY_CATEGORIES');
+    const put = vi.spyOn(t.app.files, 'put');
+    try {
+      const res = await importBody(
+        crowded,
+        rawTar([json({ ...file, attachments: rows } as AccountFile), { name: `files/${sha256(fresh)}`, body: fresh }]),
+      );
+      expect(res.statusCode, res.body).toBe(409);
+      expect(res.json().code).toBe('TOO_MANY_CATEGORIES');
+      expect(put).not.toHaveBeenCalled();
+    } finally {
+      put.mockRestore();
+    }
+    expect(stored()).toEqual(before);
+  });
+  it('takes the files back out of the store when the import then fails in its last step', async () => {
+    const api = await userOf(t);
+    const before = stored();
+    const fresh = pdfFile('Taken back at the end');
+    const file = base.file;
+    const rows = [{ ...(file.attachments[0] as AccountFileAttachment), size: fresh.length, sha256: sha256(fresh) }];
+    // Another start removed the import's ledger under it: the last step finds nothing to take over.
+    const lost = vi.spyOn(AccountDataRepository.prototype, 'takeOver').mockResolvedValueOnce(false);
+    try {
+      const res = await importBody(
+        api,
+        rawTar([json({ ...file, attachments: rows } as AccountFile), { name: `files/${sha256(fresh)}`, body: fresh }]),
+      );
+      expect(res.statusCode, res.body).toBe(503);
+      expect(lost).toHaveBeenCalledTimes(1);
+    } finally {
+      lost.mockRestore();
+    }
+    expect(stored()).toEqual(before);
+  });
+
+  it('takes back the files it stored when storing a later one fails', async () => {
+    const api = await userOf(t);
+    const before = stored();
+    const [first, second] = [pdfFile('Stored first'), pdfFile('Not stored')];
+    const template = base.file.attachments[0] as AccountFileAttachment;
+    const rows = [first, second].map((bytes) => ({ ...template, size: bytes.length, sha256: sha256(bytes) }));
+    const put = t.app.files.put.bind(t.app.files);
+    let calls = 0;
+    const failing = vi.spyOn(t.app.files, 'put').mockImplementation(async (key, temp, size) => {
+      calls++;
+      if (calls === 2) throw new Error('the store is full');
+      await put(key, temp, size);
+    });
+    try {
+      const res = await importBody(
+        api,
+        rawTar([
+          json({ ...base.file, attachments: rows } as AccountFile),
+          { name: `files/${sha256(first)}`, body: first },
+          { name: `files/${sha256(second)}`, body: second },
+        ]),
+      );
+      expect(res.statusCode).toBe(500);
+      expect(calls).toBe(2);
+    } finally {
+      failing.mockRestore();
+    }
     expect(stored()).toEqual(before);
   });
 });

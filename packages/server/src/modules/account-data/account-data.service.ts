@@ -385,7 +385,7 @@ export class AccountDataService {
   ): Promise<AccountImportSummary> {
     const stream = parts[Symbol.asyncIterator]();
     let received: ReceivedFiles | null = null;
-    let added: string[] = [];
+    const added: string[] = [];
     try {
       const first = await stream.next();
       if (first.done || !('head' in first.value)) throw new Error('an account file starts with its head');
@@ -393,12 +393,12 @@ export class AccountDataService {
       const at = this.now();
       // What the account refuses is answered before anything is written, and checked again in the last step.
       if (await this.repo.hasData(actor.ledgerId)) throw conflict(ACCOUNT_NOT_EMPTY);
+      const { nameOf } = await categoriesOfFile(this.repo, actor.ledgerId, head);
       if (archive) {
         checkFileLimits(head.files, head.attachmentBytes, this.limits);
         received = await receiveFiles(archive, head.files, this.store.tempDir);
-        added = await this.storeFiles(head.files, received);
+        await this.storeFiles(head.files, received, added);
       } else if (head.files.length > 0) throw badRequest(FILES_NOT_CARRIED(head.files.length), 'INVALID_FILE');
-      const { nameOf } = await categoriesOfFile(this.repo, actor.ledgerId, head);
       const staging = await this.repo.openImport(at);
       try {
         await this.writeParts(staging, actor, head, nameOf, stream, at, signal);
@@ -446,9 +446,11 @@ export class AccountDataService {
     }
   }
 
-  /** Moves the received files into the store; the keys it did not hold before, which a failed import takes back. */
-  private async storeFiles(files: readonly NamedFile[], received: ReceivedFiles): Promise<string[]> {
-    const added: string[] = [];
+  /**
+   * Moves the received files into the store, adding to `added` each key it did not hold before as soon as it is
+   * stored: a failed import takes those back, a failure storing a later file included.
+   */
+  private async storeFiles(files: readonly NamedFile[], received: ReceivedFiles, added: string[]): Promise<void> {
     for (const file of files) {
       const temp = received.temps.get(file.sha256) as string;
       const held = await this.store.head(file.sha256);
@@ -456,7 +458,6 @@ export class AccountDataService {
       received.temps.delete(file.sha256);
       if (!held) added.push(file.sha256);
     }
-    return added;
   }
 
   /**
