@@ -386,6 +386,16 @@ describe.each(dialects)('hostile ledger archives on %s', (dialect) => {
     expect(stored().length).toBe(before.length + 2);
   });
 
+  /** An archive of `file` whose attachments are `bodies`, each on the file's first attachment's invoice. */
+  const archiveOf = (file: AccountFile, bodies: Buffer[]) => {
+    const template = file.attachments[0] as AccountFileAttachment;
+    const attachments = bodies.map((body) => ({ ...template, size: body.length, sha256: sha256(body) }));
+    return rawTar([
+      json({ ...file, attachments } as AccountFile),
+      ...bodies.map((body) => ({ name: `files/${sha256(body)}`, body })),
+    ]);
+  };
+
   it('refuses a file with too many categories before it receives any of its files (409, nothing stored)', async () => {
     const crowded = await userOf(t);
     // An account with the most categories of its own allowed and nothing else: empty, so the files are received.
@@ -398,15 +408,10 @@ describe.each(dialects)('hostile ledger archives on %s', (dialect) => {
     const empty = { ...oneInvoiceFile(), entities: [], invoices: [], payments: [], lastInvoiceNumber: 0, categories };
     expect((await request(crowded, 'POST', '/account/import', empty)).statusCode).toBe(200);
     const before = stored();
-    const file = { ...base.file, categories: [{ ...categories[0], name: 'One more' }] };
-    const fresh = pdfFile('Taken back');
-    const rows = [{ ...(file.attachments[0] as AccountFileAttachment), size: fresh.length, sha256: sha256(fresh) }];
+    const file = { ...base.file, categories: [{ ...categories[0], name: 'One more' }] } as AccountFile;
     const put = vi.spyOn(t.app.files, 'put');
     try {
-      const res = await importBody(
-        crowded,
-        rawTar([json({ ...file, attachments: rows } as AccountFile), { name: `files/${sha256(fresh)}`, body: fresh }]),
-      );
+      const res = await importBody(crowded, archiveOf(file, [pdfFile('Taken back')]));
       expect(res.statusCode, res.body).toBe(409);
       expect(res.json().code).toBe('TOO_MANY_CATEGORIES');
       expect(put).not.toHaveBeenCalled();
@@ -415,19 +420,14 @@ describe.each(dialects)('hostile ledger archives on %s', (dialect) => {
     }
     expect(stored()).toEqual(before);
   });
+
   it('takes the files back out of the store when the import then fails in its last step', async () => {
     const api = await userOf(t);
     const before = stored();
-    const fresh = pdfFile('Taken back at the end');
-    const file = base.file;
-    const rows = [{ ...(file.attachments[0] as AccountFileAttachment), size: fresh.length, sha256: sha256(fresh) }];
     // Another start removed the import's ledger under it: the last step finds nothing to take over.
     const lost = vi.spyOn(AccountDataRepository.prototype, 'takeOver').mockResolvedValueOnce(false);
     try {
-      const res = await importBody(
-        api,
-        rawTar([json({ ...file, attachments: rows } as AccountFile), { name: `files/${sha256(fresh)}`, body: fresh }]),
-      );
+      const res = await importBody(api, archiveOf(base.file, [pdfFile('Taken back at the end')]));
       expect(res.statusCode, res.body).toBe(503);
       expect(lost).toHaveBeenCalledTimes(1);
     } finally {
@@ -439,9 +439,6 @@ describe.each(dialects)('hostile ledger archives on %s', (dialect) => {
   it('takes back the files it stored when storing a later one fails', async () => {
     const api = await userOf(t);
     const before = stored();
-    const [first, second] = [pdfFile('Stored first'), pdfFile('Not stored')];
-    const template = base.file.attachments[0] as AccountFileAttachment;
-    const rows = [first, second].map((bytes) => ({ ...template, size: bytes.length, sha256: sha256(bytes) }));
     const put = t.app.files.put.bind(t.app.files);
     let calls = 0;
     const failing = vi.spyOn(t.app.files, 'put').mockImplementation(async (key, temp, size) => {
@@ -450,14 +447,7 @@ describe.each(dialects)('hostile ledger archives on %s', (dialect) => {
       await put(key, temp, size);
     });
     try {
-      const res = await importBody(
-        api,
-        rawTar([
-          json({ ...base.file, attachments: rows } as AccountFile),
-          { name: `files/${sha256(first)}`, body: first },
-          { name: `files/${sha256(second)}`, body: second },
-        ]),
-      );
+      const res = await importBody(api, archiveOf(base.file, [pdfFile('Stored first'), pdfFile('Not stored')]));
       expect(res.statusCode).toBe(500);
       expect(calls).toBe(2);
     } finally {

@@ -1,7 +1,7 @@
 import { channel } from 'node:diagnostics_channel';
 import { statSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { sqliteThread } from './sqlite-thread.ts';
 
 /**
  * `billfold:sqlite:checkpoint`: each checkpoint the checkpointer thread has run (`{ file, busy, log, checkpointed }`,
@@ -16,12 +16,8 @@ const START_BYTES = 1_000 * 4_096;
 /** How often the WAL is looked at and, once the thread runs, checkpointed. */
 const EVERY_MS = 1_000;
 
-// CommonJS, evaluated as the worker's code: nothing to compile, so it starts the same from source and compiled.
-const WORKER = `
-const { parentPort, workerData } = require('node:worker_threads');
-const SQLite = require(workerData.sqlite);
-const db = new SQLite(workerData.file, { fileMustExist: true });
-db.pragma('busy_timeout = 5000');
+/** The checkpointer thread's code, after `sqliteThread`'s prelude. */
+const CHECKPOINTS = `
 parentPort.on('message', (message) => {
   if (message === 'close') {
     db.close();
@@ -54,10 +50,7 @@ export function startCheckpointer(file: string): { close: () => void } {
         return;
       }
       if (size < START_BYTES) return;
-      const started = new Worker(WORKER, {
-        eval: true,
-        workerData: { file, sqlite: createRequire(import.meta.url).resolve('better-sqlite3') },
-      });
+      const started = sqliteThread(file, { readonly: false }, CHECKPOINTS);
       started.unref();
       started.on('message', (result: { busy: number; log: number; checkpointed: number }) => {
         running = false;

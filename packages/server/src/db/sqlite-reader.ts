@@ -1,13 +1,9 @@
-import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { CompiledQuery } from 'kysely';
+import { sqliteThread } from './sqlite-thread.ts';
 
-// CommonJS, evaluated as the worker's code (as db/checkpointer.ts): it starts the same from source and compiled.
-const WORKER = `
-const { parentPort, workerData } = require('node:worker_threads');
-const SQLite = require(workerData.sqlite);
-const db = new SQLite(workerData.file, { readonly: true, fileMustExist: true });
-db.pragma('busy_timeout = 5000');
+/** The reader thread's code, after `sqliteThread`'s prelude: runs each statement it is sent, keeping 100 prepared. */
+const READS = `
 const prepared = new Map();
 parentPort.on('message', ({ id, sql, parameters }) => {
   try {
@@ -58,10 +54,7 @@ export class SqliteReader {
 
   private started(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(WORKER, {
-      eval: true,
-      workerData: { file: this.file, sqlite: createRequire(import.meta.url).resolve('better-sqlite3') },
-    });
+    const worker = sqliteThread(this.file, { readonly: true }, READS);
     worker.unref();
     worker.on('message', ({ id, rows, error }: Answer) => {
       const waiter = this.waiting.get(id);

@@ -513,30 +513,18 @@ const UNBOUNDED = {
  */
 function inScope(cols: Columns, c: Conditions, slot: number): number {
   let ok = +(((cols.flags[slot] as number) & c.flagMask) === c.flagWant);
-  if (c.dated) {
-    const v = cols.date[slot] as number;
-    ok &= +(v >= c.dateLow) & +(v <= c.dateHigh);
-  }
-  if (c.sized) {
-    const v = cols.amount[slot] as number;
-    ok &= +(v >= c.amountLow) & +(v <= c.amountHigh);
-  }
-  if (c.paying) {
-    const v = cols.pay[slot] as number;
-    ok &= +(v >= c.payLow) & +(v <= c.payHigh);
-  }
-  if (c.owing) {
-    const v = cols.due[slot] as number;
-    ok &= +(v >= c.dueLow) & +(v <= c.dueHigh);
-  }
-  if (c.numbered) {
-    const v = cols.invoice[slot] as number;
-    ok &= +(v >= c.invoiceLow) & +(v <= c.invoiceHigh);
-  }
+  if (c.dated) ok &= within(cols.date[slot] as number, c.dateLow, c.dateHigh);
+  if (c.sized) ok &= within(cols.amount[slot] as number, c.amountLow, c.amountHigh);
+  if (c.paying) ok &= within(cols.pay[slot] as number, c.payLow, c.payHigh);
+  if (c.owing) ok &= within(cols.due[slot] as number, c.dueLow, c.dueHigh);
+  if (c.numbered) ok &= within(cols.invoice[slot] as number, c.invoiceLow, c.invoiceHigh);
   if (c.categories !== null) ok &= c.categories[cols.category[slot] as number] as number;
   if (c.bills !== null) ok &= (c.bills[cols.bill[slot] as number] ?? 0) as number;
   return ok;
 }
+
+/** 1 when `low ≤ value ≤ high`, else 0: two comparisons, no branch. */
+const within = (value: number, low: number, high: number) => +(value >= low) & +(value <= high);
 
 /**
  * Writes `inScope` of each of the first `n` slots to `mask` and returns how many are in: one pass, one byte

@@ -9,6 +9,9 @@ import { PaymentsRepository } from '../payments/payments.repository.ts';
 /** What a schedule's estimate is read by: the schedule (0 when not saved yet), its ledger, entity and flow. */
 export type ActualsSource = Pick<ScheduleRow, 'id' | 'ledger_id' | 'bill_id' | 'flow'>;
 
+/** A confirmed invoice `recentActuals` reads for schedule `sid`: one of its own (`own` 1) or of its entity's. */
+type ActualRow = { sid: number; own: number; date: string; id: number; amount_cents: number };
+
 /** The most schedules one statement of `recentActuals` reads for. */
 export const ACTUALS_PER_STATEMENT = 1000;
 
@@ -177,17 +180,15 @@ export class SchedulesRepository extends Repository {
   /**
    * For each schedule (by id; 0 for one not saved yet), the amounts, newest first by date then id, of at most `limit`
    * confirmed live invoices it created; or, when it has none, of its entity's confirmed live invoices of its flow:
-   * what an estimate goes by (docs/decisions/0212-estimated-amounts.md). One statement for all of them: each
+   * what an estimate goes by (docs/decisions/0212-estimated-amounts.md). One statement for up to
+   * `ACTUALS_PER_STATEMENT` of them (each binds four values; SQLite takes at most 32,766 in one statement): each
    * schedule's own invoices, and its entity's from the `limit`-th newest on (a seek of `entries_live_bill_date`
    * finds that date), of which only a schedule without own ones uses any.
-   * One statement per ACTUALS_PER_STATEMENT schedules.
    */
   async recentActuals(sources: readonly ActualsSource[], limit: number): Promise<Map<number, number[]>> {
     const out = new Map<number, number[]>();
     if (limit <= 0 || sources.length === 0) return out;
-    const found: { sid: number; own: number; date: string; id: number; amount_cents: number }[] = [];
-    // In statements of at most ACTUALS_PER_STATEMENT schedules: each binds four values, and SQLite takes at most
-    // 32,766 in one statement (PostgreSQL 65,535).
+    const found: ActualRow[] = [];
     for (let at = 0; at < sources.length; at += ACTUALS_PER_STATEMENT) {
       const part = sources.slice(at, at + ACTUALS_PER_STATEMENT);
       found.push(...(await this.recentActualsQuery(part, limit).execute(this.db)).rows);
@@ -220,7 +221,7 @@ export class SchedulesRepository extends Repository {
       sql`${sql.ref(`${alias}.recycled_at`)} is null and ${sql.ref(`${alias}.estimated`)} = 0`;
     const sameEntity = (alias: string) =>
       sql`${sql.ref(`${alias}.ledger_id`)} = src.ledger_id and ${sql.ref(`${alias}.bill_id`)} = src.bill_id and ${sql.ref(`${alias}.flow`)} = src.flow`;
-    return sql<{ sid: number; own: number; date: string; id: number; amount_cents: number }>`
+    return sql<ActualRow>`
       with src (sid, ledger_id, bill_id, flow) as (values ${sql.join(rows)})
       select src.sid as sid, 1 as own, e.date as date, e.id as id, e.amount_cents as amount_cents
         from src
