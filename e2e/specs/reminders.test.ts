@@ -75,8 +75,8 @@ describe('email reminders on a server with mail settings', () => {
     expect(await days.getAttribute('aria-disabled')).toBe('true');
 
     await toggle.click();
+    await expect.poll(() => toggle.isChecked()).toBe(true);
     await expect.poll(() => days.getAttribute('aria-disabled')).toBeNull();
-    expect(await toggle.isChecked()).toBe(true);
     expect(await days.textContent()).toBe('7 days');
     await days.click();
     await page.getByRole('option', { name: '14 days' }).click();
@@ -100,8 +100,9 @@ describe('email reminders on a server with mail settings', () => {
     await screenshot(page, 'due-account-reminders');
 
     await toggle.click();
-    await expect.poll(() => days.getAttribute('aria-disabled')).toBe('true');
-    expect(await toggle.isChecked()).toBe(false);
+    // The field is disabled while the save is pending too, so wait for the saved state: the switch off.
+    await expect.poll(() => toggle.isChecked()).toBe(false);
+    expect(await days.getAttribute('aria-disabled')).toBe('true');
     await page.reload();
     await days.waitFor();
     expect(await toggle.isChecked()).toBe(false);
