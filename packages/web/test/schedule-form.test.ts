@@ -70,6 +70,11 @@ describe('schedule form', () => {
     expect(immediateCount(past, '2026-11-22')).toBe(2);
     expect(immediateCount(form({ firstDate: '2026-12-01' }), '2026-11-22')).toBe(0);
     expect(previewDates(form({ interval: 'x' }), '2026-11-22')).toEqual([]);
+    // On an invoice's own day it is created at once, not listed as a next one too.
+    expect(previewDates(past, '2026-11-30')).toEqual(['2026-12-31', '2027-01-31', '2027-02-28']);
+    expect(immediateCount(past, '2026-11-30')).toBe(3);
+    // A first date of today: that one at once, the next ones after it.
+    expect(previewDates(form({ firstDate: '2026-11-22', dayOfMonth: '22' }), '2026-11-22')[0]).toBe('2026-12-22');
   });
 
   it('shows a stored schedule as it was entered', () => {

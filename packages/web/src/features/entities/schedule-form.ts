@@ -1,4 +1,4 @@
-import { isValidIsoDate } from '@billfold/contract/dates';
+import { addDays, isValidIsoDate } from '@billfold/contract/dates';
 import { formatUsd } from '@billfold/contract/money';
 import type { PaymentMethodCode } from '@billfold/contract/payment-methods';
 import {
@@ -205,12 +205,15 @@ export function checkScheduleForm(values: ScheduleFormValues): string | null {
   return /[.!?]$/.test(sentence) ? sentence : `${sentence}.`;
 }
 
-/** The next few invoice dates the form describes, from today (or its first date, if later); none while it is invalid. */
+/**
+ * The next few invoice dates the form describes: from its first date when that is after today, else from tomorrow
+ * (an invoice dated today is one of those created at once, `immediateCount`); none while it is invalid.
+ */
 export function previewDates(values: ScheduleFormValues, today: string, limit = 3): string[] {
   const parsed = scheduleBody.safeParse(toScheduleBody(values));
   if (!parsed.success) return [];
   const rule: ScheduleRule = parsed.data;
-  return upcomingOccurrences(rule, rule.firstDate > today ? rule.firstDate : today, limit);
+  return upcomingOccurrences(rule, rule.firstDate > today ? rule.firstDate : addDays(today, 1), limit);
 }
 
 /** How many invoices a new schedule creates at once: its occurrences dated up to today (past the limit, one more). */
