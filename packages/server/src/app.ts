@@ -181,6 +181,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       ledgerIndex: {
         ...DEFAULT_LEDGER_INDEX_OPTIONS,
         maxBytes: config.ledgerIndexMb * 1024 * 1024,
+        savedDir: config.ledgerIndexDir === undefined ? join(config.dataDir, 'ledger-indexes') : config.ledgerIndexDir,
         ...options.readModel?.ledgerIndex,
       },
     },

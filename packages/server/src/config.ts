@@ -31,6 +31,11 @@ export interface Config {
   refreshReuseSeconds: number;
   /** Memory for the users' ledger indexes in MiB; 0 answers every read from SQL (docs/decisions/0405-ledger-index.md). */
   ledgerIndexMb: number;
+  /**
+   * Where the indexes of large ledgers are saved to be read back at the next start (docs/decisions/0407-saved-ledger-index.md);
+   * absent: `dataDir/ledger-indexes`; null: never saved.
+   */
+  ledgerIndexDir?: string | null;
   /** Folder of the built web app; served when it exists. */
   webRoot: string | null;
   /** Injected clock: tests move time, production reads the wall clock. */

@@ -69,9 +69,11 @@ const removingImports = removeUnfinishedImports(app.db, leftImports, stopRemovin
     if (removed.ledgers > 0) app.log.info(removed, 'unfinished imports removed');
   })
   .catch((err: unknown) => app.log.error({ err }, 'removing unfinished imports failed'));
-app.finishBeforeClose(() => {
+app.finishBeforeClose(async () => {
   stopRemoving.abort();
-  return Promise.all([stopJobs(), preloading, removingImports]);
+  await Promise.all([stopJobs(), preloading, removingImports]);
+  // The large ledgers' indexes, as they are now, for the next start to read back (docs/decisions/0407-saved-ledger-index.md).
+  await app.ledgerIndexes.saveAll();
 });
 
 /**

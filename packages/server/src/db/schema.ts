@@ -168,6 +168,14 @@ export interface LedgerDataVersionsTable {
   version: number;
 }
 
+/** The token of each ledger's saved index file (migration `2026-12-09T00-00_ledger_index_files`, ADR 0407). */
+export interface LedgerIndexFilesTable {
+  ledger_id: number;
+  token: string;
+  version: number;
+  saved_at: number;
+}
+
 /** The invoices each data version wrote (migration `2026-11-29T02-00_entry_changes`); kept an hour. */
 export interface EntryChangesTable {
   /** The ledger the row belongs to (docs/decisions/0107-ledgers.md). */
@@ -474,6 +482,7 @@ export interface Database {
   users: UsersTable;
   ledger_data_versions: LedgerDataVersionsTable;
   entry_changes: EntryChangesTable;
+  ledger_index_files: LedgerIndexFilesTable;
   refresh_tokens: RefreshTokensTable;
   login_failures: LoginFailuresTable;
   mfa_recovery_codes: MfaRecoveryCodesTable;

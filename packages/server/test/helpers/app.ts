@@ -76,6 +76,8 @@ export function testConfig(database: DatabaseConfig, overrides: Partial<Config> 
     trustProxy: false,
     refreshReuseSeconds: 30,
     ledgerIndexMb: 512,
+    // Each test that saves ledger indexes names its own folder (test/ledger-index-saved.test.ts).
+    ledgerIndexDir: null,
     webRoot: null,
     now: Date.now,
     ...overrides,

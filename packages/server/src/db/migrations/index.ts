@@ -25,6 +25,7 @@ import * as estimates from './2026-12-06T00-00_estimates.ts';
 import * as reminderDigestChannel from './2026-12-06T03-00_reminder_digest_channel.ts';
 import * as billReadings from './2026-12-07T04-30_bill_readings.ts';
 import * as ledgerImports from './2026-12-08T00-00_ledger_imports.ts';
+import * as ledgerIndexFiles from './2026-12-09T00-00_ledger_index_files.ts';
 
 /** Every migration, by name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -54,4 +55,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-06T03-00_reminder_digest_channel': reminderDigestChannel,
   '2026-12-07T04-30_bill_readings': billReadings,
   '2026-12-08T00-00_ledger_imports': ledgerImports,
+  '2026-12-09T00-00_ledger_index_files': ledgerIndexFiles,
 };

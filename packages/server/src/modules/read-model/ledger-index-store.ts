@@ -5,6 +5,7 @@ import {
   ATTACHED,
   allocate,
   BYTES_PER_SLOT,
+  COLUMN_TYPES,
   type Columns,
   day,
   ESTIMATED,
@@ -90,6 +91,31 @@ interface PaymentSum {
   total: number;
   max: number;
 }
+
+/** A typed array of the index, as a saved copy holds it. */
+export type SavedArray = Int32Array | Float64Array | Uint8Array;
+
+/** An index's state as its saved copy holds it (`LedgerIndexStore.savedState`, ledger-index-file.ts). */
+export interface SavedState {
+  version: number;
+  slots: number;
+  shares: number;
+  bills: readonly { id: number; name: string; nameKey: string; category: string }[];
+  categories: readonly string[];
+  methods: readonly { type: string; medium: string }[];
+  services: readonly string[];
+  /** Each sort order's length, by sort column (filled when read back). */
+  orderLengths?: Record<string, number>;
+  arrays: [string, SavedArray][];
+}
+
+/** A saved copy's state without its arrays, which `ReadSavedArray` reads one by one. */
+export type SavedLists = Omit<SavedState, 'arrays'>;
+export type ReadSavedArray = <A extends SavedArray>(
+  name: string,
+  type: new (length: number) => A,
+  length: number,
+) => Promise<A>;
 
 /** Thrown when the index cannot take a change in place (an invoice id older than the newest one appeared). */
 export class IndexRebuildNeeded extends Error {}
@@ -189,6 +215,83 @@ export abstract class LedgerIndexStore {
       await this.readOrder(column);
       within();
     }
+  }
+
+  // ---------------------------------------------------------------- the saved copy (ledger-index-file.ts)
+
+  /** Invoices the index holds a slot for (live, recycled and purged ones alike). */
+  get slotCount(): number {
+    return this.n;
+  }
+
+  /**
+   * What a saved copy holds (ADR 0407): the typed arrays as views of their used part, and the small lists. Taken
+   * while nothing else touches the index (before it is published, or inside its ledger's queue).
+   */
+  savedState(): SavedState {
+    const arrays: [string, SavedArray][] = [];
+    for (const [name, column] of Object.entries(this.cols)) arrays.push([`col.${name}`, column.subarray(0, this.n)]);
+    const { shares } = this;
+    arrays.push(
+      ['shares.method', shares.method.subarray(0, shares.length)],
+      ['shares.total', shares.total.subarray(0, shares.length)],
+      ['shares.count', shares.count.subarray(0, shares.length)],
+      ['shares.next', shares.next.subarray(0, shares.length)],
+    );
+    for (const [column, order] of this.orders) arrays.push([`order.${column}`, order]);
+    return {
+      version: this.version,
+      slots: this.n,
+      shares: shares.length,
+      bills: this.bills,
+      categories: this.categories,
+      methods: this.methods,
+      services: this.services,
+      arrays,
+    };
+  }
+
+  /**
+   * Fills a new index from a saved copy's lists; `array` gives each typed array, read into a new one of the
+   * length saved. The entities are read again from the database (names may have changed since).
+   */
+  protected async restoreState(state: SavedLists, array: ReadSavedArray): Promise<void> {
+    this.version = state.version;
+    this.n = state.slots;
+    const cols = {} as Record<string, SavedArray>;
+    for (const [name, T] of Object.entries(COLUMN_TYPES)) {
+      cols[name] = await array(`col.${name}`, T as new (length: number) => SavedArray, state.slots);
+    }
+    this.cols = cols as unknown as Columns;
+    const { shares } = this;
+    const capacity = Math.max(1024, state.shares);
+    const grown = async <A extends SavedArray>(name: string, T: new (length: number) => A) => {
+      const out = new T(capacity);
+      out.set((await array(name, T, state.shares)) as never);
+      return out;
+    };
+    shares.method = await grown('shares.method', Uint8Array);
+    shares.total = await grown('shares.total', Float64Array);
+    shares.count = await grown('shares.count', Int32Array);
+    shares.next = await grown('shares.next', Int32Array);
+    shares.length = state.shares;
+    for (const [i, bill] of state.bills.entries()) {
+      this.billSlots.set(bill.id, i);
+      this.bills.push(bill);
+      this.billBytes += entityBytes(bill.name.length, bill.nameKey.length, bill.category.length);
+    }
+    for (const category of state.categories) this.slotOf(this.categorySlots, this.categories, category, category);
+    for (const m of state.methods) this.methodSlot(m.type, m.medium);
+    for (const service of state.services) {
+      this.slotOf(this.serviceSlots, this.services, service, service);
+      this.serviceBytes += descriptionBytes(service.length);
+    }
+    for (const column of new Set(Object.values(SORT_COLUMNS))) {
+      const length = state.orderLengths?.[column];
+      if (length === undefined) throw new IndexRebuildNeeded(`the saved copy has no order by ${column}`);
+      this.orders.set(column, await array(`order.${column}`, Int32Array, length));
+    }
+    await this.loadBills();
   }
 
   /**

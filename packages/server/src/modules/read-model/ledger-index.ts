@@ -20,7 +20,7 @@ import {
   NO_DUE,
   NO_METHOD,
 } from './ledger-index-columns.ts';
-import { LedgerIndexStore } from './ledger-index-store.ts';
+import { LedgerIndexStore, type ReadSavedArray, type SavedLists } from './ledger-index-store.ts';
 import { type EntryScope, PAID_FILTERS } from './scope.ts';
 import type { SortColumn } from './scope-sql.ts';
 import { ENTRY_SUMS } from './sums.ts';
@@ -57,6 +57,18 @@ export class LedgerIndex extends LedgerIndexStore {
   ): Promise<LedgerIndex> {
     const index = new LedgerIndex(db, ledgerId);
     await index.fill(version, maxBytes);
+    return index;
+  }
+
+  /** An index from its saved copy (ledger-index-file.ts): exact at the copy's version, to be caught up. */
+  static async restore(
+    db: Kysely<Database>,
+    ledgerId: number,
+    state: SavedLists,
+    array: ReadSavedArray,
+  ): Promise<LedgerIndex> {
+    const index = new LedgerIndex(db, ledgerId);
+    await index.restoreState(state, array);
     return index;
   }
 

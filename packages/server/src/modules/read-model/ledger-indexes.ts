@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/database.ts';
 import type { DataVersionRepository } from './data-version.repository.ts';
 import { LedgerIndex } from './ledger-index.ts';
+import { readSavedLedgerIndex, removeUnnamedSavedIndexes, saveLedgerIndex } from './ledger-index-file.ts';
 import { estimateLedgerBytes } from './ledger-index-size.ts';
 import { IndexRebuildNeeded, IndexTooLarge } from './ledger-index-store.ts';
 
@@ -19,6 +20,11 @@ export interface LedgerIndexOptions {
   catchUpUpTo: number;
   /** A ledger whose index would not fit in `maxBytes` is estimated again after this long (it may have shrunk). */
   tooLargeRecheckMs: number;
+  /**
+   * Where the indexes of ledgers of `loadInlineBelow` invoices or more are saved and read back at the next start
+   * (ledger-index-file.ts, docs/decisions/0407-saved-ledger-index.md); null: never saved.
+   */
+  savedDir: string | null;
 }
 
 export const DEFAULT_LEDGER_INDEX_OPTIONS: LedgerIndexOptions = {
@@ -29,6 +35,7 @@ export const DEFAULT_LEDGER_INDEX_OPTIONS: LedgerIndexOptions = {
   // Each changed invoice costs one index seek per sort order (eleven) to move.
   catchUpUpTo: 2_000,
   tooLargeRecheckMs: 30 * 60_000,
+  savedDir: null,
 };
 
 interface LedgerSlot {
@@ -41,6 +48,10 @@ interface LedgerSlot {
   queue: Promise<unknown>;
   /** What answered the ledger's latest read. */
   answered: 'index' | 'sql';
+  /** Where the index came from: its saved copy or the database. */
+  source: 'saved' | 'database' | null;
+  /** The version of the index's saved copy (-1: none this process knows of). */
+  savedVersion: number;
 }
 
 /**
@@ -63,6 +74,12 @@ export class LedgerIndexes {
   /** What answered the ledger's latest read: the index, or SQL (while it loads, or with the index off). */
   answered(ledgerId: number): 'index' | 'sql' {
     return this.ledgers.get(ledgerId)?.answered ?? 'sql';
+  }
+
+  /** Where the ledger's index in memory came from, or null when it has none. */
+  source(ledgerId: number): 'saved' | 'database' | null {
+    const slot = this.ledgers.get(ledgerId);
+    return slot?.index ? slot.source : null;
   }
 
   /**
@@ -130,6 +147,8 @@ export class LedgerIndexes {
       retryAt: 0,
       queue: Promise.resolve(),
       answered: 'sql',
+      source: null,
+      savedVersion: -1,
     };
     this.ledgers.set(ledgerId, slot);
     return slot;
@@ -145,12 +164,27 @@ export class LedgerIndexes {
       this.log?.warn({ ledgerId, bytes, maxBytes }, 'ledger index larger than its memory: SQL answers');
     };
     try {
+      const saved = await this.readSaved(ledgerId);
+      if (saved) {
+        slot.index = saved;
+        slot.source = 'saved';
+        slot.savedVersion = -1; // caught up past its copy: saved again when the server stops
+        this.evict(ledgerId);
+        this.log?.info(
+          { ledgerId, bytes: saved.bytes, ms: this.now() - started },
+          'ledger index read from its saved copy',
+        );
+        return;
+      }
       // Sized from SQL first: a ledger that would not fit is never read into memory.
       const estimate = await estimateLedgerBytes(this.db, ledgerId);
       if (estimate.bytes > maxBytes) return tooLarge(estimate.bytes);
       const version = await this.versions.version(ledgerId);
       const index = await LedgerIndex.load(this.db, ledgerId, version, maxBytes);
+      // Saved before it answers, while nothing else can touch it.
+      slot.savedVersion = await this.save(index);
       slot.index = index;
+      slot.source = 'database';
       this.evict(ledgerId);
       this.log?.info({ ledgerId, bytes: index.bytes, ms: this.now() - started }, 'ledger index loaded');
     } catch (err) {
@@ -160,6 +194,52 @@ export class LedgerIndexes {
     } finally {
       slot.loading = false;
     }
+  }
+
+  /** The ledger's index from its saved copy, caught up to the ledger's version now; null when there is none to take. */
+  private async readSaved(ledgerId: number): Promise<LedgerIndex | null> {
+    const dir = this.options.savedDir;
+    if (!dir) return null;
+    try {
+      const version = await this.versions.version(ledgerId);
+      const read = await readSavedLedgerIndex(this.db, dir, ledgerId, version, this.options);
+      if ('index' in read) return read.index;
+      if (read.skipped !== 'none') this.log?.info({ ledgerId, reason: read.skipped }, 'saved ledger index not taken');
+    } catch (err) {
+      this.log?.warn({ err, ledgerId }, 'saved ledger index could not be read');
+    }
+    return null;
+  }
+
+  /** Saves a large ledger's index (nothing else may touch it meanwhile); the version saved, or -1. */
+  private async save(index: LedgerIndex): Promise<number> {
+    const dir = this.options.savedDir;
+    if (!dir || index.slotCount < this.options.loadInlineBelow) return -1;
+    try {
+      return await saveLedgerIndex(this.db, dir, index, this.now());
+    } catch (err) {
+      this.log?.warn({ err, ledgerId: index.ledgerId }, 'ledger index could not be saved');
+      return -1;
+    }
+  }
+
+  /**
+   * Saves every large index that moved since its copy was saved, each in its ledger's turn (no read sees it half
+   * written): when the server stops, so the next start reads them back instead of from the database.
+   */
+  async saveAll(): Promise<void> {
+    const saves = [...this.ledgers.values()].map((slot) => {
+      const run = slot.queue.then(async () => {
+        const { index } = slot;
+        if (index && index.version !== slot.savedVersion) {
+          const saved = await this.save(index);
+          if (saved >= 0) slot.savedVersion = saved;
+        }
+      });
+      slot.queue = run.catch(() => undefined);
+      return run;
+    });
+    await Promise.all(saves);
   }
 
   /** Least recently used indexes go until all fit in `maxBytes` (the one just loaded stays). */
@@ -181,6 +261,10 @@ export class LedgerIndexes {
    */
   async preload(): Promise<void> {
     if (this.options.maxBytes <= 0) return;
+    if (this.options.savedDir) {
+      const removed = await removeUnnamedSavedIndexes(this.db, this.options.savedDir, this.now());
+      if (removed > 0) this.log?.info({ removed }, 'saved ledger indexes of no ledger removed');
+    }
     for (const ledgerId of await this.versions.ledgersByRecentSignIn()) {
       const slot = this.ledgers.get(ledgerId) ?? this.track(ledgerId);
       slot.usedAt = this.now();
