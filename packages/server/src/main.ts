@@ -23,6 +23,12 @@ function describeDatabase(database: Config['database']): string {
   }
 }
 
+/**
+ * How long the start may spend reading saved ledger indexes before it answers: about two copies of a million invoices
+ * (docs/performance.md, "Ready from the first request"); the rest load while it answers.
+ */
+const SAVED_INDEXES_BEFORE_LISTENING_MS = 2_000;
+
 const config = loadConfig();
 // The compiled server (scripts/build.mjs) keeps the build it runs from while it runs.
 if (import.meta.url.endsWith('.js')) markBuildInUse(dirname(fileURLToPath(import.meta.url)));
@@ -30,10 +36,17 @@ const app = await buildApp(config);
 // The ledgers of account imports a stopped process left, listed before this one takes a request (so none of its own
 // imports is among them) and removed in short steps once it answers (docs/decisions/0707-account-import-in-steps.md).
 const leftImports = await unfinishedImports(app.db);
+// The largest ledgers' saved indexes, read back before the first request (docs/decisions/0407-saved-ledger-index.md).
+const savedIndexes = await app.ledgerIndexes.readSavedBeforeListening(SAVED_INDEXES_BEFORE_LISTENING_MS);
 const address = await app.listen({ port: config.port, host: config.host, listenTextResolver: markListenText });
 const everywhere = config.host === '0.0.0.0' || config.host === '::';
 app.log.info(
-  { address, database: describeDatabase(config.database), startSeconds: Math.round(process.uptime() * 100) / 100 },
+  {
+    address,
+    database: describeDatabase(config.database),
+    startSeconds: Math.round(process.uptime() * 100) / 100,
+    savedIndexes,
+  },
   `Billfold listening at ${address}${everywhere ? ` (all interfaces, port ${config.port})` : ''}, data in ${describeDatabase(config.database)}, started in ${process.uptime().toFixed(2)} s`,
 );
 // Which languages bills are read in by OCR (docs/operations.md, "Reading bills"): German only with its system package.

@@ -179,6 +179,19 @@ describe.each(dialects)('the saved ledger index on %s', (dialect) => {
     await expectSameAnswers(next, 'saved at stop', 2);
   });
 
+  it('is read before the server answers, so the first request is answered from memory', async () => {
+    const app = await secondProcess(t, {}, options());
+    opened.push(app);
+    expect(await app.ledgerIndexes.readSavedBeforeListening(10_000)).toBe(1);
+    expect(app.ledgerIndexes.source(ledgerId)).toBe('saved');
+    expect((await get(app, '/entries/stats')).timing).toBe('ledger;desc=index');
+    // No time left: nothing is read, and the ledger loads in the background as before.
+    const late = await secondProcess(t, {}, options());
+    opened.push(late);
+    expect(await late.ledgerIndexes.readSavedBeforeListening(0)).toBe(0);
+    expect((await get(late, '/entries/stats')).timing).toBe('ledger;desc=sql');
+  });
+
   /** A fresh, valid copy (as a stop writes it), so each refusal below starts from one that would be taken. */
   async function freshCopy(): Promise<void> {
     const app = await start();

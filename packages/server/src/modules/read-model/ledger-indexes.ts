@@ -1,8 +1,14 @@
+import { existsSync } from 'node:fs';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/database.ts';
 import type { DataVersionRepository } from './data-version.repository.ts';
 import { LedgerIndex } from './ledger-index.ts';
-import { readSavedLedgerIndex, removeUnnamedSavedIndexes, saveLedgerIndex } from './ledger-index-file.ts';
+import {
+  readSavedLedgerIndex,
+  removeUnnamedSavedIndexes,
+  savedIndexFile,
+  saveLedgerIndex,
+} from './ledger-index-file.ts';
 import { estimateLedgerBytes } from './ledger-index-size.ts';
 import { IndexRebuildNeeded, IndexTooLarge } from './ledger-index-store.ts';
 
@@ -164,18 +170,7 @@ export class LedgerIndexes {
       this.log?.warn({ ledgerId, bytes, maxBytes }, 'ledger index larger than its memory: SQL answers');
     };
     try {
-      const saved = await this.readSaved(ledgerId);
-      if (saved) {
-        slot.index = saved;
-        slot.source = 'saved';
-        slot.savedVersion = -1; // caught up past its copy: saved again when the server stops
-        this.evict(ledgerId);
-        this.log?.info(
-          { ledgerId, bytes: saved.bytes, ms: this.now() - started },
-          'ledger index read from its saved copy',
-        );
-        return;
-      }
+      if (await this.takeSaved(ledgerId, slot)) return;
       // Sized from SQL first: a ledger that would not fit is never read into memory.
       const estimate = await estimateLedgerBytes(this.db, ledgerId);
       if (estimate.bytes > maxBytes) return tooLarge(estimate.bytes);
@@ -194,6 +189,45 @@ export class LedgerIndexes {
     } finally {
       slot.loading = false;
     }
+  }
+
+  /** Makes the ledger's saved copy, caught up, its index; false when there is none to take. */
+  private async takeSaved(ledgerId: number, slot: LedgerSlot): Promise<boolean> {
+    const started = this.now();
+    const saved = await this.readSaved(ledgerId);
+    if (!saved) return false;
+    slot.index = saved;
+    slot.source = 'saved';
+    slot.savedVersion = -1; // caught up past its copy: saved again when the server stops
+    this.evict(ledgerId);
+    this.log?.info({ ledgerId, bytes: saved.bytes, ms: this.now() - started }, 'ledger index read from its saved copy');
+    return true;
+  }
+
+  /**
+   * Before the server answers (`main.ts`): the saved copies of the ledgers whose members signed in most recently,
+   * read back until `withinMs` has passed or the memory is full, so that those ledgers answer from memory from the
+   * first request on. The rest load in the background (`preload`). Returns how many were read.
+   */
+  async readSavedBeforeListening(withinMs: number): Promise<number> {
+    const dir = this.options.savedDir;
+    if (this.options.maxBytes <= 0 || !dir) return 0;
+    const until = this.now() + withinMs;
+    let read = 0;
+    for (const ledgerId of await this.versions.ledgersByRecentSignIn()) {
+      if (this.now() >= until || this.heldBytes() >= this.options.maxBytes) break;
+      if (!existsSync(savedIndexFile(dir, ledgerId))) continue;
+      const slot = this.ledgers.get(ledgerId) ?? this.track(ledgerId);
+      slot.usedAt = this.now();
+      if (await this.takeSaved(ledgerId, slot)) read++;
+    }
+    return read;
+  }
+
+  private heldBytes(): number {
+    let total = 0;
+    for (const slot of this.ledgers.values()) total += slot.index?.bytes ?? 0;
+    return total;
   }
 
   /** The ledger's index from its saved copy, caught up to the ledger's version now; null when there is none to take. */
@@ -244,8 +278,7 @@ export class LedgerIndexes {
 
   /** Least recently used indexes go until all fit in `maxBytes` (the one just loaded stays). */
   private evict(keep: number): void {
-    let total = 0;
-    for (const slot of this.ledgers.values()) total += slot.index?.bytes ?? 0;
+    let total = this.heldBytes();
     const byAge = [...this.ledgers.entries()].filter(([, u]) => u.index).sort(([, a], [, b]) => a.usedAt - b.usedAt);
     for (const [ledgerId, slot] of byAge) {
       if (total <= this.options.maxBytes) break;
@@ -268,10 +301,8 @@ export class LedgerIndexes {
     for (const ledgerId of await this.versions.ledgersByRecentSignIn()) {
       const slot = this.ledgers.get(ledgerId) ?? this.track(ledgerId);
       slot.usedAt = this.now();
-      await this.load(ledgerId, slot);
-      let total = 0;
-      for (const u of this.ledgers.values()) total += u.index?.bytes ?? 0;
-      if (total >= this.options.maxBytes) break;
+      if (!slot.index) await this.load(ledgerId, slot);
+      if (this.heldBytes() >= this.options.maxBytes) break;
     }
   }
 }
