@@ -8,7 +8,7 @@
  * (`accountFile`) upgrades an older version step by step to the current one (docs/decisions/0901-account-file.md).
  */
 import { z } from 'zod';
-import { ATTACHMENT_TYPES, attachmentFileName } from './attachments.ts';
+import { ATTACHMENT_TYPES } from './attachments.ts';
 import {
   CATEGORIES,
   CATEGORY_FLOWS,
@@ -19,7 +19,7 @@ import {
 } from './categories.ts';
 import { MAX_CENTS, toCents } from './money.ts';
 import { PAYMENT_METHOD_CODES } from './payment-methods.ts';
-import { isoDate, nameText, text } from './primitives.ts';
+import { fileNameText, isoDate, nameText, text } from './primitives.ts';
 import { CADENCES } from './schedule-dates.ts';
 import { AMOUNT_MODES, AVERAGE_OF, descriptionTemplate, MAX_COUNT, MAX_DUE_DAYS, MAX_INTERVAL } from './schedules.ts';
 
@@ -303,7 +303,7 @@ export const fileSha256 = z.string().regex(/^[0-9a-f]{64}$/, 'must be the SHA-25
 const attachmentV6 = z.object({
   invoice: ref.nullable(),
   payment: ref.nullable(),
-  fileName: attachmentFileName,
+  fileName: fileNameText,
   contentType: z.enum(ATTACHMENT_TYPES),
   size: z.number().int().positive(),
   sha256: fileSha256,

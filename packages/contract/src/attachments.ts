@@ -1,6 +1,6 @@
 /** Files attached to invoices and payments: `/entries/{id}/attachments`, `/payments/{id}/attachments`, `/attachments/{id}`. */
 import { z } from 'zod';
-import { nameText, timestamp } from './primitives.ts';
+import { timestamp } from './primitives.ts';
 
 /** The file types an attachment may have, told by the file's first bytes (never by its name). */
 export const ATTACHMENT_TYPES = ['application/pdf', 'image/png', 'image/jpeg', 'image/webp', 'image/heic'] as const;
@@ -9,9 +9,6 @@ export type AttachmentType = (typeof ATTACHMENT_TYPES)[number];
 /** What the file picker offers; the server still decides by the bytes. */
 export const ATTACHMENT_ACCEPT =
   '.pdf,.png,.jpg,.jpeg,.webp,.heic,application/pdf,image/png,image/jpeg,image/webp,image/heic';
-
-/** A file name as stored and shown: its last path segment, under the contract's name rules. */
-export const attachmentFileName = nameText(255).pipe(z.string().min(1, 'must not be empty'));
 
 export const attachment = z.object({
   id: z.number().int(),

@@ -60,6 +60,8 @@ export const ERROR_CODES = {
   OIDC_NOT_LINKED: 'No account is linked to this identity provider account, and sign-up through it is off.',
   OIDC_ALREADY_LINKED: 'This identity provider account is linked to another account, or this account to another one.',
   OIDC_EMAIL_TAKEN: 'Sign-up through the provider found an account with that address: sign in with it and link it.',
+  OIDC_EMAIL_INVALID:
+    'Sign-up through the provider got an address the app would refuse at sign-up (not valid, too long, or hidden characters).',
   OIDC_LAST_SIGN_IN: 'Unlinking would leave the account no way to sign in (no password, or password sign-in is off).',
   SIGN_IN_TICKET_INVALID: 'The one-time ticket of a provider sign-in is unknown, expired or already used.',
   // Attachments (docs/decisions/1140-attachment-storage.md).

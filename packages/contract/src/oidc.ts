@@ -42,6 +42,7 @@ export const OIDC_FAILURES = [
   'OIDC_NOT_LINKED',
   'OIDC_ALREADY_LINKED',
   'OIDC_EMAIL_TAKEN',
+  'OIDC_EMAIL_INVALID',
   'ACCOUNT_DEACTIVATED',
 ] as const;
 export type OidcFailure = (typeof OIDC_FAILURES)[number];

@@ -30,6 +30,12 @@ export const nameText = (max: number) =>
     .transform((s) => s.trim().normalize('NFC'))
     .pipe(z.string().max(max, `must be at most ${max} characters`).superRefine(checkedBy(nameProblem)));
 
+/**
+ * A file name as stored and shown (an attachment's, a CSV import's): under the name rules, at most 255 characters,
+ * not empty. The server keeps the last path segment of the name a client sends (server lib/file-names.ts).
+ */
+export const fileNameText = nameText(255).pipe(z.string().min(1, 'must not be empty'));
+
 const ID_TEXT = /^[1-9]\d{0,15}$/;
 const toId = (v: unknown) => (typeof v === 'string' && ID_TEXT.test(v.trim()) ? Number(v.trim()) : v);
 const ID_MESSAGE = 'must be a positive whole number (1, 2, 3, …)';

@@ -358,6 +358,44 @@ describe.each(dialects)('CSV import on %s', (dialect) => {
     expect(changedTables(before, await snapshot(t.app.db, await tableNames(t.app.db)))).toEqual([]);
   });
 
+  it('refuses a file name the text rule refuses, on preview and commit, as attachments do, storing nothing', async () => {
+    const api = await newUser();
+    const csv = 'Date,Entity,Amount\n2026-01-05,Power Co,-12\n';
+    const before = await snapshot(t.app.db, await tableNames(t.app.db));
+    const refused: [string, string, RegExp][] = [
+      ['NUL', 'bank\u0000.csv', /^fileName must not contain control characters/],
+      [
+        'a right-to-left override',
+        'bank\u202Evsc.exe',
+        /^fileName must not contain U\+202E, an invisible character that reverses/,
+      ],
+      ['a tab', 'bank\t2026.csv', /^fileName must be on one line/],
+      ['a zero-width space', 'ba\u200Bnk.csv', /^fileName must not contain U\+200B, an invisible character/],
+      ['a name over 255 characters', `${'b'.repeat(252)}.csv`, /^fileName must be at most 255 characters/],
+      ['only spaces', '   ', /^fileName must not be empty/],
+    ];
+    for (const url of ['/imports/preview', '/imports']) {
+      for (const [what, name, message] of refused) {
+        const res = await upload(api, url, csv, {}, name);
+        expect({ url, what, status: res.statusCode }, res.body).toEqual({ url, what, status: 400 });
+        expect(res.json()).toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringMatching(message) });
+      }
+      // A line break in the name: the form parser drops the part's file, so there is no file.
+      const broken = await upload(api, url, csv, {}, 'bank\n2026.csv');
+      expect(broken.statusCode).toBe(400);
+      expect(broken.json().message).toBe('Upload the CSV file as multipart/form-data with a "file" field.');
+    }
+    expect(changedTables(before, await snapshot(t.app.db, await tableNames(t.app.db)))).toEqual([]);
+
+    // What the rule takes is kept as sent, in composed form, but for a path before it.
+    const seen = await upload(api, '/imports/preview', csv, {}, 'C:\\Users\\me\\Bank Cafe\u0301 2026.csv');
+    expect(seen.json<ImportPreview>().fileName).toBe('Bank Caf\u00e9 2026.csv');
+    const done = await upload(api, '/imports', csv, {}, `exports/${'b'.repeat(251)}.csv`);
+    expect(done.statusCode, done.body).toBe(200);
+    const imports = (await request(api, 'GET', '/imports')).json<ImportList>().imports;
+    expect(imports.map((i) => i.fileName)).toEqual([`${'b'.repeat(251)}.csv`]);
+  });
+
   it('undoes one import as a unit: its entities whole, its other invoices each with their payments', async () => {
     const api = await newUser();
     const power = await createBill(api, { name: 'Power Co' });

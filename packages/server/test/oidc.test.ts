@@ -252,6 +252,47 @@ describe.each(dialects)('sign-in with an OpenID Connect provider (%s)', (dialect
     expect(ticketOf(await providerTrip(signing, person({ email: s.email }))).error).toBe('OIDC_EMAIL_TAKEN');
   });
 
+  it('stores no provider address the email schema refuses: sign-up is refused, a link keeps working without it', async () => {
+    const signing = await withSettings({ oidc: oidc({ signup: true }) });
+    const users = async () => (await t.app.db.selectFrom('users').select('email').execute()).map((u) => u.email);
+    const before = await users();
+    const refused: [string, string][] = [
+      ['a right-to-left override', 'moc.elpmaxe@\u202Eperson'],
+      ['a zero-width space', 'per\u200Bson@example.com'],
+      ['NUL', 'per\u0000son@example.com'],
+      ['a line break', 'person@example.com\nBcc: all@example.com'],
+      ['over 254 characters', `${'p'.repeat(250)}@example.com`],
+      ['not an address', 'person at example.com'],
+    ];
+    for (const [what, email] of refused) {
+      const { ticket, error } = ticketOf(await providerTrip(signing, person({ email })));
+      expect({ what, ticket, error }).toEqual({ what, ticket: null, error: 'OIDC_EMAIL_INVALID' });
+    }
+    expect(await users()).toEqual(before);
+    // A sign-up with an address the rule takes stores it as sign-up would: trimmed.
+    const fine = person();
+    const made = await signInWith(signing, { ...fine, email: `  ${fine.email} ` });
+    const row = await t.app.db
+      .selectFrom('users')
+      .select('email')
+      .where('username', '=', made.username ?? '')
+      .executeTakeFirstOrThrow();
+    expect(row.email).toBe(fine.email);
+
+    // Linking from a signed-in account: the link is made, the refused address is not kept with it.
+    const s = await signUp(t.app);
+    const account = person({ email: 'per\u202Eson@example.com' });
+    expect((await link(t.app, s, account)).hash).toBe('#oidc=linked');
+    expect(await linkStatus(t.app, s)).toMatchObject({ linked: true, email: null });
+    const stored = await t.app.db
+      .selectFrom('user_identities')
+      .select('email')
+      .where('subject', '=', account.sub)
+      .execute();
+    expect(stored).toEqual([{ email: null }]);
+    expect((await signInWith(t.app, account)).username).toBe(s.username);
+  });
+
   it('unlinks with the current password, and the provider account then signs nobody in', async () => {
     const s = await signUp(t.app);
     const account = person();

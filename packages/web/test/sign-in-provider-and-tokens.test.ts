@@ -81,6 +81,9 @@ describe('linking the identity provider (docs/decisions/0722-openid-connect-sign
       'No Billfold account is linked to this Authelia account. Sign in with your password, then link Authelia on the Account page.',
     );
     expect(providerSignInMessage('OIDC_EMAIL_TAKEN', 'Authelia')).toMatch(/^An account with this email address/);
+    expect(providerSignInMessage('OIDC_EMAIL_INVALID', 'Authelia')).toMatch(
+      /^Your Authelia account's email address cannot be used here/,
+    );
     expect(providerSignInMessage('SIGN_IN_TICKET_INVALID', 'Authelia')).toBe(
       'This sign-in expired or was used already. Please sign in again.',
     );

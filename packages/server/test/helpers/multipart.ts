@@ -1,3 +1,12 @@
+/**
+ * The part's `filename`: as it is (a browser sends UTF-8 there), or as `filename*` in UTF-8 (RFC 5987) when it holds
+ * what a quoted header value cannot (control characters, a quote, a backslash).
+ */
+function fileNameParameter(name: string): string {
+  if (!/[\x00-\x1f\x7f"\\]/.test(name)) return `filename="${name}"`;
+  return `filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+
 /** A multipart/form-data body for `app.inject`: text fields, then one file. */
 export function multipart(
   file: { name: string; content: string | Buffer; type?: string },
@@ -14,7 +23,7 @@ export function multipart(
   }
   parts.push(
     Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: ${file.type ?? 'text/csv'}\r\n\r\n`,
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; ${fileNameParameter(file.name)}\r\nContent-Type: ${file.type ?? 'text/csv'}\r\n\r\n`,
     ),
     Buffer.isBuffer(file.content) ? file.content : Buffer.from(file.content),
     Buffer.from(`\r\n--${boundary}--\r\n`),

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
-import { type Attachment, type AttachmentList, attachmentFileName } from '@billfold/contract/attachments';
+import type { Attachment, AttachmentList } from '@billfold/contract/attachments';
 import type { Limits } from '../../config.ts';
 import type { Actor } from '../../lib/actor.ts';
+import { uploadedFileName } from '../../lib/file-names.ts';
 import type { ByteRange, FileStore } from '../../lib/file-store.ts';
 import { badRequest, conflict, HttpError, notFound } from '../../lib/http-error.ts';
 import { byteSize } from '../../plugins/body.ts';
@@ -50,9 +51,7 @@ export class AttachmentsService {
       const type = sniffType(file.head);
       if (!type) throw badRequest(ATTACHMENT_MESSAGES.wrongType, 'ATTACHMENT_TYPE_NOT_ALLOWED');
       contentType = type;
-      const name = attachmentFileName.safeParse(basename(file.fileName.replaceAll('\\', '/')));
-      if (!name.success) throw badRequest(`fileName ${name.error.issues[0]?.message}`, 'VALIDATION_FAILED');
-      fileName = name.data;
+      fileName = uploadedFileName(file.fileName);
       await this.precheck(actor, owner, file.size);
       await this.store.put(file.key, file.tempFile, file.size);
     } finally {

@@ -1,4 +1,4 @@
-import type { LoginResponse } from '@billfold/contract/auth';
+import { email as emailSchema, type LoginResponse } from '@billfold/contract/auth';
 import { toApiTimestamp } from '@billfold/contract/dates';
 import type { ErrorCode } from '@billfold/contract/error-codes';
 import type { OidcFailure, OidcLink, SignInMethods } from '@billfold/contract/oidc';
@@ -35,6 +35,16 @@ interface ProviderClaims {
   email_verified?: unknown;
   preferred_username?: unknown;
   name?: unknown;
+}
+
+/**
+ * The provider's address as this app would take it at sign-up or an email change (trimmed, at most 254 characters,
+ * a valid address, the name rules of docs/decisions/0102-text-characters.md); null when there is none or the rule
+ * refuses it: a provider's claim is stored nowhere the contract's email schema would not store it.
+ */
+function addressOf(claims: ProviderClaims): string | null {
+  const parsed = emailSchema.safeParse(claims.email);
+  return parsed.success ? parsed.data : null;
 }
 
 /** A provider sign-in that cannot end signed in: its code goes to the web app in the address. */
@@ -201,7 +211,7 @@ export class OidcService {
       await this.repo.touchIdentity(identity.id, now);
       return user;
     }
-    const email = typeof claims.email === 'string' ? claims.email.trim() : null;
+    const email = addressOf(claims);
     const verified = claims.email_verified === true;
     if (matchEmail && verified && email) {
       const user = await this.repo.findUserByEmail(email.toLowerCase());
@@ -217,7 +227,8 @@ export class OidcService {
 
   /** A new account for a provider sign-in: no password of its own, its address verified if the provider says so. */
   private async signUp(claims: ProviderClaims, email: string | null, verified: boolean, now: number): Promise<UserRow> {
-    if (!email) throw new OidcRefusal('OIDC_FAILED');
+    // An account needs an address; one the rule refuses is never stored (docs/decisions/0722-openid-connect-sign-in.md).
+    if (!email) throw new OidcRefusal(typeof claims.email === 'string' ? 'OIDC_EMAIL_INVALID' : 'OIDC_FAILED');
     const emailKey = email.toLowerCase();
     if (await this.repo.findUserByEmail(emailKey)) throw new OidcRefusal('OIDC_EMAIL_TAKEN');
     const username = await this.freeUsername(claims, email);
@@ -285,8 +296,7 @@ export class OidcService {
       throw new OidcRefusal('OIDC_ALREADY_LINKED');
     }
     if (await this.repo.findIdentityOfUser(userId, this.provider.issuer)) throw new OidcRefusal('OIDC_ALREADY_LINKED');
-    const email = typeof claims.email === 'string' ? claims.email : null;
-    await this.insertIdentity(userId, claims.sub, email, this.options.now());
+    await this.insertIdentity(userId, claims.sub, addressOf(claims), this.options.now());
   }
 
   /** The web app's half: the one-time ticket from the callback, for the usual tokens (or MFA's code step). */

@@ -13,6 +13,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Limits } from '../../config.ts';
+import { uploadedFileName } from '../../lib/file-names.ts';
 import { badRequest, HttpError } from '../../lib/http-error.ts';
 import { nextTurn } from '../../lib/turns.ts';
 import { bodyTooLarge } from '../../plugins/body.ts';
@@ -45,7 +46,10 @@ interface Upload {
   options: ImportOptions;
 }
 
-/** The multipart body: one `file`, and the optional `mapping` and `keep` fields as JSON text. */
+/**
+ * The multipart body: one `file` (its name under the file-name rule, lib/file-names.ts), and the optional `mapping`
+ * and `keep` fields as JSON text.
+ */
 async function readUpload(request: FastifyRequest, limits: Limits): Promise<Upload> {
   if (!request.isMultipart()) throw badRequest(NOT_MULTIPART);
   let file: Upload | null = null;
@@ -86,12 +90,14 @@ async function readUpload(request: FastifyRequest, limits: Limits): Promise<Uplo
     throw badRequest(MALFORMED);
   }
   if (!file) throw badRequest(NOT_MULTIPART);
+  // Stored with the import, listed and put in notifications: the rule attachments' names follow.
+  const fileName = uploadedFileName(file.fileName);
   const options = importOptions.safeParse(fields);
   if (!options.success) {
     const issue = options.error.issues[0];
     throw badRequest(`${issue?.path.join('.')}: ${issue?.message}`, 'VALIDATION_FAILED');
   }
-  return { ...file, options: options.data };
+  return { ...file, fileName, options: options.data };
 }
 
 /**
