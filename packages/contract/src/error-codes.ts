@@ -34,7 +34,7 @@ export const ERROR_CODES = {
   TOO_MANY_COLUMNS: 'A CSV file has more columns than the limit.',
   FIELD_TOO_LONG: 'A CSV field or text value is longer than the limit.',
   TOO_MANY_ROWS: 'A file has more rows than the limit.',
-  BUSY: 'Too much heavy work (imports, exports, files, large stats) is already running for this user.',
+  BUSY: 'Too much heavy work (imports, exports, files, large stats, ledger deletions) is already running for this user.',
   RATE_LIMITED: 'Too many requests from this user in the current window.',
   EMAIL_LINK_INVALID:
     'A verification link is unknown, expired, already used, or for an address the account no longer has.',

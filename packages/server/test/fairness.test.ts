@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { BUSY_RETRY_SECONDS } from '../src/plugins/fairness.ts';
 import { createTestApp, dialects, type TestApp } from './helpers/app.ts';
 import { type Session, signUp } from './helpers/factories.ts';
+import { multipart } from './helpers/multipart.ts';
 import { snapshot, tableNames } from './security/database-state.ts';
 
 /**
@@ -48,6 +49,26 @@ describe.each(dialects)('fairness on %s', (dialect) => {
   it('a user running two heavy requests gets 429 BUSY with Retry-After on a third; others and light routes go on', async () => {
     const me = await signUp(t.app);
     const other = await signUp(t.app);
+    // An import to undo and a shared ledger to delete: refused while busy, they stay as they are.
+    const csv = multipart({ name: 'one.csv', content: 'Date,Entity,Amount\n2026-01-05,Power Co,-12\n' });
+    const imported = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/imports',
+      headers: { ...me.headers, ...csv.headers },
+      payload: csv.payload,
+    });
+    expect(imported.statusCode, imported.body).toBe(200);
+    // The import answers NDJSON progress lines, then the result.
+    const lastLine = imported.body.trim().split('\n').at(-1) ?? '';
+    const importId = (JSON.parse(lastLine) as { result: { id: number } }).result.id;
+    const shared = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/ledgers',
+      headers: me.headers,
+      payload: { name: 'Household' },
+    });
+    expect(shared.statusCode, shared.body).toBe(201);
+    const ledgerId = shared.json<{ id: number }>().id;
     // A held import that was answered lost the race for a slot to one of the polls below (its hooks read the
     // database, so a poll sent later may reach the slots first): it is sent again until both are held.
     const answered = new Set<Socket>();
@@ -71,24 +92,27 @@ describe.each(dialects)('fairness on %s', (dialect) => {
     );
     const tables = await tableNames(t.app.db);
     const before = await snapshot(t.app.db, tables);
-    for (const [method, url] of [
+    // Every heavy route (plugins/fairness.ts): each is refused before its body is read or its work begins.
+    const heavy: Array<['GET' | 'POST' | 'DELETE', string, object?]> = [
       ['GET', '/entries/stats'],
+      ['GET', '/entries/trends'],
+      ['GET', '/forecast'],
       ['GET', '/entries/export'],
       ['GET', '/account/export'],
-      ['POST', '/account/import'],
-      ['POST', '/imports/preview'],
-      ['POST', '/imports'],
-    ] as const) {
-      const res = await t.app.inject({
-        method,
-        url: `/api/v1${url}`,
-        headers: me.headers,
-        payload: method === 'POST' ? {} : undefined,
-      });
+      ['POST', '/account/import', {}],
+      ['POST', '/imports/preview', {}],
+      ['POST', '/imports', {}],
+      ['POST', `/imports/${importId}/undo`],
+      ['DELETE', `/ledgers/${ledgerId}`, { password: me.password }],
+    ];
+    for (const [method, url, payload] of heavy) {
+      const res = await t.app.inject({ method, url: `/api/v1${url}`, headers: me.headers, payload });
       expect(res.statusCode, `${method} ${url}: ${res.body}`).toBe(429);
       expect(res.json()).toMatchObject({
         code: 'BUSY',
-        message: expect.stringMatching(/already runs 2 imports, exports or statistics at once/),
+        message: expect.stringMatching(
+          /already runs 2 heavy requests at once \(imports, exports, statistics or deletions\)/,
+        ),
       });
       expect(res.headers['retry-after']).toBe(String(BUSY_RETRY_SECONDS));
     }

@@ -98,6 +98,31 @@ describe.each(dialects)('password links on %s', (dialect) => {
     expect((await login(api.session.username, NEW_PASSWORD)).statusCode).toBe(200);
   });
 
+  it('following a link ends the calendar feed; turning it on again needs the new password', async () => {
+    const api = await confirmedUser();
+    const on = await request(api, 'PUT', '/account/calendar-feed', { enabled: true, password: api.session.password });
+    expect(on.statusCode).toBe(200);
+    // The feed as a calendar app fetches it: no session, the address alone.
+    const feed = () => t.app.inject({ method: 'GET', url: new URL(on.json<{ url: string }>().url).pathname });
+    expect((await feed()).statusCode).toBe(200);
+    expect((await ask(api.session.email)).statusCode).toBe(202);
+    expect((await confirm(resetToken(await resetMails(api.session.email)))).statusCode).toBe(200);
+    const gone = await feed();
+    expect(gone.statusCode).toBe(404);
+    expect(gone.json().message).toMatch(/^No calendar feed has this address/);
+    const fresh: Api = { app: t.app, session: await signIn(t.app, { ...api.session, password: NEW_PASSWORD }) };
+    expect((await request(fresh, 'GET', '/account/calendar-feed')).json()).toEqual({ enabled: false, createdAt: null });
+    const old = await request(fresh, 'PUT', '/account/calendar-feed', {
+      enabled: true,
+      password: api.session.password,
+    });
+    expect(old.json()).toMatchObject({ statusCode: 403, code: 'WRONG_PASSWORD' });
+    const again = await request(fresh, 'PUT', '/account/calendar-feed', { enabled: true, password: NEW_PASSWORD });
+    expect(again.statusCode).toBe(200);
+    expect(again.json<{ url: string }>().url).not.toBe(on.json<{ url: string }>().url);
+    expect((await feed()).statusCode).toBe(404);
+  });
+
   it('answers the same for an unknown, unconfirmed or deactivated address, and mails nothing there', async () => {
     const unconfirmed = await signUp(t.app);
     const gone = await confirmedUser();

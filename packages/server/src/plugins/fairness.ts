@@ -5,8 +5,9 @@ import { tooManyRequests } from '../lib/http-error.ts';
 declare module 'fastify' {
   interface FastifyInstance {
     /**
-     * The `preParsing` hook of a group of heavy routes (imports, previews, exports, account files, stats): a
-     * module adds it once to the scope that holds them. At most `LIMIT_HEAVY_PER_USER` run at once per user.
+     * The `preParsing` hook of a group of heavy routes (CSV previews, imports and their undo, exports, ledger files,
+     * stats, trends, the forecast, deleting a ledger): a module adds it once to the scope that holds them. At most
+     * `LIMIT_HEAVY_PER_USER` run at once per user.
      */
     heavyWork: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
   }
@@ -66,7 +67,7 @@ export function registerHeavyWork(api: FastifyInstance, limits: Limits): void {
     if (busy >= limits.heavyPerUser) {
       throw tooManyRequests(
         BUSY_RETRY_SECONDS,
-        `This account already runs ${count(limits.heavyPerUser)} imports, exports or statistics at once, the limit. Try again in ${BUSY_RETRY_SECONDS} seconds.`,
+        `This account already runs ${count(limits.heavyPerUser)} heavy requests at once (imports, exports, statistics or deletions), the limit. Try again in ${BUSY_RETRY_SECONDS} seconds.`,
         'BUSY',
       );
     }

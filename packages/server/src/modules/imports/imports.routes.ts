@@ -197,17 +197,21 @@ export async function importsRoutes(app: FastifyInstance, service: ImportsServic
     },
     async (request) => ({ imports: await service.list(request.ledger.id) }),
   );
-  r.post(
-    '/imports/:id/undo',
-    {
-      schema: {
-        tags: ['imports'],
-        summary: "Send one import's invoices (and the entities it created) to the recycle bin together",
-        security,
-        params: idParams,
-        response: { 200: importSummary, ...errorResponses(400, 401, 404, 409) },
+  // Undoing recycles up to `LIMIT_IMPORT_ROWS` invoices: heavy work too, declared once for its group.
+  await app.register(async (heavy) => {
+    heavy.addHook('preParsing', app.heavyWork);
+    heavy.withTypeProvider<ZodTypeProvider>().post(
+      '/imports/:id/undo',
+      {
+        schema: {
+          tags: ['imports'],
+          summary: "Send one import's invoices (and the entities it created) to the recycle bin together",
+          security,
+          params: idParams,
+          response: { 200: importSummary, ...errorResponses(400, 401, 404, 409) },
+        },
       },
-    },
-    async (request) => service.undo(request.actor, request.params.id),
-  );
+      async (request) => service.undo(request.actor, request.params.id),
+    );
+  });
 }

@@ -76,22 +76,26 @@ export function ledgersRoutes(
     },
     async (request) => ledgers.rename(request.userId, request.params.id, request.body.name),
   );
-  r.delete(
-    '/ledgers/:id',
-    {
-      schema: {
-        tags,
-        summary: 'Delete a ledger and everything in it (owners), confirmed with the current password',
-        description:
-          '403 `WRONG_PASSWORD` when the password is wrong (counted with failed sign-ins; 429 with `Retry-After` after too many); 409 `PERSONAL_LEDGER` for a personal ledger, which goes only with its account.',
-        security,
-        params: idParams,
-        body: deleteLedgerBody,
-        response: { 200: messageResponse, ...errorResponses(400, 401, 403, 404, 409, 429) },
+  // Deleting removes a whole ledger: heavy work (plugins/fairness.ts), declared once for its group.
+  void app.register(async (heavy) => {
+    heavy.addHook('preParsing', app.heavyWork);
+    heavy.withTypeProvider<ZodTypeProvider>().delete(
+      '/ledgers/:id',
+      {
+        schema: {
+          tags,
+          summary: 'Delete a ledger and everything in it (owners), confirmed with the current password',
+          description:
+            '403 `WRONG_PASSWORD` when the password is wrong (counted with failed sign-ins; 429 with `Retry-After` after too many); 409 `PERSONAL_LEDGER` for a personal ledger, which goes only with its account. 429 `BUSY` while the caller already runs `LIMIT_HEAVY_PER_USER` heavy requests.',
+          security,
+          params: idParams,
+          body: deleteLedgerBody,
+          response: { 200: messageResponse, ...errorResponses(400, 401, 403, 404, 409, 429) },
+        },
       },
-    },
-    async (request) => ledgers.delete(request.userId, request.params.id, request.body.password, request.ip),
-  );
+      async (request) => ledgers.delete(request.userId, request.params.id, request.body.password, request.ip),
+    );
+  });
 
   r.get(
     '/ledgers/:id/members',
