@@ -96,7 +96,6 @@ describe.each(dialects)('fairness on %s', (dialect) => {
     const heavy: Array<['GET' | 'POST' | 'DELETE', string, object?]> = [
       ['GET', '/entries/stats'],
       ['GET', '/entries/trends'],
-      ['GET', '/forecast'],
       ['GET', '/entries/export'],
       ['GET', '/account/export'],
       ['POST', '/account/import', {}],

@@ -6,7 +6,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     /**
      * The `preParsing` hook of a group of heavy routes (CSV previews, imports and their undo, exports, ledger files,
-     * stats, trends, the forecast, deleting a ledger): a module adds it once to the scope that holds them. At most
+     * stats, trends, deleting a ledger): a module adds it once to the scope that holds them. At most
      * `LIMIT_HEAVY_PER_USER` run at once per user.
      */
     heavyWork: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;

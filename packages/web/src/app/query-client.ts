@@ -9,7 +9,7 @@ export const busyRetryDelay = (attempt: number): number => 1000 * 2 ** attempt;
 /**
  * A read refused with 429 `BUSY` (the user's heavy requests are at `LIMIT_HEAVY_PER_USER`,
  * docs/decisions/0706-limits-and-fairness.md) is asked again: a slot comes back as soon as one of the others has
- * answered, and the home page alone asks for three heavy reads at once (the forecast, the stats, the trends) after
+ * answered, and a user's other tab or an export running takes a slot while Home asks for its stats and trends after
  * every write. Every other failure is final.
  */
 export function retryBusy(failureCount: number, error: unknown): boolean {

@@ -6,31 +6,27 @@ import type { ForecastService } from './forecast.service.ts';
 
 const security = [{ bearer: [] }];
 
-/** The forecast reads a whole ledger's open invoices and schedules: heavy work like the stats (plugins/fairness.ts). */
 export function forecastRoutes(app: FastifyInstance, service: ForecastService): void {
-  void app.register(async (heavy) => {
-    heavy.addHook('preParsing', app.heavyWork);
-    heavy.withTypeProvider<ZodTypeProvider>().get(
-      '/forecast',
-      {
-        schema: {
-          tags: ['forecast'],
-          summary: 'Each day’s expected income, expenses and balance over the next 1 to 24 months',
-          description:
-            'From open invoices of active entities (what is still owed, by due date; overdue ones today) and the schedules’ pending occurrences (their amount, by due date), from the ledger’s starting balance (0 when none). `today` is the client’s date (default: the server’s UTC date).',
-          security,
-          querystring: forecastQuery,
-          response: { 200: forecast, ...errorResponses(400, 401) },
-        },
-      },
-      async (request, reply) => {
-        const body = await service.forecast(request.ledger.id, request.query);
-        reply.header('server-timing', `ledger;desc=${service.answeredBy(request.ledger.id)}`);
-        return body;
-      },
-    );
-  });
   const r = app.withTypeProvider<ZodTypeProvider>();
+  r.get(
+    '/forecast',
+    {
+      schema: {
+        tags: ['forecast'],
+        summary: 'Each day’s expected income, expenses and balance over the next 1 to 24 months',
+        description:
+          'From open invoices of active entities (what is still owed, by due date; overdue ones today) and the schedules’ pending occurrences (their amount, by due date), from the ledger’s starting balance (0 when none). `today` is the client’s date (default: the server’s UTC date).',
+        security,
+        querystring: forecastQuery,
+        response: { 200: forecast, ...errorResponses(400, 401) },
+      },
+    },
+    async (request, reply) => {
+      const body = await service.forecast(request.ledger.id, request.query);
+      reply.header('server-timing', `ledger;desc=${service.answeredBy(request.ledger.id)}`);
+      return body;
+    },
+  );
   r.get(
     '/forecast/balance',
     {
