@@ -41,15 +41,22 @@ export const billsQuery = z.object({
   category: oneOrMany(category),
 });
 export const billGetQuery = z.object({ bypass: z.string().optional() });
+/** The longest entity name, in UTF-16 code units as `z.string().max` counts them. */
+export const ENTITY_NAME_CHARS = 100;
+/**
+ * An entity's name as stored: trimmed, NFC, the name rules (docs/decisions/0102-text-characters.md), 1 to
+ * `ENTITY_NAME_CHARS` characters. A bill reading's `heading`, which suggests one, passes it too.
+ */
+export const entityName = nameText(ENTITY_NAME_CHARS).pipe(z.string().min(1, MESSAGES.entityNameEmpty));
 export const createBillBody = z.object({
-  name: nameText(100).pipe(z.string().min(1, MESSAGES.entityNameEmpty)),
+  name: entityName,
   status: billStatus.optional(),
   category: category.nullish(),
   internal: looseBoolean.optional(),
 });
 export const updateBillBody = z.object({
   id,
-  name: nameText(100).pipe(z.string().min(1, MESSAGES.entityNameEmpty)).optional(),
+  name: entityName.optional(),
   status: billStatus.optional(),
   category: category.nullish(),
   internal: looseBoolean.optional(),

@@ -59,7 +59,8 @@ export const ERROR_CODES = {
   OIDC_FAILED: 'The identity provider’s sign-in did not complete (refused, expired, or its answer failed the checks).',
   OIDC_NOT_LINKED: 'No account is linked to this identity provider account, and sign-up through it is off.',
   OIDC_ALREADY_LINKED: 'This identity provider account is linked to another account, or this account to another one.',
-  OIDC_EMAIL_TAKEN: 'Sign-up through the provider found an account with that address: sign in with it and link it.',
+  OIDC_EMAIL_TAKEN:
+    'Retired, never sent: it told that an address has an account; such a sign-up now ends as `OIDC_FAILED` (ADR 0722).',
   OIDC_EMAIL_INVALID:
     'Sign-up through the provider got an address the app would refuse at sign-up (not valid, too long, or hidden characters).',
   OIDC_LAST_SIGN_IN: 'Unlinking would leave the account no way to sign in (no password, or password sign-in is off).',

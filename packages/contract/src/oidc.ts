@@ -36,12 +36,15 @@ export const oidcLinkBody = z.object({ password });
 /** Where the browser goes next to finish linking at the provider. */
 export const oidcLinkStart = z.object({ url: z.string() });
 
-/** The codes the callback puts in the web app's address (`#error=…`) when the provider sign-in cannot end signed in. */
+/**
+ * The codes the callback puts in the web app's address (`#error=…`) when the provider sign-in cannot end signed in.
+ * None tells that an address has an account: a sign-up whose address is taken ends as `OIDC_FAILED`
+ * (docs/decisions/0722-openid-connect-sign-in.md).
+ */
 export const OIDC_FAILURES = [
   'OIDC_FAILED',
   'OIDC_NOT_LINKED',
   'OIDC_ALREADY_LINKED',
-  'OIDC_EMAIL_TAKEN',
   'OIDC_EMAIL_INVALID',
   'ACCOUNT_DEACTIVATED',
 ] as const;

@@ -302,6 +302,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         passwordLogin: config.passwordLogin ?? true,
         passwordReset: passwordReset.available,
         secret: config.jwtSecret,
+        outbox,
         now: config.now,
       });
       const bills = new BillsService(new BillsRepository(db), config.now);

@@ -1,5 +1,8 @@
+import { ENTITY_NAME_CHARS, entityName } from '@billfold/contract/bills';
+import { nameProblem } from '@billfold/contract/text-rules';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { readingResult } from '../src/modules/bill-reading/bill-reading.service.ts';
 import {
   amountsIn,
   type BillLanguage,
@@ -9,6 +12,7 @@ import {
   guessLanguage,
   parseBillAmount,
   readBillText,
+  suggestedName,
 } from '../src/modules/bill-reading/bill-text.ts';
 import { matchEntity } from '../src/modules/bill-reading/entity-match.ts';
 
@@ -200,5 +204,111 @@ describe('entity match', () => {
     expect(matchEntity('Gas Company of Springfield', entities)).toBeNull();
     expect(matchEntity('City Power & Light', [])).toBeNull();
     expect(matchEntity('Water Works', entities)).toBeNull();
+  });
+});
+
+describe('what a reading suggests (docs/decisions/0102-text-characters.md)', () => {
+  /** The heading a reading of `text` answers, as the service builds it. */
+  const headingOf = (text: string) => readingResult({ source: 'ocr', text }, []).heading;
+  /** Whether the invoice form's entity name (`entityName`, contract bills.ts) stores `value` unchanged. */
+  const storedAsIs = (value: string) => {
+    const parsed = entityName.safeParse(value);
+    return parsed.success && parsed.data === value && nameProblem(value) === null;
+  };
+
+  it('maps or drops every character the entity name refuses, and cuts to its length', () => {
+    const table: [string, string, string | null][] = [
+      ['line separator', 'Acme\u2028Power', 'Acme Power'],
+      ['paragraph separator', 'Acme\u2029Power', 'Acme Power'],
+      ['replacement character', 'Acme\uFFFD Power', 'Acme Power'],
+      ['Hangul fillers', '\u3164Acme\u115F\u1160 Power\uFFA0', 'Acme Power'],
+      ['braille blank and grapheme joiner', 'Ac\u034Fme\u2800Power', 'AcmePower'],
+      ['bidi controls', '\u202EAcme\u202C \u2066Power\u2069 \u200E\u200F', 'Acme Power'],
+      ['zero-width characters', 'A\u200Bc\u200Cm\u200De\uFEFF \u2060Power\u00AD', 'Acme Power'],
+      ['other spaces and tabs', 'Acme\u00A0\u3000Power\tLtd\u000B\u0085Co', 'Acme Power Ltd Co'],
+      ['lone surrogates and private use', 'Acme\uD800 \uDC00Power\uE000', 'Acme Power'],
+      ['decomposed accents', 'Cafe\u0301 Lyon', 'Caf\u00E9 Lyon'],
+      ['only fillers', '\u3164\u3164\u3164', null],
+      ['over-long', 'Acme '.repeat(40), `${'Acme '.repeat(20).trim()}`],
+      [
+        'over-long emoji: the joiner dropped, no surrogate pair cut',
+        `Ab${'\u{1F469}\u200D\u{1F4BB}'.repeat(60)}`,
+        `Ab${'\u{1F469}\u{1F4BB}'.repeat(24)}\u{1F469}`,
+      ],
+      ['over-long accents: no letter cut from its mark', `A${'q\u0301'.repeat(60)}`, `A${'q\u0301'.repeat(49)}`],
+    ];
+    for (const [what, line, expected] of table) {
+      const heading = headingOf(line);
+      expect({ what, heading }).toEqual({ what, heading: expected });
+      if (heading !== null) expect(storedAsIs(heading), what).toBe(true);
+    }
+    expect(suggestedName('')).toBeNull();
+    // The first line left with letters is the heading: a line of fillers is skipped.
+    expect(headingOf('\u3164\u3164\nStadtwerke Musterstadt GmbH')).toBe('Stadtwerke Musterstadt GmbH');
+  });
+
+  /** Text as a PDF's text layer or OCR may give it: letters of several scripts among everything the rule refuses. */
+  const hostile = fc.string({
+    unit: fc.oneof(
+      fc.constantFrom(...'Acme Stadtwerke Électricité Ωμέγα Привет 東京 مرحبا हिन्दी'.split('')),
+      fc.constantFrom(
+        '\u2028',
+        '\u2029',
+        '\uFFFD',
+        '\u3164',
+        '\u115F',
+        '\u1160',
+        '\uFFA0',
+        '\u2800',
+        '\u034F',
+        '\u202A',
+        '\u202E',
+        '\u2066',
+        '\u2069',
+        '\u200B',
+        '\u200C',
+        '\u200D',
+        '\u200E',
+        '\u2060',
+        '\u206A',
+        '\uFEFF',
+        '\uFFF9',
+        '\u00AD',
+        '\u00A0',
+        '\u202F',
+        '\u3000',
+        '\t',
+        '\n',
+        '\r',
+        '\u0000',
+        '\u001B',
+        '\u0085',
+        '\uD800',
+        '\uDFFF',
+        '\uE000',
+        '\u0301',
+        '\u{E0041}',
+        '\u{1F469}',
+        '\u{1F3FD}',
+        ' ',
+      ),
+      fc.string({ unit: 'binary', maxLength: 3 }),
+    ),
+    maxLength: 400,
+  });
+
+  it('suggests only what the invoice form stores unchanged, whatever the text', () => {
+    fc.assert(
+      fc.property(hostile, (text) => {
+        const heading = headingOf(text);
+        if (heading !== null) {
+          expect(storedAsIs(heading)).toBe(true);
+          expect(heading.length).toBeLessThanOrEqual(ENTITY_NAME_CHARS);
+        }
+        const name = suggestedName(text);
+        if (name !== null) expect(storedAsIs(name)).toBe(true);
+      }),
+      RUNS,
+    );
   });
 });

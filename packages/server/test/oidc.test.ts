@@ -6,6 +6,7 @@ import { createTestApp, dialects, secondProcess, type TestApp } from './helpers/
 import { type Session, signUp, userData } from './helpers/factories.ts';
 import { enrolMfa } from './helpers/mfa.ts';
 import { type ProviderAccount, signInAtProvider, startProvider, type TestProvider } from './helpers/oidc-provider.ts';
+import { startSmtp } from './helpers/smtp.ts';
 
 const PUBLIC_URL = 'http://billfold.test';
 const CALLBACK = `${PUBLIC_URL}/api/v1/auth/oidc/callback`;
@@ -246,10 +247,77 @@ describe.each(dialects)('sign-in with an OpenID Connect provider (%s)', (dialect
     expect((await signInWith(signing, account)).username).toBe(tokens.username);
   });
 
-  it('refuses sign-up through the provider for an address that has an account', async () => {
+  it('refuses sign-up through the provider for an address that has an account as any failed sign-in, naming nothing', async () => {
     const s = await signUp(t.app);
     const signing = await withSettings({ oidc: oidc({ signup: true }) });
-    expect(ticketOf(await providerTrip(signing, person({ email: s.email }))).error).toBe('OIDC_EMAIL_TAKEN');
+    const users = async () => (await t.app.db.selectFrom('users').select('id').execute()).length;
+    const before = await users();
+    // Verified by the provider or not, in any letter case: the answer is the one a declined sign-in gets.
+    const taken = [person({ email: s.email }), person({ email: s.email.toUpperCase(), email_verified: false })];
+    const declined = await providerTrip(signing, 'refuse');
+    for (const account of taken) {
+      const back = await providerTrip(signing, account);
+      expect(back.href).toBe(declined.href);
+      expect(back.href).toBe(`${PUBLIC_URL}/login/oidc#error=OIDC_FAILED`);
+    }
+    expect(await users()).toBe(before);
+    const identities = await t.app.db
+      .selectFrom('user_identities')
+      .select('id')
+      .where(
+        'subject',
+        'in',
+        taken.map((a) => a.sub),
+      )
+      .execute();
+    expect(identities).toEqual([]);
+    // The address's owner still links from the Account page, and then signs in through the provider.
+    const mine = person({ email: s.email });
+    expect((await link(signing, s, mine)).hash).toBe('#oidc=linked');
+    expect((await signInWith(signing, mine)).username).toBe(s.username);
+  });
+
+  it('mails the verified owner of a taken address, at most three times in 15 minutes, and the answer stays the same', async () => {
+    const smtp = await startSmtp();
+    try {
+      const mail = { smtpUrl: smtp.url, from: 'Billfold <billfold@example.test>' };
+      const signing = await withSettings({ mail, oidc: oidc({ signup: true }) });
+      const owner = await signUp(signing);
+      const unverified = await signUp(signing);
+      await t.app.db
+        .updateTable('users')
+        .set({ email_verified_at: t.clock.now() })
+        .where('username', '=', owner.username)
+        .execute();
+      const notices = async (address: string) => {
+        await signing.outbox.settled();
+        return smtp.to(address).filter((m) => m.subject?.startsWith('Billfold: someone tried to sign up'));
+      };
+      for (let i = 0; i < 4; i++) {
+        const back = await providerTrip(signing, person({ email: owner.email, email_verified: i % 2 === 0 }));
+        expect(back.hash).toBe('#error=OIDC_FAILED');
+      }
+      const sent = await notices(owner.email);
+      expect(sent).toHaveLength(3);
+      expect(sent[0]?.subject).toBe('Billfold: someone tried to sign up with your address through Authelia');
+      expect(sent[0]?.text).toContain(
+        `through Authelia with this email address. It\nalready belongs to your account, "${owner.username}"`,
+      );
+      expect(sent[0]?.text).toContain(`choose "Link Authelia" on the Account\npage (${PUBLIC_URL}/account)`);
+      // An address never proven here is not mailed (it may not be the owner's); the answer is the same.
+      expect((await providerTrip(signing, person({ email: unverified.email }))).hash).toBe('#error=OIDC_FAILED');
+      expect(await notices(unverified.email)).toEqual([]);
+      // Without password sign-in the owner cannot link alone: the mail says to ask the admin.
+      t.clock.advance(15 * 60_000 + 1);
+      const providerOnly = await withSettings({ mail, passwordLogin: false, oidc: oidc({ signup: true }) });
+      expect((await providerTrip(providerOnly, person({ email: owner.email }))).hash).toBe('#error=OIDC_FAILED');
+      await providerOnly.outbox.settled();
+      const last = (await notices(owner.email)).at(-1);
+      expect(last?.text).toContain("ask the server's admin to link your Authelia account");
+      expect(last?.text).not.toContain('sign in with your password');
+    } finally {
+      await smtp.close();
+    }
   });
 
   it('stores no provider address the email schema refuses: sign-up is refused, a link keeps working without it', async () => {

@@ -7,13 +7,15 @@ import * as client from 'openid-client';
 import type { OidcConfig } from '../../config.ts';
 import type { UserRow } from '../../db/schema.ts';
 import { conflict, HttpError, notFound, unauthorized } from '../../lib/http-error.ts';
+import type { Outbox } from '../../lib/outbox.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import { MINUTE } from '../../lib/time.ts';
 import { newOpaqueToken, sha256 } from '../../lib/tokens.ts';
 import type { AuthRepository } from './auth.repository.ts';
 import type { AuthService } from './auth.service.ts';
 import { OIDC_STATE_TTL, type OidcState, OidcStateSealer } from './oidc-state.ts';
-import { checkCurrentPassword } from './throttle.ts';
+import { providerSignUpMail } from './provider-notice-mail.ts';
+import { checkCurrentPassword, providerNoticeKey, reserveAttempt } from './throttle.ts';
 
 /** How long the one-time ticket of a provider sign-in stays good: the web app exchanges it at once. */
 export const SIGN_IN_TICKET_TTL = MINUTE;
@@ -25,6 +27,8 @@ export interface OidcOptions {
   passwordReset: boolean;
   /** Key text for the state cookie's signature (the JWT secret). */
   secret: string;
+  /** Mail in the background (`lib/outbox.ts`): the notice to an address's owner after a refused sign-up. */
+  outbox: Outbox;
   now: () => number;
 }
 
@@ -199,7 +203,8 @@ export class OidcService {
    * The account of a provider sign-in: the linked one; else, only when the admin allows it and the provider
    * marks the address verified, the account of that address (then linked); else a new account when sign-up
    * through the provider is on. An unverified address never reaches an account: anyone can type any address
-   * into some providers, and matching it would hand them the account (docs/security.md).
+   * into some providers, and matching it would hand them the account (docs/security.md). A sign-up with an
+   * address that has an account ends as `OIDC_FAILED`, never with a code that names the address.
    */
   private async accountFor(claims: ProviderClaims): Promise<UserRow> {
     const { issuer, matchEmail, signup } = this.provider;
@@ -230,7 +235,13 @@ export class OidcService {
     // An account needs an address; one the rule refuses is never stored (docs/decisions/0722-openid-connect-sign-in.md).
     if (!email) throw new OidcRefusal(typeof claims.email === 'string' ? 'OIDC_EMAIL_INVALID' : 'OIDC_FAILED');
     const emailKey = email.toLowerCase();
-    if (await this.repo.findUserByEmail(emailKey)) throw new OidcRefusal('OIDC_EMAIL_TAKEN');
+    const owner = await this.repo.findUserByEmail(emailKey);
+    if (owner) {
+      // Answered as any provider sign-in that did not complete: naming the address would tell whoever holds this
+      // provider account that a Billfold account has it. Its owner is told instead, with the way to link.
+      await this.tellOwner(owner, now);
+      throw new OidcRefusal('OIDC_FAILED');
+    }
     const username = await this.freeUsername(claims, email);
     // A password nobody knows: the account signs in through the provider only (`has_password` 0).
     const passwordHash = await hashPassword(newOpaqueToken());
@@ -255,6 +266,27 @@ export class OidcService {
       });
       return user;
     });
+  }
+
+  /**
+   * Mails the owner of an address a refused sign-up used, if that address is verified here (notifications go to
+   * verified addresses only, docs/decisions/1131-verified-addresses.md), a few times per 15 minutes at most.
+   */
+  private async tellOwner(owner: UserRow, now: number): Promise<void> {
+    const { outbox, passwordLogin } = this.options;
+    if (!outbox.configured || owner.email_verified_at === null) return;
+    try {
+      await reserveAttempt(this.repo, [providerNoticeKey(owner.email_key)], now, 'Too many notices.');
+    } catch (error) {
+      // Over the limit: the owner has been told already, and the answer stays the same.
+      if (error instanceof HttpError) return;
+      throw error;
+    }
+    const { name, appUrl } = this.provider;
+    outbox.post(
+      providerSignUpMail({ to: owner.email, username: owner.username, provider: name, appUrl, passwordLogin }),
+      'provider sign-up notice',
+    );
   }
 
   /** The provider's username (or the address's local part), cut to the username rule, numbered when taken. */

@@ -37,6 +37,11 @@ export const LIMITS = {
   resetMails: 3,
   /** Password links asked for from one client address, whatever the addresses. */
   resetAddress: 10,
+  /**
+   * Notices to one address that someone tried to sign up with it through the identity provider: each costs the
+   * one trying only a trip through the provider, so more would be mail-bombing (docs/decisions/0722-openid-connect-sign-in.md).
+   */
+  providerNotices: 3,
 } as const;
 
 export interface ThrottleKey {
@@ -79,6 +84,10 @@ export const emailChangeKey = (userId: number): ThrottleKey => ({
 export const resetMailKey = (emailKey: string): ThrottleKey => ({
   key: `reset-mail:${emailKey}`,
   limit: LIMITS.resetMails,
+});
+export const providerNoticeKey = (emailKey: string): ThrottleKey => ({
+  key: `provider-notice:${emailKey}`,
+  limit: LIMITS.providerNotices,
 });
 export const resetAddressKey = (ip: string): ThrottleKey => ({ key: `reset-ip:${ip}`, limit: LIMITS.resetAddress });
 

@@ -13,7 +13,7 @@ import { READABLE_TYPES, READING_TIMEOUT_MS, type ReadText, readBillFile } from 
 import { BILL_READING_MESSAGES } from './bill-reading.messages.ts';
 import type { BillReadingRepository, BillReadingRow, ReadingEnd } from './bill-reading.repository.ts';
 import { readBillText } from './bill-text.ts';
-import { matchEntity } from './entity-match.ts';
+import { type EntityCandidate, matchEntity } from './entity-match.ts';
 
 /** Readings one ledger may have waiting or running at once, on all server processes together. */
 export const READINGS_PER_LEDGER = 3;
@@ -27,8 +27,6 @@ export const READING_KEPT_MS = 15 * 60_000;
  * reading it stopped.
  */
 export const READING_TURN_MS = READING_TIMEOUT_MS + 30_000;
-/** The longest heading shown. */
-const HEADING_CHARS = 120;
 /** Progress is written when it has moved this much (hundredths): a few writes a reading. */
 const PROGRESS_STEP = 10;
 
@@ -193,20 +191,29 @@ export class BillReadingService {
 
   /** The form's fields from the bill's text, the entity matched among the ledger's own. */
   private async fields(ledgerId: number, read: ReadText): Promise<BillReadingResult> {
-    const fields = readBillText(read.text);
-    const entity = matchEntity(read.text, await this.repo.entities(ledgerId));
-    const date = (value: string | null) => (value && isValidIsoDate(value) ? value : null);
-    return {
-      source: read.source,
-      language: fields.language,
-      amount: fields.amount === null ? null : fromCents(fields.amount),
-      date: date(fields.date),
-      dueDate: date(fields.dueDate),
-      billId: entity?.id ?? null,
-      billName: entity?.name ?? null,
-      heading: fields.heading ? cleanHeading(fields.heading) : null,
-    };
+    return readingResult(read, await this.repo.entities(ledgerId));
   }
+}
+
+/**
+ * What a reading suggests from a bill's text, the entity matched among `entities`. Its `heading` passes the
+ * contract's rule for the field it suggests, the entity name (`suggestedName` in bill-text.ts); `billName` is the
+ * matched entity's own stored name.
+ */
+export function readingResult(read: ReadText, entities: readonly EntityCandidate[]): BillReadingResult {
+  const fields = readBillText(read.text);
+  const entity = matchEntity(read.text, entities);
+  const date = (value: string | null) => (value && isValidIsoDate(value) ? value : null);
+  return {
+    source: read.source,
+    language: fields.language,
+    amount: fields.amount === null ? null : fromCents(fields.amount),
+    date: date(fields.date),
+    dueDate: date(fields.dueDate),
+    billId: entity?.id ?? null,
+    billName: entity?.name ?? null,
+    heading: fields.heading,
+  };
 }
 
 /** A reading as the API shows it. */
@@ -218,10 +225,4 @@ function view(row: BillReadingRow): BillReading {
     result: row.result === null ? null : billReadingResult.parse(JSON.parse(row.result)),
     message: row.message,
   };
-}
-
-/** A heading as shown: no control characters, at most `HEADING_CHARS` characters. */
-function cleanHeading(text: string): string | null {
-  const clean = text.replace(/\p{C}+/gu, ' ').trim();
-  return clean ? Array.from(clean).slice(0, HEADING_CHARS).join('') : null;
 }

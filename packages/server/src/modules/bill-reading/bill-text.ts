@@ -1,3 +1,4 @@
+import { ENTITY_NAME_CHARS, entityName } from '@billfold/contract/bills';
 import { MAX_CENTS } from '@billfold/contract/money';
 import { parseDate } from '../imports/import-mapping.ts';
 
@@ -267,7 +268,10 @@ export interface BillFields extends BillDates {
   language: BillLanguage;
   /** Cents. */
   amount: number | null;
-  /** The first line of the bill with letters: usually the biller's name in the letterhead. */
+  /**
+   * The first line of the bill with letters, usually the biller's name in the letterhead, as the entity name it
+   * suggests (`suggestedName`).
+   */
   heading: string | null;
 }
 
@@ -282,6 +286,49 @@ export function readBillText(text: string): BillFields {
     .map((line) => line.replace(/[\s\u00a0\u202f]+/g, ' ').trim())
     .filter((line) => line.length > 0);
   const language = guessLanguage(lines.join('\n'));
-  const heading = lines.find((line) => /\p{L}{2}/u.test(line)) ?? null;
+  const letters = /\p{L}{2}/u;
+  let heading: string | null = null;
+  for (const line of lines) {
+    // Letters must be left once the line is a name: a line of Hangul fillers is no heading.
+    const name = letters.test(line) ? suggestedName(line) : null;
+    if (name && letters.test(name)) {
+      heading = name;
+      break;
+    }
+  }
   return { language, amount: findAmount(lines), ...findDates(lines, language), heading };
+}
+
+// ---------------------------------------------------------------- what is suggested
+
+/**
+ * Characters a name refuses that show as (or stand for) a space: controls, line and paragraph separators, and every
+ * space but U+0020 (docs/decisions/0102-text-characters.md). Each becomes a plain space.
+ */
+const AS_SPACE = /[\p{Cc}\p{Zl}\p{Zp}\p{Zs}]/gu;
+/**
+ * The rest of what a name refuses, and what cannot be shown: format characters (zero-width, direction controls, BOM,
+ * tags), lone surrogates, private-use and unassigned code points, U+FFFD, the combining grapheme joiner, Hangul
+ * fillers and the braille blank. Each is dropped.
+ */
+const DROPPED = /[\p{Cf}\p{Cs}\p{Co}\p{Cn}\u115F\u1160\u2800\u3164\uFFA0\uFFFD]|\u034F/gu;
+const GRAPHEMES = new Intl.Segmenter('und', { granularity: 'grapheme' });
+
+/**
+ * A bill's line as the entity name it suggests: what the contract's `entityName` (packages/contract/src/bills.ts)
+ * would store unchanged, so a suggestion the user takes is never refused. Text read off a file is not the user's
+ * to fix, so refused characters are mapped to a space or dropped rather than failing the reading; runs of spaces
+ * become one; it is cut, between characters as shown, to `ENTITY_NAME_CHARS`. Null when nothing is left.
+ */
+export function suggestedName(line: string): string | null {
+  const clean = line.replace(DROPPED, '').replace(AS_SPACE, ' ').normalize('NFC').replace(/ {2,}/g, ' ').trim();
+  let cut = '';
+  for (const { segment } of GRAPHEMES.segment(clean)) {
+    if (cut.length + segment.length > ENTITY_NAME_CHARS) break;
+    cut += segment;
+  }
+  cut = cut.trim();
+  // The contract's own rule has the last word: a suggestion it would change or refuse is none.
+  const taken = entityName.safeParse(cut);
+  return taken.success && taken.data === cut ? cut : null;
 }

@@ -17,8 +17,6 @@ export function providerSignInMessage(code: string | null, provider: string): st
   switch (code) {
     case 'OIDC_NOT_LINKED':
       return `No Billfold account is linked to this ${provider} account. Sign in with your password, then link ${provider} on the Account page.`;
-    case 'OIDC_EMAIL_TAKEN':
-      return `An account with this email address already exists. Sign in with your password, then link ${provider} on the Account page.`;
     case 'OIDC_EMAIL_INVALID':
       return `Your ${provider} account's email address cannot be used here (it is not valid, too long, or holds hidden characters). Change it at ${provider}, then sign in again.`;
     case 'OIDC_ALREADY_LINKED':
