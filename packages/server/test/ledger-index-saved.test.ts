@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Bill, BillList } from '@billfold/contract/bills';
-import type { Entry, EntryList } from '@billfold/contract/entries';
+import type { Entry } from '@billfold/contract/entries';
 import { SORT_FIELDS, SORT_ORDERS } from '@billfold/contract/entries';
 import type { Ledger } from '@billfold/contract/ledgers';
 import type { FastifyInstance } from 'fastify';
@@ -10,8 +10,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { savedIndexFile } from '../src/modules/read-model/ledger-index-file.ts';
 import { DEFAULT_LEDGER_INDEX_OPTIONS, type LedgerIndexOptions } from '../src/modules/read-model/ledger-indexes.ts';
 import { createTestApp, dialects, secondProcess, type TestApp } from './helpers/app.ts';
-import { type DrawSource, drawCombination, filterQuery } from './helpers/combinations.ts';
-import { type Api, createBill, createEntry, createPayment, editEntry, request, updateBill } from './helpers/domain.ts';
+import { drawCombination, drawSourceOf, filterQuery } from './helpers/combinations.ts';
+import {
+  type Api,
+  createBill,
+  createEntry,
+  createPayment,
+  editEntry,
+  request,
+  uncachedGet,
+  updateBill,
+} from './helpers/domain.ts';
 import { signUp } from './helpers/factories.ts';
 import { random } from './helpers/random.ts';
 
@@ -84,27 +93,11 @@ describe.each(dialects)('the saved ledger index on %s', (dialect) => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const get = async (app: FastifyInstance, path: string) => {
-    const res = await app.inject({
-      method: 'GET',
-      url: `/api/v1${path}`,
-      headers: { ...api.session.headers, 'cache-control': 'no-cache' },
-    });
-    expect(res.statusCode, `${path}: ${res.body}`).toBe(200);
-    return { body: res.body, timing: res.headers['server-timing'] };
-  };
+  const get = (app: FastifyInstance, path: string) => uncachedGet(app, api, path);
 
   /** Random combinations of the whole filter panel, in every sort, with stats, export and due summary: equal to SQL. */
   async function expectSameAnswers(app: FastifyInstance, step: string, draws = 4) {
-    const bills = JSON.parse((await get(sqlApp, '/bills?status=all')).body) as BillList;
-    const live = JSON.parse((await get(sqlApp, '/entries?pageSize=100&archives=true')).body) as EntryList;
-    const from: DrawSource = {
-      names: bills.billDTOList.map((b) => b.name),
-      categories: bills.billDTOList.map((b) => b.category),
-      invoiceNumbers: live.entries.map((e) => e.invoiceId),
-      firstDay: '2026-01-01',
-      days: 330,
-    };
+    const from = await drawSourceOf((path) => get(sqlApp, path), { firstDay: '2026-01-01', days: 330 });
     for (let draw = 0; draw < draws; draw++) {
       const c = drawCombination(r, from);
       const query = filterQuery(c);

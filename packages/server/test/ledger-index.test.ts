@@ -1,4 +1,3 @@
-import type { BillList } from '@billfold/contract/bills';
 import { type Entry, type EntryList, SORT_FIELDS, SORT_ORDERS } from '@billfold/contract/entries';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +8,7 @@ import { DataVersionRepository } from '../src/modules/read-model/data-version.re
 import { DEFAULT_LEDGER_INDEX_OPTIONS } from '../src/modules/read-model/ledger-indexes.ts';
 import { createTestApp, dialects, type TestApp, testConfig } from './helpers/app.ts';
 import { attach, pdfFile } from './helpers/attachments.ts';
-import { type DrawSource, drawCombination, filterQuery } from './helpers/combinations.ts';
+import { drawCombination, drawSourceOf, filterQuery } from './helpers/combinations.ts';
 import {
   type Api,
   createBill,
@@ -17,6 +16,7 @@ import {
   createPayment,
   editEntry,
   request,
+  uncachedGet,
   updateBill,
   updatePayment,
 } from './helpers/domain.ts';
@@ -67,15 +67,7 @@ describe.each(CASES)('the ledger index after every kind of write on $dialect, $w
     await t.close();
   });
 
-  const get = async (app: FastifyInstance, path: string) => {
-    const res = await app.inject({
-      method: 'GET',
-      url: `/api/v1${path}`,
-      headers: { ...indexed.session.headers, 'cache-control': 'no-cache' },
-    });
-    expect(res.statusCode, `${path}: ${res.body}`).toBe(200);
-    return { body: res.body, timing: res.headers['server-timing'] };
-  };
+  const get = (app: FastifyInstance, path: string) => uncachedGet(app, indexed, path);
 
   /**
    * Combinations drawn at random from the whole filter panel over the ledger as it stands (its entities, invoice
@@ -83,16 +75,11 @@ describe.each(CASES)('the ledger index after every kind of write on $dialect, $w
    * the indexed one must answer from its index, and equally.
    */
   async function expectSameAnswers(step: string) {
-    const bills = JSON.parse((await get(sqlApp, '/bills?status=all')).body) as BillList;
-    const live = JSON.parse((await get(sqlApp, '/entries?pageSize=100&archives=true')).body) as EntryList;
-    const from: DrawSource = {
-      names: bills.billDTOList.map((b) => b.name),
-      categories: bills.billDTOList.map((b) => b.category),
-      invoiceNumbers: live.entries.map((e) => e.invoiceId),
+    const from = await drawSourceOf((path) => get(sqlApp, path), {
       firstDay: '2025-12-01',
       days: 300,
       attachments: true,
-    };
+    });
     // The same scopes at every step: the index keeps the masks of recent scopes (`LedgerIndex.match`), which must
     // never outlive the data they were made from.
     for (const query of [

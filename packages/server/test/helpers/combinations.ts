@@ -1,6 +1,8 @@
+import type { BillList } from '@billfold/contract/bills';
 import { addDays } from '@billfold/contract/dates';
 import {
   type EntryFilters,
+  type EntryList,
   SORT_FIELDS,
   SORT_ORDERS,
   type SortField,
@@ -97,4 +99,22 @@ export function filterQuery(c: Combination): string {
   if (c.dueWithin !== undefined) q.set('dueWithin', String(c.dueWithin));
   if (c.today) q.set('today', c.today);
   return q.toString();
+}
+
+/**
+ * What to draw from, read from the ledger as it stands through `get` (a GET of the API answering its body): its
+ * entities' names and categories and its first hundred invoice numbers.
+ */
+export async function drawSourceOf(
+  get: (path: string) => Promise<{ body: string }>,
+  days: Pick<DrawSource, 'firstDay' | 'days' | 'attachments'>,
+): Promise<DrawSource> {
+  const bills = JSON.parse((await get('/bills?status=all')).body) as BillList;
+  const live = JSON.parse((await get('/entries?pageSize=100&archives=true')).body) as EntryList;
+  return {
+    names: bills.billDTOList.map((b) => b.name),
+    categories: bills.billDTOList.map((b) => b.category),
+    invoiceNumbers: live.entries.map((e) => e.invoiceId),
+    ...days,
+  };
 }

@@ -3,6 +3,7 @@ import type { CreateEntryBody, Entry } from '@billfold/contract/entries';
 import type { CreatePaymentBody, Payment } from '@billfold/contract/payments';
 import type { RecycleItem } from '@billfold/contract/recycle';
 import type { FastifyInstance } from 'fastify';
+import { expect } from 'vitest';
 import type { Session } from './factories.ts';
 
 /**
@@ -92,4 +93,18 @@ export function request(
   payload?: unknown,
 ) {
   return app.inject({ method, url: `/api/v1${url}`, headers: session.headers, payload: payload as object });
+}
+
+/**
+ * GET `path` on `app` as `api`'s user past the list cache (`Cache-Control: no-cache`), which must answer 200: its body
+ * and what answered it (`Server-Timing`, e.g. `ledger;desc=index`). `app` may be another process than `api.app`.
+ */
+export async function uncachedGet(app: FastifyInstance, api: Api, path: string) {
+  const res = await app.inject({
+    method: 'GET',
+    url: `/api/v1${path}`,
+    headers: { ...api.session.headers, 'cache-control': 'no-cache' },
+  });
+  expect(res.statusCode, `${path}: ${res.body}`).toBe(200);
+  return { body: res.body, timing: res.headers['server-timing'] };
 }
