@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { once } from 'node:events';
 import { request } from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import { Worker } from 'node:worker_threads';
@@ -6,6 +8,7 @@ import { centsToDecimalString } from '@billfold/contract/money';
 import { PAYMENT_METHOD_CODES } from '@billfold/contract/payment-methods';
 import { DEFAULT_LIMITS } from '../packages/server/src/config.ts';
 import { multipart } from '../packages/server/test/helpers/multipart.ts';
+import { rawHeader } from '../packages/server/test/helpers/tar.ts';
 import { parseArgs } from './lib/args.ts';
 import { drawCombination, quantile } from './lib/combinations.ts';
 import { BENCH_PASSWORD, BENCH_USER, sqliteDataset } from './lib/datasets.ts';
@@ -22,7 +25,10 @@ import { type RunningServer, signIn, withServer } from './lib/server-process.ts'
  * categories, payments per invoice, recycled entity and schedule drawn), account exports of those accounts and of
  * the seeded ledger, CSV previews and imports with wide headers (up to and far past the column limit), many rows
  * (up to and past the row limit) and long fields (up to and past the field limit), CSV exports and stats of the
- * 1,000,000-invoice ledger with random filters (from the ledger index, or by SQL with `--ledger-index-mb 0`). Each
+ * 1,000,000-invoice ledger with random filters (from the ledger index, or by SQL with `--ledger-index-mb 0`), and
+ * ledger archives (docs/decisions/1160-ledger-archive.md: a tar of `ledger.json` and `files/<sha256>`) imported into
+ * fresh accounts, their files' count, sizes (up to the per-file limit) and types drawn, the first one's attachments
+ * within 2 % of the ledger's quota, and the archive exports of those accounts. Each
  * health answer is counted against the heavy request that was running when it was asked; the report prints p50 /
  * p99 / max per kind against the budgets (p99 ≤ 100 ms, max ≤ 250 ms), PASS/FAIL, the seed, the slowest cases and
  * the server's RSS at each case's start and its peak while it ran. Data reaches the server only through the seeder
@@ -36,6 +42,8 @@ const HELP = `Usage: npm run bench:stall -- [options]
   --invoices N   the seeded ledger's size (default 1,000,000)
   --reseed       seed the ledger again even when a cached copy is fresh
   --account-mib N  the largest account file drawn (default: the limit, LIMIT_ACCOUNT_FILE_BYTES's default)
+  --archive-mib N  the most attached bytes of a ledger archive drawn (default: the ledger's quota,
+                 LIMIT_LEDGER_ATTACHMENT_BYTES's default)
   --ledger-index-mb N  the server's LEDGER_INDEX_MB (default: its own); 0 answers stats and CSV exports by SQL
   --help`;
 
@@ -48,6 +56,7 @@ const args = parseArgs(process.argv.slice(2), {
   invoices: 'number',
   reseed: 'boolean',
   'account-mib': 'number',
+  'archive-mib': 'number',
   'ledger-index-mb': 'number',
   help: 'boolean',
 });
@@ -60,9 +69,30 @@ const CASES = Math.max(6, args.cases ?? 24);
 const INVOICES = args.invoices ?? 1_000_000;
 const LIMITS = DEFAULT_LIMITS;
 const ACCOUNT_MAX = Math.min(LIMITS.accountFileBytes, (args['account-mib'] ?? Number.POSITIVE_INFINITY) * 1024 * 1024);
+const ARCHIVE_MAX = Math.min(
+  LIMITS.ledgerAttachmentBytes,
+  (args['archive-mib'] ?? Number.POSITIVE_INFINITY) * 1024 * 1024,
+);
 
-type Kind = 'account-import' | 'account-export' | 'csv-preview' | 'csv-import' | 'entries-export' | 'stats';
-const KINDS: Kind[] = ['account-import', 'account-export', 'csv-preview', 'csv-import', 'entries-export', 'stats'];
+type Kind =
+  | 'account-import'
+  | 'account-export'
+  | 'csv-preview'
+  | 'csv-import'
+  | 'entries-export'
+  | 'stats'
+  | 'archive-import'
+  | 'archive-export';
+const KINDS: Kind[] = [
+  'account-import',
+  'account-export',
+  'csv-preview',
+  'csv-import',
+  'entries-export',
+  'stats',
+  'archive-import',
+  'archive-export',
+];
 
 interface Case {
   kind: Kind;
@@ -136,9 +166,15 @@ const day = (ms: number) => iso(ms).slice(0, 10);
 /**
  * An account file of about `target` bytes, its shape drawn: 1 to 1,000 entities (some of its own categories, some in
  * the recycle bin with their invoices), invoices with 0 to 2 payments each (the share drawn per file), and sometimes
- * a weekly schedule whose occurrences point at invoices and payments.
+ * a weekly schedule whose occurrences point at invoices and payments. Version 3, or with `attached` the current
+ * version 6 (the ledger's name, the schedule's amount mode) whose attachments name those files, each on an invoice or
+ * a payment drawn; their rows come on top of `target` (within `ACCOUNT_MAX`).
  */
-function accountFileOf(r: Random, target: number): { text: string; invoices: number; payments: number } {
+function accountFileOf(
+  r: Random,
+  target: number,
+  attached?: readonly ArchiveFile[],
+): { text: string; invoices: number; payments: number } {
   const entities = r.int(1, 1_000);
   const paidShare = r.next();
   const ownCategories = r.chance(0.5) ? r.int(1, 20) : 0;
@@ -165,9 +201,22 @@ function accountFileOf(r: Random, target: number): { text: string; invoices: num
   }
   const invoices: string[] = [];
   const payments: string[] = [];
-  let bytes = 600 + occurrenceCount * 140 + [...entityRefs, ...categories].reduce((n, e) => n + e.length + 1, 0);
+  // An attachment's row is counted with the widest ref it can get.
+  const attachmentRow = (file: ArchiveFile, i: number, invoice: number | null, payment: number | null) =>
+    JSON.stringify({
+      invoice,
+      payment,
+      fileName: `scan ${i + 1}.${file.ext}`,
+      contentType: file.type,
+      size: file.size,
+      sha256: file.sha256,
+      createdAt: iso(created),
+    });
+  const rows = (attached ?? []).reduce((n, file, i) => n + attachmentRow(file, i, 99_999_999, null).length + 1, 0);
+  const goal = attached ? Math.min(ACCOUNT_MAX, target + rows) : target;
+  let bytes = 600 + occurrenceCount * 140 + rows + [...entityRefs, ...categories].reduce((n, e) => n + e.length + 1, 0);
   let n = 0;
-  while (bytes < target - 600) {
+  while (n === 0 || bytes < goal - 600) {
     n += 1;
     const cents = r.int(100, 500_000);
     const date = day(Date.UTC(2016, 0, 1) + r.int(0, 3_650) * 86_400_000);
@@ -225,6 +274,7 @@ function accountFileOf(r: Random, target: number): { text: string; invoices: num
         endDate: null,
         count: null,
         amount: '10.00',
+        ...(attached ? { amountMode: 'fixed', averageOf: null } : {}),
         flow: 'expense',
         description: 'Weekly',
         dueDays: 0,
@@ -236,10 +286,18 @@ function accountFileOf(r: Random, target: number): { text: string; invoices: num
       }),
     );
   }
+  // Attachments on invoices, or on payments one time in four (when the file has any).
+  const attachments = (attached ?? []).map((file, i) =>
+    payments.length > 0 && r.chance(0.25)
+      ? attachmentRow(file, i, null, r.int(1, payments.length))
+      : attachmentRow(file, i, r.int(1, n), null),
+  );
   const text = [
-    `{"format":"billfold-account","version":3,"exportedAt":"${iso(created)}","lastInvoiceNumber":${n},`,
+    `{"format":"billfold-account","version":${attached ? 6 : 3},"exportedAt":"${iso(created)}","lastInvoiceNumber":${n},`,
+    attached ? `"ledger":{"name":"Stall ${SEED}"},` : '',
     `"categories":[${categories.join(',')}],"entities":[${entityRefs.join(',')}],"invoices":[${invoices.join(',')}],`,
-    `"payments":[${payments.join(',')}],"schedules":[${schedules.join(',')}]}`,
+    `"payments":[${payments.join(',')}],"schedules":[${schedules.join(',')}]`,
+    attached ? `,"attachments":[${attachments.join(',')}]}` : '}',
   ].join('');
   return { text, invoices: n, payments: payments.length };
 }
@@ -286,6 +344,114 @@ function csvOf(r: Random, shape: CsvShape): { text: string; what: string } {
   };
 }
 
+/** The first bytes the server tells each type by (`file-types.ts`), as an attached file of that type starts. */
+const FILE_TYPES = [
+  { type: 'application/pdf', ext: 'pdf', magic: Buffer.from('%PDF-1.7\n%', 'latin1') },
+  { type: 'image/png', ext: 'png', magic: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]) },
+  { type: 'image/jpeg', ext: 'jpg', magic: Buffer.from([0xff, 0xd8, 0xff, 0xe0]) },
+  { type: 'image/webp', ext: 'webp', magic: Buffer.from('RIFF\0\0\0\0WEBPVP8 ', 'latin1') },
+] as const;
+
+/** An attached file of a ledger archive: its bytes are its type's first bytes, its id, then noise from `offset`. */
+interface ArchiveFile {
+  type: (typeof FILE_TYPES)[number]['type'];
+  ext: string;
+  size: number;
+  id: string;
+  offset: number;
+  sha256: string;
+}
+
+/** 1 MiB of seeded noise that attached files are cut from (they are PDFs and photos: already compressed). */
+const NOISE = (() => {
+  const r = new Random(SEED ^ 0x2545f491);
+  const noise = Buffer.alloc(1024 * 1024);
+  for (let i = 0; i < noise.length; i += 4) noise.writeUInt32LE(Math.floor(r.next() * 2 ** 32), i);
+  return noise;
+})();
+/** The smallest file drawn: room for its type's bytes and its id. */
+const FILE_MIN = 64;
+
+/** A file's bytes, a chunk at a time (at most 1 MiB each, views of `NOISE`): never held whole. */
+function* fileBytes(file: Omit<ArchiveFile, 'sha256'>): Generator<Buffer> {
+  const magic = FILE_TYPES.find((t) => t.type === file.type)?.magic as Buffer;
+  const head = Buffer.concat([magic, Buffer.from(` ${file.id}\n`, 'latin1')]).subarray(0, file.size);
+  yield head;
+  let left = file.size - head.length;
+  let at = file.offset;
+  while (left > 0) {
+    const chunk = NOISE.subarray(at, at + Math.min(left, NOISE.length - at));
+    yield chunk;
+    left -= chunk.length;
+    at = (at + chunk.length) % NOISE.length;
+  }
+}
+
+/**
+ * The files of a ledger archive whose attachments add up to at most `total` bytes (as the quota counts them), their
+ * shape drawn: 1 to 32,000 files (the archive's header room holds 32,768; enough of them that `total` fits), sizes
+ * spread log-normally and scaled to fill `total` with the largest cut at exactly `LIMIT_ATTACHMENT_BYTES`, and now and
+ * then a file attached twice (the archive carries it once). Each file's SHA-256 is taken here, a pass over its bytes.
+ */
+function archiveFilesOf(r: Random, total: number, tag: string): { files: ArchiveFile[]; attached: ArchiveFile[] } {
+  const most = Math.max(1, Math.min(32_000, Math.floor(total / FILE_MIN)));
+  const drawn = Math.round(Math.exp(r.next() * Math.log(most)));
+  const count = Math.min(most, Math.max(drawn, Math.ceil((total / LIMITS.attachmentBytes) * 1.25)));
+  const weights = Array.from({ length: count }, () => r.logNormal(1, 1));
+  // The largest scale whose sizes, each cut to the limits, add up to at most `total`.
+  const sizeAt = (scale: number, w: number) =>
+    Math.max(FILE_MIN, Math.min(LIMITS.attachmentBytes, Math.floor(scale * w)));
+  let [low, high] = [0, total / Math.min(...weights)];
+  for (let i = 0; i < 64; i++) {
+    const mid = (low + high) / 2;
+    if (weights.reduce((n, w) => n + sizeAt(mid, w), 0) <= total) low = mid;
+    else high = mid;
+  }
+  const files: ArchiveFile[] = weights.map((w, i) => {
+    const { type, ext } = r.pick(FILE_TYPES);
+    const size = sizeAt(low, w);
+    const file = { type, ext, size, id: `${tag}-${i + 1}`, offset: r.int(0, NOISE.length - 1) };
+    const hash = createHash('sha256');
+    for (const chunk of fileBytes(file)) hash.update(chunk);
+    return { ...file, sha256: hash.digest('hex') };
+  });
+  let left = total - files.reduce((n, f) => n + f.size, 0);
+  const attached = [...files];
+  if (r.chance(0.5))
+    for (let k = r.int(1, Math.ceil(count / 10)); k > 0; k--) {
+      const again = r.pick(files);
+      if (again.size > left) continue;
+      attached.splice(r.int(0, attached.length), 0, again);
+      left -= again.size;
+    }
+  return { files, attached };
+}
+
+/** The ledger archive: `ledger.json`, then each file once as `files/<sha256>`, then the end (test/helpers/tar.ts). */
+function archiveOf(json: Buffer, files: readonly ArchiveFile[]): { length: number; chunks: () => Generator<Buffer> } {
+  const padding = (size: number) => Buffer.alloc((512 - (size % 512)) % 512);
+  const length =
+    512 +
+    json.length +
+    padding(json.length).length +
+    files.reduce((n, f) => n + 512 + f.size + padding(f.size).length, 0) +
+    1024;
+  return {
+    length,
+    *chunks() {
+      yield rawHeader({ name: 'ledger.json', body: json });
+      yield json;
+      yield padding(json.length);
+      for (const file of files) {
+        yield rawHeader({ name: `files/${file.sha256}`, body: Buffer.alloc(0), size: file.size });
+        yield* fileBytes(file);
+        yield padding(file.size);
+      }
+      yield Buffer.alloc(1024);
+    },
+  };
+}
+
 // ---------- the API ----------
 
 let users = 0;
@@ -305,18 +471,27 @@ async function newUser(server: RunningServer): Promise<{ username: string; passw
   return user;
 }
 
+/** A body sent a chunk at a time as the connection takes it, of a length known beforehand. */
+interface Streamed {
+  length: number;
+  chunks: () => Iterable<Buffer>;
+}
+
 /**
- * Sends one request and reads the answer to its end, counting bytes (never holding a large body). node:http, not
- * fetch: a 128 MiB import on a busy machine may take longer than fetch's five-minute header timeout.
+ * Sends one request and reads the answer to its end, counting bytes (never holding a large body; a `Streamed` one is
+ * not held whole either). node:http, not fetch: a 128 MiB import on a busy machine may take longer than fetch's
+ * five-minute header timeout.
  */
 function timed(
   kind: Kind,
   what: string,
   url: string,
-  init: { method?: string; headers: Record<string, string>; body?: Buffer | string },
+  init: { method?: string; headers: Record<string, string>; body?: Buffer | string | Streamed },
 ): Promise<Case> {
   const start = performance.timeOrigin + performance.now();
-  const sent = init.body === undefined ? 0 : Buffer.byteLength(init.body);
+  const { body } = init;
+  const streamed = typeof body === 'object' && !Buffer.isBuffer(body) ? body : null;
+  const sent = body === undefined ? 0 : streamed ? streamed.length : Buffer.byteLength(body as Buffer | string);
   return new Promise((resolve, reject) => {
     const req = request(
       url,
@@ -347,7 +522,12 @@ function timed(
       },
     );
     req.on('error', reject);
-    req.end(init.body);
+    if (!streamed) req.end(body as Buffer | string | undefined);
+    else
+      void (async () => {
+        for (const chunk of streamed.chunks()) if (!req.write(chunk)) await once(req, 'drain');
+        req.end();
+      })().catch(reject);
   });
 }
 
@@ -385,9 +565,10 @@ async function main(): Promise<void> {
     const poller = startPoller(server.url);
     await new Promise((resolve) => setTimeout(resolve, 2_000)); // an idle stretch, for the baseline
     const imported: { username: string; password: string; bytes: number }[] = [];
+    const archived: { username: string; password: string; bytes: number; files: number }[] = [];
     const csvUser = await newUser(server);
-    // One of each kind first (the largest account file among them), then the account export of the seeded ledger,
-    // then kinds drawn at random (an account export is the seeded ledger's one time in four).
+    // One of each kind first (the largest account file and the largest archive among them), then the account export
+    // of the seeded ledger, then kinds drawn at random (an account export is the seeded ledger's one time in four).
     const plan: Kind[] = [...KINDS, 'account-export'];
     while (plan.length < CASES) plan.push(r.pick(KINDS));
     let rssPeakKb = 0;
@@ -397,7 +578,12 @@ async function main(): Promise<void> {
     for (const [index, drawn] of plan.entries()) {
       const rssStartKb = server.memory().rssKb;
       rssPeakKb = rssStartKb;
-      const kind: Kind = drawn === 'account-export' && imported.length === 0 ? 'account-import' : drawn;
+      const kind: Kind =
+        drawn === 'account-export' && imported.length === 0
+          ? 'account-import'
+          : drawn === 'archive-export' && archived.length === 0
+            ? 'archive-import'
+            : drawn;
       if (kind === 'account-import') {
         const target =
           index === 0
@@ -429,6 +615,45 @@ async function main(): Promise<void> {
           await timed(kind, what, `${server.url}/api/v1/account/export`, {
             headers: { authorization: `Bearer ${token}` },
           }),
+        );
+      } else if (kind === 'archive-import') {
+        // The first archive's attachments within 2 % of the quota; the others' drawn from 64 KiB up to it. The
+        // JSON's size is drawn as an account file's, whatever the files.
+        const total =
+          archived.length === 0 && !cases.some((c) => c.kind === 'archive-import')
+            ? ARCHIVE_MAX - r.int(0, Math.floor(ARCHIVE_MAX * 0.02))
+            : Math.round(Math.exp(Math.log(64 * 1024) + r.next() * Math.log(ARCHIVE_MAX / (64 * 1024))));
+        const { files, attached } = archiveFilesOf(r, total, `${SEED}-${index + 1}`);
+        const target = Math.round(Math.exp(Math.log(64 * 1024) + r.next() * Math.log(ACCOUNT_MAX / (64 * 1024))));
+        const { text, invoices, payments } = accountFileOf(r, target, attached);
+        const json = Buffer.from(text);
+        const archive = archiveOf(json, files);
+        const bytes = attached.reduce((n, f) => n + f.size, 0);
+        const largest = Math.max(...files.map((f) => f.size));
+        const user = await newUser(server);
+        const token = await signIn(server, user.username, user.password);
+        const c = await timed(
+          kind,
+          `${mib(archive.length)} archive: ${files.length.toLocaleString('en-US')} files (largest ${mib(largest)}), ${attached.length.toLocaleString('en-US')} attachments of ${mib(bytes)}; ${mib(json.length)} JSON, ${invoices.toLocaleString('en-US')} invoices, ${payments.toLocaleString('en-US')} payments`,
+          `${server.url}/api/v1/account/import`,
+          {
+            method: 'POST',
+            headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-tar' },
+            body: archive,
+          },
+        );
+        cases.push(c);
+        if (c.status === 200) archived.push({ ...user, bytes: archive.length, files: files.length });
+      } else if (kind === 'archive-export') {
+        const user = r.pick(archived);
+        const token = await signIn(server, user.username, user.password);
+        cases.push(
+          await timed(
+            kind,
+            `account of a ${mib(user.bytes)} archive (${user.files.toLocaleString('en-US')} files)`,
+            `${server.url}/api/v1/account/export`,
+            { headers: { authorization: `Bearer ${token}` } },
+          ),
         );
       } else if (kind === 'csv-preview' || kind === 'csv-import') {
         const shapes: CsvShape[] =
