@@ -117,14 +117,16 @@ export class ReadModelRepository extends Repository {
     return this.scanCount(s);
   }
 
-  /** `count(*)` over `entries`, stopping at `cap` rows when one is given. */
+  /** `count(*)` over `entries`, stopping at `cap` rows when one is given: a scan of the scope, off the loop. */
   private async scanCount(s: EntryScope, cap?: number): Promise<number> {
     const rows = scopedEntries(this.db, s).select(sql<number>`1`.as('one'));
-    const row = await this.db
-      .selectFrom((cap === undefined ? rows : rows.limit(cap)).as('matching'))
-      .select((eb) => eb.fn.countAll<number>().as('total'))
-      .executeTakeFirstOrThrow();
-    return Number(row.total);
+    const [row] = await readAside(
+      this.db,
+      this.db
+        .selectFrom((cap === undefined ? rows : rows.limit(cap)).as('matching'))
+        .select((eb) => eb.fn.countAll<number>().as('total')),
+    );
+    return Number(row?.total ?? 0);
   }
 
   /**
@@ -163,16 +165,21 @@ export class ReadModelRepository extends Repository {
     return [total, await this.page(s, sort, offset, limit, total)] as const;
   }
 
-  /** One page in the requested order: an index walk over `entries_live_<sort>`, no sort step. */
+  /**
+   * One page in the requested order: an index walk over `entries_live_<sort>`, no sort step. When the ledger index
+   * does not answer (it is loading), a page of a filter no SQL index serves reads the whole scope: seconds on a large
+   * ledger, so it runs off the loop, which meanwhile answers others and loads the ledger's index.
+   */
   async page(s: EntryScope, sort: EntrySort, offset: number, limit: number, total?: number) {
     if (seeks(s, sort, offset, this.options)) {
       // A deep page in date order starts at the day the rollups say holds row `offset` (ADR 0400).
       const seek = await rollupDateSeek(this.db, s, sort.order, offset);
       if (!seek) return [];
       const { offset: rest, ...dates } = seek;
-      return this.pageQuery({ ...s, ...dates }, sort, rest, limit, await this.hints(s, sort, rest + limit)).execute();
+      const hints = await this.hints(s, sort, rest + limit);
+      return readAside(this.db, this.pageQuery({ ...s, ...dates }, sort, rest, limit, hints));
     }
-    return this.pageQuery(s, sort, offset, limit, await this.hints(s, sort, offset + limit, total)).execute();
+    return readAside(this.db, this.pageQuery(s, sort, offset, limit, await this.hints(s, sort, offset + limit, total)));
   }
 
   pageQuery(s: EntryScope, sort: EntrySort, offset: number, limit: number, hints: SqlHints) {
