@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Bill, BillList } from '@billfold/contract/bills';
@@ -256,7 +256,16 @@ describe.each(dialects)('the saved ledger index on %s', (dialect) => {
     expect(next.ledgerIndexes.source(ledgerId)).toBe('database');
     // The database load saved it again; a copy the database does not name is removed at the next start.
     await t.app.db.deleteFrom('ledger_index_files').where('ledger_id', '=', ledgerId).execute();
+    // A stopped save's temporary file: kept while it may still be written, removed once it is over an hour old.
+    const fresh = join(dir, `${ledgerId}.index.fresh.tmp`);
+    const stale = join(dir, `${ledgerId}.index.stale.tmp`);
+    writeFileSync(fresh, 'partial');
+    writeFileSync(stale, 'partial');
+    const hoursAgo = new Date(Date.now() - 2 * 3_600_000);
+    utimesSync(stale, hoursAgo, hoursAgo);
     await start({ maxBytes: 1 }); // too little memory to load anything: the preload only tidies the folder
     expect(() => statSync(file())).toThrow();
+    expect(() => statSync(stale)).toThrow();
+    expect(statSync(fresh).size).toBe(7);
   });
 });
