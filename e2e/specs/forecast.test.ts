@@ -43,11 +43,12 @@ describe('home: cash-flow forecast', () => {
     await page.getByTestId('forecast-chart').locator('svg').first().waitFor();
     const field = page.getByRole('textbox', { name: 'Starting balance' });
     await field.fill('-120.50');
-    const [put] = await Promise.all([
-      page.waitForRequest((r) => r.method() === 'PUT' && r.url().endsWith('/api/v1/forecast/balance')),
+    // The answer, not only the request: the server has the balance once it has answered.
+    const [saved] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === 'PUT' && r.url().endsWith('/api/v1/forecast/balance')),
       page.getByRole('button', { name: 'Save', exact: true }).click(),
     ]);
-    expect(put.postDataJSON()).toEqual({ balance: -120.5 });
+    expect(saved.request().postDataJSON()).toEqual({ balance: -120.5 });
     const server = await api.request<Forecast>('GET', `/forecast?months=3&today=${daysAgo(0)}`);
     expect(server.startingBalance).toBe(-120.5);
     const lowest = `lowest: ${server.lowest.date}, ${formatAmount(server.lowest.balance)}`;
