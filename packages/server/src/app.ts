@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { validatorCompiler } from 'fastify-type-provider-zod';
 import { type Config, DEFAULT_NOTIFY_TIMEOUT_SECONDS, resolvedLimits, type TrustProxy } from './config.ts';
 import { createDatabase, type Db, databaseProbe, migrateToLatest } from './db/database.ts';
 import { createFileStore, type FileStore } from './lib/file-store.ts';
@@ -103,7 +103,7 @@ import { answerFrameworkError, registerErrorHandling } from './plugins/errors.ts
 import { createRateLimit, registerHeavyWork } from './plugins/fairness.ts';
 import { routeGroups } from './plugins/ledger.ts';
 import { listCache } from './plugins/list-cache.ts';
-import { registerOpenApi } from './plugins/openapi.ts';
+import { compiledSerializer, registerOpenApi } from './plugins/openapi.ts';
 import { registerSecurity } from './plugins/security.ts';
 import { registerWebApp } from './plugins/web.ts';
 
@@ -194,7 +194,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await db.destroy();
   });
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(compiledSerializer);
 
   registerBodyParsing(app);
 

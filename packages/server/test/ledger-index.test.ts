@@ -154,6 +154,18 @@ describe.each(CASES)('the ledger index after every kind of write on $dialect, $w
     await editEntry(indexed, { ...e2, amount: 999.99, date: '2025-12-31', services: 'aaa first' });
     await expectSameAnswers('edits');
 
+    // Due days further apart than 65,536 days (1900 to 2099): the due summary's days are sorted by both 16-bit
+    // digits of their distance (`LedgerIndex.owedSlots`), and a window's ends are found by binary search.
+    const [e3, e5, e7] = [entries[3], entries[5], entries[7]] as [Entry, Entry, Entry];
+    await editEntry(indexed, { ...e3, date: '1900-01-02', dueDate: '1900-01-10' });
+    await editEntry(indexed, { ...e5, dueDate: '2099-12-20' });
+    await editEntry(other, { ...e7, dueDate: '2099-12-20' });
+    for (const today of ['1900-01-10', '1900-01-11', '2026-06-01', '2099-12-20', '2099-12-21']) {
+      const due = `/entries/due-summary?today=${today}`;
+      expect(JSON.parse((await get(t.app, due)).body), due).toEqual(JSON.parse((await get(sqlApp, due)).body));
+    }
+    await expectSameAnswers('due days 200 years apart');
+
     // Files (docs/decisions/1143-attachment-count-and-filter.md): on an invoice here, on a payment from another
     // process; then one deleted, and a payment holding the other one's file recycled and restored.
     const own = await attach(indexed, 'entries', e1.entryId, pdfFile('own'));

@@ -13,10 +13,12 @@ export function errorResponses<C extends number>(...codes: C[]): Record<C, typeo
 }
 
 /**
- * The serializer of the hot read routes (a list page is 100 entries): each response schema compiled once, at
+ * The app's response serializer (`setSerializerCompiler` in app.ts): each response schema compiled once, at
  * start-up, into a function that writes exactly the schema's properties, instead of checking every value
- * with zod and then calling `JSON.stringify` (65 µs instead of 230 µs for a list page). The handlers' types
- * already fix the shape; the contract tests parse these responses with the zod schemas.
+ * with zod and then calling `JSON.stringify` (65 µs instead of 230 µs for a list page of 100 entries; about a
+ * millisecond less for an Entities page). The shape is checked when the server compiles: the zod type provider
+ * types each handler's answer by its route's response schema. A record's own keys are written as they are,
+ * where zod's parse would drop an entity named `__proto__` from the stats' top maps.
  */
 export function compiledSerializer({ schema }: { schema: unknown }): (data: unknown) => string {
   const json = z.toJSONSchema(schema as z.ZodType, { target: 'draft-7', io: 'output' });

@@ -23,7 +23,6 @@ export function entriesListRoutes(
       // is kept serialized until the ledger's next write (ADR 0403).
       onRequest: cache.lookup,
       onSend: cache.store,
-      serializerCompiler: compiledSerializer,
       schema: {
         tags: ['entries'],
         summary: 'Filtered, sorted page of invoices with the total count',

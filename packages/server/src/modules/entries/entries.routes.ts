@@ -3,7 +3,7 @@ import { idParams } from '@billfold/contract/primitives';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { runIntent } from '../../lib/intents.ts';
-import { compiledSerializer, errorResponses } from '../../plugins/openapi.ts';
+import { errorResponses } from '../../plugins/openapi.ts';
 import type { EntriesService } from './entries.service.ts';
 
 const security = [{ bearer: [] }];
@@ -19,7 +19,6 @@ export function entriesRoutes(app: FastifyInstance, service: EntriesService): vo
   r.get(
     '/entries/:id',
     {
-      serializerCompiler: compiledSerializer,
       schema: {
         tags: ['entries'],
         summary: 'One invoice (also of an archived entity); a recycled one only with `filter=bypass`',

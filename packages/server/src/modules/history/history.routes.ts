@@ -2,7 +2,7 @@ import { historyResponse } from '@billfold/contract/history';
 import { idParams } from '@billfold/contract/primitives';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { compiledSerializer, errorResponses } from '../../plugins/openapi.ts';
+import { errorResponses } from '../../plugins/openapi.ts';
 import type { HistoryService } from './history.service.ts';
 import type { HistoryKind } from './history-fields.ts';
 
@@ -22,7 +22,6 @@ export function historyRoutes(app: FastifyInstance, service: HistoryService): vo
     r.get(
       path,
       {
-        serializerCompiler: compiledSerializer,
         schema: {
           tags: [tag],
           summary: `The change history of ${noun} (recycled ones too), oldest first: when, by whom, each field from and to`,

@@ -10,7 +10,7 @@ import { idParams } from '@billfold/contract/primitives';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { runIntent } from '../../lib/intents.ts';
-import { compiledSerializer, errorResponses } from '../../plugins/openapi.ts';
+import { errorResponses } from '../../plugins/openapi.ts';
 import type { PaymentsService } from './payments.service.ts';
 
 const security = [{ bearer: [] }];
@@ -20,7 +20,6 @@ export function paymentsRoutes(app: FastifyInstance, service: PaymentsService): 
   r.get(
     '/payments',
     {
-      serializerCompiler: compiledSerializer,
       schema: {
         tags: ['payments'],
         summary: "An invoice's live payments, newest first",

@@ -80,7 +80,7 @@ export async function estimateLedgerBytes(db: Kysely<Database>, ledgerId: number
   const bytes =
     capacity * BYTES_PER_SLOT + // the columns
     MATCH_MASKS * capacity + // the read masks
-    4 * invoices + // at most, the due summary's unpaid invoices (`LedgerIndex.owedSlots`)
+    4 * invoices + // at most, the due summary's unpaid invoices (`LedgerIndex.owedSlots`; its days are few)
     ORDER_COUNT * 4 * invoices +
     SHARES_START_BYTES +
     descriptions +

@@ -26,6 +26,20 @@ import type { SortColumn } from './scope-sql.ts';
 import { ENTRY_SUMS } from './sums.ts';
 
 /**
+ * The due summary's invoices (unpaid, of active entities, with a due date) sorted by due day, slot order within a
+ * day: `days` the distinct due days, ascending; the invoices of `days[j]` at `slots[start[j] .. start[j + 1])`;
+ * `toPay[j]` and `toCollect[j]` what is still owed on the expenses and on the income of the days before `days[j]`,
+ * in cents.
+ */
+interface Owed {
+  slots: Int32Array;
+  days: Int32Array;
+  start: Int32Array;
+  toPay: Float64Array;
+  toCollect: Float64Array;
+}
+
+/**
  * One ledger's invoices as columns in memory (docs/decisions/0405-ledger-index.md): what every filter, sort,
  * count and stats figure reads, a few dozen bytes per invoice. A request's scope becomes a mask in one pass
  * over the columns; a page is a walk of the sort's order (slots in the database's own `ORDER BY`) over the
@@ -38,11 +52,12 @@ import { ENTRY_SUMS } from './sums.ts';
  */
 export class LedgerIndex extends LedgerIndexStore {
   /** `owedSlots` at `owedAt`. */
-  private owed: Int32Array | null = null;
+  private owed: Owed | null = null;
   private owedAt = -1;
 
   override get bytes(): number {
-    return super.bytes + (this.owed?.byteLength ?? 0);
+    const o = this.owed;
+    return super.bytes + (o ? o.slots.byteLength + o.days.byteLength * 6 : 0);
   }
 
   /**
@@ -181,26 +196,48 @@ export class LedgerIndex extends LedgerIndexStore {
   /**
    * The scope's total and the invoice ids of one page in `column`'s order. When the total is known (from the
    * rollups) and the page is near the start of the result, the walk first tests the invoices as it meets them;
-   * it gives up after an eighth of the ledger (the matches may sit together further on: one entity in name
-   * order). Otherwise one pass over the columns masks the scope and counts it, and the walk reads one byte per
-   * invoice it passes.
+   * it gives up after four times the invoices it would pass if the matches were spread evenly, and at most an
+   * eighth of the ledger: the matches may sit together further on (one entity in name order, a recent date range
+   * in invoice number order), and a test per invoice costs about ten times a mask's byte. Otherwise one pass over
+   * the columns masks the scope and counts it, and the walk reads one byte per invoice it passes.
    */
   page(s: EntryScope, column: SortColumn, desc: boolean, offset: number, limit: number, known?: number) {
-    // Invoices walked to reach the page, if the matches are spread evenly: (offset + limit) × live ÷ total.
     if (known !== undefined && (offset + limit) * 4 < known) {
-      const found = this.walk(column, this.predicate(s), desc, offset, limit, this.n >>> 3);
+      // Invoices walked to reach the page, if the matches are spread evenly: (offset + limit) × slots ÷ total.
+      const even = Math.ceil(((offset + limit) * this.n) / known);
+      const found = this.walk(column, this.predicate(s), desc, offset, limit, Math.min(4 * even, this.n >>> 3));
       if (found) return { count: known, ids: found.map((slot) => this.idOf(slot)) };
     }
     const { mask, count } = this.match(s);
     if (offset >= count) return { count, ids: [] };
-    const found = this.walk(column, (slot) => mask[slot] === 1, desc, offset, limit) ?? [];
+    const found = this.walkMask(column, mask, desc, offset, limit);
     return { count, ids: found.map((slot) => this.idOf(slot)) };
   }
 
   /** Every slot of the scope in `column`'s order (the export). */
   slots(s: EntryScope, column: SortColumn, desc: boolean): number[] {
-    const { mask } = this.match(s);
-    return this.walk(column, (slot) => mask[slot] === 1, desc, 0, this.n) ?? [];
+    return this.walkMask(column, this.match(s).mask, desc, 0, this.n);
+  }
+
+  /**
+   * The masked slots from position `offset` of `column`'s order (backwards for `desc`), at most `limit`. `walk`
+   * with the mask read in the loop itself, not through a test per slot: a page whose matches sit at the far end
+   * of the order (a recent date range in invoice number order) passes most of the ledger.
+   */
+  private walkMask(column: SortColumn, mask: Uint8Array, desc: boolean, offset: number, limit: number): number[] {
+    const order = this.order(column);
+    const out: number[] = [];
+    if (limit <= 0) return out;
+    let skip = offset;
+    const len = order.length;
+    const step = desc ? -1 : 1;
+    for (let k = desc ? len - 1 : 0; k >= 0 && k < len; k += step) {
+      const slot = order[k] as number;
+      if (mask[slot] !== 1) continue;
+      if (skip > 0) skip--;
+      else if (out.push(slot) === limit) break;
+    }
+    return out;
   }
 
   /**
@@ -259,90 +296,131 @@ export class LedgerIndex extends LedgerIndexStore {
   }
 
   /**
-   * The slots of unpaid invoices of active entities with a due date, kept while the index stays at its version:
-   * most invoices are paid, so the due summary then reads a small part of the ledger instead of all of it.
+   * The unpaid invoices of active entities with a due date, by due day, kept while the index stays at its version:
+   * most invoices are paid, so the due summary and the forecast then read a small part of the ledger, and a window
+   * of due days is two binary searches over its days.
    */
-  private owedSlots(): Int32Array {
+  private owedSlots(): Owed {
     if (this.owedAt === this.version && this.owed) return this.owed;
     const { flags, pay, due } = this.cols;
-    const slots: number[] = [];
+    const picked: number[] = [];
+    let min = Number.POSITIVE_INFINITY;
     for (let i = 0; i < this.n; i++) {
       if ((pay[i] as number) >= PAY_STATE.paid || due[i] === NO_DUE) continue;
-      if (((flags[i] as number) & (LIVE | ARCHIVED)) === LIVE) slots.push(i);
+      if (((flags[i] as number) & (LIVE | ARCHIVED)) !== LIVE) continue;
+      picked.push(i);
+      if ((due[i] as number) < min) min = due[i] as number;
     }
-    this.owed = Int32Array.from(slots);
+    // A stable radix sort on the due day (two 16-bit digits of its distance from the earliest): a day's invoices
+    // stay in slot order, and no comparison is made.
+    let slots = Int32Array.from(picked);
+    let spare = new Int32Array(slots.length);
+    for (const shift of [0, 16]) {
+      const digit = (slot: number) => (((due[slot] as number) - min) >>> shift) & 0xffff;
+      const starts = new Int32Array(0x10001);
+      for (const slot of slots) starts[digit(slot) + 1] = (starts[digit(slot) + 1] as number) + 1;
+      for (let d = 1; d <= 0x10000; d++) starts[d] = (starts[d] as number) + (starts[d - 1] as number);
+      for (const slot of slots) {
+        const at = starts[digit(slot)] as number;
+        spare[at] = slot;
+        starts[digit(slot)] = at + 1;
+      }
+      [slots, spare] = [spare, slots];
+    }
+    const days: number[] = [];
+    const start: number[] = [];
+    const toPay = [0];
+    const toCollect = [0];
+    for (let k = 0; k < slots.length; k++) {
+      const slot = slots[k] as number;
+      const d = due[slot] as number;
+      if (d !== days[days.length - 1]) {
+        days.push(d);
+        start.push(k);
+        toPay.push(toPay[toPay.length - 1] as number);
+        toCollect.push(toCollect[toCollect.length - 1] as number);
+      }
+      const sums = (flags[slot] as number) & INCOMING ? toCollect : toPay;
+      sums[sums.length - 1] = (sums[sums.length - 1] as number) + this.owedCents(slot);
+    }
+    start.push(slots.length);
+    this.owed = {
+      slots,
+      days: Int32Array.from(days),
+      start: Int32Array.from(start),
+      toPay: Float64Array.from(toPay),
+      toCollect: Float64Array.from(toCollect),
+    };
     this.owedAt = this.version;
     return this.owed;
   }
 
+  /** The positions in `owed.days` of the due days from `from` to `to` (inclusive): `[lo, hi)`. */
+  private owedDays(owed: Owed, from: number, to: number): [number, number] {
+    const firstAtOrAfter = (d: number) => {
+      let lo = 0;
+      let hi = owed.days.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if ((owed.days[mid] as number) < d) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo;
+    };
+    const lo = firstAtOrAfter(from);
+    return [lo, Math.max(lo, firstAtOrAfter(to + 1))];
+  }
+
   /**
    * Unpaid invoices of active entities with a due date, per window of due days (inclusive, `from` null for "any
-   * time before"): how many, what is still owed on the expenses and to the user on the income, in cents. One
-   * pass over the columns: the Home panel's totals (`DueService`).
+   * time before"): how many, what is still owed on the expenses and to the user on the income, in cents. The
+   * running sums of `owedSlots`, read at each window's ends: the Home panel's totals (`DueService`).
    */
   dueTotals(windows: { from: string | null; to: string }[]) {
-    const { flags, due } = this.cols;
-    const from = Float64Array.from(windows, (w) => (w.from === null ? Number.NEGATIVE_INFINITY : day(w.from)));
-    const to = Float64Array.from(windows, (w) => day(w.to));
-    const count = new Float64Array(windows.length);
-    const toPay = new Float64Array(windows.length);
-    const toCollect = new Float64Array(windows.length);
-    for (const i of this.owedSlots()) {
-      const d = due[i] as number;
-      const f = flags[i] as number;
-      const owed = this.owedCents(i);
-      const sums = f & INCOMING ? toCollect : toPay;
-      for (let w = 0; w < windows.length; w++) {
-        if (d < (from[w] as number) || d > (to[w] as number)) continue;
-        count[w] = (count[w] as number) + 1;
-        sums[w] = (sums[w] as number) + owed;
-      }
-    }
-    return windows.map((_, w) => ({
-      count: count[w] as number,
-      toPayCents: toPay[w] as number,
-      toCollectCents: toCollect[w] as number,
-    }));
+    const owed = this.owedSlots();
+    return windows.map((w) => {
+      const [lo, hi] = this.owedDays(owed, w.from === null ? Number.NEGATIVE_INFINITY : day(w.from), day(w.to));
+      return {
+        count: (owed.start[hi] as number) - (owed.start[lo] as number),
+        toPayCents: (owed.toPay[hi] as number) - (owed.toPay[lo] as number),
+        toCollectCents: (owed.toCollect[hi] as number) - (owed.toCollect[lo] as number),
+      };
+    });
   }
 
   /**
    * Unpaid invoices of active entities due from `from` to `to` (inclusive): per due day, soonest first, how many,
    * what is still owed on the income and on the expenses in cents, and the first `perDay` of the day by invoice
-   * number. One pass over the slots the due summary reads (`owedSlots`): the forecast's invoice side.
+   * number. The days of `owedSlots` in the range: the forecast's invoice side.
    */
   owedByDay(from: string, to: string, perDay: number): OwedDay[] {
-    const { flags, due, invoice } = this.cols;
-    const first = day(from);
-    const last = day(to);
-    const days = new Map<number, { sums: OwedDay; slots: number[] }>();
-    for (const i of this.owedSlots()) {
-      const d = due[i] as number;
-      if (d < first || d > last) continue;
-      let found = days.get(d);
-      if (!found) {
-        found = { sums: { dueDate: isoDay(d), count: 0, incomeCents: 0, expenseCents: 0, first: [] }, slots: [] };
-        days.set(d, found);
-      }
-      const { sums, slots } = found;
-      const owed = this.owedCents(i);
-      if ((flags[i] as number) & INCOMING) sums.incomeCents += owed;
-      else sums.expenseCents += owed;
-      sums.count++;
+    const { invoice } = this.cols;
+    const owed = this.owedSlots();
+    const [lo, hi] = this.owedDays(owed, day(from), day(to));
+    const out: OwedDay[] = [];
+    for (let j = lo; j < hi; j++) {
+      const begin = owed.start[j] as number;
+      const end = owed.start[j + 1] as number;
       // The day's first `perDay` by invoice number, kept sorted: an insertion into a list of at most `perDay`.
-      const number = invoice[i] as number;
-      if (slots.length === perDay && number >= (invoice[slots[perDay - 1] as number] as number)) continue;
-      let at = slots.length;
-      while (at > 0 && (invoice[slots[at - 1] as number] as number) > number) at--;
-      slots.splice(at, 0, i);
-      if (slots.length > perDay) slots.pop();
-    }
-    return [...days.keys()]
-      .sort((a, b) => a - b)
-      .map((d) => {
-        const { sums, slots } = days.get(d) as { sums: OwedDay; slots: number[] };
-        sums.first = slots.map((slot) => this.openInvoice(slot));
-        return sums;
+      const first: number[] = [];
+      for (let k = begin; k < end; k++) {
+        const slot = owed.slots[k] as number;
+        const number = invoice[slot] as number;
+        if (first.length === perDay && number >= (invoice[first[perDay - 1] as number] as number)) continue;
+        let at = first.length;
+        while (at > 0 && (invoice[first[at - 1] as number] as number) > number) at--;
+        first.splice(at, 0, slot);
+        if (first.length > perDay) first.pop();
+      }
+      out.push({
+        dueDate: isoDay(owed.days[j] as number),
+        count: end - begin,
+        incomeCents: (owed.toCollect[j + 1] as number) - (owed.toCollect[j] as number),
+        expenseCents: (owed.toPay[j + 1] as number) - (owed.toPay[j] as number),
+        first: first.map((slot) => this.openInvoice(slot)),
       });
+    }
+    return out;
   }
 
   /** What is still owed on the invoice in `slot`, in cents: `derivePayment`'s balance. */

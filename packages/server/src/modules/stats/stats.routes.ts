@@ -2,7 +2,7 @@ import { statsQuery } from '@billfold/contract/entries';
 import { stats } from '@billfold/contract/stats';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { compiledSerializer, errorResponses } from '../../plugins/openapi.ts';
+import { errorResponses } from '../../plugins/openapi.ts';
 import type { StatsService } from './stats.service.ts';
 
 /** Stats over a whole ledger are heavy work (plugins/fairness.ts): the route's group counts against the user's share. */
@@ -17,8 +17,6 @@ function statsRoute(app: FastifyInstance, service: StatsService): void {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/entries/stats',
     {
-      // Writes the top maps' own keys as they are: zod's record parse would drop an entity named `__proto__`.
-      serializerCompiler: compiledSerializer,
       schema: {
         tags: ['stats'],
         summary: 'Income and expense statistics over the invoices matching the list filters',
