@@ -7,7 +7,7 @@ import { newOpaqueToken, sha256 } from '../../lib/tokens.ts';
 import type { AuthRepository } from '../auth/auth.repository.ts';
 import { checkCurrentPassword } from '../auth/throttle.ts';
 import type { DueRepository } from '../due/due.repository.ts';
-import type { ScheduledOccurrence } from '../due/scheduled.ts';
+import { describeOccurrence, type ScheduledOccurrence } from '../due/scheduled.ts';
 import type { CalendarRepository } from './calendar.repository.ts';
 
 /** The feed lists invoices due from this many days ago on (older overdue ones stay on the Home panel). */
@@ -141,7 +141,9 @@ export class CalendarService {
                 : `Scheduled: pay ${o.name} ${amount}`,
               o.ledger,
             ),
-            description: [`Scheduled invoice of ${o.date}, not created yet`, o.description].filter(Boolean).join('\n'),
+            description: [`Scheduled invoice of ${o.date}, not created yet`, describeOccurrence(o)]
+              .filter(Boolean)
+              .join('\n'),
             url: `${origin}/entities/${o.entityId}`,
             stamp: new Date(this.now()),
           },

@@ -1,6 +1,6 @@
 import { addDays } from '@billfold/contract/dates';
 import { sql } from 'kysely';
-import type { Db } from '../../db/database.ts';
+import { type Db, readAside } from '../../db/database.ts';
 import { Repository } from '../../db/repository.ts';
 import { ENTRY_VIEW_COLUMNS } from '../entries/entry.mapper.ts';
 import { PAY_STATE } from '../payment-totals/payment-totals.ts';
@@ -212,19 +212,22 @@ export class DueRepository extends Repository {
    * passes over what falls due on the others, docs/decisions/1010-recurring-invoices.md).
    */
   async scheduled(ledgerId: number, from: string | null, to: string): Promise<ScheduledOccurrence[]> {
-    const schedules = await this.db
-      .selectFrom('schedules as s')
-      .innerJoin('bills as b', 'b.id', 's.bill_id')
-      .select(OCCURRENCE_COLUMNS.map((column) => `s.${column}` as const))
-      .select('b.name as bill_name')
-      .where('s.ledger_id', '=', ledgerId)
-      .where('s.paused', '=', 0)
-      .where('s.next_date', 'is not', null)
-      .where('s.next_date', '<=', to)
-      .where('b.status', '=', 1)
-      .where('b.recycled_at', 'is', null)
-      .orderBy('s.id')
-      .execute();
+    // A thousand schedules with their entities' names are milliseconds: on SQLite read off the loop.
+    const schedules = await readAside(
+      this.db,
+      this.db
+        .selectFrom('schedules as s')
+        .innerJoin('bills as b', 'b.id', 's.bill_id')
+        .select(OCCURRENCE_COLUMNS.map((column) => `s.${column}` as const))
+        .select('b.name as bill_name')
+        .where('s.ledger_id', '=', ledgerId)
+        .where('s.paused', '=', 0)
+        .where('s.next_date', 'is not', null)
+        .where('s.next_date', '<=', to)
+        .where('b.status', '=', 1)
+        .where('b.recycled_at', 'is', null)
+        .orderBy('s.id'),
+    );
     // Each occurrence at the amount its invoice would get now: a schedule's estimate (docs/decisions/0212-estimated-amounts.md).
     const estimates = await scheduleEstimates(new SchedulesRepository(this.db), schedules);
     return schedules.flatMap((s) =>

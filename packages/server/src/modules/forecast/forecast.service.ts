@@ -10,7 +10,7 @@ import {
 import { fromCents } from '@billfold/contract/money';
 import type { Actor } from '../../lib/actor.ts';
 import type { DueRepository } from '../due/due.repository.ts';
-import { byDueDate } from '../due/scheduled.ts';
+import { describeOccurrence, sortByDueDate } from '../due/scheduled.ts';
 import type { OpenInvoiceRow } from '../read-model/groups.ts';
 import type { ForecastRepository } from './forecast.repository.ts';
 
@@ -86,9 +86,10 @@ export class ForecastService {
       for (const row of owed.first) list(day, invoiceItem(row));
     }
     // After the invoices, as the due summary: an occurrence turned into an invoice meanwhile is missed, not doubled.
-    for (const o of (await this.due.scheduled(ledgerId, null, end)).sort(byDueDate)) {
+    for (const o of sortByDueDate(await this.due.scheduled(ledgerId, null, end))) {
       const day = dayOf(o.dueDate);
       add(day, o.flow, o.amountCents, 1);
+      if (day.items.length >= FORECAST_ITEMS_PER_DAY) continue;
       list(day, {
         kind: 'occurrence',
         entryId: null,
@@ -99,7 +100,7 @@ export class ForecastService {
         dueDate: o.dueDate,
         flow: o.flow,
         amount: fromCents(o.amountCents),
-        description: o.description,
+        description: describeOccurrence(o),
       });
     }
     const starting = await this.repo.startingBalance(ledgerId);
