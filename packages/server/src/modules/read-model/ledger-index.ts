@@ -296,6 +296,14 @@ export class LedgerIndex extends LedgerIndexStore {
   }
 
   /**
+   * Builds what every Home visit reads (the due summary's `owedSlots`) once the index is ready, so that its first
+   * due summary does not pay for it: a pass over the slots, about 10 ms for a million invoices.
+   */
+  warm(): void {
+    this.owedSlots();
+  }
+
+  /**
    * The unpaid invoices of active entities with a due date, by due day, kept while the index stays at its version:
    * most invoices are paid, so the due summary and the forecast then read a small part of the ledger, and a window
    * of due days is two binary searches over its days.
@@ -303,18 +311,21 @@ export class LedgerIndex extends LedgerIndexStore {
   private owedSlots(): Owed {
     if (this.owedAt === this.version && this.owed) return this.owed;
     const { flags, pay, due } = this.cols;
-    const picked: number[] = [];
+    const owed = (i: number) =>
+      (pay[i] as number) < PAY_STATE.paid && due[i] !== NO_DUE && ((flags[i] as number) & (LIVE | ARCHIVED)) === LIVE;
+    // Counted first, then written straight into their array: no list of a million numbers for the collector.
+    let m = 0;
     let min = Number.POSITIVE_INFINITY;
     for (let i = 0; i < this.n; i++) {
-      if ((pay[i] as number) >= PAY_STATE.paid || due[i] === NO_DUE) continue;
-      if (((flags[i] as number) & (LIVE | ARCHIVED)) !== LIVE) continue;
-      picked.push(i);
+      if (!owed(i)) continue;
+      m++;
       if ((due[i] as number) < min) min = due[i] as number;
     }
+    let slots = new Int32Array(m);
+    for (let i = 0, k = 0; k < m; i++) if (owed(i)) slots[k++] = i;
     // A stable radix sort on the due day (two 16-bit digits of its distance from the earliest): a day's invoices
     // stay in slot order, and no comparison is made.
-    let slots = Int32Array.from(picked);
-    let spare = new Int32Array(slots.length);
+    let spare = new Int32Array(m);
     for (const shift of [0, 16]) {
       const digit = (slot: number) => (((due[slot] as number) - min) >>> shift) & 0xffff;
       const starts = new Int32Array(0x10001);

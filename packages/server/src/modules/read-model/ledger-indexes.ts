@@ -178,6 +178,7 @@ export class LedgerIndexes {
       const index = await LedgerIndex.load(this.db, ledgerId, version, maxBytes);
       // Saved before it answers, while nothing else can touch it.
       slot.savedVersion = await this.save(index);
+      index.warm();
       slot.index = index;
       slot.source = 'database';
       this.evict(ledgerId);
@@ -196,6 +197,7 @@ export class LedgerIndexes {
     const started = this.now();
     const saved = await this.readSaved(ledgerId);
     if (!saved) return false;
+    saved.warm();
     slot.index = saved;
     slot.source = 'saved';
     slot.savedVersion = -1; // caught up past its copy: saved again when the server stops
