@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from './lib/args.ts';
-import { COMBINATION_BUDGETS, drawCombination, newGenerator, quantile } from './lib/combinations.ts';
+import { COMBINATION_BUDGETS, drawCombination, newGenerator, quantile, timedGet } from './lib/combinations.ts';
 import { BENCH_PASSWORD, BENCH_USER, sqliteDataset } from './lib/datasets.ts';
 import { sampleData } from './lib/sample.ts';
-import { type RunningServer, signIn, startServer } from './lib/server-process.ts';
+import { signIn, startServer } from './lib/server-process.ts';
 
 /**
  * `npm run bench:index-ready -- [options]`: how soon after start the seeded 1,000,000-invoice ledger answers from
@@ -36,16 +36,6 @@ interface Timed {
   at: number;
 }
 
-async function timedGet(server: RunningServer, token: string, path: string): Promise<{ ms: number; timing: string }> {
-  const started = performance.now();
-  const res = await fetch(`${server.url}/api/v1${path}`, {
-    headers: { authorization: `Bearer ${token}`, 'cache-control': 'no-cache' },
-  });
-  const body = await res.text();
-  if (!res.ok) throw new Error(`${path}: ${res.status} ${body.slice(0, 200)}`);
-  return { ms: performance.now() - started, timing: res.headers.get('server-timing') ?? '' };
-}
-
 const fmt = (ms: number) => (Number.isNaN(ms) ? '—' : ms < 100 ? ms.toFixed(1) : ms.toFixed(0));
 function line(label: string, timed: Timed[]): string {
   const ms = timed.map((t) => t.ms);
@@ -70,7 +60,7 @@ async function oneStart(
     let readyAt = Number.NaN;
     const probing = (async () => {
       while (Number.isNaN(readyAt)) {
-        const { timing } = await timedGet(server, token, READY_PROBE);
+        const { timing } = await timedGet({ url: server.url, token }, `/api/v1${READY_PROBE}`);
         if (timing.includes('index')) readyAt = performance.now();
         else await new Promise((resolve) => setTimeout(resolve, 100));
       }
@@ -80,7 +70,7 @@ async function oneStart(
     for (;;) {
       const url = draw();
       const at = performance.now();
-      const { ms } = await timedGet(server, token, url);
+      const { ms } = await timedGet({ url: server.url, token }, `/api/v1${url}`);
       pages.push({ url, ms, at });
       if (!Number.isNaN(readyAt) && at > readyAt + AFTER_READY_MS) break;
       if (at - healthAt > 600_000) throw new Error(`${label}: the index was not ready within 10 minutes`);

@@ -144,7 +144,14 @@ export interface Endpoint {
   headers?: Record<string, string>;
 }
 
-async function timedGet(e: Endpoint, path: string): Promise<{ ms: number; body: unknown }> {
+/**
+ * One uncached GET as `e`'s user, timed from the request to the last byte: its body, and which path answered it
+ * (the `Server-Timing` header: the ledger index or SQL).
+ */
+export async function timedGet(
+  e: Pick<Endpoint, 'url' | 'token' | 'headers'>,
+  path: string,
+): Promise<{ ms: number; body: unknown; timing: string }> {
   const start = performance.now();
   const res = await fetch(`${e.url}${path}`, {
     headers: { ...e.headers, authorization: `Bearer ${e.token}`, 'cache-control': 'no-cache' },
@@ -152,7 +159,7 @@ async function timedGet(e: Endpoint, path: string): Promise<{ ms: number; body: 
   const text = await res.text();
   const ms = performance.now() - start;
   if (!res.ok) throw new Error(`GET ${path} → ${res.status} ${text.slice(0, 300)}`);
-  return { ms, body: JSON.parse(text) };
+  return { ms, body: JSON.parse(text), timing: res.headers.get('server-timing') ?? '' };
 }
 
 /** Streams an export, counting rows as they arrive (the body is never held whole). */

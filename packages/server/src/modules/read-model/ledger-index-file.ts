@@ -173,16 +173,17 @@ export async function readSavedLedgerIndex(
     }
     const dataStart = align8(LEAD_BYTES + headerLength);
     const sections = new Map(header.sections.map((s) => [s.name, s]));
-    const orderLengths: Record<string, number> = {};
-    for (const s of header.sections) if (s.name.startsWith('order.')) orderLengths[s.name.slice(6)] = s.length;
     const index = await LedgerIndex.restore(
       db,
       ledgerId,
-      { ...header.lists, orderLengths },
+      header.lists,
       async (name, type, length) => {
         const s = sections.get(name);
-        if (!s || s.type !== type.name || s.length !== length) throw new IndexRebuildNeeded(`section ${name} differs`);
-        const array = new type(length);
+        if (!s) throw new IndexRebuildNeeded(`the saved copy has no section ${name}`);
+        if (s.type !== type.name || (length !== undefined && s.length !== length)) {
+          throw new IndexRebuildNeeded(`section ${name} differs`);
+        }
+        const array = new type(s.length);
         const bytes = bytesOf(array);
         for (let done = 0; done < bytes.byteLength; done += STEP_BYTES) {
           await readExactly(file, bytes.subarray(done, done + STEP_BYTES), dataStart + s.offset + done);

@@ -104,17 +104,16 @@ export interface SavedState {
   categories: readonly string[];
   methods: readonly { type: string; medium: string }[];
   services: readonly string[];
-  /** Each sort order's length, by sort column (filled when read back). */
-  orderLengths?: Record<string, number>;
   arrays: [string, SavedArray][];
 }
 
 /** A saved copy's state without its arrays, which `ReadSavedArray` reads one by one. */
 export type SavedLists = Omit<SavedState, 'arrays'>;
+/** Reads the array `name` of the copy, of `length` elements (any, for a sort order: as many as the copy holds). */
 export type ReadSavedArray = <A extends SavedArray>(
   name: string,
   type: new (length: number) => A,
-  length: number,
+  length?: number,
 ) => Promise<A>;
 
 /** Thrown when the index cannot take a change in place (an invoice id older than the newest one appeared). */
@@ -287,9 +286,7 @@ export abstract class LedgerIndexStore {
       this.serviceBytes += descriptionBytes(service.length);
     }
     for (const column of new Set(Object.values(SORT_COLUMNS))) {
-      const length = state.orderLengths?.[column];
-      if (length === undefined) throw new IndexRebuildNeeded(`the saved copy has no order by ${column}`);
-      this.orders.set(column, await array(`order.${column}`, Int32Array, length));
+      this.orders.set(column, await array(`order.${column}`, Int32Array));
     }
     await this.loadBills();
   }
