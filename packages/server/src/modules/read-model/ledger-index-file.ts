@@ -173,25 +173,20 @@ export async function readSavedLedgerIndex(
     }
     const dataStart = align8(LEAD_BYTES + headerLength);
     const sections = new Map(header.sections.map((s) => [s.name, s]));
-    const index = await LedgerIndex.restore(
-      db,
-      ledgerId,
-      header.lists,
-      async (name, type, length) => {
-        const s = sections.get(name);
-        if (!s) throw new IndexRebuildNeeded(`the saved copy has no section ${name}`);
-        if (s.type !== type.name || (length !== undefined && s.length !== length)) {
-          throw new IndexRebuildNeeded(`section ${name} differs`);
-        }
-        const array = new type(s.length);
-        const bytes = bytesOf(array);
-        for (let done = 0; done < bytes.byteLength; done += STEP_BYTES) {
-          await readExactly(file, bytes.subarray(done, done + STEP_BYTES), dataStart + s.offset + done);
-        }
-        if ((await hashOf(bytes)) !== s.sha1) throw new IndexRebuildNeeded(`section ${name} changed on disk`);
-        return array;
-      },
-    );
+    const index = await LedgerIndex.restore(db, ledgerId, header.lists, async (name, type, length) => {
+      const s = sections.get(name);
+      if (!s) throw new IndexRebuildNeeded(`the saved copy has no section ${name}`);
+      if (s.type !== type.name || (length !== undefined && s.length !== length)) {
+        throw new IndexRebuildNeeded(`section ${name} differs`);
+      }
+      const array = new type(s.length);
+      const bytes = bytesOf(array);
+      for (let done = 0; done < bytes.byteLength; done += STEP_BYTES) {
+        await readExactly(file, bytes.subarray(done, done + STEP_BYTES), dataStart + s.offset + done);
+      }
+      if ((await hashOf(bytes)) !== s.sha1) throw new IndexRebuildNeeded(`section ${name} changed on disk`);
+      return array;
+    });
     await index.catchUp(version, limits.catchUpUpTo);
     return { index };
   } catch (err) {
