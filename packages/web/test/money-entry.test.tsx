@@ -115,9 +115,13 @@ describe('amount boxes say why a character was refused', () => {
   });
 
   it('typing any amount after a minus sign leaves that amount in the box and says the minus was not taken', () => {
+    // A new box for every draw, also when fast-check draws the same amount twice (a key of the amount kept the
+    // last box, and its text, then).
+    let draw = 0;
     fc.assert(
       fc.property(amountTexts, (amount) => {
-        act(() => dom.root.render(<Box key={amount} />));
+        draw++;
+        act(() => dom.root.render(<Box key={draw} />));
         type(`-${amount}`);
         expect(input().value).toBe(amount);
         expect(helper()).toBe(MESSAGES.amountNegative);
