@@ -65,11 +65,11 @@ const readers = new WeakMap<Db, SqliteReader>();
 
 /**
  * Runs a read that may take seconds on SQLite's reader thread (`SqliteReader`), off the event loop; on PostgreSQL (or
- * a SQLite database in memory) through the app's own connections.
+ * a SQLite database in memory) through the app's own connections. Takes a query builder or a raw `sql` query.
  */
-export async function readAside<R>(db: Db, query: { compile: () => CompiledQuery<R> }): Promise<R[]> {
+export async function readAside<R>(db: Db, query: { compile: (db: Db) => CompiledQuery<R> }): Promise<R[]> {
   const reader = readers.get(db);
-  const compiled = query.compile();
+  const compiled = query.compile(db);
   return reader ? reader.all(compiled) : (await db.executeQuery(compiled)).rows;
 }
 

@@ -13,6 +13,7 @@ import type { AmountMode } from '@billfold/contract/schedules';
 import type { Actor } from '../../lib/actor.ts';
 import type { FileStore } from '../../lib/file-store.ts';
 import { badRequest, conflict, HttpError } from '../../lib/http-error.ts';
+import { firstAtOrAfter } from '../../lib/sorted.ts';
 import { ByteReader, looksLikeTar, TAR_BLOCK, type TarEntry } from '../../lib/tar.ts';
 import { nextTurn } from '../../lib/turns.ts';
 import { bodyTooLarge } from '../../plugins/body.ts';
@@ -116,16 +117,8 @@ class RefsById {
   }
 
   ref(id: number): number | undefined {
-    let low = 0;
-    let high = this.size - 1;
-    while (low <= high) {
-      const mid = (low + high) >>> 1;
-      const at = this.ids[mid] as number;
-      if (at === id) return mid + 1;
-      if (at < id) low = mid + 1;
-      else high = mid - 1;
-    }
-    return undefined;
+    const at = firstAtOrAfter(this.ids, id, this.size);
+    return at < this.size && this.ids[at] === id ? at + 1 : undefined;
   }
 }
 

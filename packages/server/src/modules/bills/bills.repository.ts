@@ -102,7 +102,7 @@ export class BillsRepository extends Repository {
    */
   async overviewPage(ledgerId: number, search: BillOverviewSearch): Promise<BillOverviewRow[]> {
     // Milliseconds of sums over every entity's rollup rows: on SQLite off the loop, so other requests go on meanwhile.
-    return readAside(this.db, { compile: () => this.overviewPageQuery(ledgerId, search).compile(this.db) });
+    return readAside(this.db, this.overviewPageQuery(ledgerId, search));
   }
 
   /**

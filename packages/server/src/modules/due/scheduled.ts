@@ -8,6 +8,7 @@ import {
   type ScheduleRule,
 } from '@billfold/contract/schedule-dates';
 import type { ScheduleRow } from '../../db/schema.ts';
+import { firstAtOrAfter } from '../../lib/sorted.ts';
 import { ruleOf } from '../schedules/schedule.mapper.ts';
 
 /**
@@ -140,18 +141,8 @@ export function pendingOccurrences(
 ): ScheduledOccurrence[] {
   if (schedule.next_date === null) return [];
   const { dates, dues } = expansionOf(schedule, schedule.next_date, to);
-  // The first due date on or after `from`, by binary search.
-  let k = 0;
-  if (from !== null) {
-    let hi = dues.length;
-    while (k < hi) {
-      const mid = (k + hi) >>> 1;
-      if ((dues[mid] as string) < from) k = mid + 1;
-      else hi = mid;
-    }
-  }
   const found: ScheduledOccurrence[] = [];
-  for (; k < dues.length && (dues[k] as string) <= to; k++) {
+  for (let k = from === null ? 0 : firstAtOrAfter(dues, from); k < dues.length && (dues[k] as string) <= to; k++) {
     found.push({
       scheduleId: schedule.id,
       entityId: schedule.bill_id,

@@ -70,27 +70,27 @@ export class ForecastService {
       else day.expenseCents += cents;
       day.count += count;
     };
-    const list = (day: Day, item: ForecastItem) => {
-      if (day.items.length < FORECAST_ITEMS_PER_DAY) day.items.push(item);
+    // The item is made only when the day lists it: a long horizon reaches thousands of occurrences.
+    const list = (day: Day, item: () => ForecastItem) => {
+      if (day.items.length < FORECAST_ITEMS_PER_DAY) day.items.push(item());
     };
     const [overdue] = await this.due.totals(ledgerId, today, []);
     const first = dayOf(today);
     add(first, 'OUTGOING', overdue?.toPayCents ?? 0, 0);
     add(first, 'INCOMING', overdue?.toCollectCents ?? 0, overdue?.count ?? 0);
     for (const row of await this.due.firstDue(ledgerId, null, yesterday, FORECAST_ITEMS_PER_DAY))
-      list(first, invoiceItem(row));
+      list(first, () => invoiceItem(row));
     for (const owed of await this.due.owedByDay(ledgerId, today, end, FORECAST_ITEMS_PER_DAY)) {
       const day = dayOf(owed.dueDate);
       add(day, 'INCOMING', owed.incomeCents, 0);
       add(day, 'OUTGOING', owed.expenseCents, owed.count);
-      for (const row of owed.first) list(day, invoiceItem(row));
+      for (const row of owed.first) list(day, () => invoiceItem(row));
     }
     // After the invoices, as the due summary: an occurrence turned into an invoice meanwhile is missed, not doubled.
     for (const o of sortByDueDate(await this.due.scheduled(ledgerId, null, end))) {
       const day = dayOf(o.dueDate);
       add(day, o.flow, o.amountCents, 1);
-      if (day.items.length >= FORECAST_ITEMS_PER_DAY) continue;
-      list(day, {
+      list(day, () => ({
         kind: 'occurrence',
         entryId: null,
         invoiceId: null,
@@ -101,7 +101,7 @@ export class ForecastService {
         flow: o.flow,
         amount: fromCents(o.amountCents),
         description: describeOccurrence(o),
-      });
+      }));
     }
     const starting = await this.repo.startingBalance(ledgerId);
     let balance = starting ?? 0;

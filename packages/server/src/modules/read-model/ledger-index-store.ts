@@ -1,5 +1,6 @@
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { firstAtOrAfter } from '../../lib/sorted.ts';
 import {
   ARCHIVED,
   ATTACHED,
@@ -413,17 +414,8 @@ export abstract class LedgerIndexStore {
 
   /** The slot holding invoice `id`, or -1. */
   private find(id: number): number {
-    const ids = this.cols.id;
-    let lo = 0;
-    let hi = this.n - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const v = ids[mid] as number;
-      if (v === id) return mid;
-      if (v < id) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return -1;
+    const at = firstAtOrAfter(this.cols.id, id, this.n);
+    return at < this.n && this.cols.id[at] === id ? at : -1;
   }
 
   /** `write`, after reading the entities again if a row names one the index does not know yet. */

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { firstAtOrAfter } from '../../lib/sorted.ts';
 import type { ExportRow } from '../entries/entries-export.ts';
 import { PAY_STATE } from '../payment-totals/payment-totals.ts';
 import type { EntryGroup, MethodGroup, MonthGroup, OpenInvoiceRow, OwedDay, Side } from './groups.ts';
@@ -57,7 +58,8 @@ export class LedgerIndex extends LedgerIndexStore {
 
   override get bytes(): number {
     const o = this.owed;
-    return super.bytes + (o ? o.slots.byteLength + o.days.byteLength * 6 : 0);
+    const owed = o ? [o.slots, o.days, o.start, o.toPay, o.toCollect].reduce((n, a) => n + a.byteLength, 0) : 0;
+    return super.bytes + owed;
   }
 
   /**
@@ -313,18 +315,18 @@ export class LedgerIndex extends LedgerIndexStore {
   private owedSlots(): Owed {
     if (this.owedAt === this.version && this.owed) return this.owed;
     const { flags, pay, due } = this.cols;
-    const owed = (i: number) =>
+    const isOwed = (i: number) =>
       (pay[i] as number) < PAY_STATE.paid && due[i] !== NO_DUE && ((flags[i] as number) & (LIVE | ARCHIVED)) === LIVE;
     // Counted first, then written straight into their array: no list of a million numbers for the collector.
     let m = 0;
     let min = Number.POSITIVE_INFINITY;
     for (let i = 0; i < this.n; i++) {
-      if (!owed(i)) continue;
+      if (!isOwed(i)) continue;
       m++;
       if ((due[i] as number) < min) min = due[i] as number;
     }
     let slots = new Int32Array(m);
-    for (let i = 0, k = 0; k < m; i++) if (owed(i)) slots[k++] = i;
+    for (let i = 0, k = 0; k < m; i++) if (isOwed(i)) slots[k++] = i;
     // A stable radix sort on the due day (two 16-bit digits of its distance from the earliest): a day's invoices
     // stay in slot order, and no comparison is made.
     let spare = new Int32Array(m);
@@ -370,18 +372,8 @@ export class LedgerIndex extends LedgerIndexStore {
 
   /** The positions in `owed.days` of the due days from `from` to `to` (inclusive): `[lo, hi)`. */
   private owedDays(owed: Owed, from: number, to: number): [number, number] {
-    const firstAtOrAfter = (d: number) => {
-      let lo = 0;
-      let hi = owed.days.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if ((owed.days[mid] as number) < d) lo = mid + 1;
-        else hi = mid;
-      }
-      return lo;
-    };
-    const lo = firstAtOrAfter(from);
-    return [lo, Math.max(lo, firstAtOrAfter(to + 1))];
+    const lo = firstAtOrAfter(owed.days, from);
+    return [lo, Math.max(lo, firstAtOrAfter(owed.days, to + 1))];
   }
 
   /**

@@ -193,8 +193,7 @@ export class SchedulesRepository extends Repository {
     for (let at = 0; at < sources.length; at += ACTUALS_PER_STATEMENT) {
       const part = sources.slice(at, at + ACTUALS_PER_STATEMENT);
       // Tens of milliseconds for a thousand variable schedules: on SQLite off the loop (the forecast reads them all).
-      const query = this.recentActualsQuery(part, limit);
-      found.push(...(await readAside(this.db, { compile: () => query.compile(this.db) })));
+      found.push(...(await readAside(this.db, this.recentActualsQuery(part, limit))));
     }
     // Newest first, the schedule's own before its entity's; a schedule with own invoices keeps only those.
     found.sort((a, b) => b.own - a.own || (a.date < b.date ? 1 : a.date > b.date ? -1 : Number(b.id) - Number(a.id)));
