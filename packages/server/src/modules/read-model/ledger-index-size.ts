@@ -81,6 +81,7 @@ export async function estimateLedgerBytes(db: Kysely<Database>, ledgerId: number
     capacity * BYTES_PER_SLOT + // the columns
     MATCH_MASKS * capacity + // the read masks
     4 * invoices + // at most, the due summary's unpaid invoices (`LedgerIndex.owedSlots`; its days are few)
+    2 * 4 * invoices + // the slots grouped by category and by entity (`LedgerIndex.grouped`; their starts are few)
     ORDER_COUNT * 4 * invoices +
     SHARES_START_BYTES +
     descriptions +
