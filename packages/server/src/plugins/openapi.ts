@@ -21,8 +21,35 @@ export function errorResponses<C extends number>(...codes: C[]): Record<C, typeo
  * where zod's parse would drop an entity named `__proto__` from the stats' top maps.
  */
 export function compiledSerializer({ schema }: { schema: unknown }): (data: unknown) => string {
-  const json = z.toJSONSchema(schema as z.ZodType, { target: 'draft-7', io: 'output' });
-  return fastJson(json as Parameters<typeof fastJson>[0]);
+  return fastJson(serializerSchema(schema) as Parameters<typeof fastJson>[0]);
+}
+
+/** The JSON Schema `compiledSerializer` compiles for a zod response schema. */
+export function serializerSchema(schema: unknown): unknown {
+  return nullableTypes(z.toJSONSchema(schema as z.ZodType, { target: 'draft-7', io: 'output' }));
+}
+
+type JsonSchema = { [key: string]: unknown };
+
+/**
+ * zod writes a nullable field as `anyOf: [{ type: 'integer', … }, { type: 'null' }]`, which fast-json-stringify
+ * answers by running a validator on every value to pick the branch: the forecast's 5,000 items took 25 ms to write
+ * where `JSON.stringify` took 4 (test/serializer.test.ts). The same field as `type: ['integer', 'null']` is written
+ * after a type test: 7 ms. Every such pair in the schema, at any depth, is rewritten so; any other `anyOf` stays.
+ */
+function nullableTypes(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(nullableTypes);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const out: JsonSchema = {};
+  for (const [key, value] of Object.entries(schema)) out[key] = nullableTypes(value);
+  const anyOf = out.anyOf;
+  if (!Array.isArray(anyOf) || anyOf.length !== 2) return out;
+  const isNull = (s: JsonSchema) => s.type === 'null' && Object.keys(s).length === 1;
+  const [a, b] = anyOf as [JsonSchema, JsonSchema];
+  const other = isNull(b) ? a : isNull(a) ? b : null;
+  if (!other || typeof other.type !== 'string' || 'anyOf' in other || 'oneOf' in other || 'allOf' in other) return out;
+  const { anyOf: _pair, ...rest } = out;
+  return { ...rest, ...other, type: [other.type, 'null'] };
 }
 
 /** The `Billfold-Ledger` request header of every ledger route (docs/decisions/0107-ledgers.md), as JSON Schema. */
