@@ -196,9 +196,12 @@ export class LedgerIndex extends LedgerIndexStore {
         ? new Uint8Array(buffer.buffer, 0, n)
         : new Uint8Array(this.cols.id.length).subarray(0, n);
     const c = this.conditions(s);
-    const seed = this.narrowest(c);
+    const narrowed = narrowings(this.cols, c);
+    const seed = this.narrowest(narrowed);
     const count =
-      seed && seed.count * SPARSE_BELOW < n ? this.sparseMask(c, seed, mask) : maskOf(this.cols, c, mask, n);
+      seed && seed.count * SPARSE_BELOW < n
+        ? sparseMask(this.cols, c, narrowed, seed, mask)
+        : maskOf(this.cols, c, narrowed, mask, n);
     const result = { mask, count };
     this.matches.set(key, result);
     return result;
@@ -227,35 +230,25 @@ export class LedgerIndex extends LedgerIndexStore {
 
   /**
    * The slots that can be in the scope by its most selective condition alone, as ranges of one order: for a bound on
-   * a sorted column (dates, amounts, payment states, due dates, invoice numbers) the range of its sort order between
-   * two binary searches; for the picked categories or entities their runs in `grouped`. Null when the scope has no
-   * condition but its flags.
+   * a sorted column the range of its sort order between two binary searches, for the picked categories or entities
+   * their runs in `grouped`. Null when the scope narrows no column.
    */
-  private narrowest(c: Conditions): Candidates | null {
-    const cols = this.cols;
+  private narrowest(narrowed: readonly Narrowing[]): Candidates | null {
     let best: Candidates | null = null;
-    const consider = (candidates: Candidates) => {
+    for (const { values, low, high, table, by } of narrowed) {
+      let candidates: Candidates;
+      if ('order' in by) {
+        const order = this.order(by.order);
+        const lo = firstWhere(order.length, (k) => (values[order[k] as number] as number) >= low);
+        const hi = Math.max(
+          lo,
+          firstWhere(order.length, (k) => (values[order[k] as number] as number) > high),
+        );
+        candidates = { order, ranges: [lo, hi], count: hi - lo };
+      } else if (table) candidates = this.runs(by.group, table);
+      else continue;
       if (!best || candidates.count < best.count) best = candidates;
-    };
-    const range = (narrowed: boolean, column: SortColumn, values: ArrayLike<number>, low: number, high: number) => {
-      if (!narrowed) return;
-      const order = this.order(column);
-      const lo = firstWhere(order.length, (k) => (values[order[k] as number] as number) >= low);
-      const hi = Math.max(
-        lo,
-        firstWhere(order.length, (k) => (values[order[k] as number] as number) > high),
-      );
-      consider({ order, ranges: [lo, hi], count: hi - lo });
-    };
-    range(c.dated, 'date', cols.date, c.dateLow, c.dateHigh);
-    range(c.sized, 'amount_cents', cols.amount, c.amountLow, c.amountHigh);
-    range(c.paying, 'pay_state', cols.pay, c.payLow, c.payHigh);
-    // Due dates end at 2099-12-31 (the contract's dates), before the 9999-12-31 that `due_sort` gives an invoice
-    // without one, as NO_DUE is above every day: the due column ascends along its order.
-    range(c.owing, 'due_sort', cols.due, c.dueLow, c.dueHigh);
-    range(c.numbered, 'invoice_number', cols.invoice, c.invoiceLow, c.invoiceHigh);
-    if (c.categories) consider(this.runs('category', c.categories));
-    if (c.bills) consider(this.runs('bill', c.bills));
+    }
     return best;
   }
 
@@ -305,25 +298,6 @@ export class LedgerIndex extends LedgerIndexStore {
     const grouping = { slots, start };
     this.groupings.set(column, grouping);
     return grouping;
-  }
-
-  /** Writes the scope to `mask` by testing only `seed`'s slots; returns how many are in. */
-  private sparseMask(c: Conditions, seed: Candidates, mask: Uint8Array): number {
-    const cols = this.cols;
-    const narrowed = narrowings(cols, c);
-    const { order, ranges } = seed;
-    mask.fill(0);
-    let count = 0;
-    for (let r = 0; r < ranges.length; r += 2) {
-      for (let k = ranges[r] as number; k < (ranges[r + 1] as number); k++) {
-        const slot = order[k] as number;
-        if (inScope(cols, c, narrowed, slot) === 1) {
-          mask[slot] = 1;
-          count++;
-        }
-      }
-    }
-    return count;
   }
 
   /** Every slot of the scope in `column`'s order (the export). */
@@ -728,31 +702,41 @@ const UNBOUNDED = {
   numbered: false,
 };
 
-/** A column a scope narrows: its values must lie within `[low, high]`, or pick 1 in `table` when there is one. */
+/**
+ * A column a scope narrows: its values must lie within `[low, high]`, or pick 1 in `table` when there is one. `by`
+ * finds the slots that can pass it (`LedgerIndex.narrowest`): a range of the column's sort order, which its values
+ * ascend along, or runs of the slots grouped by the column.
+ */
 interface Narrowing {
   values: ArrayLike<number>;
   low: number;
   high: number;
   table: Uint8Array | null;
+  by: { order: SortColumn } | { group: 'category' | 'bill' };
 }
 
 /**
  * The columns the conditions narrow, with their bounds and tables: the one mapping of a scope's conditions to
- * columns, which `inScope` tests slot by slot and `maskOf` column by column. A column the scope leaves open is
+ * columns, which `inScope` tests slot by slot, `maskOf` column by column and `narrowest` seeks in. A column the scope leaves open is
  * not read at all.
  */
 function narrowings(cols: Columns, c: Conditions): Narrowing[] {
   const out: Narrowing[] = [];
-  const range = (narrowed: boolean, values: ArrayLike<number>, low: number, high: number) => {
-    if (narrowed) out.push({ values, low, high, table: null });
+  const range = (narrowed: boolean, values: ArrayLike<number>, low: number, high: number, order: SortColumn) => {
+    if (narrowed) out.push({ values, low, high, table: null, by: { order } });
   };
-  range(c.dated, cols.date, c.dateLow, c.dateHigh);
-  range(c.sized, cols.amount, c.amountLow, c.amountHigh);
-  range(c.paying, cols.pay, c.payLow, c.payHigh);
-  range(c.owing, cols.due, c.dueLow, c.dueHigh);
-  range(c.numbered, cols.invoice, c.invoiceLow, c.invoiceHigh);
-  if (c.categories !== null) out.push({ values: cols.category, low: 0, high: 0, table: c.categories });
-  if (c.bills !== null) out.push({ values: cols.bill, low: 0, high: 0, table: c.bills });
+  const pick = (table: Uint8Array | null, values: ArrayLike<number>, group: 'category' | 'bill') => {
+    if (table !== null) out.push({ values, low: 0, high: 0, table, by: { group } });
+  };
+  range(c.dated, cols.date, c.dateLow, c.dateHigh, 'date');
+  range(c.sized, cols.amount, c.amountLow, c.amountHigh, 'amount_cents');
+  range(c.paying, cols.pay, c.payLow, c.payHigh, 'pay_state');
+  // Due dates end at 2099-12-31 (the contract's dates), before the 9999-12-31 that `due_sort` gives an invoice
+  // without one, as NO_DUE is above every day: the due column ascends along its order too.
+  range(c.owing, cols.due, c.dueLow, c.dueHigh, 'due_sort');
+  range(c.numbered, cols.invoice, c.invoiceLow, c.invoiceHigh, 'invoice_number');
+  pick(c.categories, cols.category, 'category');
+  pick(c.bills, cols.bill, 'bill');
   return out;
 }
 
@@ -769,16 +753,39 @@ function inScope(cols: Columns, c: Conditions, narrowed: readonly Narrowing[], s
   return ok;
 }
 
+/** Writes `inScope` of `seed`'s slots to `mask`, every other slot 0, and returns how many are in. */
+function sparseMask(
+  cols: Columns,
+  c: Conditions,
+  narrowed: readonly Narrowing[],
+  seed: Candidates,
+  mask: Uint8Array,
+): number {
+  const { order, ranges } = seed;
+  mask.fill(0);
+  let count = 0;
+  for (let r = 0; r < ranges.length; r += 2) {
+    for (let k = ranges[r] as number; k < (ranges[r + 1] as number); k++) {
+      const slot = order[k] as number;
+      if (inScope(cols, c, narrowed, slot) === 1) {
+        mask[slot] = 1;
+        count++;
+      }
+    }
+  }
+  return count;
+}
+
 /**
  * Writes `inScope` of each of the first `n` slots to `mask` and returns how many are in: one tight pass over the
  * flags, then one over each narrowed column, each reading one column and the mask (about a millisecond each for
  * a million invoices, where one pass testing every condition per slot took 7 ms: docs/performance.md).
  */
-function maskOf(cols: Columns, c: Conditions, mask: Uint8Array, n: number): number {
+function maskOf(cols: Columns, c: Conditions, narrowed: readonly Narrowing[], mask: Uint8Array, n: number): number {
   const { flags } = cols;
   const { flagMask, flagWant } = c;
   for (let i = 0; i < n; i++) mask[i] = +(((flags[i] as number) & flagMask) === flagWant);
-  for (const { values, low, high, table } of narrowings(cols, c)) {
+  for (const { values, low, high, table } of narrowed) {
     if (table === null) {
       for (let i = 0; i < n; i++) mask[i] = (mask[i] as number) & within(values[i] as number, low, high);
     } else {
