@@ -73,6 +73,39 @@ describe('token refresh in the browser', () => {
     expect(two.accessToken).toBe(one.accessToken);
   });
 
+  it('a tab that was loading while another renewed asks for the new tokens instead of renewing again', async () => {
+    const user = await createUser();
+    const api = await apiLogin(user);
+    const first = await browser.newPage();
+    await storeSession(first, {
+      accessToken: api.accessToken,
+      refreshToken: api.refreshToken,
+      username: user.username,
+    });
+    await first.evaluate(() => sessionStorage.setItem('sessionId', 'one-sign-in'));
+    await new AccountPage(first).goto();
+    const second = await first.context().newPage();
+    await new AccountPage(second).goto();
+    const expired = forgedAccessToken(-60);
+    for (const tab of [first, second])
+      await tab.evaluate((token) => sessionStorage.setItem('accessToken', token), expired);
+    // The second tab leaves the app (its channel closes, its session storage stays) while the first renews: it
+    // misses the renewed tokens the first one posts.
+    await second.goto('about:blank');
+    const refreshes = countRefreshes(first.context());
+    const one = new AccountPage(first);
+    await one.goto();
+    await expect(one.value('Username').textContent()).resolves.toBe(user.username);
+    expect(refreshes()).toBe(1);
+    const two = await new AccountPage(second).goto();
+    await expect(two.value('Username').textContent()).resolves.toBe(user.username);
+    expect(refreshes()).toBe(1);
+    const [held, asked] = [await sessionStorageOf(first), await sessionStorageOf(second)];
+    expect(held.refreshToken).not.toBe(api.refreshToken);
+    expect(asked.refreshToken).toBe(held.refreshToken);
+    expect(asked.accessToken).toBe(held.accessToken);
+  });
+
   it('renews an expired access token with the refresh token before showing a guarded page', async () => {
     const user = await createUser();
     const api = await apiLogin(user);

@@ -1,3 +1,5 @@
+import { tokenExpiresAt } from './jwt.ts';
+
 /**
  * Everything the app keeps in session storage, under one list of key names. Signing out removes every key
  * listed here (docs/product.md, Saved view settings), so a feature that saves a view setting must use a key from `VIEW_KEYS`.
@@ -181,6 +183,10 @@ function receive(message: SessionMessage): void {
       if (holding && current) answer(store, message.askId, current);
       return;
     case 'share':
+      if (renewal !== null && message.askId === renewal.askId) {
+        renewal.answered(store, message);
+        return;
+      }
       // The first answer (or a sign-in in another tab) is taken by a tab without a session; later ones are not.
       if (holding || (message.askId !== null && message.askId !== askId)) return;
       adopt(store, message);
@@ -272,8 +278,8 @@ export function joinSessionChannel(): void {
 
 /** Held by the tab renewing the session's tokens, so that the tabs of one session renew once between them. */
 const RENEW_LOCK = 'billfold-session-renew';
-/** How long a tab that waited while another renewed waits for that tab's tokens before renewing itself. */
-const RENEWED_TOKENS_WAIT_MS = 500;
+/** How long a tab about to renew waits for the other tabs to say what they hold. */
+const HELD_TOKENS_WAIT_MS = 500;
 
 /** True when this tab holds `seen`'s session with other tokens than `seen`'s: they were renewed since. */
 export function renewedSince(seen: Session): boolean {
@@ -284,36 +290,58 @@ export function renewedSince(seen: Session): boolean {
 /**
  * Renews the session whose tokens `seen` were found expired or refused, by `renew` (a token refresh), as the only
  * renewal among the tabs of this browser. Two tabs whose access tokens expired together (a laptop waking up, a new
- * tab handed the session of one about to renew) would otherwise both spend the refresh token. Nothing is renewed
- * when the tab already holds newer tokens than `seen`; a tab that finds another renewing waits for it, then for the
- * tokens it sends (they travel apart from the lock), and renews only if none came. Without Web Locks (not a secure
+ * tab handed the session of one about to renew) would otherwise both spend the refresh token. The tabs renew one
+ * at a time (a Web Lock); the one whose turn it is first asks the other tabs holding a session what they hold,
+ * and takes newer tokens of its session from them instead of renewing. Asking, rather than only listening for the
+ * renewing tab's `tokens`, also covers a tab that was loading (its channel not yet open) while another renewed.
+ * Nothing is renewed when the tab already holds newer tokens than `seen`. Without Web Locks (not a secure
  * context) it renews.
  */
 export async function renewOnce(seen: Session, renew: () => Promise<boolean>): Promise<boolean> {
   const manager = locks();
   if (renewedSince(seen)) return true;
   if (!manager) return renew();
-  const waited = Symbol('waited');
-  const first = await manager.request(RENEW_LOCK, { ifAvailable: true }, (lock) =>
-    lock === null ? waited : renewedSince(seen) || renew(),
-  );
-  if (first !== waited) return first;
-  return manager.request(RENEW_LOCK, async () => (await tokensFrom(seen)) || renew());
+  return manager.request(RENEW_LOCK, async () => (await heldElsewhere(manager, seen)) || renew());
 }
 
-/** Resolves true once another tab's renewed tokens of `seen`'s session are held here, false after the wait. */
-function tokensFrom(seen: Session): Promise<boolean> {
-  if (renewedSince(seen)) return Promise.resolve(true);
+/** The renewal's question to the other tabs (`ask`), whose answers (`share`) `receive` hands to `answered`. */
+let renewal: {
+  askId: string;
+  answered: (store: Storage, message: Extract<SessionMessage, { type: 'share' }>) => void;
+} | null = null;
+
+/**
+ * Asks the other tabs holding a session for their tokens and resolves true once newer tokens of `seen`'s session
+ * (a later expiry) are held here; false when every tab answered without them, or after the wait.
+ */
+async function heldElsewhere(manager: LockManager, seen: Session): Promise<boolean> {
+  if (renewedSince(seen)) return true;
+  const state = await manager.query().catch(() => null);
+  // This tab holds the holder lock too; each other holder answers.
+  const others = (state?.held ?? []).filter((lock) => lock.name === HOLDER_LOCK).length - 1;
+  if (others <= 0) return renewedSince(seen);
+  const seenExpiry = tokenExpiresAt(seen.accessToken) ?? 0;
   return new Promise((resolve) => {
+    let answers = 0;
     const stop = (renewed: boolean) => {
       clearTimeout(timer);
-      unsubscribe();
+      renewal = null;
       resolve(renewed);
     };
-    const timer = setTimeout(() => stop(false), RENEWED_TOKENS_WAIT_MS);
-    const unsubscribe = subscribeSession(() => {
-      if (renewedSince(seen)) stop(true);
-    });
+    const timer = setTimeout(() => stop(renewedSince(seen)), HELD_TOKENS_WAIT_MS);
+    renewal = {
+      askId: newSessionId(),
+      answered: (store, message) => {
+        answers += 1;
+        const newer = (tokenExpiresAt(message.accessToken) ?? 0) > seenExpiry;
+        if (message.sessionId === seen.sessionId && store.getItem(SESSION_KEYS.sessionId) === seen.sessionId && newer) {
+          writeTokens(store, message);
+          emit();
+        }
+        if (renewedSince(seen) || answers >= others) stop(renewedSince(seen));
+      },
+    };
+    broadcast({ type: 'ask', askId: renewal.askId });
   });
 }
 
