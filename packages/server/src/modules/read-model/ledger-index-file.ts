@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { migrations } from '../../db/migrations/index.ts';
 import { HOUR } from '../../lib/time.ts';
+import { nextTurn } from '../../lib/turns.ts';
 import { LedgerIndex } from './ledger-index.ts';
 import { COLUMN_TYPES } from './ledger-index-columns.ts';
 import { IndexRebuildNeeded, type SavedArray, type SavedLists } from './ledger-index-store.ts';
@@ -56,7 +57,6 @@ interface Header {
 }
 
 const align8 = (n: number) => Math.ceil(n / 8) * 8;
-const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 const bytesOf = (a: SavedArray) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 
 /** SHA-1 of the bytes, hashed a step at a time. */
@@ -64,7 +64,7 @@ async function hashOf(bytes: Uint8Array): Promise<string> {
   const hash = createHash('sha1');
   for (let at = 0; at < bytes.byteLength; at += STEP_BYTES) {
     hash.update(bytes.subarray(at, at + STEP_BYTES));
-    await turn();
+    await nextTurn();
   }
   return hash.digest('hex');
 }

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { nextTurn } from '../../lib/turns.ts';
 import { BYTES_PER_SLOT, INITIAL_SLOTS, MATCH_MASKS, Shares } from './ledger-index-columns.ts';
 import { SORT_COLUMNS } from './scope-sql.ts';
 
@@ -65,7 +66,7 @@ export async function estimateLedgerBytes(db: Kysely<Database>, ledgerId: number
     descriptions += Number(slice.kinds) * descriptionBytes(0) + 2 * Number(slice.chars ?? 0);
     after = Number(slice.last);
     if (n < ESTIMATE_CHUNK) break;
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await nextTurn();
   }
   const bills = await db
     .selectFrom('bills')

@@ -1,6 +1,7 @@
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { firstAtOrAfter } from '../../lib/sorted.ts';
+import { nextTurn } from '../../lib/turns.ts';
 import {
   ARCHIVED,
   ATTACHED,
@@ -123,8 +124,6 @@ export class IndexRebuildNeeded extends Error {}
 /** Thrown while loading when the columns read so far already take more than the memory allowed. */
 export class IndexTooLarge extends Error {}
 
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
-
 /**
  * For each live invoice of `ids`, the live invoice right before it in `ORDER BY column, invoice_number`: one
  * seek of the sort's index `entries_live_<column>` each (test/query-plan.test.ts).
@@ -206,7 +205,7 @@ export abstract class LedgerIndexStore {
       await this.writeRows(rows, []);
       within();
       after = Number(last.id);
-      await yieldToEventLoop();
+      await nextTurn();
     }
     await this.loadPayments();
     await this.loadAttachments();
@@ -341,7 +340,7 @@ export abstract class LedgerIndexStore {
         }
       }
       after = Number(last.id);
-      await yieldToEventLoop();
+      await nextTurn();
     }
   }
 
@@ -592,7 +591,7 @@ export abstract class LedgerIndexStore {
       const last = rows[rows.length - 1];
       if (!last || rows.length < LOAD_CHUNK) break;
       after = { value: last.key, invoice: Number(last.invoice_number) };
-      await yieldToEventLoop();
+      await nextTurn();
     }
     this.orders.set(column, out.slice(0, length));
   }

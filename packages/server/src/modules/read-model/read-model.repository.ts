@@ -3,6 +3,7 @@ import { type SelectExpression, sql } from 'kysely';
 import { type Db, isSqlite, readAside } from '../../db/database.ts';
 import { Repository } from '../../db/repository.ts';
 import type { Database } from '../../db/schema.ts';
+import { nextTurn } from '../../lib/turns.ts';
 import { type CategoryBook, readFilterBook } from '../categories/category-book.ts';
 import type { ExportRow } from '../entries/entries-export.ts';
 import { ENTRY_VIEW_COLUMNS } from '../entries/entry.mapper.ts';
@@ -202,7 +203,7 @@ export class ReadModelRepository extends Repository {
       const { index, slots } = indexed.value;
       for (let i = 0; i < slots.length; i += size) {
         yield slots.slice(i, i + size).map((slot) => index.exportRow(slot));
-        await new Promise<void>((resolve) => setImmediate(resolve)); // other requests get their turn
+        await nextTurn(); // other requests get their turn
       }
       return;
     }
