@@ -119,6 +119,16 @@ export class HomePage {
     await field.locator('..').getByRole('button', { name: /clear/i }).click();
   }
 
+  /**
+   * Ticks "Show more options" and waits until its panel has finished opening: while it grows, the page may scroll
+   * to keep the grid in place, moving the buttons under a click.
+   */
+  async openMoreOptions(): Promise<void> {
+    await this.showMoreOptions.check();
+    const panel = this.filters.locator('.MuiCollapse-root', { has: this.page.getByRole('group', { name: 'Status' }) });
+    await panel.and(this.page.locator('.MuiCollapse-entered')).waitFor();
+  }
+
   choice(group: 'Status' | 'Flow' | 'Files' | 'Archives', option: string): Locator {
     return this.filters.getByRole('group', { name: group }).getByRole('button', { name: option, exact: true });
   }

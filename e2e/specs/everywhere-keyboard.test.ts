@@ -99,7 +99,7 @@ describe('form errors are announced', () => {
     await new LoginPage(page).login(ledger.api.user.username, ledger.api.user.password);
     const home = new HomePage(page);
     await home.heading.waitFor();
-    await home.showMoreOptions.check();
+    await home.openMoreOptions();
     await home.minAmount.fill('50');
     await home.maxAmount.fill('10');
     const alert = home.filters.getByRole('alert');

@@ -97,7 +97,7 @@ describe.each(Object.keys(SIZES) as (keyof typeof SIZES)[])('every page at %s wi
         await page.getByRole('button', { name: 'Close filters' }).click();
         await home.filters.waitFor({ state: 'hidden' });
       } else {
-        await home.showMoreOptions.check();
+        await home.openMoreOptions();
         await check('home-filters');
         await home.showMoreOptions.uncheck();
       }

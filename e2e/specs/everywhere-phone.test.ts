@@ -124,7 +124,7 @@ describe('phones and tablets', () => {
     const home = new HomePage(page);
     expect(await home.filters.count()).toBe(0);
     await page.getByRole('button', { name: 'Filters, none active' }).click();
-    await home.showMoreOptions.check();
+    await home.openMoreOptions();
     await home.choice('Status', 'Unpaid or In Progress').click();
     await home.choice('Flow', 'Expense').click();
     await screenshot(page, 'phone-filter-sheet');

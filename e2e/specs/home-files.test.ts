@@ -39,7 +39,7 @@ describe('files on Home (docs/decisions/1143-attachment-count-and-filter.md)', (
     expect(await home.cell(withPaid.invoiceId, 'attachmentCount').textContent()).toBe('11 file');
     expect(await home.cell(without.invoiceId, 'attachmentCount').textContent()).toBe('No files');
 
-    await home.showMoreOptions.check();
+    await home.openMoreOptions();
     const withFiles = await home.nextRequest(() => home.choice('Files', 'With files').click());
     expect(withFiles.get('hasAttachment')).toBe('true');
     await expect

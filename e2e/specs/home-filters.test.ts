@@ -156,7 +156,7 @@ describe('home: filter panel', () => {
 
   it('Min and Max Amount: $ fields, values below 1 empty, the Min > Max error blocks Search', async () => {
     const home = await openHome();
-    await home.showMoreOptions.check();
+    await home.openMoreOptions();
     expect(await home.filters.getByText('$', { exact: true }).count()).toBe(2);
 
     let query = await home.nextRequest(() => home.minAmount.fill('100'));
@@ -192,7 +192,7 @@ describe('home: filter panel', () => {
 
   it('Status, Flow and Archives are single-choice groups that deselect on a second click', async () => {
     const home = await openHome();
-    await home.showMoreOptions.check();
+    await home.openMoreOptions();
 
     let query = await home.nextRequest(() => home.choice('Status', 'Paid or Overpaid').click());
     expect(filtersOf(query)).toEqual({ ...DEFAULT_FILTERS(), paid: 'true' });
@@ -239,7 +239,7 @@ describe('home: filter panel', () => {
 
   it('each Status label names exactly the states it returns, in the words of the Paid column', async () => {
     const home = await openHome();
-    await home.showMoreOptions.check();
+    await home.openMoreOptions();
     const group = home.filters.getByRole('group', { name: 'Status' });
     expect(await group.getByRole('button').allTextContents()).toEqual([
       'Paid or Overpaid',
@@ -268,7 +268,7 @@ describe('home: filter panel', () => {
     let query = await home.nextRequest(() => home.searchButton.click());
     expect(filtersOf(query)).toEqual(DEFAULT_FILTERS());
 
-    await home.showMoreOptions.check();
+    await home.openMoreOptions();
     await home.invoiceInput.fill('1');
     await home.pickOptions(home.categorySelect, ['Financial']);
     await home.pickOptions(home.entitySelect, ['Acme Corp']);

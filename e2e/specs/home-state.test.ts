@@ -27,7 +27,7 @@ const VIEW_KEYS = [
 
 /** Filters, sort, page size 5, the second page and a hidden column: the list query that results. */
 async function customise(home: HomePage): Promise<Record<string, string | string[]>> {
-  await home.showMoreOptions.check();
+  await home.openMoreOptions();
   await home.pickOptions(home.categorySelect, ['Financial', 'Utilities', 'Groceries']);
   await home.minAmount.fill('1');
   await home.nextRequest(() => home.typeDate('End Date', daysAgo(0)));
@@ -134,7 +134,7 @@ describe('home: saved state', () => {
     await loginAs(page, ledger.api.user);
     const home = new HomePage(page);
     expect(await home.minAmount.count()).toBe(0); // the section is collapsed
-    await home.showMoreOptions.check();
+    await home.openMoreOptions();
     await home.minAmount.waitFor();
     expect((await sessionStorageOf(page)).showMoreOptions).toBe('true');
     await page.reload();

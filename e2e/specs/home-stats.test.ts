@@ -114,7 +114,7 @@ describe('home: stats tab', () => {
     const home = new HomePage(page);
     await home.settled();
     await home.statsTab.click();
-    await home.showMoreOptions.check();
+    await home.openMoreOptions();
     const request = await home.nextRequest(() => home.choice('Flow', 'Internal').click(), '/api/v1/entries/stats');
     expect(queryOf(request)).toEqual({ startDate: daysAgo(30), archives: 'false', flow: 'internal' });
     const expenses = page.getByRole('region', { name: 'Expenses Breakdown' });

@@ -131,7 +131,7 @@ describe('Invoice # and amounts', () => {
 
   it('amounts pasted from a bank statement are taken; anything else is refused with a reason', async () => {
     const home = await openHome();
-    await home.showMoreOptions.check();
+    await home.openMoreOptions();
     // `fill` puts the whole text in at once, as a paste does.
     const query = await home.nextRequest(() => home.minAmount.fill('$1,234.56'));
     expect(await home.minAmount.inputValue()).toBe('1234.56');

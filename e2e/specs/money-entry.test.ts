@@ -264,7 +264,7 @@ describe('the filter amounts (desktop)', () => {
   it('Min Amount says the minus of -5 was not taken', async () => {
     const page = await open(DEVICES[0]);
     const home = await new HomePage(page).goto();
-    await home.showMoreOptions.check();
+    await home.openMoreOptions();
     await home.minAmount.pressSequentially('-5');
     expect(await home.minAmount.inputValue()).toBe('5');
     await home.helperText(NEGATIVE).waitFor();

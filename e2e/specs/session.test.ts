@@ -17,6 +17,26 @@ async function storeSession(page: Page, session: { accessToken: string; refreshT
   }, session);
 }
 
+/**
+ * Two tabs of one browser holding one sign-in, open on the Account page, whose access tokens then ran out at once
+ * (a laptop waking up); the refresh token is still good.
+ */
+async function twoTabsWhoseTokensExpired() {
+  const user = await createUser();
+  const api = await apiLogin(user);
+  const first = await browser.newPage();
+  await storeSession(first, { accessToken: api.accessToken, refreshToken: api.refreshToken, username: user.username });
+  await first.evaluate(() => sessionStorage.setItem('sessionId', 'one-sign-in'));
+  await new AccountPage(first).goto();
+  const second = await first.context().newPage();
+  await new AccountPage(second).goto();
+  expect((await sessionStorageOf(second)).sessionId).toBe('one-sign-in');
+  const expired = forgedAccessToken(-60);
+  for (const tab of [first, second])
+    await tab.evaluate((token) => sessionStorage.setItem('accessToken', token), expired);
+  return { user, api, first, second };
+}
+
 describe('token refresh in the browser', () => {
   it('a new tab receives the session of an open one whose access token expired, renews it once, and both keep it', async () => {
     const user = await createUser();
@@ -45,23 +65,8 @@ describe('token refresh in the browser', () => {
   });
 
   it('two open tabs whose access tokens expired together renew once between them, and both keep the new tokens', async () => {
-    const user = await createUser();
-    const api = await apiLogin(user);
-    const first = await browser.newPage();
-    await storeSession(first, {
-      accessToken: api.accessToken,
-      refreshToken: api.refreshToken,
-      username: user.username,
-    });
-    await first.evaluate(() => sessionStorage.setItem('sessionId', 'one-sign-in'));
-    await new AccountPage(first).goto();
-    const second = await first.context().newPage();
-    await new AccountPage(second).goto();
-    expect((await sessionStorageOf(second)).sessionId).toBe('one-sign-in');
-    // Both tabs' access tokens run out at once (a laptop waking up); both open a guarded page at the same moment.
-    const expired = forgedAccessToken(-60);
-    for (const tab of [first, second])
-      await tab.evaluate((token) => sessionStorage.setItem('accessToken', token), expired);
+    const { user, api, first, second } = await twoTabsWhoseTokensExpired();
+    // Both open a guarded page at the same moment.
     const refreshes = countRefreshes(first.context());
     const pages = [new AccountPage(first), new AccountPage(second)];
     await Promise.all(pages.map((page) => page.goto()));
@@ -74,21 +79,7 @@ describe('token refresh in the browser', () => {
   });
 
   it('a tab that was loading while another renewed asks for the new tokens instead of renewing again', async () => {
-    const user = await createUser();
-    const api = await apiLogin(user);
-    const first = await browser.newPage();
-    await storeSession(first, {
-      accessToken: api.accessToken,
-      refreshToken: api.refreshToken,
-      username: user.username,
-    });
-    await first.evaluate(() => sessionStorage.setItem('sessionId', 'one-sign-in'));
-    await new AccountPage(first).goto();
-    const second = await first.context().newPage();
-    await new AccountPage(second).goto();
-    const expired = forgedAccessToken(-60);
-    for (const tab of [first, second])
-      await tab.evaluate((token) => sessionStorage.setItem('accessToken', token), expired);
+    const { user, api, first, second } = await twoTabsWhoseTokensExpired();
     // The second tab leaves the app (its channel closes, its session storage stays) while the first renews: it
     // misses the renewed tokens the first one posts.
     await second.goto('about:blank');

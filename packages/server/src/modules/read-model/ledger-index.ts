@@ -6,7 +6,6 @@ import { PAY_STATE } from '../payment-totals/payment-totals.ts';
 import type { EntryGroup, MethodGroup, MonthGroup, OpenInvoiceRow, OwedDay, Side } from './groups.ts';
 import {
   ARCHIVED,
-  ATTACHED,
   type Columns,
   day,
   ESTIMATED,
@@ -22,7 +21,7 @@ import {
   NO_METHOD,
 } from './ledger-index-columns.ts';
 import { LedgerIndexStore, type ReadSavedArray, type SavedLists } from './ledger-index-store.ts';
-import { type EntryScope, PAID_FILTERS } from './scope.ts';
+import { type EntryScope, FILTERS, type IndexConditions, type IndexLookups, sets, UNBOUNDED } from './scope.ts';
 import type { SortColumn } from './scope-sql.ts';
 import { ENTRY_SUMS } from './sums.ts';
 
@@ -96,65 +95,25 @@ export class LedgerIndex extends LedgerIndexStore {
   // ---------------------------------------------------------------- reads
 
   /**
-   * The scope compiled against the columns: the flag bits it fixes, the bounds it puts on dates, amounts, payment
-   * states, due dates and the invoice number, and lookup tables of the categories and entities it picks. The one
-   * definition of what a scope means here: `narrowings` maps it to columns, which `inScope` tests slot by slot for
-   * a walk and `maskOf` column by column for `match`'s mask.
+   * The scope compiled against the columns by each filter's index step (`FILTERS`, scope.ts): the flag bits it
+   * fixes, the bounds it puts on dates, amounts, payment states, due dates and the invoice number, and lookup
+   * tables of the categories and entities it picks. `narrowings` maps the result to columns, which `inScope` tests
+   * slot by slot for a walk and `maskOf` column by column for `match`'s mask.
    */
-  private conditions(s: EntryScope): Conditions {
-    let flagMask = LIVE;
-    let flagWant = LIVE;
-    if (s.flow !== undefined) {
-      flagMask |= INCOMING;
-      if (s.flow === 'INCOMING') flagWant |= INCOMING;
-    }
-    if (s.internal !== undefined) {
-      flagMask |= INTERNAL;
-      if (s.internal === 1) flagWant |= INTERNAL;
-    }
-    if (s.archived !== undefined) {
-      flagMask |= ARCHIVED;
-      if (s.archived === 1) flagWant |= ARCHIVED;
-    }
-    if (s.hasAttachment !== undefined) {
-      flagMask |= ATTACHED;
-      if (s.hasAttachment === 1) flagWant |= ATTACHED;
-    }
-    const c: Conditions = { flagMask, flagWant, ...UNBOUNDED, categories: null, bills: null };
-    if (s.startDate !== undefined) c.dateLow = day(s.startDate);
-    if (s.endDate !== undefined) c.dateHigh = day(s.endDate);
-    if (s.minCents !== undefined) c.amountLow = s.minCents;
-    if (s.maxCents !== undefined) c.amountHigh = s.maxCents;
-    if (s.paid !== undefined) {
-      const { op, state } = PAID_FILTERS[s.paid];
-      if (op === '>=') c.payLow = state;
-      else if (op === '<') c.payHigh = state - 1;
-      else c.payLow = c.payHigh = state;
-    }
-    // Due filters: unpaid invoices due within the range (`scopedEntries`); no due date (NO_DUE) is past any `to`.
-    if (s.due !== undefined) {
-      c.payHigh = Math.min(c.payHigh, PAY_STATE.paid - 1);
-      if (s.due.from !== undefined) c.dueLow = day(s.due.from);
-      c.dueHigh = day(s.due.to);
-    }
-    if (s.invoiceNumber !== undefined) c.invoiceLow = c.invoiceHigh = s.invoiceNumber;
-    if (s.categories) {
-      c.categories = new Uint8Array(256);
-      for (const label of s.categories) {
-        const slot = this.categorySlots.get(label);
-        if (slot !== undefined) c.categories[slot] = 1;
-      }
-    }
-    if (s.nameKeys) {
-      const keys = new Set(s.nameKeys);
-      c.bills = Uint8Array.from(this.bills, (b) => (keys.has(b.nameKey) ? 1 : 0));
-    }
+  private conditions(s: EntryScope): IndexConditions {
+    const c: IndexConditions = { flagMask: LIVE, flagWant: LIVE, ...UNBOUNDED, categories: null, bills: null };
+    for (const filter of FILTERS) if (sets(s, filter)) filter.index(c, s, this.lookups);
     c.dated = c.dateLow > UNBOUNDED.dateLow || c.dateHigh < UNBOUNDED.dateHigh;
     c.sized = c.amountLow > UNBOUNDED.amountLow || c.amountHigh < UNBOUNDED.amountHigh;
     c.paying = c.payLow > UNBOUNDED.payLow || c.payHigh < UNBOUNDED.payHigh;
     c.owing = c.dueLow > UNBOUNDED.dueLow || c.dueHigh < UNBOUNDED.dueHigh;
     c.numbered = c.invoiceLow > UNBOUNDED.invoiceLow || c.invoiceHigh < UNBOUNDED.invoiceHigh;
     return c;
+  }
+
+  /** What the filters' index steps look up (`FILTERS`): the category slots, the entities by slot. */
+  private get lookups(): IndexLookups {
+    return { categorySlots: this.categorySlots, bills: this.bills };
   }
 
   /** Whether the invoice in a slot is in the scope: for walks that test the slots they meet. */
@@ -675,33 +634,6 @@ interface Grouping {
  */
 const SPARSE_BELOW = 6;
 
-/** A scope as `LedgerIndex.conditions` compiles it: bounds include both ends; a null table picks every value. */
-type Conditions = typeof UNBOUNDED & {
-  flagMask: number;
-  flagWant: number;
-  categories: Uint8Array | null;
-  bills: Uint8Array | null;
-};
-
-/** Bounds that every invoice is within, and which of them a scope narrows (a test per slot only for those). */
-const UNBOUNDED = {
-  dateLow: Number.NEGATIVE_INFINITY,
-  dateHigh: Number.POSITIVE_INFINITY,
-  dated: false,
-  amountLow: Number.NEGATIVE_INFINITY,
-  amountHigh: Number.POSITIVE_INFINITY,
-  sized: false,
-  payLow: 0,
-  payHigh: 255,
-  paying: false,
-  dueLow: Number.NEGATIVE_INFINITY,
-  dueHigh: Number.POSITIVE_INFINITY,
-  owing: false,
-  invoiceLow: Number.NEGATIVE_INFINITY,
-  invoiceHigh: Number.POSITIVE_INFINITY,
-  numbered: false,
-};
-
 /**
  * A column a scope narrows: its values must lie within `[low, high]`, or pick 1 in `table` when there is one. `by`
  * finds the slots that can pass it (`LedgerIndex.narrowest`): a range of the column's sort order, which its values
@@ -720,7 +652,7 @@ interface Narrowing {
  * columns, which `inScope` tests slot by slot, `maskOf` column by column and `narrowest` seeks in. A column the scope leaves open is
  * not read at all.
  */
-function narrowings(cols: Columns, c: Conditions): Narrowing[] {
+function narrowings(cols: Columns, c: IndexConditions): Narrowing[] {
   const out: Narrowing[] = [];
   const range = (narrowed: boolean, values: ArrayLike<number>, low: number, high: number, order: SortColumn) => {
     if (narrowed) out.push({ values, low, high, table: null, by: { order } });
@@ -744,7 +676,7 @@ function narrowings(cols: Columns, c: Conditions): Narrowing[] {
 const within = (value: number, low: number, high: number) => +(value >= low) & +(value <= high);
 
 /** 1 when the invoice in `slot` has the conditions' flags and lies within each of `narrowed`, else 0. */
-function inScope(cols: Columns, c: Conditions, narrowed: readonly Narrowing[], slot: number): number {
+function inScope(cols: Columns, c: IndexConditions, narrowed: readonly Narrowing[], slot: number): number {
   let ok = +(((cols.flags[slot] as number) & c.flagMask) === c.flagWant);
   for (const { values, low, high, table } of narrowed) {
     const value = values[slot] as number;
@@ -756,7 +688,7 @@ function inScope(cols: Columns, c: Conditions, narrowed: readonly Narrowing[], s
 /** Writes `inScope` of `seed`'s slots to `mask`, every other slot 0, and returns how many are in. */
 function sparseMask(
   cols: Columns,
-  c: Conditions,
+  c: IndexConditions,
   narrowed: readonly Narrowing[],
   seed: Candidates,
   mask: Uint8Array,
@@ -781,7 +713,13 @@ function sparseMask(
  * flags, then one over each narrowed column, each reading one column and the mask (about a millisecond each for
  * a million invoices, where one pass testing every condition per slot took 7 ms: docs/performance.md).
  */
-function maskOf(cols: Columns, c: Conditions, narrowed: readonly Narrowing[], mask: Uint8Array, n: number): number {
+function maskOf(
+  cols: Columns,
+  c: IndexConditions,
+  narrowed: readonly Narrowing[],
+  mask: Uint8Array,
+  n: number,
+): number {
   const { flags } = cols;
   const { flagMask, flagWant } = c;
   for (let i = 0; i < n; i++) mask[i] = +(((flags[i] as number) & flagMask) === flagWant);

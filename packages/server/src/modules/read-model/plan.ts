@@ -1,7 +1,6 @@
-import { addDays } from '@billfold/contract/dates';
 import { DEFAULT_LEDGER_INDEX_OPTIONS, type LedgerIndexOptions } from './ledger-indexes.ts';
 import { rollupAnswers } from './rollups.ts';
-import { type EntryScope, hasDates } from './scope.ts';
+import { type EntryScope, FILTERS, hasDates, sets } from './scope.ts';
 import { type EntrySort, SORT_COLUMNS, type SortColumn, type SqlHints } from './scope-sql.ts';
 
 /**
@@ -77,19 +76,12 @@ export interface Complement {
 }
 
 export function complementOf(s: EntryScope): Complement | null {
-  const dated = hasDates(s);
-  const ranged = s.minCents !== undefined || s.maxCents !== undefined;
-  // The rollups know nothing of attachments: a base with that filter is not theirs to answer.
-  if (s.invoiceNumber !== undefined || s.due !== undefined || s.hasAttachment !== undefined || dated === ranged)
-    return null;
-  const { startDate, endDate, minCents, maxCents, ...base } = s;
-  const outside: EntryScope[] = [];
-  if (dated) {
-    if (startDate !== undefined) outside.push({ ...base, endDate: addDays(startDate, -1) });
-    if (endDate !== undefined) outside.push({ ...base, startDate: addDays(endDate, 1) });
-  } else {
-    if (minCents !== undefined && minCents > 0) outside.push({ ...base, maxCents: minCents - 1 });
-    if (maxCents !== undefined) outside.push({ ...base, minCents: maxCents + 1 });
-  }
-  return { base, outside };
+  // Each filter the rollups cannot answer must be the one range: a base with another (a file, a due date) is not theirs.
+  if (FILTERS.some((filter) => filter.rollups === 'rows' && sets(s, filter))) return null;
+  const ranges = FILTERS.filter((filter) => filter.outside !== undefined && sets(s, filter));
+  const range = ranges[0];
+  if (ranges.length !== 1 || range?.outside === undefined) return null;
+  const base: EntryScope = { ...s };
+  for (const key of range.keys) delete base[key];
+  return { base, outside: range.outside(s, base) };
 }

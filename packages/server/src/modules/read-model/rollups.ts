@@ -2,7 +2,7 @@ import type { SortOrder } from '@billfold/contract/entries';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { withRollups } from './rollup-tables.ts';
-import { type EntryScope, hasDates, needsRows } from './scope.ts';
+import { type EntryScope, FILTERS, hasDates, needsRows, sets } from './scope.ts';
 import { billTableWhere, countTableWhere } from './scope-sql.ts';
 import { ENTRY_SUM_NAMES } from './sums.ts';
 
@@ -53,7 +53,9 @@ function monthCountsSql(s: EntryScope) {
 export function rollupAnswers(s: EntryScope): { count: boolean; seek: boolean; stats: boolean } {
   if (needsRows(s)) return { count: false, seek: false, stats: false };
   const dated = hasDates(s);
-  return { count: !(dated && s.nameKeys), seek: !s.nameKeys, stats: !dated };
+  // A filter the count tables do not key (entity names): only the per-entity tables, which have no dates, know it.
+  const counted = !FILTERS.some((f) => typeof f.rollups === 'object' && f.rollups.counts === null && sets(s, f));
+  return { count: !dated || counted, seek: counted, stats: !dated };
 }
 
 /** The number of live entries in the scope (`rollupAnswers(s).count`). */

@@ -1,8 +1,7 @@
 import type { SortField, SortOrder } from '@billfold/contract/entries';
 import { type Expression, type Kysely, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { Database, EntriesTable } from '../../db/schema.ts';
-import { PAY_STATE } from '../payment-totals/payment-totals.ts';
-import { type EntryScope, PAID_FILTERS } from './scope.ts';
+import { type EntryScope, FILTERS, sets } from './scope.ts';
 
 /**
  * Step 3 of the read model: a scope as SQL, over `entries` and over the rollup tables. Everything a list, count
@@ -55,15 +54,6 @@ export interface SqlHints {
 }
 
 /**
- * Whether the row of `entries` (unaliased) has a file attached to it or to one of its live payments: two seeks,
- * of `attachments_entry` and of `payments_entry` then `attachments_payment`
- * (docs/decisions/1143-attachment-count-and-filter.md).
- */
-const ATTACHED = sql<SqlBool>`(exists (select 1 from attachments a where a.entry_id = entries.id)
-  or exists (select 1 from payments p inner join attachments a on a.payment_id = p.id
-    where p.entry_id = entries.id and p.recycled_at is null))`;
-
-/**
  * The number of files attached to each of the invoices `ids` of the ledger (every invoice of it when absent), or to
  * their live payments; invoices without any are left out.
  */
@@ -83,35 +73,11 @@ export function attachmentCounts(ledgerId: number, ids?: readonly number[]) {
  * that SQLite can use the partial indexes `entries_live_*`.
  */
 export function scopedEntries(db: Kysely<Database>, s: EntryScope, hints: SqlHints = {}): EntriesSelect {
-  let q: EntriesSelect = db.selectFrom('entries').where('ledger_id', '=', s.ledgerId).where('recycled_at', 'is', null);
-  const date = hints.datesUnindexed ? sql<string>`+${sql.ref('date')}` : sql.ref<string>('date');
-  if (s.startDate !== undefined) q = q.where(date, '>=', s.startDate);
-  if (s.endDate !== undefined) q = q.where(date, '<=', s.endDate);
-  if (s.invoiceNumber !== undefined) q = q.where('invoice_number', '=', s.invoiceNumber);
-  if (s.nameKeys) q = q.where('bill_name_key', 'in', s.nameKeys);
-  if (s.categories) q = q.where('category', 'in', s.categories);
-  if (s.minCents !== undefined) q = q.where('amount_cents', '>=', s.minCents);
-  if (s.maxCents !== undefined) q = q.where('amount_cents', '<=', s.maxCents);
-  if (s.flow !== undefined) q = q.where('flow', '=', s.flow);
-  if (s.internal !== undefined) q = q.where('internal', '=', s.internal);
-  if (s.paid !== undefined) {
-    const f = PAID_FILTERS[s.paid];
-    if (!hints.balanceBound) q = q.where('pay_state', f.op, f.state);
-    else {
-      q = q.where('balance_cents', f.balance, 0);
-      if (s.paid === 'overpaid' || s.paid === 'partial') q = q.where('pay_state', f.op, f.state);
-    }
-  }
-  if (s.archived !== undefined) q = q.where('archived', '=', s.archived);
-  if (s.hasAttachment === 1) q = q.where(ATTACHED);
-  if (s.hasAttachment === 0) q = q.where(sql<SqlBool>`not ${ATTACHED}`);
-  if (s.due) {
-    // Written as the partial index `entries_live_unpaid_due` states it, so both databases read it as a range.
-    q = q.where('due_date', 'is not', null).where(sql.ref('pay_state'), '<', sql.lit(PAY_STATE.paid));
-    if (s.due.from !== undefined) q = q.where('due_date', '>=', s.due.from);
-    q = q.where('due_date', '<=', s.due.to);
-  }
-  return q;
+  const q: EntriesSelect = db
+    .selectFrom('entries')
+    .where('ledger_id', '=', s.ledgerId)
+    .where('recycled_at', 'is', null);
+  return FILTERS.reduce((q, filter) => (sets(s, filter) ? filter.entries(q, s, hints) : q), q);
 }
 
 /**
@@ -141,14 +107,17 @@ export function afterKey<O>(q: SelectQueryBuilder<Database, 'entries', O>, sort:
   );
 }
 
+/** The rollup terms of the filters the scope sets, on a count table or on a per-entity table. */
+function rollupTerms(s: EntryScope, table: 'counts' | 'bills') {
+  return FILTERS.flatMap((filter) => {
+    if (typeof filter.rollups !== 'object' || !sets(s, filter)) return [];
+    return filter.rollups[table]?.(s) ?? [];
+  });
+}
+
 /** The scope on a count table (`entry_*_counts`): its key columns are the entry's own copies. */
 export function countTableWhere(s: EntryScope): Expression<SqlBool> {
-  const and = [sql`ledger_id = ${s.ledgerId}`, sql`entry_count <> 0`];
-  if (s.categories) and.push(sql`category in (${sql.join(s.categories)})`);
-  if (s.flow) and.push(sql`flow = ${s.flow}`);
-  if (s.internal !== undefined) and.push(sql`internal = ${s.internal}`);
-  if (s.paid) and.push(sql`pay_state ${sql.raw(PAID_FILTERS[s.paid].op)} ${PAID_FILTERS[s.paid].state}`);
-  if (s.archived !== undefined) and.push(sql`archived = ${s.archived}`);
+  const and = [sql`ledger_id = ${s.ledgerId}`, sql`entry_count <> 0`, ...rollupTerms(s, 'counts')];
   return sql<SqlBool>`${sql.join(and, sql` and `)}`;
 }
 
@@ -157,12 +126,6 @@ export function countTableWhere(s: EntryScope): Expression<SqlBool> {
  * the write side keeps equal to the copies on its entries (ADR 0003).
  */
 export function billTableWhere(s: EntryScope, countColumn: 'entry_count' | 'payment_count'): Expression<SqlBool> {
-  const and = [sql`t.ledger_id = ${s.ledgerId}`, sql`t.${sql.ref(countColumn)} <> 0`];
-  if (s.nameKeys) and.push(sql`b.name_key in (${sql.join(s.nameKeys)})`);
-  if (s.categories) and.push(sql`b.category in (${sql.join(s.categories)})`);
-  if (s.flow) and.push(sql`t.flow = ${s.flow}`);
-  if (s.internal !== undefined) and.push(sql`b.internal = ${s.internal}`);
-  if (s.paid) and.push(sql`t.pay_state ${sql.raw(PAID_FILTERS[s.paid].op)} ${PAID_FILTERS[s.paid].state}`);
-  if (s.archived !== undefined) and.push(sql`b.status = ${s.archived === 1 ? 0 : 1}`);
+  const and = [sql`t.ledger_id = ${s.ledgerId}`, sql`t.${sql.ref(countColumn)} <> 0`, ...rollupTerms(s, 'bills')];
   return sql<SqlBool>`${sql.join(and, sql` and `)}`;
 }
