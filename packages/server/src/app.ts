@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import { type Config, DEFAULT_NOTIFY_TIMEOUT_SECONDS, resolvedLimits, type TrustProxy } from './config.ts';
-import { createDatabase, type Db, databaseProbe, migrateToLatest } from './db/database.ts';
+import { closeDatabase, createDatabase, type Db, databaseProbe, migrateToLatest } from './db/database.ts';
 import { createFileStore, type FileStore } from './lib/file-store.ts';
 import { loggerOptions, registerRequestLogging, resolveLogFormat } from './lib/logger.ts';
 import { createMailer } from './lib/mailer.ts';
@@ -191,7 +191,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const probe = databaseProbe(config.database, db);
   app.addHook('onClose', async () => {
     probe.close();
-    await db.destroy();
+    await closeDatabase(db);
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(compiledSerializer);

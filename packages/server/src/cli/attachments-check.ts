@@ -5,7 +5,7 @@
  * 1 when it finds either. Reads the same configuration as the server, so run it where the server runs.
  */
 import { loadConfig } from '../config.ts';
-import { createDatabase, migrateToLatest } from '../db/database.ts';
+import { closeDatabase, createDatabase, migrateToLatest } from '../db/database.ts';
 import { SWEEP_GRACE, type SweepReport, sweepAttachmentFiles } from '../jobs/attachment-sweep.ts';
 import { createFileStore } from '../lib/file-store.ts';
 import { isProgram } from '../lib/program.ts';
@@ -39,7 +39,7 @@ async function main(args: string[]): Promise<number> {
     return report.orphans.length - report.removed > 0 || report.missing.length > 0 ? 1 : 0;
   } finally {
     store.close?.();
-    await db.destroy();
+    await closeDatabase(db);
   }
 }
 

@@ -5,7 +5,7 @@
  * server (`DATA_DIR`, `DATABASE_URL`), so run it where the server runs, with the same environment.
  */
 import { loadConfig } from '../config.ts';
-import { createDatabase, type Db, migrateToLatest } from '../db/database.ts';
+import { closeDatabase, createDatabase, type Db, migrateToLatest } from '../db/database.ts';
 import { isProgram } from '../lib/program.ts';
 import { AuthRepository } from '../modules/auth/auth.repository.ts';
 import { UsersRepository } from '../modules/users/users.repository.ts';
@@ -40,7 +40,7 @@ async function main(args: string[]): Promise<number> {
     (outcome === 'not-found' ? console.error : console.log)(MESSAGES[outcome](login));
     return outcome === 'not-found' ? 1 : 0;
   } finally {
-    await db.destroy();
+    await closeDatabase(db);
   }
 }
 

@@ -38,7 +38,7 @@ parentPort.on('message', (message) => {
  * writing meanwhile. The thread starts once the WAL first passes SQLite's own threshold, so a small database (most
  * tests) never starts one.
  */
-export function startCheckpointer(file: string): { close: () => void } {
+export function startCheckpointer(file: string): { close: () => Promise<void> } {
   let worker: Worker | null = null;
   let running = false;
   const tick = () => {
@@ -72,10 +72,16 @@ export function startCheckpointer(file: string): { close: () => void } {
   const timer = setInterval(tick, EVERY_MS);
   timer.unref();
   return {
+    /** Stops the checks; resolves once the thread (if it started) has closed its connection and exited. */
     close: () => {
       clearInterval(timer);
-      worker?.postMessage('close');
+      const closing = worker;
       worker = null;
+      if (!closing) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        closing.once('exit', () => resolve());
+        closing.postMessage('close');
+      });
     },
   };
 }

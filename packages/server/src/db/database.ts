@@ -48,9 +48,12 @@ export function createDatabase(config: DatabaseConfig): Db {
     dialect: new SqliteDialect({
       database: {
         ...database,
+        // Kysely does not wait for a close: `closeDatabase` waits for the threads' connections to end.
         close: () => {
-          checkpointer?.close();
-          reader?.close();
+          threadsClosing.set(
+            db,
+            Promise.all([checkpointer?.close(), reader?.close()]).then(() => undefined),
+          );
           database.close();
         },
       },
@@ -62,6 +65,17 @@ export function createDatabase(config: DatabaseConfig): Db {
 }
 
 const readers = new WeakMap<Db, SqliteReader>();
+/** A SQLite database's checkpointer and reader threads, closing their own connections once it is destroyed. */
+const threadsClosing = new WeakMap<Db, Promise<void>>();
+
+/**
+ * Destroys the database and waits until every connection to it has ended, the SQLite threads' too: only then are its
+ * files left alone (a test removes its directory next; a connection still closing would write its `-wal` there).
+ */
+export async function closeDatabase(db: Db): Promise<void> {
+  await db.destroy();
+  await threadsClosing.get(db);
+}
 
 /**
  * Runs a read that may take seconds on SQLite's reader thread (`SqliteReader`), off the event loop; on PostgreSQL (or

@@ -47,9 +47,11 @@ export class SqliteReader {
     });
   }
 
-  close(): void {
-    void this.worker?.terminate();
+  /** Resolves once the thread (if it started) has exited, its connection closed. */
+  async close(): Promise<void> {
+    const worker = this.worker;
     this.worker = null;
+    await worker?.terminate();
   }
 
   private started(): Worker {

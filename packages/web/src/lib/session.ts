@@ -311,8 +311,8 @@ let renewal: {
 } | null = null;
 
 /**
- * Asks the other tabs holding a session for their tokens and resolves true once newer tokens of `seen`'s session
- * (a later expiry) are held here; false when every tab answered without them, or after the wait.
+ * Asks the other tabs holding a session for their tokens and resolves true once renewed tokens of `seen`'s session
+ * (another refresh token, a later expiry) are held here; false when every tab answered without them, or after the wait.
  */
 async function heldElsewhere(manager: LockManager, seen: Session): Promise<boolean> {
   if (renewedSince(seen)) return true;
@@ -333,7 +333,9 @@ async function heldElsewhere(manager: LockManager, seen: Session): Promise<boole
       askId: newSessionId(),
       answered: (store, message) => {
         answers += 1;
-        const newer = (tokenExpiresAt(message.accessToken) ?? 0) > seenExpiry;
+        // Renewed: another refresh token, and an access token that outlives the one found wanting.
+        const newer =
+          message.refreshToken !== seen.refreshToken && (tokenExpiresAt(message.accessToken) ?? 0) > seenExpiry;
         if (message.sessionId === seen.sessionId && store.getItem(SESSION_KEYS.sessionId) === seen.sessionId && newer) {
           writeTokens(store, message);
           emit();
