@@ -25,11 +25,11 @@ import { signUp } from './helpers/factories.ts';
 import { random } from './helpers/random.ts';
 
 /**
- * The saved copy of a large ledger's index (docs/decisions/0407-saved-ledger-index.md): written once the index has
- * loaded from the database and when the server stops, read back by the next process instead of the database and
- * caught up from the change log, with the same answers as SQL; and never taken when it cannot be proven to be the
- * database's own copy of the data as it is (another token, a changed byte, a short file, changes no longer logged,
- * too many changes to catch up with).
+ * The saved copy of a ledger's index (docs/decisions/0407-saved-ledger-index.md): written once the index has loaded
+ * from the database and when the server stops, read back by the next process instead of the database and caught up
+ * from the change log, with the same answers as SQL, by each process from its own folder; and never taken when it
+ * cannot be proven to be the database's own copy of the data as it is (another token, a changed byte, a short file,
+ * changes no longer logged, too many changes to catch up with).
  */
 
 const SEED = Number(process.env.SAVED_INDEX_SEED ?? 20261201);
@@ -43,7 +43,7 @@ describe.each(dialects)('the saved ledger index on %s', (dialect) => {
   let ledgerId: number;
   const entries: Entry[] = [];
   const r = random(SEED);
-  // Every ledger of 10 invoices or more counts as large: loaded in the background, and saved.
+  // Every ledger of 10 invoices or more counts as large: loaded in the background (a smaller one during its request).
   const options = (over: Partial<LedgerIndexOptions> = {}) => ({
     readModel: { ledgerIndex: { ...DEFAULT_LEDGER_INDEX_OPTIONS, loadInlineBelow: 10, savedDir: dir, ...over } },
   });
@@ -56,8 +56,14 @@ describe.each(dialects)('the saved ledger index on %s', (dialect) => {
     return app;
   };
   const file = () => savedIndexFile(dir, ledgerId);
-  const savedRow = () =>
-    t.app.db.selectFrom('ledger_index_files').selectAll().where('ledger_id', '=', ledgerId).executeTakeFirst();
+  /** The row of the ledger's copy in `folder` (its `holder` file names it). */
+  const savedRow = (folder = dir) =>
+    t.app.db
+      .selectFrom('ledger_index_files')
+      .selectAll()
+      .where('ledger_id', '=', ledgerId)
+      .where('holder', '=', readFileSync(join(folder, 'holder'), 'utf8'))
+      .executeTakeFirst();
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'billfold-saved-index-'));
@@ -247,6 +253,36 @@ describe.each(dialects)('the saved ledger index on %s', (dialect) => {
     const next = await start({ catchUpUpTo: 2 });
     expect(next.ledgerIndexes.source(ledgerId)).toBe('database');
     await expectSameAnswers(next, 'too many changes', 1);
+  });
+
+  it('is saved for a small ledger too, loaded during its first request, and read back by the next process', async () => {
+    rmSync(file());
+    await t.app.db.deleteFrom('ledger_index_files').where('ledger_id', '=', ledgerId).execute();
+    const small = { loadInlineBelow: DEFAULT_LEDGER_INDEX_OPTIONS.loadInlineBelow };
+    const app = await secondProcess(t, {}, options(small));
+    opened.push(app);
+    expect((await get(app, '/entries/stats')).timing).toBe('ledger;desc=index');
+    expect(app.ledgerIndexes.source(ledgerId)).toBe('database');
+    expect(Number((await savedRow())?.version)).toBeGreaterThan(0);
+    const next = await start(small);
+    expect(next.ledgerIndexes.source(ledgerId)).toBe('saved');
+    await expectSameAnswers(next, 'a small ledger read back', 1);
+  });
+
+  it('is kept by each process in its own folder: both read their own copy back', async () => {
+    const second = mkdtempSync(join(tmpdir(), 'billfold-saved-index-'));
+    try {
+      await freshCopy();
+      // A process with a folder of its own loads from the database and saves there, beside the first folder's copy.
+      expect((await start({ savedDir: second })).ledgerIndexes.source(ledgerId)).toBe('database');
+      expect((await savedRow(second))?.token).not.toBe((await savedRow())?.token);
+      expect((await start()).ledgerIndexes.source(ledgerId)).toBe('saved');
+      const next = await start({ savedDir: second });
+      expect(next.ledgerIndexes.source(ledgerId)).toBe('saved');
+      await expectSameAnswers(next, 'read back from a second folder', 1);
+    } finally {
+      rmSync(second, { recursive: true, force: true });
+    }
   });
 
   it('is not taken, nor kept, once its ledger is gone', async () => {

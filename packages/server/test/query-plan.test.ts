@@ -3,7 +3,7 @@ import { type CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../src/db/database.ts';
 import { DueRepository } from '../src/modules/due/due.repository.ts';
-import { predecessors } from '../src/modules/read-model/ledger-index-store.ts';
+import { invoicesAfter, livePaymentsAfter, predecessors } from '../src/modules/read-model/ledger-index-store.ts';
 import { ReadModelRepository } from '../src/modules/read-model/read-model.repository.ts';
 import { toScope } from '../src/modules/read-model/scope.ts';
 import { type EntrySort, SORT_COLUMNS } from '../src/modules/read-model/scope-sql.ts';
@@ -217,6 +217,23 @@ describe('SQLite query plans of the invoice list', () => {
       expect(details, column).not.toMatch(/TEMP B-TREE|SCAN p\b/);
     }
   });
+
+  it('a ledger index load reads a small ledger among large ones by its own rows, in id order', async () => {
+    const small = await personalLedgerOf(t.app.db, (await signUp(t.app)).username);
+    await seedLedger(t.app.db, small, 5, () => ({ payments: [{ amountCents: 100 }] }));
+    await sql`ANALYZE`.execute(t.app.db);
+    for (const owner of [small, ledgerId]) {
+      const invoices = (await plan(invoicesAfter(t.app.db, owner, 0))).join(' | ');
+      const payments = (await plan(livePaymentsAfter(t.app.db, owner, 0))).join(' | ');
+      for (const details of [invoices, payments]) expect(details).not.toMatch(/TEMP B-TREE|SCAN (entries|payments)\b/);
+      if (owner === small) {
+        expect(invoices).toMatch(/SEARCH entries USING INDEX entries_ledger_id \(ledger_id=\? AND id>\?\)/);
+        expect(payments).toMatch(
+          /SEARCH payments USING INDEX payments_ledger_(id \(ledger_id=\? AND id|recycled \(ledger_id=\? AND recycled_at=\? AND rowid)>\?\)/,
+        );
+      }
+    }
+  });
 });
 
 /**
@@ -311,6 +328,27 @@ describe.runIf(dialects.includes('postgres'))('PostgreSQL query plans of the inv
       ).toBe(true);
       expect(
         all.some((n) => n['Node Type'] === 'Sort'),
+        summary,
+      ).toBe(false);
+    }
+  });
+
+  it('a ledger index load reads a small ledger among large ones by its own rows, in id order', async () => {
+    const small = await personalLedgerOf(t.app.db, (await signUp(t.app)).username);
+    await seedLedger(t.app.db, small, 5, () => ({ payments: [{ amountCents: 100 }] }));
+    await sql`ANALYZE`.execute(t.app.db);
+    for (const [query, index] of [
+      [invoicesAfter(t.app.db, small, 0), 'entries_ledger_id'],
+      [livePaymentsAfter(t.app.db, small, 0), 'payments_ledger_id'],
+    ] as const) {
+      const all = await plan(query);
+      const summary = all.map((n) => `${n['Node Type']} ${n['Index Name'] ?? n['Relation Name'] ?? ''}`).join(' | ');
+      expect(
+        all.some((n) => /Index/.test(n['Node Type']) && n['Index Name'] === index),
+        summary,
+      ).toBe(true);
+      expect(
+        all.some((n) => n['Node Type'] === 'Seq Scan' || n['Node Type'] === 'Sort'),
         summary,
       ).toBe(false);
     }

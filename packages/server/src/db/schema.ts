@@ -168,9 +168,14 @@ export interface LedgerDataVersionsTable {
   version: number;
 }
 
-/** The token of each ledger's saved index file (migration `2026-12-09T00-00_ledger_index_files`, ADR 0407). */
+/**
+ * The token of each ledger's saved index file in each saved folder (migrations `2026-12-09T00-00_ledger_index_files`
+ * and `2026-12-10T00-00_ledger_id_order`, ADR 0407).
+ */
 export interface LedgerIndexFilesTable {
   ledger_id: number;
+  /** The folder's random name, kept in its `holder` file. */
+  holder: string;
   token: string;
   version: number;
   saved_at: number;

@@ -26,6 +26,7 @@ import * as reminderDigestChannel from './2026-12-06T03-00_reminder_digest_chann
 import * as billReadings from './2026-12-07T04-30_bill_readings.ts';
 import * as ledgerImports from './2026-12-08T00-00_ledger_imports.ts';
 import * as ledgerIndexFiles from './2026-12-09T00-00_ledger_index_files.ts';
+import * as ledgerIdOrder from './2026-12-10T00-00_ledger_id_order.ts';
 
 /** Every migration, by name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -56,4 +57,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-07T04-30_bill_readings': billReadings,
   '2026-12-08T00-00_ledger_imports': ledgerImports,
   '2026-12-09T00-00_ledger_index_files': ledgerIndexFiles,
+  '2026-12-10T00-00_ledger_id_order': ledgerIdOrder,
 };

@@ -1,10 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { type FileHandle, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { type FileHandle, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { migrations } from '../../db/migrations/index.ts';
-import { HOUR } from '../../lib/time.ts';
+import { DAY, HOUR } from '../../lib/time.ts';
 import { nextTurn } from '../../lib/turns.ts';
 import { LedgerIndex } from './ledger-index.ts';
 import { COLUMN_TYPES } from './ledger-index-columns.ts';
@@ -12,12 +12,12 @@ import { IndexRebuildNeeded, type SavedArray, type SavedLists } from './ledger-i
 import { SORT_COLUMNS } from './scope-sql.ts';
 
 /**
- * The saved copy of a ledger's index (docs/decisions/0407-saved-ledger-index.md): the index of a large ledger
- * written to `<dir>/<ledger id>.index` once it has loaded and when the server stops, and read back at the next
- * start instead of from the database, then caught up from the change log. A copy is taken back only when it is
- * provably the same data: its random token is the one the database holds for the ledger, every section's hash
- * matches, the code that reads it has the layout that wrote it, and every data version since it was saved is
- * still in the change log. Anything else, and the index loads from the database as before.
+ * The saved copy of a ledger's index (docs/decisions/0407-saved-ledger-index.md): a ledger's index written to
+ * `<dir>/<ledger id>.index` once it has loaded and when the server stops, and read back at the next start (or load)
+ * instead of from the database, then caught up from the change log. A copy is taken back only when it is provably
+ * the same data: its random token is the one the database holds for the ledger and the folder, every section's hash
+ * matches, the code that reads it has the layout that wrote it, and every data version since it was saved is still
+ * in the change log. Anything else, and the index loads from the database as before.
  */
 
 const MAGIC = 'BFLIDX01';
@@ -72,10 +72,36 @@ async function hashOf(bytes: Uint8Array): Promise<string> {
 export const savedIndexFile = (dir: string, ledgerId: number) => join(dir, `${ledgerId}.index`);
 
 /**
+ * A folder of saved copies and its random name in `ledger_index_files` (its `holder` file, made at first use):
+ * processes with folders of their own each have their own rows, so each takes back the copies it wrote.
+ */
+export interface SavedFolder {
+  dir: string;
+  holder: string;
+}
+
+/** A holder's rows left unsaved this long belong to a folder no process uses any more: removed at start. */
+const ABANDONED_AFTER_MS = 30 * DAY;
+
+export async function openSavedFolder(dir: string): Promise<SavedFolder> {
+  const file = join(dir, 'holder');
+  await mkdir(dir, { recursive: true });
+  try {
+    await writeFile(file, randomUUID(), { flag: 'wx' }); // two processes starting on one folder: one name wins
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
+  const holder = (await readFile(file, 'utf8')).trim();
+  if (!/^[0-9a-f-]{36}$/.test(holder)) throw new Error(`${file} does not hold a folder name`);
+  return { dir, holder };
+}
+
+/**
  * Writes the index to its file (a temporary file, synced, then renamed over the old one) and then the file's
  * token to `ledger_index_files`. Nothing else may change the index meanwhile. Returns the version saved.
  */
-export async function saveLedgerIndex(db: Db, dir: string, index: LedgerIndex, now: number): Promise<number> {
+export async function saveLedgerIndex(db: Db, folder: SavedFolder, index: LedgerIndex, now: number): Promise<number> {
+  const { dir, holder } = folder;
   const { arrays, ...lists } = index.savedState();
   const token = randomUUID();
   let offset = 0;
@@ -122,28 +148,28 @@ export async function saveLedgerIndex(db: Db, dir: string, index: LedgerIndex, n
   const version = lists.version;
   await db
     .insertInto('ledger_index_files')
-    .values({ ledger_id: index.ledgerId, token, version, saved_at: now })
-    .onConflict((oc) => oc.column('ledger_id').doUpdateSet({ token, version, saved_at: now }))
+    .values({ ledger_id: index.ledgerId, holder, token, version, saved_at: now })
+    .onConflict((oc) => oc.columns(['ledger_id', 'holder']).doUpdateSet({ token, version, saved_at: now }))
     .execute();
   return version;
 }
 
-export type SavedIndexRead = { index: LedgerIndex } | { skipped: string };
+export type SavedIndexRead = { index: LedgerIndex; version: number } | { skipped: string };
 
 /**
- * The ledger's index from its saved copy, caught up to `version` (the ledger's data version now), or why the copy
- * was not taken: `{ skipped: 'none' }` when there is no copy.
+ * The ledger's index from its saved copy, caught up to `version` (the ledger's data version now), with the version
+ * the copy was saved at; or why the copy was not taken: `{ skipped: 'none' }` when there is no copy.
  */
 export async function readSavedLedgerIndex(
   db: Db,
-  dir: string,
+  folder: SavedFolder,
   ledgerId: number,
   version: number,
   limits: { maxBytes: number; catchUpUpTo: number },
 ): Promise<SavedIndexRead> {
   let file: FileHandle;
   try {
-    file = await open(savedIndexFile(dir, ledgerId), 'r');
+    file = await open(savedIndexFile(folder.dir, ledgerId), 'r');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { skipped: 'none' };
     throw err;
@@ -164,6 +190,7 @@ export async function readSavedLedgerIndex(
       .selectFrom('ledger_index_files')
       .select('token')
       .where('ledger_id', '=', ledgerId)
+      .where('holder', '=', folder.holder)
       .executeTakeFirst();
     if (row?.token !== header.token) return { skipped: 'not the database’s copy' };
     const saved = header.lists.version;
@@ -188,7 +215,7 @@ export async function readSavedLedgerIndex(
       return array;
     });
     await index.catchUp(version, limits.catchUpUpTo);
-    return { index };
+    return { index, version: saved };
   } catch (err) {
     if (err instanceof IndexRebuildNeeded || err instanceof SyntaxError || err instanceof ShortFile) {
       return { skipped: err.message };
@@ -219,10 +246,16 @@ async function changesLogged(db: Db, ledgerId: number, from: number, to: number)
 }
 
 /**
- * Removes the copies the database no longer names (ledgers gone, or another database's) and temporary files a
- * stopped save left more than an hour ago.
+ * Removes the copies the database no longer names for the folder (ledgers gone, or another database's), temporary
+ * files a stopped save left more than an hour ago, and the rows of other folders that saved nothing for 30 days.
  */
-export async function removeUnnamedSavedIndexes(db: Db, dir: string, now: number): Promise<number> {
+export async function removeUnnamedSavedIndexes(db: Db, folder: SavedFolder, now: number): Promise<number> {
+  const { dir, holder } = folder;
+  await db
+    .deleteFrom('ledger_index_files')
+    .where('holder', '<>', holder)
+    .where('saved_at', '<', now - ABANDONED_AFTER_MS)
+    .execute();
   let names: string[];
   try {
     names = await readdir(dir);
@@ -231,7 +264,9 @@ export async function removeUnnamedSavedIndexes(db: Db, dir: string, now: number
     throw err;
   }
   const known = new Set(
-    (await db.selectFrom('ledger_index_files').select('ledger_id').execute()).map((r) => Number(r.ledger_id)),
+    (await db.selectFrom('ledger_index_files').select('ledger_id').where('holder', '=', holder).execute()).map((r) =>
+      Number(r.ledger_id),
+    ),
   );
   let removed = 0;
   for (const name of names) {

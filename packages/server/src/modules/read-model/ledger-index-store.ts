@@ -31,12 +31,6 @@ import { attachmentCounts, SORT_COLUMNS, type SortColumn } from './scope-sql.ts'
  */
 
 /**
- * The ledger's rows in id order: written `+ledger_id` so that SQLite walks the table by id instead of reading the
- * ledger's whole rows through an index on the ledger and sorting it, once per chunk.
- */
-const UNINDEXED_USER = sql<number>`+ledger_id`;
-
-/**
  * Rows read per statement while loading: the event loop gets a turn between them. 8,000 rows are about 25 ms of SQL
  * and 15 ms of writing them into the columns on an idle machine; 25,000 held the loop up to 150 ms while the
  * index of a 1,000,000-invoice ledger loaded (docs/performance.md, "No request stalls the others").
@@ -64,6 +58,31 @@ export const ENTRY_INDEX_COLUMNS = [
   'estimate_cents',
   'estimated',
 ] as const;
+
+/**
+ * A load's chunk of the ledger's invoices (live, recycled and purged alike) after invoice `after`, in id order: a
+ * range of `entries_ledger_id` (migration `2026-12-10T00-00_ledger_id_order`), so a small ledger among large ones
+ * reads only its own rows.
+ */
+export const invoicesAfter = (db: Kysely<Database>, ledgerId: number, after: number) =>
+  db
+    .selectFrom('entries')
+    .select(ENTRY_INDEX_COLUMNS)
+    .where('ledger_id', '=', ledgerId)
+    .where('id', '>', after)
+    .orderBy('id')
+    .limit(LOAD_CHUNK);
+
+/** A load's chunk of the ledger's live payments after payment `after`, in id order: a range of `payments_ledger_id`. */
+export const livePaymentsAfter = (db: Kysely<Database>, ledgerId: number, after: number) =>
+  db
+    .selectFrom('payments')
+    .select(['id', 'entry_id', 'type', 'medium', 'amount_cents'])
+    .where('ledger_id', '=', ledgerId)
+    .where('id', '>', after)
+    .where('recycled_at', 'is', null)
+    .orderBy('id')
+    .limit(LOAD_CHUNK);
 
 interface EntryIndexRow {
   id: number;
@@ -192,14 +211,7 @@ export abstract class LedgerIndexStore {
     await this.loadBills();
     let after = 0;
     for (;;) {
-      const rows = (await db
-        .selectFrom('entries')
-        .select(ENTRY_INDEX_COLUMNS)
-        .where(UNINDEXED_USER, '=', ledgerId)
-        .where('id', '>', after)
-        .orderBy('id')
-        .limit(LOAD_CHUNK)
-        .execute()) as EntryIndexRow[];
+      const rows = (await invoicesAfter(db, ledgerId, after).execute()) as EntryIndexRow[];
       const last = rows[rows.length - 1];
       if (!last) break;
       await this.writeRows(rows, []);
@@ -302,15 +314,7 @@ export abstract class LedgerIndexStore {
     const count = new Int32Array(this.n);
     let after = 0;
     for (;;) {
-      const rows = await this.db
-        .selectFrom('payments')
-        .select(['id', 'entry_id', 'type', 'medium', 'amount_cents'])
-        .where(UNINDEXED_USER, '=', this.ledgerId)
-        .where('id', '>', after)
-        .where('recycled_at', 'is', null)
-        .orderBy('id')
-        .limit(LOAD_CHUNK)
-        .execute();
+      const rows = await livePaymentsAfter(this.db, this.ledgerId, after).execute();
       const last = rows[rows.length - 1];
       if (!last) break;
       for (const p of rows) {

@@ -4,8 +4,10 @@ import type { Db } from '../../db/database.ts';
 import type { DataVersionRepository } from './data-version.repository.ts';
 import { LedgerIndex } from './ledger-index.ts';
 import {
+  openSavedFolder,
   readSavedLedgerIndex,
   removeUnnamedSavedIndexes,
+  type SavedFolder,
   savedIndexFile,
   saveLedgerIndex,
 } from './ledger-index-file.ts';
@@ -27,8 +29,8 @@ export interface LedgerIndexOptions {
   /** A ledger whose index would not fit in `maxBytes` is estimated again after this long (it may have shrunk). */
   tooLargeRecheckMs: number;
   /**
-   * Where the indexes of ledgers of `loadInlineBelow` invoices or more are saved and read back at the next start
-   * (ledger-index-file.ts, docs/decisions/0407-saved-ledger-index.md); null: never saved.
+   * Where the ledgers' indexes are saved and read back at the next start or load (ledger-index-file.ts,
+   * docs/decisions/0407-saved-ledger-index.md); null: never saved.
    */
   savedDir: string | null;
 }
@@ -67,6 +69,8 @@ interface LedgerSlot {
  */
 export class LedgerIndexes {
   private readonly ledgers = new Map<number, LedgerSlot>();
+  /** The saved folder, opened at its first use (its `holder` file made then). */
+  private savedFolder: Promise<SavedFolder> | null = null;
 
   constructor(
     private readonly db: Db,
@@ -197,12 +201,13 @@ export class LedgerIndexes {
     const started = this.now();
     const saved = await this.readSaved(ledgerId);
     if (!saved) return false;
-    saved.warm();
-    slot.index = saved;
+    const { index } = saved;
+    index.warm();
+    slot.index = index;
     slot.source = 'saved';
-    slot.savedVersion = -1; // caught up past its copy: saved again when the server stops
+    slot.savedVersion = saved.version; // caught up past it: saved again when the server stops
     this.evict(ledgerId);
-    this.log?.info({ ledgerId, bytes: saved.bytes, ms: this.now() - started }, 'ledger index read from its saved copy');
+    this.log?.info({ ledgerId, bytes: index.bytes, ms: this.now() - started }, 'ledger index read from its saved copy');
     return true;
   }
 
@@ -233,13 +238,13 @@ export class LedgerIndexes {
   }
 
   /** The ledger's index from its saved copy, caught up to the ledger's version now; null when there is none to take. */
-  private async readSaved(ledgerId: number): Promise<LedgerIndex | null> {
-    const dir = this.options.savedDir;
-    if (!dir) return null;
+  private async readSaved(ledgerId: number): Promise<{ index: LedgerIndex; version: number } | null> {
+    const folder = this.folder();
+    if (!folder || !existsSync(savedIndexFile(folder.dir, ledgerId))) return null;
     try {
       const version = await this.versions.version(ledgerId);
-      const read = await readSavedLedgerIndex(this.db, dir, ledgerId, version, this.options);
-      if ('index' in read) return read.index;
+      const read = await readSavedLedgerIndex(this.db, await folder.opened, ledgerId, version, this.options);
+      if ('index' in read) return read;
       if (read.skipped !== 'none') this.log?.info({ ledgerId, reason: read.skipped }, 'saved ledger index not taken');
     } catch (err) {
       this.log?.warn({ err, ledgerId }, 'saved ledger index could not be read');
@@ -247,20 +252,35 @@ export class LedgerIndexes {
     return null;
   }
 
-  /** Saves a large ledger's index (nothing else may touch it meanwhile); the version saved, or -1. */
+  /** Saves a ledger's index (nothing else may touch it meanwhile); the version saved, or -1. */
   private async save(index: LedgerIndex): Promise<number> {
-    const dir = this.options.savedDir;
-    if (!dir || index.slotCount < this.options.loadInlineBelow) return -1;
+    const folder = this.folder();
+    if (!folder) return -1;
     try {
-      return await saveLedgerIndex(this.db, dir, index, this.now());
+      return await saveLedgerIndex(this.db, await folder.opened, index, this.now());
     } catch (err) {
       this.log?.warn({ err, ledgerId: index.ledgerId }, 'ledger index could not be saved');
       return -1;
     }
   }
 
+  /** The saved folder's path and, once opened, its name; null when indexes are never saved. */
+  private folder(): { dir: string; opened: Promise<SavedFolder> } | null {
+    const dir = this.options.savedDir;
+    if (!dir) return null;
+    if (!this.savedFolder) {
+      const opening = openSavedFolder(dir);
+      this.savedFolder = opening;
+      // A folder that could not be opened is tried again at the next use.
+      opening.catch(() => {
+        if (this.savedFolder === opening) this.savedFolder = null;
+      });
+    }
+    return { dir, opened: this.savedFolder };
+  }
+
   /**
-   * Saves every large index that moved since its copy was saved, each in its ledger's turn (no read sees it half
+   * Saves every index that moved since its copy was saved, each in its ledger's turn (no read sees it half
    * written): when the server stops, so the next start reads them back instead of from the database.
    */
   async saveAll(): Promise<void> {
@@ -296,8 +316,9 @@ export class LedgerIndexes {
    */
   async preload(): Promise<void> {
     if (this.options.maxBytes <= 0) return;
-    if (this.options.savedDir) {
-      const removed = await removeUnnamedSavedIndexes(this.db, this.options.savedDir, this.now());
+    const folder = this.folder();
+    if (folder) {
+      const removed = await removeUnnamedSavedIndexes(this.db, await folder.opened, this.now());
       if (removed > 0) this.log?.info({ removed }, 'saved ledger indexes of no ledger removed');
     }
     for (const ledgerId of await this.versions.ledgersByRecentSignIn()) {
