@@ -205,7 +205,7 @@ export class LedgerIndexes {
     index.warm();
     slot.index = index;
     slot.source = 'saved';
-    slot.savedVersion = saved.version; // caught up past it: saved again when the server stops
+    slot.savedVersion = saved.version; // saved again at stop only once the index has moved past it
     this.evict(ledgerId);
     this.log?.info({ ledgerId, bytes: index.bytes, ms: this.now() - started }, 'ledger index read from its saved copy');
     return true;
@@ -217,13 +217,11 @@ export class LedgerIndexes {
    * first request on. The rest load in the background (`preload`). Returns how many were read.
    */
   async readSavedBeforeListening(withinMs: number): Promise<number> {
-    const dir = this.options.savedDir;
-    if (this.options.maxBytes <= 0 || !dir) return 0;
+    if (this.options.maxBytes <= 0 || !this.options.savedDir) return 0;
     const until = this.now() + withinMs;
     let read = 0;
     for (const ledgerId of await this.versions.ledgersByRecentSignIn()) {
       if (this.now() >= until || this.heldBytes() >= this.options.maxBytes) break;
-      if (!existsSync(savedIndexFile(dir, ledgerId))) continue;
       const slot = this.ledgers.get(ledgerId) ?? this.track(ledgerId);
       slot.usedAt = this.now();
       if (await this.takeSaved(ledgerId, slot)) read++;
