@@ -60,9 +60,9 @@ export async function captureRequestSql(
   const repo = new ReadModelRepository(db, { ledgerIndex: { ...DEFAULT_LEDGER_INDEX_OPTIONS, maxBytes: 0 } });
   try {
     if (kind === 'list') {
-      await new EntriesListService(repo, Date.now).list(ledgerId, entriesQuery.parse(queryObject(query)));
+      await new EntriesListService(repo, Date.now).list({ id: ledgerId }, entriesQuery.parse(queryObject(query)));
     } else {
-      await new StatsService(repo, Date.now).stats(ledgerId, statsQuery.parse(queryObject(query)));
+      await new StatsService(repo, Date.now).stats({ id: ledgerId }, statsQuery.parse(queryObject(query)));
     }
   } finally {
     await db.destroy();

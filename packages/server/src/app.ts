@@ -73,7 +73,6 @@ import { PaymentsService } from './modules/payments/payments.service.ts';
 import { PriceHistoryRepository } from './modules/price-history/price-history.repository.ts';
 import { priceHistoryRoutes } from './modules/price-history/price-history.routes.ts';
 import { PriceHistoryService } from './modules/price-history/price-history.service.ts';
-import { DataVersionRepository } from './modules/read-model/data-version.repository.ts';
 import { DEFAULT_LEDGER_INDEX_OPTIONS, type LedgerIndexes } from './modules/read-model/ledger-indexes.ts';
 import type { ReadModelOptions } from './modules/read-model/plan.ts';
 import { ReadModelRepository } from './modules/read-model/read-model.repository.ts';
@@ -137,6 +136,8 @@ export interface BuildOptions {
   readModel?: Partial<ReadModelOptions>;
   /** How bills are read (tests hand one that holds a reading, to stand for a process that stops mid-reading). */
   readBill?: BillFileReader;
+  /** Called with each statement the app's connection runs (tests count a request's round trips). */
+  onStatement?: (sql: string) => void;
 }
 
 /**
@@ -153,7 +154,7 @@ function fastifyTrustProxy(trust: TrustProxy): boolean | string[] | ((address: s
 const maskSecretsInPath = (path: string) => maskInvitationToken(maskCalendarToken(path));
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
-  const db = createDatabase(config.database);
+  const db = createDatabase(config.database, options.onStatement ? { onStatement: options.onStatement } : {});
   await migrateToLatest(db);
 
   const limits = resolvedLimits(config);
@@ -308,7 +309,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       const bills = new BillsService(new BillsRepository(db), config.now);
       const entries = new EntriesService(new EntriesRepository(db), config.now, config.priceIncreasePercent);
       const payments = new PaymentsService(new PaymentsRepository(db), config.now);
-      const versions = new DataVersionRepository(db);
       // Authentication and ledger access are declared once per group, never route by route (ADR 0107).
       await routeGroups(api, db, {
         public: (open) => {
@@ -352,7 +352,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
             ledger,
             new RecycleService(new RecycleRepository(db), { bills, entries, payments }, config.now),
           );
-          const cache = listCache((ledgerId) => versions.version(ledgerId));
+          const cache = listCache();
           entriesListRoutes(ledger, new EntriesListService(readModel, config.now), cache);
           statsRoutes(ledger, new StatsService(readModel, config.now));
           trendsRoutes(ledger, new TrendsService(readModel, config.now));

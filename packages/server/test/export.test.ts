@@ -175,7 +175,7 @@ describe.each(dialects)('GET /api/v1/entries/export on %s', (dialect) => {
     const service = new EntriesListService(new ReadModelRepository(t.app.db), t.clock.now, 97);
     const query = { sortField: 'date', sortOrder: 'desc' } as const;
     const pieces: string[] = [];
-    for await (const piece of service.exportCsv(userId, query)) pieces.push(piece);
+    for await (const piece of service.exportCsv({ id: userId }, query)) pieces.push(piece);
     const rows = bulk.length + tricky.length;
     expect(pieces).toHaveLength(1 + Math.ceil(rows / 97));
     expect(pieces.join('')).toBe((await download('sortField=date&sortOrder=desc')).body);

@@ -37,7 +37,10 @@ describe.each(dialects)('GET /api/v1/entries response cache on %s', (dialect) =>
   /** Every cached URL now answers what the service computes from the database, and a repeat is a hit. */
   const expectCurrent = async () => {
     for (const query of URLS) {
-      const expected = await fresh.list(userId, entriesQuery.parse(Object.fromEntries(new URLSearchParams(query))));
+      const expected = await fresh.list(
+        { id: userId },
+        entriesQuery.parse(Object.fromEntries(new URLSearchParams(query))),
+      );
       const first = await get(query);
       expect(first.statusCode).toBe(200);
       expect(first.json<EntryList>(), query).toEqual(expected);

@@ -2,6 +2,7 @@ import SQLite from 'better-sqlite3';
 import {
   type CompiledQuery,
   Kysely,
+  type LogEvent,
   Migrator,
   PostgresDialect,
   SqliteAdapter,
@@ -23,12 +24,23 @@ export type Dialect = DatabaseConfig['dialect'];
 pg.types.setTypeParser(20, Number);
 pg.types.setTypeParser(1700, Number);
 
-export function createDatabase(config: DatabaseConfig): Db {
+export interface DatabaseOptions {
+  /** Called with each statement the connection runs (a test counts a request's round trips). */
+  onStatement?: (sql: string) => void;
+}
+
+export function createDatabase(config: DatabaseConfig, options: DatabaseOptions = {}): Db {
+  const { onStatement } = options;
+  const log = onStatement
+    ? (event: LogEvent) => {
+        if (event.level === 'query') onStatement(event.query.sql);
+      }
+    : undefined;
   if (config.dialect === 'postgres') {
     const pool = new pg.Pool({ connectionString: config.url, max: 10 });
     // An idle client that loses its server must not crash the process.
     pool.on('error', () => {});
-    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...(log ? { log } : {}) });
   }
   const sqlite = new SQLite(config.file);
   sqlite.pragma('journal_mode = WAL');
@@ -58,6 +70,7 @@ export function createDatabase(config: DatabaseConfig): Db {
         },
       },
     }),
+    ...(log ? { log } : {}),
   });
   sqliteHandles.set(db, sqlite);
   if (reader) readers.set(db, reader);

@@ -40,9 +40,23 @@ declare module 'fastify' {
   }
   interface FastifyInstance {
     authenticate: (request: FastifyRequest) => Promise<void>;
+    /**
+     * `authenticate` whose account check is `check`: one statement that reads the account's `token_version` (of an
+     * active account, else no row) and whatever else the route group needs with it (the ledger group's member
+     * check, plugins/ledger.ts). Resolves to that row.
+     */
+    authenticateWith: <T extends AccountRow>(check: AccountCheck<T>) => (request: FastifyRequest) => Promise<T>;
     signAccessToken: (user: { id: number; token_version: number }) => string;
   }
 }
+
+/** What an account check reads: the account's `token_version`, when it is active. */
+export interface AccountRow {
+  token_version: number | string;
+}
+
+/** Reads the signed-in user's account row, and more in the same statement; undefined when it is not active. */
+export type AccountCheck<T extends AccountRow> = (request: FastifyRequest, userId: number) => Promise<T | undefined>;
 
 const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*)$/;
 /** `bf_` and 256 random bits in base64url (`modules/tokens/tokens.service.ts`): never confused with a JWT. */
@@ -93,7 +107,7 @@ export function registerAuth(
     // token on every call for 15 minutes. The expiry check below still runs on every request.
     cache: 1000,
   });
-  // The account check runs on every authenticated request: compiled once, run with the id as its parameter.
+  // The account group's check, on every request of it: compiled once, run with the id as its parameter.
   const activeUser = opts.db
     .selectFrom('users')
     .select(['id', 'token_version'])
@@ -102,6 +116,11 @@ export function registerAuth(
     .compile();
   if (activeUser.parameters.length !== 1)
     throw new Error('the account check must have the user id as its only parameter');
+  // An API token's own query has found its account active: the account group needs nothing more of it.
+  const accountOnly: AccountCheck<AccountRow> = async (request, userId) =>
+    request.apiToken
+      ? { token_version: 0 }
+      : (await opts.db.executeQuery({ ...activeUser, parameters: [userId] } as typeof activeUser)).rows[0];
 
   // The API token check: the token's row and whether its user is active, one indexed read by the token's hash.
   const tokenQuery = opts.db
@@ -159,36 +178,48 @@ export function registerAuth(
     };
     return sign(claims);
   });
+  const authenticateWith =
+    <T extends AccountRow>(check: AccountCheck<T>) =>
+    async (request: FastifyRequest): Promise<T> => {
+      const header = request.headers.authorization ?? '';
+      const apiToken = BEARER_API_TOKEN.exec(header)?.[1];
+      if (apiToken?.startsWith(API_TOKEN_PREFIX)) {
+        if (!API_TOKEN_PATTERN.test(apiToken)) throw unauthorized('Unauthorized: invalid API token');
+        await authenticateApiToken(request, apiToken);
+        // The token's query found its user active; the check still reads what the group needs with the account.
+        const row = await check(request, request.userId);
+        if (!row) throw unauthorized('Unauthorized: account not active');
+        return row;
+      }
+      const match = BEARER.exec(header);
+      if (!match?.[1]) throw unauthorized('Unauthorized: missing or malformed access token');
+      let claims: AccessClaims;
+      try {
+        claims = verify(match[1]) as AccessClaims;
+      } catch {
+        throw unauthorized('Unauthorized: invalid access token');
+      }
+      const userId = Number(claims.sub);
+      const version = claims.ver ?? 0;
+      if (
+        claims.typ !== 'access' ||
+        !Number.isSafeInteger(userId) ||
+        typeof claims.exp !== 'number' ||
+        !Number.isSafeInteger(version)
+      ) {
+        throw unauthorized('Unauthorized: invalid access token');
+      }
+      if (claims.exp * 1000 <= opts.now()) throw unauthorized('Unauthorized: access token expired');
+      const row = await check(request, userId);
+      if (!row) throw unauthorized('Unauthorized: account not active');
+      if (Number(row.token_version) !== version) throw unauthorized('Unauthorized: access token revoked');
+      opts.onUser?.(userId);
+      request.userId = userId;
+      return row;
+    };
+  app.decorate('authenticateWith', authenticateWith);
+  const authenticate = authenticateWith(accountOnly);
   app.decorate('authenticate', async (request: FastifyRequest) => {
-    const header = request.headers.authorization ?? '';
-    const apiToken = BEARER_API_TOKEN.exec(header)?.[1];
-    if (apiToken?.startsWith(API_TOKEN_PREFIX)) {
-      if (!API_TOKEN_PATTERN.test(apiToken)) throw unauthorized('Unauthorized: invalid API token');
-      return authenticateApiToken(request, apiToken);
-    }
-    const match = BEARER.exec(header);
-    if (!match?.[1]) throw unauthorized('Unauthorized: missing or malformed access token');
-    let claims: AccessClaims;
-    try {
-      claims = verify(match[1]) as AccessClaims;
-    } catch {
-      throw unauthorized('Unauthorized: invalid access token');
-    }
-    const userId = Number(claims.sub);
-    const version = claims.ver ?? 0;
-    if (
-      claims.typ !== 'access' ||
-      !Number.isSafeInteger(userId) ||
-      typeof claims.exp !== 'number' ||
-      !Number.isSafeInteger(version)
-    ) {
-      throw unauthorized('Unauthorized: invalid access token');
-    }
-    if (claims.exp * 1000 <= opts.now()) throw unauthorized('Unauthorized: access token expired');
-    const [user] = (await opts.db.executeQuery({ ...activeUser, parameters: [userId] } as typeof activeUser)).rows;
-    if (!user) throw unauthorized('Unauthorized: account not active');
-    if (Number(user.token_version) !== version) throw unauthorized('Unauthorized: access token revoked');
-    opts.onUser?.(userId);
-    request.userId = userId;
+    await authenticate(request);
   });
 }

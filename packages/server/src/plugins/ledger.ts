@@ -15,8 +15,11 @@ export type LedgerAccess = 'read' | 'write' | 'owner';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The request's ledger and the caller's role in it, set by the ledger group's hook (data routes only). */
-    ledger: { id: number; role: LedgerRole };
+    /**
+     * The request's ledger, the caller's role in it and its data version as the request began, set by the ledger
+     * group's hook (data routes only).
+     */
+    ledger: { id: number; role: LedgerRole; version: number };
     /** `{ ledgerId, userId }`: what the data services' write methods take. */
     actor: Actor;
   }
@@ -43,28 +46,37 @@ export function accessOf(method: string, access: LedgerAccess | undefined): Ledg
 }
 
 /**
- * The request's ledger (docs/decisions/0107-ledgers.md): the one the `Billfold-Ledger` header names, else the
- * caller's personal ledger, and the caller's role in it, read from `ledger_members` on every request (one row by
- * its primary key, or the personal ledger by its unique key): a removed member is refused at once, open sessions
- * included, and nothing is cached before this check. A ledger the caller is not a member of answers 404; a role
- * below what the route needs answers 403 before the body is read.
+ * The ledger group's one hook (docs/decisions/0107-ledgers.md): the caller authenticated and the request's ledger
+ * found, in one statement with the account check (`authenticateWith`, plugins/auth.ts). The ledger is the one
+ * the `Billfold-Ledger` header names, else the caller's personal ledger; the caller's role in it is read from
+ * `ledger_members` on every request (one row by its primary key, or the personal ledger by its unique key), so a
+ * removed member is refused at once, open sessions included, and nothing is cached before this check. The same
+ * statement reads the ledger's data version (`ledger_data_versions`, what the list cache and the ledger index
+ * check against). A ledger the caller is not a member of answers 404; a role below what the route needs answers
+ * 403 before the body is read.
  */
-export function ledgerHook(db: Db) {
+export function ledgerHook(api: FastifyInstance, db: Db) {
+  // Compiled once, run with (ledger id, user id) and (user id) as their parameters.
   const member = db
-    .selectFrom('ledger_members')
-    .select(['ledger_id', 'role'])
-    .where('ledger_id', '=', 0)
-    .where('user_id', '=', 0)
+    .selectFrom('users as u')
+    .leftJoin('ledger_members as m', (join) => join.on('m.ledger_id', '=', 0).onRef('m.user_id', '=', 'u.id'))
+    .leftJoin('ledger_data_versions as v', 'v.ledger_id', 'm.ledger_id')
+    .select(['u.token_version', 'm.ledger_id', 'm.role', 'v.version'])
+    .where('u.id', '=', 0)
+    .where('u.deactivated_at', 'is', null)
     .compile();
   const personal = db
-    .selectFrom('ledgers as l')
-    .innerJoin('ledger_members as m', (join) =>
-      join.onRef('m.ledger_id', '=', 'l.id').onRef('m.user_id', '=', 'l.personal_user_id'),
-    )
-    .select(['m.ledger_id', 'm.role'])
-    .where('l.personal_user_id', '=', 0)
+    .selectFrom('users as u')
+    .leftJoin('ledgers as l', 'l.personal_user_id', 'u.id')
+    .leftJoin('ledger_members as m', (join) => join.onRef('m.ledger_id', '=', 'l.id').onRef('m.user_id', '=', 'u.id'))
+    .leftJoin('ledger_data_versions as v', 'v.ledger_id', 'm.ledger_id')
+    .select(['u.token_version', 'm.ledger_id', 'm.role', 'v.version'])
+    .where('u.id', '=', 0)
+    .where('u.deactivated_at', 'is', null)
     .compile();
-  return async (request: FastifyRequest): Promise<void> => {
+  if (member.parameters.length !== 2 || personal.parameters.length !== 1)
+    throw new Error('the member checks must have the ledger and user ids as their only parameters');
+  const authenticated = api.authenticateWith(async (request, userId) => {
     const raw = request.headers[HEADER];
     let named: number | null = null;
     if (raw !== undefined) {
@@ -76,19 +88,21 @@ export function ledgerHook(db: Db) {
     }
     // An API token bound to a ledger works there by default and nowhere else (docs/decisions/0721-api-tokens.md).
     const chosen = ledgerForApiToken(request.apiToken, named);
-    let row: { ledger_id: number; role: string } | undefined;
-    if (chosen === null) {
-      [row] = (await db.executeQuery({ ...personal, parameters: [request.userId] } as typeof personal)).rows;
-    } else {
-      [row] = (await db.executeQuery({ ...member, parameters: [chosen, request.userId] } as typeof member)).rows;
-    }
-    if (!row) throw notFound(LEDGER_NOT_FOUND);
+    const query =
+      chosen === null
+        ? ({ ...personal, parameters: [userId] } as typeof personal)
+        : ({ ...member, parameters: [chosen, userId] } as typeof member);
+    return (await db.executeQuery(query)).rows[0];
+  });
+  return async (request: FastifyRequest): Promise<void> => {
+    const row = await authenticated(request);
+    if (row.ledger_id === null || row.role === null) throw notFound(LEDGER_NOT_FOUND);
     const role = row.role as LedgerRole;
     const access = accessOf(request.method, request.routeOptions.config.access);
     if (access === 'owner' && role !== 'owner') throw forbidden(LEDGER_OWNER_ONLY_MESSAGE, 'LEDGER_OWNER_ONLY');
     if (access === 'write' && !WRITERS.includes(role)) throw forbidden(LEDGER_READ_ONLY_MESSAGE, 'LEDGER_READ_ONLY');
     const ledgerId = Number(row.ledger_id);
-    request.ledger = { id: ledgerId, role };
+    request.ledger = { id: ledgerId, role, version: Number(row.version ?? 0) };
     request.actor = { ledgerId, userId: request.userId };
   };
 }
@@ -122,10 +136,9 @@ export async function routeGroups(
   });
   api.decorateRequest('ledger', null as never);
   api.decorateRequest('actor', null as never);
-  const ledger = ledgerHook(db);
+  const ledger = ledgerHook(api, db);
   await api.register(async (scope) => {
     inGroup(scope, 'ledger');
-    scope.addHook('onRequest', api.authenticate);
     scope.addHook('onRequest', ledger);
     await groups.ledger(scope);
   });

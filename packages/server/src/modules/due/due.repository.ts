@@ -5,7 +5,7 @@ import { Repository } from '../../db/repository.ts';
 import { ENTRY_VIEW_COLUMNS } from '../entries/entry.mapper.ts';
 import { PAY_STATE } from '../payment-totals/payment-totals.ts';
 import type { OwedDay } from '../read-model/groups.ts';
-import type { LedgerIndexes } from '../read-model/ledger-indexes.ts';
+import type { LedgerAt, LedgerIndexes } from '../read-model/ledger-indexes.ts';
 import { scheduleEstimates } from '../schedules/schedule-estimate.ts';
 import { SchedulesRepository } from '../schedules/schedules.repository.ts';
 import { OCCURRENCE_COLUMNS, pendingOccurrences, type ScheduledOccurrence } from './scheduled.ts';
@@ -70,11 +70,15 @@ export class DueRepository extends Repository {
    * Overdue (due before `today`) and due from `today` to `today + d` for each `d` of `within`, in one range read
    * of the covering index up to the last window's end.
    */
-  async totals(ledgerId: number, today: string, within: readonly number[]): Promise<DueTotals[]> {
+  async totals(ledger: LedgerAt, today: string, within: readonly number[]): Promise<DueTotals[]> {
     // From the ledger's index when it is ready (one pass in memory), else one range read of the index below.
-    const indexed = await this.indexes?.read(ledgerId, (index) => index.dueTotals(dueWindows(today, within)));
+    const indexed = await this.indexes?.read(
+      ledger.id,
+      (index) => index.dueTotals(dueWindows(today, within)),
+      ledger.version,
+    );
     if (indexed) return indexed.value;
-    const row = await this.totalsQuery(ledgerId, today, within).executeTakeFirst();
+    const row = await this.totalsQuery(ledger.id, today, within).executeTakeFirst();
     const value = (key: string) => Number((row as Record<string, unknown> | undefined)?.[key] ?? 0);
     return [-1, ...within].map((_, i) => ({
       count: value(`n${i}`),
@@ -119,8 +123,9 @@ export class DueRepository extends Repository {
    * expenses in cents, and the first `perDay` of the day by invoice number (the forecast). From the ledger's index
    * when it is ready, as the totals; else one grouped read and one ranked read of the index below.
    */
-  async owedByDay(ledgerId: number, from: string, to: string, perDay: number): Promise<OwedDay[]> {
-    const indexed = await this.indexes?.read(ledgerId, (index) => index.owedByDay(from, to, perDay));
+  async owedByDay(ledger: LedgerAt, from: string, to: string, perDay: number): Promise<OwedDay[]> {
+    const ledgerId = ledger.id;
+    const indexed = await this.indexes?.read(ledgerId, (index) => index.owedByDay(from, to, perDay), ledger.version);
     if (indexed) return indexed.value;
     const days = new Map<string, OwedDay>();
     const dayOf = (dueDate: string) => {

@@ -18,6 +18,6 @@ export function dueRoutes(app: FastifyInstance, service: DueService): void {
         response: { 200: dueSummary, ...errorResponses(400, 401) },
       },
     },
-    async (request) => service.summary(request.ledger.id, request.query.today),
+    async (request) => service.summary(request.ledger, request.query.today),
   );
 }

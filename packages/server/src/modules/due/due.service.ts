@@ -1,5 +1,6 @@
 import { addDays, utcDate } from '@billfold/contract/dates';
 import { DUE_SOON_DAYS, DUE_SUMMARY_LIST, type DueSummary } from '@billfold/contract/due';
+import type { LedgerAt } from '../read-model/ledger-indexes.ts';
 import type { DueRepository, DueTotals } from './due.repository.ts';
 import { type DueWindow, dueGroup, scheduledInWindow } from './due-group.ts';
 
@@ -23,7 +24,8 @@ export class DueService {
   ) {}
 
   /** `today` is the client's date when it sends one, else the server's UTC date. */
-  async summary(ledgerId: number, clientToday: string | undefined): Promise<DueSummary> {
+  async summary(ledger: LedgerAt, clientToday: string | undefined): Promise<DueSummary> {
+    const ledgerId = ledger.id;
     const today = clientToday ?? utcDate(this.now());
     const [near, far] = DUE_SOON_DAYS;
     const windows: Record<GroupName, DueWindow> = {
@@ -32,7 +34,7 @@ export class DueService {
       next30: { from: today, to: addDays(today, far) },
       later: { from: addDays(today, near + 1), to: addDays(today, far) },
     };
-    const [overdue, next7, next30] = await this.repo.totals(ledgerId, today, DUE_SOON_DAYS);
+    const [overdue, next7, next30] = await this.repo.totals(ledger, today, DUE_SOON_DAYS);
     const totals = { overdue, next7, next30, later: minus(next30, next7) };
     const group = (name: GroupName) => dueGroup(this.repo, ledgerId, totals[name], windows[name], DUE_SUMMARY_LIST);
     // Side by side: on PostgreSQL the reads overlap instead of waiting for each other.

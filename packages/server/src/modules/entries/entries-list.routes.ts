@@ -34,7 +34,7 @@ export function entriesListRoutes(
       },
     },
     async (request, reply) => {
-      const body = serializeList(await service.list(request.ledger.id, request.query));
+      const body = serializeList(await service.list(request.ledger, request.query));
       // The schema documents the body; the bytes are that body, serialized by the same compiled serializer.
       const untyped: FastifyReply = reply;
       return untyped.type('application/json; charset=utf-8').send(body);
@@ -66,7 +66,7 @@ function exportRoute(app: FastifyInstance, service: EntriesListService): void {
       },
     },
     async (request, reply) => {
-      const csv = Readable.from(service.exportCsv(request.ledger.id, request.query), { objectMode: false });
+      const csv = Readable.from(service.exportCsv(request.ledger, request.query), { objectMode: false });
       // The schema documents the body as text; the stream is that text, sent as it is produced.
       const untyped: FastifyReply = reply;
       return untyped

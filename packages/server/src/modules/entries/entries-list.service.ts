@@ -1,5 +1,6 @@
 import { utcDate } from '@billfold/contract/dates';
 import type { EntriesQuery, EntryList, SortField, SortOrder } from '@billfold/contract/entries';
+import type { LedgerAt } from '../read-model/ledger-indexes.ts';
 import type { ReadModelRepository } from '../read-model/read-model.repository.ts';
 import { toScope } from '../read-model/scope.ts';
 import { DEFAULT_SORT, type EntrySort } from '../read-model/scope-sql.ts';
@@ -29,11 +30,12 @@ export class EntriesListService {
     private readonly exportChunk = EXPORT_CHUNK,
   ) {}
 
-  async list(ledgerId: number, query: EntriesQuery): Promise<EntryList> {
+  async list(ledger: LedgerAt, query: EntriesQuery): Promise<EntryList> {
+    const ledgerId = ledger.id;
     const { pageNum = 0, pageSize = DEFAULT_PAGE_SIZE, sortField, sortOrder, ...filters } = query;
     const sort = resolveSort(sortField, sortOrder);
     const categories = await this.repo.categoryBook(ledgerId, filters.categoryList);
-    const scope = toScope(ledgerId, filters, { today: utcDate(this.now()), categories });
+    const scope = toScope(ledgerId, filters, { today: utcDate(this.now()), categories, version: ledger.version });
     const [total, rows] = await this.repo.countAndPage(scope, sort, pageNum * pageSize, pageSize);
     const files = await this.repo.attachmentCounts(
       ledgerId,
@@ -47,12 +49,13 @@ export class EntriesListService {
   }
 
   /** CSV lines of every matching entry in list order, read in chunks so memory stays flat. */
-  async *exportCsv(ledgerId: number, query: ExportQuery): AsyncGenerator<string> {
+  async *exportCsv(ledger: LedgerAt, query: ExportQuery): AsyncGenerator<string> {
+    const ledgerId = ledger.id;
     const { sortField, sortOrder, ...filters } = query;
     const categories = await this.repo.categoryBook(ledgerId, filters.categoryList);
     yield csvHeader();
     for await (const rows of this.repo.exportRows(
-      toScope(ledgerId, filters, { today: utcDate(this.now()), categories }),
+      toScope(ledgerId, filters, { today: utcDate(this.now()), categories, version: ledger.version }),
       resolveSort(sortField, sortOrder),
       this.exportChunk,
     )) {

@@ -22,7 +22,7 @@ export function forecastRoutes(app: FastifyInstance, service: ForecastService): 
       },
     },
     async (request, reply) => {
-      const body = await service.forecast(request.ledger.id, request.query);
+      const body = await service.forecast(request.ledger, request.query);
       reply.header('server-timing', `ledger;desc=${service.answeredBy(request.ledger.id)}`);
       return body;
     },

@@ -12,6 +12,7 @@ import type { Actor } from '../../lib/actor.ts';
 import type { DueRepository } from '../due/due.repository.ts';
 import { describeOccurrence, sortByDueDate } from '../due/scheduled.ts';
 import type { OpenInvoiceRow } from '../read-model/groups.ts';
+import type { LedgerAt } from '../read-model/ledger-indexes.ts';
 import type { ForecastRepository } from './forecast.repository.ts';
 
 interface Day {
@@ -51,9 +52,10 @@ export class ForecastService {
   ) {}
 
   async forecast(
-    ledgerId: number,
+    ledger: LedgerAt,
     query: { months?: number | undefined; today?: string | undefined },
   ): Promise<Forecast> {
+    const ledgerId = ledger.id;
     const today = query.today ?? utcDate(this.now());
     const months = query.months ?? FORECAST_MONTHS.default;
     const end = forecastEnd(today, months);
@@ -74,13 +76,13 @@ export class ForecastService {
     const list = (day: Day, item: () => ForecastItem) => {
       if (day.items.length < FORECAST_ITEMS_PER_DAY) day.items.push(item());
     };
-    const [overdue] = await this.due.totals(ledgerId, today, []);
+    const [overdue] = await this.due.totals(ledger, today, []);
     const first = dayOf(today);
     add(first, 'OUTGOING', overdue?.toPayCents ?? 0, 0);
     add(first, 'INCOMING', overdue?.toCollectCents ?? 0, overdue?.count ?? 0);
     for (const row of await this.due.firstDue(ledgerId, null, yesterday, FORECAST_ITEMS_PER_DAY))
       list(first, () => invoiceItem(row));
-    for (const owed of await this.due.owedByDay(ledgerId, today, end, FORECAST_ITEMS_PER_DAY)) {
+    for (const owed of await this.due.owedByDay(ledger, today, end, FORECAST_ITEMS_PER_DAY)) {
       const day = dayOf(owed.dueDate);
       add(day, 'INCOMING', owed.incomeCents, 0);
       add(day, 'OUTGOING', owed.expenseCents, owed.count);

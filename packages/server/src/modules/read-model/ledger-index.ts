@@ -39,6 +39,9 @@ interface Owed {
   toCollect: Float64Array;
 }
 
+/** The mask's key leaves out the request's data version (`EntryScope.version`): the masks are kept per index version. */
+const notVersion = (key: string, value: unknown) => (key === 'version' ? undefined : value);
+
 /**
  * One ledger's invoices as columns in memory (docs/decisions/0405-ledger-index.md): what every filter, sort,
  * count and stats figure reads, a few dozen bytes per invoice. A request's scope becomes a mask in one pass
@@ -131,7 +134,7 @@ export class LedgerIndex extends LedgerIndexStore {
    * before they return (a read runs alone on its index: `LedgerIndexes.read`).
    */
   match(s: EntryScope): { mask: Uint8Array; count: number } {
-    const key = JSON.stringify(s);
+    const key = JSON.stringify(s, notVersion);
     if (this.matchesAt !== this.version) {
       this.matches.clear();
       this.matchesAt = this.version;

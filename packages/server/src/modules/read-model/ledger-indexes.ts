@@ -46,6 +46,15 @@ export const DEFAULT_LEDGER_INDEX_OPTIONS: LedgerIndexOptions = {
   savedDir: null,
 };
 
+/**
+ * A ledger as a request reads it: its id, and its data version as the request began when the request knows it
+ * (the ledger group's hook reads it with the member check, plugins/ledger.ts; `request.ledger` is one).
+ */
+export interface LedgerAt {
+  id: number;
+  version?: number;
+}
+
 interface LedgerSlot {
   index: LedgerIndex | null;
   loading: boolean;
@@ -94,9 +103,16 @@ export class LedgerIndexes {
 
   /**
    * Runs `work` on the ledger's index, exact at the ledger's data version as it is now, or returns null when the
-   * index is off, loading, or could not be kept.
+   * index is off, loading, or could not be kept. `known` is the version the request read as it began (the ledger
+   * group's hook reads it with the member check): the index answers at it, or at a later version it has already
+   * caught up to, without reading the version again. Only an index ahead of `known` reads it again, to tell a
+   * write since the request began from a version that went back.
    */
-  async read<T>(ledgerId: number, work: (index: LedgerIndex) => T | Promise<T>): Promise<{ value: T } | null> {
+  async read<T>(
+    ledgerId: number,
+    work: (index: LedgerIndex) => T | Promise<T>,
+    known?: number,
+  ): Promise<{ value: T } | null> {
     if (this.options.maxBytes <= 0) return null;
     const slot = this.ledgers.get(ledgerId) ?? this.track(ledgerId);
     // A second try after an index that had to be read afresh (for a small ledger, at once).
@@ -106,7 +122,8 @@ export class LedgerIndexes {
         const index = slot.index;
         if (!index) return null;
         try {
-          const version = await this.versions.version(ledgerId);
+          let version = known ?? (await this.versions.version(ledgerId));
+          if (version < index.version && known !== undefined) version = await this.versions.version(ledgerId);
           if (version < index.version) throw new IndexRebuildNeeded('the data version went back');
           await index.catchUp(version, this.options.catchUpUpTo);
           // Grown past the memory by the changes it took in: dropped, and SQL answers.

@@ -152,11 +152,15 @@ export class ReadModelRepository extends Repository {
    * after the other there anyway (one connection), while PostgreSQL runs them side by side.
    */
   async countAndPage(s: EntryScope, sort: EntrySort, offset: number, limit: number) {
-    const indexed = await this.indexes.read(s.ledgerId, async (index) => {
-      // The total from the rollups when they answer it (well under a millisecond): the walk then stops at the page.
-      const known = countFromRollups(s) ? await rollupCount(this.db, s) : undefined;
-      return index.page(s, SORT_COLUMNS[sort.field], sort.order === 'desc', offset, limit, known);
-    });
+    const indexed = await this.indexes.read(
+      s.ledgerId,
+      async (index) => {
+        // The total from the rollups when they answer it (well under a millisecond): the walk then stops at the page.
+        const known = countFromRollups(s) ? await rollupCount(this.db, s) : undefined;
+        return index.page(s, SORT_COLUMNS[sort.field], sort.order === 'desc', offset, limit, known);
+      },
+      s.version,
+    );
     if (indexed) {
       const { count, ids } = indexed.value;
       return [count, await this.rowsById(s.ledgerId, ids, ENTRY_VIEW_COLUMNS)] as const;
@@ -195,10 +199,11 @@ export class ReadModelRepository extends Repository {
    */
   async *exportRows(s: EntryScope, sort: EntrySort, size: number): AsyncGenerator<ExportRow[]> {
     const column = SORT_COLUMNS[sort.field];
-    const indexed = await this.indexes.read(s.ledgerId, (index) => ({
-      index,
-      slots: index.slots(s, column, sort.order === 'desc'),
-    }));
+    const indexed = await this.indexes.read(
+      s.ledgerId,
+      (index) => ({ index, slots: index.slots(s, column, sort.order === 'desc') }),
+      s.version,
+    );
     if (indexed) {
       const { index, slots } = indexed.value;
       for (let i = 0; i < slots.length; i += size) {
@@ -244,7 +249,7 @@ export class ReadModelRepository extends Repository {
    * rollups without the range minus a scan of the rows outside it; otherwise a scan of the scope.
    */
   async stats(s: EntryScope): Promise<{ entries: EntryGroup[]; methods: MethodGroup[] }> {
-    const indexed = await this.indexes.read(s.ledgerId, (index) => index.groups(index.match(s).mask));
+    const indexed = await this.indexes.read(s.ledgerId, (index) => index.groups(index.match(s).mask), s.version);
     if (indexed) return indexed.value;
     let entries: EntryGroup[];
     let methods: MethodGroup[];
@@ -276,7 +281,7 @@ export class ReadModelRepository extends Repository {
    * month, so there is no rollup path.
    */
   async monthGroups(s: EntryScope): Promise<MonthGroup[]> {
-    const indexed = await this.indexes.read(s.ledgerId, (index) => index.monthGroups(index.match(s).mask));
+    const indexed = await this.indexes.read(s.ledgerId, (index) => index.monthGroups(index.match(s).mask), s.version);
     if (indexed) return indexed.value;
     const query = scopedEntries(this.db, s)
       .select([

@@ -19,6 +19,11 @@ import type { EntriesSelect, SqlHints } from './scope-sql.ts';
  */
 export interface EntryScope {
   ledgerId: number;
+  /**
+   * The ledger's data version as the request began (the ledger group's hook reads it with the member check): the
+   * ledger index answers at it or later without reading it again (`LedgerIndexes.read`). Not a filter.
+   */
+  version?: number;
   /** Inclusive ISO dates. */
   startDate?: string;
   endDate?: string;
@@ -85,6 +90,8 @@ export interface ScopeOptions {
   internalOnlyWhenAsked?: boolean;
   /** The ledger's own categories, when the category filter names one (`ReadModelRepository.categoryBook`); built-in only when absent. */
   categories?: CategoryBook | undefined;
+  /** The ledger's data version as the request began, when known (`EntryScope.version`). */
+  version?: number | undefined;
 }
 
 const distinct = <T>(values: readonly T[] | undefined): T[] | undefined => {
@@ -378,7 +385,7 @@ export const sets = (s: EntryScope, filter: Filter) => filter.keys.some((key) =>
 
 /** The one parse of the API's filters (already validated by the contract's `entryFilters`). */
 export function toScope(ledgerId: number, f: EntryFilters, options: ScopeOptions = {}): EntryScope {
-  const scope: EntryScope = { ledgerId };
+  const scope: EntryScope = options.version === undefined ? { ledgerId } : { ledgerId, version: options.version };
   for (const filter of FILTERS) filter.parse(f, options, scope);
   return scope;
 }

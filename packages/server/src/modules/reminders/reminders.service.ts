@@ -168,7 +168,7 @@ export class RemindersService {
     }));
     const cents = windows.map(() => ({ toPay: 0, toCollect: 0 }));
     for (const [order, ledger] of ledgers.entries()) {
-      const totals = await this.due.totals(ledger.id, today, [daysAhead]);
+      const totals = await this.due.totals({ id: ledger.id }, today, [daysAhead]);
       for (const [i, w] of windows.entries()) {
         const part = await dueGroup(this.due, ledger.id, totals[i], w, DIGEST_LIST);
         const group = groups[i] as DigestGroup;

@@ -28,7 +28,7 @@ function statsRoute(app: FastifyInstance, service: StatsService): void {
       },
     },
     async (request, reply) => {
-      const body = await service.stats(request.ledger.id, request.query);
+      const body = await service.stats(request.ledger, request.query);
       // Whether the user's ledger index or SQL answered (docs/decisions/0405-ledger-index.md).
       reply.header('server-timing', `ledger;desc=${service.answeredBy(request.ledger.id)}`);
       return body;

@@ -4,6 +4,7 @@ import type { EntryFilters } from '@billfold/contract/entries';
 import { fromCents, meanCents } from '@billfold/contract/money';
 import type { Stats } from '@billfold/contract/stats';
 import type { EntryGroup, MethodGroup, Side } from '../read-model/groups.ts';
+import type { LedgerAt } from '../read-model/ledger-indexes.ts';
 import type { ReadModelRepository } from '../read-model/read-model.repository.ts';
 import { toScope } from '../read-model/scope.ts';
 
@@ -60,10 +61,16 @@ export class StatsService {
     return this.repo.indexes.answered(ledgerId);
   }
 
-  async stats(ledgerId: number, filters: EntryFilters): Promise<Stats> {
+  async stats(ledger: LedgerAt, filters: EntryFilters): Promise<Stats> {
+    const ledgerId = ledger.id;
     // Internal entries move money between one's own accounts: out of the figures unless asked for.
     const categories = await this.repo.categoryBook(ledgerId, filters.categoryList);
-    const scope = toScope(ledgerId, filters, { internalOnlyWhenAsked: true, today: utcDate(this.now()), categories });
+    const scope = toScope(ledgerId, filters, {
+      internalOnlyWhenAsked: true,
+      today: utcDate(this.now()),
+      categories,
+      version: ledger.version,
+    });
     const { entries, methods } = await this.repo.stats(scope);
     const income = sideFigures('income', entries, methods);
     const expense = sideFigures('expense', entries, methods);

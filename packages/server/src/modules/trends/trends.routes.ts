@@ -22,7 +22,7 @@ export function trendsRoutes(app: FastifyInstance, service: TrendsService): void
         },
       },
       async (request, reply) => {
-        const body = await service.trends(request.ledger.id, request.query);
+        const body = await service.trends(request.ledger, request.query);
         reply.header('server-timing', `ledger;desc=${service.answeredBy(request.ledger.id)}`);
         return body;
       },

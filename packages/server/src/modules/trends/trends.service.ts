@@ -9,6 +9,7 @@ import {
 } from '@billfold/contract/trends';
 import type { MonthGroup } from '../read-model/groups.ts';
 import { isoMonth } from '../read-model/ledger-index-columns.ts';
+import type { LedgerAt } from '../read-model/ledger-indexes.ts';
 import type { ReadModelRepository } from '../read-model/read-model.repository.ts';
 import { toScope } from '../read-model/scope.ts';
 
@@ -88,11 +89,17 @@ export class TrendsService {
     return this.repo.indexes.answered(ledgerId);
   }
 
-  async trends(ledgerId: number, query: TrendsQuery): Promise<Trends> {
+  async trends(ledger: LedgerAt, query: TrendsQuery): Promise<Trends> {
+    const ledgerId = ledger.id;
     const { interval = 'month', ...filters } = query;
     // As the stats: internal entries move money between one's own accounts, out unless the flow filter asks.
     const categories = await this.repo.categoryBook(ledgerId, filters.categoryList);
-    const scope = toScope(ledgerId, filters, { internalOnlyWhenAsked: true, today: utcDate(this.now()), categories });
+    const scope = toScope(ledgerId, filters, {
+      internalOnlyWhenAsked: true,
+      today: utcDate(this.now()),
+      categories,
+      version: ledger.version,
+    });
     return toTrends(await this.repo.monthGroups(scope), interval);
   }
 }
