@@ -112,4 +112,24 @@ describe.each(dialects)('the ledger group: one statement before the answer on %s
     expect(res.statusCode).toBe(401);
     expect(res.json<{ message: string }>().message).toBe('Unauthorized: access token revoked');
   });
+  it('refuses a malformed ledger header with 400 only once the caller is known (an inactive account: 401)', async () => {
+    const other = await newMember(t.app);
+    const bad = (api: Api) =>
+      t.app.inject({
+        method: 'GET',
+        url: '/api/v1/entries',
+        headers: { ...api.session.headers, [LEDGER_HEADER]: 'household' },
+      });
+    const refused = await bad(other);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json<{ code: string }>().code).toBe('VALIDATION_FAILED');
+    await t.app.db
+      .updateTable('users')
+      .set({ deactivated_at: t.clock.now() })
+      .where('username', '=', other.session.username)
+      .execute();
+    const inactive = await bad(other);
+    expect(inactive.statusCode).toBe(401);
+    expect(inactive.json<{ message: string }>().message).toBe('Unauthorized: account not active');
+  });
 });

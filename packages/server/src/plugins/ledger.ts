@@ -76,26 +76,28 @@ export function ledgerHook(api: FastifyInstance, db: Db) {
     .compile();
   if (member.parameters.length !== 2 || personal.parameters.length !== 1)
     throw new Error('the member checks must have the ledger and user ids as their only parameters');
-  const authenticated = api.authenticateWith(async (request, userId) => {
+  /** The ledger the request's header names, null when it names none, undefined when it is not a ledger id. */
+  const namedLedger = (request: FastifyRequest): number | null | undefined => {
     const raw = request.headers[HEADER];
-    let named: number | null = null;
-    if (raw !== undefined) {
-      const value = Array.isArray(raw) ? raw.join(',') : raw.trim();
-      if (!LEDGER_ID.test(value) || !Number.isSafeInteger(Number(value))) {
-        throw badRequest(`${LEDGER_HEADER}: must be a ledger id (a positive whole number)`, 'VALIDATION_FAILED');
-      }
-      named = Number(value);
-    }
-    // An API token bound to a ledger works there by default and nowhere else (docs/decisions/0721-api-tokens.md).
-    const chosen = ledgerForApiToken(request.apiToken, named);
-    const query =
-      chosen === null
-        ? ({ ...personal, parameters: [userId] } as typeof personal)
-        : ({ ...member, parameters: [chosen, userId] } as typeof member);
-    return (await db.executeQuery(query)).rows[0];
-  });
+    if (raw === undefined) return null;
+    const value = Array.isArray(raw) ? raw.join(',') : raw.trim();
+    return LEDGER_ID.test(value) && Number.isSafeInteger(Number(value)) ? Number(value) : undefined;
+  };
   return async (request: FastifyRequest): Promise<void> => {
-    const row = await authenticated(request);
+    const named = namedLedger(request);
+    const row = await api.authenticateWith(async (_request, userId) => {
+      // An API token bound to a ledger works there by default and nowhere else (docs/decisions/0721-api-tokens.md).
+      const chosen = ledgerForApiToken(request.apiToken, named ?? null);
+      const query =
+        chosen === null
+          ? ({ ...personal, parameters: [userId] } as typeof personal)
+          : ({ ...member, parameters: [chosen, userId] } as typeof member);
+      return (await db.executeQuery(query)).rows[0];
+    })(request);
+    // After the caller is known, as every refusal but a missing or bad session's.
+    if (named === undefined) {
+      throw badRequest(`${LEDGER_HEADER}: must be a ledger id (a positive whole number)`, 'VALIDATION_FAILED');
+    }
     if (row.ledger_id === null || row.role === null) throw notFound(LEDGER_NOT_FOUND);
     const role = row.role as LedgerRole;
     const access = accessOf(request.method, request.routeOptions.config.access);
