@@ -1,7 +1,10 @@
+import type { Ledger } from '@billfold/contract/ledgers';
 import { LEDGER_HEADER } from '@billfold/contract/ledgers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DataVersionRepository } from '../src/modules/read-model/data-version.repository.ts';
+import { DEFAULT_LEDGER_INDEX_OPTIONS, LedgerIndexes } from '../src/modules/read-model/ledger-indexes.ts';
 import { createTestApp, dialects, type TestApp } from './helpers/app.ts';
-import { type Api, createBill, createEntry } from './helpers/domain.ts';
+import { type Api, createBill, createEntry, request } from './helpers/domain.ts';
 import { createLedger, join, newMember } from './helpers/ledgers.ts';
 
 /**
@@ -131,5 +134,76 @@ describe.each(dialects)('the ledger group: one statement before the answer on %s
     const inactive = await bad(other);
     expect(inactive.statusCode).toBe(401);
     expect(inactive.json<{ message: string }>().message).toBe('Unauthorized: account not active');
+  });
+});
+
+/**
+ * `LedgerIndexes.read` with the version the request read as it began (`known`): it answers at that version without
+ * reading it again; an index already past it answers as it is, after one read of the version; a version that went
+ * back below the index reads the index afresh.
+ */
+describe.each(dialects)('the ledger index at the request’s version on %s', (dialect) => {
+  let t: TestApp;
+  let owner: Api;
+  let ledgerId: number;
+  let billId: number;
+  let indexes: LedgerIndexes;
+  const versionReads: string[] = [];
+
+  beforeAll(async () => {
+    t = await createTestApp(
+      dialect,
+      {},
+      { onStatement: (sql) => sql.includes('ledger_data_versions') && versionReads.push(sql) },
+    );
+    owner = await newMember(t.app);
+    const { ledgers } = (await request(owner, 'GET', '/ledgers')).json<{ ledgers: Ledger[] }>();
+    ledgerId = (ledgers.find((l) => l.personal) as Ledger).id;
+    billId = (await createBill(owner, { name: 'Power' })).id;
+    await createEntry(owner, { billId, amount: 40 });
+    // Small ledgers load during their first read.
+    indexes = new LedgerIndexes(t.app.db, new DataVersionRepository(t.app.db), async () => 0, {
+      ...DEFAULT_LEDGER_INDEX_OPTIONS,
+    });
+  });
+  afterAll(() => t.close());
+
+  const current = () => new DataVersionRepository(t.app.db).version(ledgerId);
+  const read = async (known?: number) => {
+    versionReads.length = 0;
+    const result = await indexes.read(ledgerId, (index) => ({ index, version: index.version }), known);
+    return { index: result?.value.index, version: result?.value.version, versionReads: versionReads.length };
+  };
+
+  it('answers at the known version without reading it, and catches up to a newer known version', async () => {
+    const loaded = await read();
+    expect(loaded.index).toBeDefined();
+    const at = await current();
+    const same = await read(at);
+    expect(same).toEqual({ index: loaded.index, version: at, versionReads: 0 });
+
+    await createEntry(owner, { billId, amount: 41 });
+    const newer = await current();
+    const caughtUp = await read(newer);
+    expect(caughtUp).toEqual({ index: loaded.index, version: newer, versionReads: 0 });
+  });
+
+  it('answers from an index already past the known version as it is, after one read of the version', async () => {
+    const before = await current();
+    await createEntry(owner, { billId, amount: 42 });
+    const ahead = await read();
+    expect(ahead.version).toBe(await current());
+    // A request that read its version before that write.
+    const behind = await read(before);
+    expect(behind).toEqual({ index: ahead.index, version: ahead.version, versionReads: 1 });
+  });
+
+  it('reads the index afresh when the version went back below it', async () => {
+    const kept = await read();
+    await t.app.db.updateTable('ledger_data_versions').set({ version: 0 }).where('ledger_id', '=', ledgerId).execute();
+    const afresh = await read(0);
+    expect(afresh.index).toBeDefined();
+    expect(afresh.index).not.toBe(kept.index);
+    expect(afresh.version).toBe(0);
   });
 });

@@ -43,9 +43,11 @@ declare module 'fastify' {
     /**
      * `authenticate` whose account check is `check`: one statement that reads the account's `token_version` (of an
      * active account, else no row) and whatever else the route group needs with it (the ledger group's member
-     * check, plugins/ledger.ts). Resolves to that row.
+     * check, plugins/ledger.ts), given what the group found in the request (`arg`). Resolves to that row.
      */
-    authenticateWith: <T extends AccountRow>(check: AccountCheck<T>) => (request: FastifyRequest) => Promise<T>;
+    authenticateWith: <T extends AccountRow, A>(
+      check: AccountCheck<T, A>,
+    ) => (request: FastifyRequest, arg: A) => Promise<T>;
     signAccessToken: (user: { id: number; token_version: number }) => string;
   }
 }
@@ -56,7 +58,11 @@ export interface AccountRow {
 }
 
 /** Reads the signed-in user's account row, and more in the same statement; undefined when it is not active. */
-export type AccountCheck<T extends AccountRow> = (request: FastifyRequest, userId: number) => Promise<T | undefined>;
+export type AccountCheck<T extends AccountRow, A> = (
+  request: FastifyRequest,
+  userId: number,
+  arg: A,
+) => Promise<T | undefined>;
 
 const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*)$/;
 /** `bf_` and 256 random bits in base64url (`modules/tokens/tokens.service.ts`): never confused with a JWT. */
@@ -117,7 +123,7 @@ export function registerAuth(
   if (activeUser.parameters.length !== 1)
     throw new Error('the account check must have the user id as its only parameter');
   // An API token's own query has found its account active: the account group needs nothing more of it.
-  const accountOnly: AccountCheck<AccountRow> = async (request, userId) =>
+  const accountOnly: AccountCheck<AccountRow, undefined> = async (request, userId) =>
     request.apiToken
       ? { token_version: 0 }
       : (await opts.db.executeQuery({ ...activeUser, parameters: [userId] } as typeof activeUser)).rows[0];
@@ -179,15 +185,15 @@ export function registerAuth(
     return sign(claims);
   });
   const authenticateWith =
-    <T extends AccountRow>(check: AccountCheck<T>) =>
-    async (request: FastifyRequest): Promise<T> => {
+    <T extends AccountRow, A>(check: AccountCheck<T, A>) =>
+    async (request: FastifyRequest, arg: A): Promise<T> => {
       const header = request.headers.authorization ?? '';
       const apiToken = BEARER_API_TOKEN.exec(header)?.[1];
       if (apiToken?.startsWith(API_TOKEN_PREFIX)) {
         if (!API_TOKEN_PATTERN.test(apiToken)) throw unauthorized('Unauthorized: invalid API token');
         await authenticateApiToken(request, apiToken);
         // The token's query found its user active; the check still reads what the group needs with the account.
-        const row = await check(request, request.userId);
+        const row = await check(request, request.userId, arg);
         if (!row) throw unauthorized('Unauthorized: account not active');
         return row;
       }
@@ -210,7 +216,7 @@ export function registerAuth(
         throw unauthorized('Unauthorized: invalid access token');
       }
       if (claims.exp * 1000 <= opts.now()) throw unauthorized('Unauthorized: access token expired');
-      const row = await check(request, userId);
+      const row = await check(request, userId, arg);
       if (!row) throw unauthorized('Unauthorized: account not active');
       if (Number(row.token_version) !== version) throw unauthorized('Unauthorized: access token revoked');
       opts.onUser?.(userId);
@@ -220,6 +226,6 @@ export function registerAuth(
   app.decorate('authenticateWith', authenticateWith);
   const authenticate = authenticateWith(accountOnly);
   app.decorate('authenticate', async (request: FastifyRequest) => {
-    await authenticate(request);
+    await authenticate(request, undefined);
   });
 }

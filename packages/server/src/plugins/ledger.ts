@@ -83,17 +83,18 @@ export function ledgerHook(api: FastifyInstance, db: Db) {
     const value = Array.isArray(raw) ? raw.join(',') : raw.trim();
     return LEDGER_ID.test(value) && Number.isSafeInteger(Number(value)) ? Number(value) : undefined;
   };
+  const authenticated = api.authenticateWith(async (request, userId, named: number | null) => {
+    // An API token bound to a ledger works there by default and nowhere else (docs/decisions/0721-api-tokens.md).
+    const chosen = ledgerForApiToken(request.apiToken, named);
+    const query =
+      chosen === null
+        ? ({ ...personal, parameters: [userId] } as typeof personal)
+        : ({ ...member, parameters: [chosen, userId] } as typeof member);
+    return (await db.executeQuery(query)).rows[0];
+  });
   return async (request: FastifyRequest): Promise<void> => {
     const named = namedLedger(request);
-    const row = await api.authenticateWith(async (_request, userId) => {
-      // An API token bound to a ledger works there by default and nowhere else (docs/decisions/0721-api-tokens.md).
-      const chosen = ledgerForApiToken(request.apiToken, named ?? null);
-      const query =
-        chosen === null
-          ? ({ ...personal, parameters: [userId] } as typeof personal)
-          : ({ ...member, parameters: [chosen, userId] } as typeof member);
-      return (await db.executeQuery(query)).rows[0];
-    })(request);
+    const row = await authenticated(request, named ?? null);
     // After the caller is known, as every refusal but a missing or bad session's.
     if (named === undefined) {
       throw badRequest(`${LEDGER_HEADER}: must be a ledger id (a positive whole number)`, 'VALIDATION_FAILED');

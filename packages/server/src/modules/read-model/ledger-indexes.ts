@@ -102,8 +102,8 @@ export class LedgerIndexes {
   }
 
   /**
-   * Runs `work` on the ledger's index, exact at the ledger's data version as it is now, or returns null when the
-   * index is off, loading, or could not be kept. `known` is the version the request read as it began (the ledger
+   * Runs `work` on the ledger's index, exact at the ledger's data version as it is now (or as the request began,
+   * `known`), or returns null when the index is off, loading, or could not be kept. `known` is the version the request read as it began (the ledger
    * group's hook reads it with the member check): the index answers at it, or at a later version it has already
    * caught up to, without reading the version again. Only an index ahead of `known` reads it again, to tell a
    * write since the request began from a version that went back.
