@@ -170,20 +170,25 @@ async function signInAll(url: string, users: TenantSample[]): Promise<string[]> 
  * connection loops over two steps (autocannon keeps a connection's context over its list of requests and clears it
  * when the list starts again): the first draws a case, the second asks the first's follow-up page when it has one and
  * else draws a case of its own. The draws come from one generator seeded with `SEED`: the same seed draws the same
- * stream of cases (which connection sends which depends on timing). A request with no answer `TIMEOUT_S` after it was
+ * stream of cases (which connection sends which depends on timing, and so does a redraw of a user another connection
+ * is acting as at that moment). A request with no answer `TIMEOUT_S` after it was
  * sent is an error; one still in flight when the run ends is counted apart.
  */
 function load(url: string, users: TenantSample[], tokens: string[], origin: number) {
   const random = new Random(SEED);
   const samples: Sample[] = [];
   const inFlight = new Map<Record<string, unknown>, { c: Case; started: number }>();
+  // How many requests of each user are in flight: a client draws a user no other client is acting as.
+  const acting = new Map<number, number>();
+  const act = (user: number, by: number) => acting.set(user, (acting.get(user) ?? 0) + by);
   const step = (first: boolean): RequestSpec => ({
     method: 'GET',
     setupRequest: (request: RawRequest, context) => {
       const pending = first ? null : (context.pending as Case | null | undefined);
-      const c = pending ?? drawCase(random, users);
+      const c = pending ?? drawCase(random, users, (user) => (acting.get(user) ?? 0) > 0);
       context.pending = null;
       inFlight.set(context, { c, started: performance.now() });
+      act(c.user, 1);
       return {
         ...request,
         path: c.path,
@@ -195,6 +200,7 @@ function load(url: string, users: TenantSample[], tokens: string[], origin: numb
       if (!sent) return;
       inFlight.delete(context);
       const { c, started } = sent;
+      act(c.user, -1);
       const ms = performance.now() - started;
       samples.push({ at: (started - origin) / 1000, kind: c.kind, ms, status, user: c.user, path: c.path });
       context.pending = first && status === 200 ? followUp(random, c, body) : null;

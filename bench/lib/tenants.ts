@@ -55,9 +55,19 @@ export function pickStep(u: number): keyof typeof WEIGHTS {
 }
 const LIST_PAGE_SIZE = 100;
 
-export function drawCase(r: Random, users: readonly TenantSample[]): Case {
+/**
+ * A random user's random request. A user `busy` says is in flight on another client is drawn again (up to a hundred
+ * times): a person has one screen asking at a time, and the server limits a user's heavy requests side by side
+ * (LIMIT_HEAVY_PER_USER), so two clients meeting on one user would measure that limit instead of the server.
+ */
+export function drawCase(
+  r: Random,
+  users: readonly TenantSample[],
+  busy: (user: number) => boolean = () => false,
+): Case {
   if (users.length === 0) throw new Error('no users to draw from');
-  const user = r.int(0, users.length - 1);
+  let user = r.int(0, users.length - 1);
+  for (let tries = 0; busy(user) && tries < 100; tries++) user = r.int(0, users.length - 1);
   const sample = users[user] as TenantSample;
   const kind = pickStep(r.next());
   if (kind === 'list') {

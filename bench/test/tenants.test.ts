@@ -43,6 +43,14 @@ describe('many-tenant bench: drawing', () => {
     expect(share('stats')).toBeGreaterThan(WEIGHTS.stats - 0.05);
   });
 
+  it('draws a user no other client is acting as', () => {
+    const r = new Random(5);
+    const busy = new Set(users.slice(0, 35).map((_, i) => i));
+    const cases = Array.from({ length: 300 }, () => drawCase(r, users, (user) => busy.has(user)));
+    expect(cases.every((c) => !busy.has(c.user))).toBe(true);
+    expect(new Set(cases.map((c) => c.user)).size).toBe(users.length - busy.size);
+  });
+
   it('asks the public API: list and Entities pages from page 0 with a follow-up, stats and due summary without', () => {
     const r = new Random(3);
     for (let i = 0; i < 500; i++) {

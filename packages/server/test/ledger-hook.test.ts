@@ -1,9 +1,12 @@
+import type { DueSummary } from '@billfold/contract/due';
+import type { EntryList } from '@billfold/contract/entries';
 import type { Ledger } from '@billfold/contract/ledgers';
 import { LEDGER_HEADER } from '@billfold/contract/ledgers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataVersionRepository } from '../src/modules/read-model/data-version.repository.ts';
 import { DEFAULT_LEDGER_INDEX_OPTIONS, LedgerIndexes } from '../src/modules/read-model/ledger-indexes.ts';
 import { createTestApp, dialects, type TestApp } from './helpers/app.ts';
+import { attach, pdfFile } from './helpers/attachments.ts';
 import { type Api, createBill, createEntry, request } from './helpers/domain.ts';
 import { createLedger, join, newMember } from './helpers/ledgers.ts';
 
@@ -134,6 +137,73 @@ describe.each(dialects)('the ledger group: one statement before the answer on %s
     const inactive = await bad(other);
     expect(inactive.statusCode).toBe(401);
     expect(inactive.json<{ message: string }>().message).toBe('Unauthorized: account not active');
+  });
+});
+
+/**
+ * Past the cache, a list page and the due summary's lists are built from the ledger index's columns (ADR 0405): no
+ * statement reads `entries` for them, and a page asks for file counts only when the index marks one of its invoices.
+ */
+describe.each(dialects)('answers built from the ledger index on %s', (dialect) => {
+  let t: TestApp;
+  let owner: Api;
+  let entryId: number;
+  let statements: string[] = [];
+
+  const counted = async (url: string) => {
+    statements = [];
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1${url}`,
+      headers: { ...owner.session.headers, 'cache-control': 'no-cache' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    return { res, statements: [...statements] };
+  };
+  const readsEntries = (ran: string[]) => ran.filter((s) => /from "entries"/.test(s));
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect, {}, { onStatement: (sql) => statements.push(sql) });
+    owner = await newMember(t.app);
+    const bill = await createBill(owner, { name: 'Power' });
+    entryId = (await createEntry(owner, { billId: bill.id, amount: 40, dueDate: '2026-12-03' })).entryId;
+    await createEntry(owner, { billId: bill.id, amount: 12.5, date: '2026-10-01' });
+    // The first stats load the small ledger's index.
+    expect((await counted('/entries/stats')).res.headers['server-timing']).toBe('ledger;desc=index');
+  });
+  afterAll(() => t.close());
+
+  it('lists a page after the hook’s one statement, and asks for file counts only for a page with files', async () => {
+    const plain = await counted('/entries?sortField=amount&sortOrder=desc');
+    expect(plain.res.json<EntryList>().entries.map((e) => [e.amount, e.attachmentCount])).toEqual([
+      [40, 0],
+      [12.5, 0],
+    ]);
+    expect(plain.statements).toHaveLength(1);
+
+    expect((await attach(owner, 'entries', entryId, pdfFile())).statusCode).toBe(201);
+    await counted('/entries'); // the index catches up with the upload
+    const filed = await counted('/entries?sortField=amount&sortOrder=desc');
+    expect(filed.res.json<EntryList>().entries.map((e) => e.attachmentCount)).toEqual([1, 0]);
+    expect(filed.statements).toHaveLength(2);
+    expect(filed.statements[1]).toMatch(/attachments/);
+    expect(readsEntries(filed.statements)).toEqual([]);
+  });
+
+  it('lists the due summary’s invoices without reading entries', async () => {
+    const { res, statements: ran } = await counted('/entries/due-summary?today=2026-12-01');
+    expect(res.json<DueSummary>().next7.entries.map((e) => e.entryId)).toEqual([entryId]);
+    expect(readsEntries(ran)).toEqual([]);
+  });
+
+  it('counts the Entities page with its rows, and apart only for a page past the last', async () => {
+    const page = await counted('/bills/overview?pageSize=1');
+    expect(page.res.json<{ total: number }>().total).toBe(1);
+    const countsApart = (ran: string[]) => ran.filter((s) => /count\(\*\) as n from bills/.test(s));
+    expect(countsApart(page.statements)).toEqual([]);
+    const past = await counted('/bills/overview?pageSize=1&pageNum=3');
+    expect(past.res.json<{ total: number; bills: unknown[] }>()).toEqual({ total: 1, bills: [] });
+    expect(countsApart(past.statements)).toHaveLength(1);
   });
 });
 

@@ -34,6 +34,8 @@ export interface BillOverviewRow extends BillRow {
   to_pay_cents: number | string;
   to_collect_cents: number | string;
   next_due: string | null;
+  /** How many entities the search selects, the page's and the others. */
+  total: number | string;
 }
 
 /** `%`, `_` and the escape character itself match literally. */
@@ -87,7 +89,7 @@ export class BillsRepository extends Repository {
     return sql<SqlBool>`${sql.join(terms, sql` and `)}`;
   }
 
-  /** How many live entities `search` selects. */
+  /** How many live entities `search` selects: for a page past the last, which has no row to carry `total`. */
   async overviewCount(ledgerId: number, search: BillSearch): Promise<number> {
     const { rows } = await sql<{ n: number | string }>`select count(*) as n from bills b
       where ${this.overviewWhere(ledgerId, search)}`.execute(this.db);
@@ -106,8 +108,9 @@ export class BillsRepository extends Repository {
   }
 
   /**
-   * The page as one statement. The next due date is a correlated seek per entity; unless the page is sorted by it,
-   * it is read only for the page's rows (after the limit), not for every entity the search selects.
+   * The page as one statement, each row with the number of entities the search selects (`total`, counted before the
+   * limit). The next due date is a correlated seek per entity; unless the page is sorted by it, it is read only for
+   * the page's rows (after the limit), not for every entity the search selects.
    */
   overviewPageQuery(ledgerId: number, search: BillOverviewSearch): RawBuilder<BillOverviewRow> {
     const dir = sql.raw(search.sortOrder === 'desc' ? 'desc' : 'asc');
@@ -144,7 +147,7 @@ export class BillsRepository extends Repository {
         from bills b left join t on t.bill_id = b.id
         where ${this.overviewWhere(ledgerId, search)}
       ),
-      p as (select * from o order by ${order('o')} limit ${search.limit} offset ${search.offset})
+      p as (select o.*, count(*) over () as total from o order by ${order('o')} limit ${search.limit} offset ${search.offset})
       select p.*${early ? sql`` : sql`, ${nextDue('p')} as next_due`} from p order by ${order('p')}`;
   }
 

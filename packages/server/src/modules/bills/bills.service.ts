@@ -46,16 +46,16 @@ export class BillsService implements RecycleIntents<BillChange, Bill> {
       categories: query.category ? await this.repo.categoryFilter(ledgerId, query.category) : undefined,
     };
     const pageSize = query.pageSize ?? BILL_DEFAULT_PAGE_SIZE;
-    const [total, rows] = await Promise.all([
-      this.repo.overviewCount(ledgerId, search),
-      this.repo.overviewPage(ledgerId, {
-        ...search,
-        sortField: query.sortField ?? 'name',
-        sortOrder: query.sortOrder ?? 'asc',
-        offset: (query.pageNum ?? 0) * pageSize,
-        limit: pageSize,
-      }),
-    ]);
+    const offset = (query.pageNum ?? 0) * pageSize;
+    const rows = await this.repo.overviewPage(ledgerId, {
+      ...search,
+      sortField: query.sortField ?? 'name',
+      sortOrder: query.sortOrder ?? 'asc',
+      offset,
+      limit: pageSize,
+    });
+    // The total comes with the page's rows; only a page past the last, which has none, counts on its own.
+    const total = rows[0] ? Number(rows[0].total) : offset === 0 ? 0 : await this.repo.overviewCount(ledgerId, search);
     // By entity, in the order read (by id): one pass over the page's schedules, not one per entity.
     const schedules = new Map<number, ScheduleRow[]>();
     const pageSchedules = await this.repo.schedulesOf(rows.map((row) => row.id));

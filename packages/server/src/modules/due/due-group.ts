@@ -1,6 +1,7 @@
 import type { DueGroup, ScheduledGroup } from '@billfold/contract/due';
 import { fromCents } from '@billfold/contract/money';
 import { toEntry } from '../entries/entry.mapper.ts';
+import type { LedgerAt } from '../read-model/ledger-indexes.ts';
 import type { DueRepository, DueTotals } from './due.repository.ts';
 import { type ScheduledOccurrence, scheduledGroup } from './scheduled.ts';
 
@@ -13,7 +14,7 @@ export interface DueWindow {
 /** One window of due dates: its invoices' totals in dollars and its first `limit` invoices by due date. */
 export async function dueGroup(
   repo: DueRepository,
-  ledgerId: number,
+  ledger: LedgerAt,
   totals: DueTotals | undefined,
   window: DueWindow,
   limit: number,
@@ -22,7 +23,7 @@ export async function dueGroup(
     count: totals?.count ?? 0,
     toPay: fromCents(totals?.toPayCents ?? 0),
     toCollect: fromCents(totals?.toCollectCents ?? 0),
-    entries: (await repo.firstDue(ledgerId, window.from, window.to, limit)).map(toEntry),
+    entries: (await repo.firstDue(ledger, window.from, window.to, limit)).map(toEntry),
   };
 }
 

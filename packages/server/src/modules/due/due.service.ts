@@ -36,7 +36,7 @@ export class DueService {
     };
     const [overdue, next7, next30] = await this.repo.totals(ledger, today, DUE_SOON_DAYS);
     const totals = { overdue, next7, next30, later: minus(next30, next7) };
-    const group = (name: GroupName) => dueGroup(this.repo, ledgerId, totals[name], windows[name], DUE_SUMMARY_LIST);
+    const group = (name: GroupName) => dueGroup(this.repo, ledger, totals[name], windows[name], DUE_SUMMARY_LIST);
     // Side by side: on PostgreSQL the reads overlap instead of waiting for each other.
     const [overdueGroup, next7Group, next30Group, laterGroup] = await Promise.all([
       group('overdue'),

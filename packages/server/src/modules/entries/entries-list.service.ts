@@ -36,11 +36,8 @@ export class EntriesListService {
     const sort = resolveSort(sortField, sortOrder);
     const categories = await this.repo.categoryBook(ledgerId, filters.categoryList);
     const scope = toScope(ledgerId, filters, { today: utcDate(this.now()), categories, version: ledger.version });
-    const [total, rows] = await this.repo.countAndPage(scope, sort, pageNum * pageSize, pageSize);
-    const files = await this.repo.attachmentCounts(
-      ledgerId,
-      rows.map((r) => r.id),
-    );
+    const { total, rows, filed } = await this.repo.countAndPage(scope, sort, pageNum * pageSize, pageSize);
+    const files = await this.repo.attachmentCounts(ledgerId, filed);
     return { entries: rows.map((r) => ({ ...toEntry(r), attachmentCount: files.get(r.id) ?? 0 })), total };
   }
 

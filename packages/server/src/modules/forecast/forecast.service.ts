@@ -80,7 +80,7 @@ export class ForecastService {
     const first = dayOf(today);
     add(first, 'OUTGOING', overdue?.toPayCents ?? 0, 0);
     add(first, 'INCOMING', overdue?.toCollectCents ?? 0, overdue?.count ?? 0);
-    for (const row of await this.due.firstDue(ledgerId, null, yesterday, FORECAST_ITEMS_PER_DAY))
+    for (const row of await this.due.firstDue(ledger, null, yesterday, FORECAST_ITEMS_PER_DAY))
       list(first, () => invoiceItem(row));
     for (const owed of await this.due.owedByDay(ledger, today, end, FORECAST_ITEMS_PER_DAY)) {
       const day = dayOf(owed.dueDate);

@@ -1,11 +1,12 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { firstAtOrAfter, firstWhere } from '../../lib/sorted.ts';
-import type { ExportRow } from '../entries/entries-export.ts';
+import type { EntryView } from '../entries/entry.mapper.ts';
 import { PAY_STATE } from '../payment-totals/payment-totals.ts';
 import type { EntryGroup, MethodGroup, MonthGroup, OpenInvoiceRow, OwedDay, Side } from './groups.ts';
 import {
   ARCHIVED,
+  ATTACHED,
   type Columns,
   day,
   ESTIMATED,
@@ -170,7 +171,7 @@ export class LedgerIndex extends LedgerIndexStore {
   }
 
   /**
-   * The scope's total and the invoice ids of one page in `column`'s order. When the total is known (from the
+   * The scope's total and the slots of one page in `column`'s order. When the total is known (from the
    * rollups) and the page is near the start of the result, the walk first tests the invoices as it meets them;
    * it gives up after four times the invoices it would pass if the matches were spread evenly, and at most an
    * eighth of the ledger: the matches may sit together further on (one entity in name order, a recent date range
@@ -182,12 +183,11 @@ export class LedgerIndex extends LedgerIndexStore {
       // Invoices walked to reach the page, if the matches are spread evenly: (offset + limit) × slots ÷ total.
       const even = Math.ceil(((offset + limit) * this.n) / known);
       const found = this.walk(column, this.predicate(s), desc, offset, limit, Math.min(4 * even, this.n >>> 3));
-      if (found) return { count: known, ids: found.map((slot) => this.idOf(slot)) };
+      if (found) return { count: known, slots: found };
     }
     const { mask, count } = this.match(s);
-    if (offset >= count) return { count, ids: [] };
-    const found = this.walkMask(column, mask, desc, offset, limit);
-    return { count, ids: found.map((slot) => this.idOf(slot)) };
+    if (offset >= count) return { count, slots: [] };
+    return { count, slots: this.walkMask(column, mask, desc, offset, limit) };
   }
 
   /**
@@ -318,29 +318,39 @@ export class LedgerIndex extends LedgerIndexStore {
     return this.cols.id[slot] as number;
   }
 
-  /** The CSV export's fields of the invoice in `slot`. */
-  exportRow(slot: number): ExportRow {
+  /**
+   * The live invoice in `slot` as `toEntry` reads it from `entries` (`ENTRY_VIEW_COLUMNS`), with what is still owed
+   * on it: the list's page, the due summary's first invoices and the export are built from the columns, with no query.
+   */
+  entryRow(slot: number): EntryView & { balance_cents: number } {
     const c = this.cols;
     const f = c.flags[slot] as number;
-    const amount = c.amount[slot] as number;
-    const paid = c.paid[slot] as number;
+    const bill = this.bills[c.bill[slot] as number];
     return {
+      id: c.id[slot] as number,
       invoice_number: c.invoice[slot] as number,
-      bill_name: this.bills[c.bill[slot] as number]?.name ?? '',
+      bill_id: bill?.id ?? 0,
+      bill_name: bill?.name ?? '',
+      category: this.categories[c.category[slot] as number] ?? '',
       date: isoDay(c.date[slot] as number),
       flow: f & INCOMING ? 'INCOMING' : 'OUTGOING',
-      amount_cents: amount,
-      paid_cents: paid,
+      amount_cents: c.amount[slot] as number,
+      services: this.services[c.service[slot] as number] ?? '',
+      due_date: c.due[slot] === NO_DUE ? null : isoDay(c.due[slot] as number),
+      paid_cents: c.paid[slot] as number,
       balance_cents: this.owedCents(slot),
       pay_state: c.pay[slot] as number,
-      services: this.services[c.service[slot] as number] ?? '',
-      category: this.categories[c.category[slot] as number] ?? '',
       internal: f & INTERNAL ? 1 : 0,
       archived: f & ARCHIVED ? 1 : 0,
-      due_date: c.due[slot] === NO_DUE ? null : isoDay(c.due[slot] as number),
+      recycled_at: null,
       estimate_cents: Number.isNaN(c.estimate[slot]) ? null : (c.estimate[slot] as number),
       estimated: f & ESTIMATED ? 1 : 0,
     };
+  }
+
+  /** Whether a file is attached to the invoice in `slot` or to one of its live payments (ADR 1143). */
+  attached(slot: number): boolean {
+    return ((this.cols.flags[slot] as number) & ATTACHED) !== 0;
   }
 
   /**
@@ -443,33 +453,51 @@ export class LedgerIndex extends LedgerIndexStore {
    * number. The days of `owedSlots` in the range: the forecast's invoice side.
    */
   owedByDay(from: string, to: string, perDay: number): OwedDay[] {
-    const { invoice } = this.cols;
     const owed = this.owedSlots();
     const [lo, hi] = this.owedDays(owed, day(from), day(to));
     const out: OwedDay[] = [];
     for (let j = lo; j < hi; j++) {
       const begin = owed.start[j] as number;
       const end = owed.start[j + 1] as number;
-      // The day's first `perDay` by invoice number, kept sorted: an insertion into a list of at most `perDay`.
-      const first: number[] = [];
-      for (let k = begin; k < end; k++) {
-        const slot = owed.slots[k] as number;
-        const number = invoice[slot] as number;
-        if (first.length === perDay && number >= (invoice[first[perDay - 1] as number] as number)) continue;
-        let at = first.length;
-        while (at > 0 && (invoice[first[at - 1] as number] as number) > number) at--;
-        first.splice(at, 0, slot);
-        if (first.length > perDay) first.pop();
-      }
       out.push({
         dueDate: isoDay(owed.days[j] as number),
         count: end - begin,
         incomeCents: (owed.toCollect[j + 1] as number) - (owed.toCollect[j] as number),
         expenseCents: (owed.toPay[j + 1] as number) - (owed.toPay[j] as number),
-        first: first.map((slot) => this.openInvoice(slot)),
+        first: this.firstByNumber(owed, begin, end, perDay).map((slot) => this.openInvoice(slot)),
       });
     }
     return out;
+  }
+
+  /**
+   * The first `limit` unpaid invoices of active entities due from `from` (from the beginning when null) to `to`,
+   * by due date and then invoice number, as `DueRepository.firstDueQuery` reads them: the due summary's lists.
+   */
+  firstDue(from: string | null, to: string, limit: number): (EntryView & { balance_cents: number })[] {
+    const owed = this.owedSlots();
+    const [lo, hi] = this.owedDays(owed, from === null ? Number.NEGATIVE_INFINITY : day(from), day(to));
+    const out: number[] = [];
+    for (let j = lo; j < hi && out.length < limit; j++) {
+      out.push(...this.firstByNumber(owed, owed.start[j] as number, owed.start[j + 1] as number, limit - out.length));
+    }
+    return out.map((slot) => this.entryRow(slot));
+  }
+
+  /** The first `k` slots of `owed.slots[begin .. end)` (one due day) by invoice number: an insertion into a list of at most `k`. */
+  private firstByNumber(owed: Owed, begin: number, end: number, k: number): number[] {
+    const { invoice } = this.cols;
+    const first: number[] = [];
+    for (let i = begin; i < end; i++) {
+      const slot = owed.slots[i] as number;
+      const number = invoice[slot] as number;
+      if (first.length === k && number >= (invoice[first[k - 1] as number] as number)) continue;
+      let at = first.length;
+      while (at > 0 && (invoice[first[at - 1] as number] as number) > number) at--;
+      first.splice(at, 0, slot);
+      if (first.length > k) first.pop();
+    }
+    return first;
   }
 
   /** What is still owed on the invoice in `slot`, in cents: `derivePayment`'s balance. */

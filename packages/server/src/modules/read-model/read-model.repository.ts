@@ -1,12 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { type SelectExpression, sql } from 'kysely';
+import { sql } from 'kysely';
 import { type Db, isSqlite, readAside } from '../../db/database.ts';
 import { Repository } from '../../db/repository.ts';
-import type { Database } from '../../db/schema.ts';
 import { nextTurn } from '../../lib/turns.ts';
 import { type CategoryBook, readFilterBook } from '../categories/category-book.ts';
 import type { ExportRow } from '../entries/entries-export.ts';
-import { ENTRY_VIEW_COLUMNS } from '../entries/entry.mapper.ts';
+import { ENTRY_VIEW_COLUMNS, type EntryView } from '../entries/entry.mapper.ts';
 import { DataVersionRepository } from './data-version.repository.ts';
 import {
   ENTRY_FIGURES,
@@ -54,6 +53,19 @@ import { ENTRY_SUM_NAMES, ENTRY_SUMS } from './sums.ts';
  * else by the plan's choices run as SQL.
  */
 
+/**
+ * Below this many slots, a mask of the whole ledger index costs less than the rollups' count, which is a statement
+ * (on PostgreSQL a round trip): from it on, the count lets a page near the start stop its walk at the page.
+ */
+const ROLLUP_TOTAL_FROM = 65_536;
+
+/** One page of the list: the scope's total, the page's invoices, and those of them that may have files attached. */
+export interface ListPage {
+  total: number;
+  rows: EntryView[];
+  filed: number[];
+}
+
 /** What the CSV export needs beyond the entry view: the key of every sort and the stored balance. */
 export const EXPORT_COLUMNS = [...ENTRY_VIEW_COLUMNS, 'bill_name_key', 'balance_cents'] as const;
 
@@ -79,24 +91,6 @@ export class ReadModelRepository extends Repository {
    */
   categoryBook(ledgerId: number, values: readonly string[] | undefined): Promise<CategoryBook> {
     return readFilterBook(this.db, ledgerId, values);
-  }
-
-  /** The invoices `ids` with `columns`, in the order of `ids`. */
-  private async rowsById<SE extends SelectExpression<Database, 'entries'>>(
-    ledgerId: number,
-    ids: number[],
-    columns: readonly SE[],
-  ) {
-    if (ids.length === 0) return [];
-    const rows = await this.db
-      .selectFrom('entries')
-      .select(columns)
-      .where('ledger_id', '=', ledgerId)
-      .where('id', 'in', ids)
-      .execute();
-    const at = new Map(ids.map((id, i) => [id, i]));
-    const position = (row: object) => at.get(Number((row as { id: unknown }).id)) ?? 0;
-    return rows.sort((a, b) => position(a) - position(b));
   }
 
   // ---------------------------------------------------------------- list
@@ -148,26 +142,31 @@ export class ReadModelRepository extends Repository {
   }
 
   /**
-   * The total and one page. On SQLite the page's plan may depend on the total (`sqlHints`); the queries run one
-   * after the other there anyway (one connection), while PostgreSQL runs them side by side.
+   * The total, one page and which of its invoices may have files (`filed`, for `attachmentCounts`). From the ledger
+   * index, the page is built from its columns and `filed` holds only the invoices its `ATTACHED` flag marks (ADR
+   * 1143), so a page without files reads nothing more. By SQL, every invoice of the page is asked. On SQLite the
+   * page's plan may depend on the total (`sqlHints`); the queries run one after the other there anyway (one
+   * connection), while PostgreSQL runs them side by side.
    */
-  async countAndPage(s: EntryScope, sort: EntrySort, offset: number, limit: number) {
+  async countAndPage(s: EntryScope, sort: EntrySort, offset: number, limit: number): Promise<ListPage> {
     const indexed = await this.indexes.read(
       s.ledgerId,
       async (index) => {
-        // The total from the rollups when they answer it (well under a millisecond): the walk then stops at the page.
-        const known = countFromRollups(s) ? await rollupCount(this.db, s) : undefined;
-        return index.page(s, SORT_COLUMNS[sort.field], sort.order === 'desc', offset, limit, known);
+        // On a large ledger the total from the rollups (well under a millisecond) lets the walk stop at the page; on a
+        // smaller one a mask of the whole ledger costs less than that statement.
+        const known =
+          index.slotCount >= ROLLUP_TOTAL_FROM && countFromRollups(s) ? await rollupCount(this.db, s) : undefined;
+        const { count, slots } = index.page(s, SORT_COLUMNS[sort.field], sort.order === 'desc', offset, limit, known);
+        const filed = slots.filter((slot) => index.attached(slot)).map((slot) => index.idOf(slot));
+        return { total: count, rows: slots.map((slot) => index.entryRow(slot)), filed };
       },
       s.version,
     );
-    if (indexed) {
-      const { count, ids } = indexed.value;
-      return [count, await this.rowsById(s.ledgerId, ids, ENTRY_VIEW_COLUMNS)] as const;
-    }
-    if (!isSqlite(this.db)) return Promise.all([this.count(s), this.page(s, sort, offset, limit)]);
-    const total = await this.count(s);
-    return [total, await this.page(s, sort, offset, limit, total)] as const;
+    if (indexed) return indexed.value;
+    const [total, rows] = isSqlite(this.db)
+      ? await this.count(s).then(async (total) => [total, await this.page(s, sort, offset, limit, total)] as const)
+      : await Promise.all([this.count(s), this.page(s, sort, offset, limit)]);
+    return { total, rows, filed: rows.map((row) => row.id) };
   }
 
   /**
@@ -207,7 +206,7 @@ export class ReadModelRepository extends Repository {
     if (indexed) {
       const { index, slots } = indexed.value;
       for (let i = 0; i < slots.length; i += size) {
-        yield slots.slice(i, i + size).map((slot) => index.exportRow(slot));
+        yield slots.slice(i, i + size).map((slot) => index.entryRow(slot));
         await nextTurn(); // other requests get their turn
       }
       return;

@@ -170,7 +170,7 @@ export class RemindersService {
     for (const [order, ledger] of ledgers.entries()) {
       const totals = await this.due.totals({ id: ledger.id }, today, [daysAhead]);
       for (const [i, w] of windows.entries()) {
-        const part = await dueGroup(this.due, ledger.id, totals[i], w, DIGEST_LIST);
+        const part = await dueGroup(this.due, { id: ledger.id }, totals[i], w, DIGEST_LIST);
         const group = groups[i] as DigestGroup;
         const sum = cents[i] as { toPay: number; toCollect: number };
         group.count += part.count;
