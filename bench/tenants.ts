@@ -32,7 +32,8 @@ import {
  * `npm run bench:tenants -- [options]`: many tenants at once (issue 28). The seeder writes `--users` users with
  * `--invoices-per-user` invoices each in their personal ledgers (cached in BENCH_DIR between runs: a PostgreSQL data
  * directory, or a SQLite file); `--processes` server processes start on it (behind nginx as docs/deploy.md deploys
- * them, TRUST_PROXY set, when there are several or `--nginx` is given), each with `LEDGER_INDEX_MB`; every user signs
+ * them, TRUST_PROXY set, when there are several or `--nginx` is given), each with `LEDGER_INDEX_MB` (and PostgreSQL's Unix
+ * socket instead of 127.0.0.1 with `--pg-socket`); every user signs
  * in; then the processes are restarted on the same ports and the clock starts when each answers `/health` again.
  * From then `--clients` clients, for `--seconds`, each repeatedly act as a random user with a random request
  * (bench/lib/tenants.ts: a first page of a random filter combination of the whole panel with any sort and then a page
@@ -56,6 +57,7 @@ const HELP = `Usage: npm run bench:tenants -- [options]
   --seed S                the draw of users and requests (default: drawn, printed)
   --data-seed S           the seeder's seed (default 20261125)
   --ledger-index-mb MB    LEDGER_INDEX_MB of each process (default 512, the server's default)
+  --pg-socket             the processes reach PostgreSQL through its Unix socket (default: TCP on 127.0.0.1)
   --reseed                seed again even when a cached data set fits
   --help`;
 
@@ -71,6 +73,7 @@ const args = parseArgs(process.argv.slice(2), {
   seed: 'number',
   'data-seed': 'number',
   'ledger-index-mb': 'number',
+  'pg-socket': 'boolean',
   reseed: 'boolean',
   help: 'boolean',
 });
@@ -269,6 +272,8 @@ async function main(): Promise<number> {
   );
   let cluster: PgCluster | null = null;
   let config: DatabaseConfig;
+  // What the server processes are given: the seeder's URL, or the cluster's socket with `--pg-socket`.
+  let serverUrl = '';
   let seedInfo: { seconds: number; cached: boolean; invoices: number; seededAt: number; counts: unknown };
   if (DB === 'postgres') {
     const cached = await cachedPostgresCluster(
@@ -286,6 +291,7 @@ async function main(): Promise<number> {
     );
     cluster = cached.cluster;
     config = { dialect: 'postgres', url: cluster.url };
+    serverUrl = args['pg-socket'] ? cluster.socketUrl : cluster.url;
     seedInfo = cached.seed;
   } else {
     const cached = await cachedSqliteTenants(spec, args.reseed ?? false);
@@ -301,7 +307,7 @@ async function main(): Promise<number> {
     const users = await sampleLedgers(config, USERNAME);
     if (users.length !== USERS) throw new Error(`expected ${USERS} seeded ledgers, found ${users.length}`);
     log(`sampled ${users.length} ledgers in ${((performance.now() - sampleStart) / 1000).toFixed(1)} s`);
-    const databaseUrl = config.dialect === 'postgres' ? config.url : `sqlite:${config.file}`;
+    const databaseUrl = config.dialect === 'postgres' ? serverUrl : `sqlite:${config.file}`;
     deployment = await deploy(databaseUrl, dataDir);
     const signStart = performance.now();
     const tokens = await signInAll(deployment.url, users);
@@ -321,7 +327,7 @@ async function main(): Promise<number> {
 
     console.log(
       `\nMany tenants (issue 28): ${USERS.toLocaleString('en-US')} users × ${INVOICES.toLocaleString('en-US')} invoices ` +
-        `(${ENTITIES} entities each) on ${DB === 'postgres' ? (cluster?.version ?? 'PostgreSQL') : 'SQLite'}, ` +
+        `(${ENTITIES} entities each) on ${DB === 'postgres' ? `${cluster?.version ?? 'PostgreSQL'} ${args['pg-socket'] ? 'through its Unix socket' : 'over TCP'}` : 'SQLite'}, ` +
         `${PROCESSES} server process(es)${NGINX ? ' behind nginx' : ''}, LEDGER_INDEX_MB=${INDEX_MB}, ${CLIENTS} clients, ${SECONDS} s from /health`,
     );
     console.log(`started ${at}; commit ${commit()}; seed ${SEED}, data seed ${DATA_SEED}`);

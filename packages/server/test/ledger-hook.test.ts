@@ -9,6 +9,7 @@ import { createTestApp, dialects, type TestApp } from './helpers/app.ts';
 import { attach, pdfFile } from './helpers/attachments.ts';
 import { type Api, createBill, createEntry, request } from './helpers/domain.ts';
 import { createLedger, join, newMember } from './helpers/ledgers.ts';
+import { createSchedule } from './helpers/schedules.ts';
 
 /**
  * The ledger group's hook (plugins/ledger.ts) reads the account, the caller's membership and the ledger's data
@@ -204,6 +205,20 @@ describe.each(dialects)('answers built from the ledger index on %s', (dialect) =
     const past = await counted('/bills/overview?pageSize=1&pageNum=3');
     expect(past.res.json<{ total: number; bills: unknown[] }>()).toEqual({ total: 1, bills: [] });
     expect(countsApart(past.statements)).toHaveLength(1);
+  });
+
+  it('reads the schedules only of the Entities page’s entities that have one', async () => {
+    const fromSchedules = (ran: string[]) => ran.filter((s) => /from "schedules"/.test(s));
+    expect(fromSchedules((await counted('/bills/overview')).statements)).toEqual([]);
+    const rent = await createBill(owner, { name: 'Rent' });
+    await createSchedule(owner, rent.id, { firstDate: '2027-01-01' });
+    const page = await counted('/bills/overview');
+    const { bills } = page.res.json<{ bills: { name: string; schedules: unknown[] }[] }>();
+    expect(bills.map((b) => [b.name, b.schedules.length])).toEqual([
+      ['Power', 0],
+      ['Rent', 1],
+    ]);
+    expect(fromSchedules(page.statements).length).toBeGreaterThan(0);
   });
 });
 

@@ -48,6 +48,8 @@ function runPg(bin: string, tool: string, args: string[]): string {
 export interface PgCluster {
   /** Superuser URL of the `postgres` database. */
   url: string;
+  /** The same database through the cluster's Unix socket (its directory, `-k`) instead of 127.0.0.1. */
+  socketUrl: string;
   version: string;
   /** Stops the server and deletes its files. */
   stop(): void;
@@ -105,6 +107,7 @@ export async function startPgCluster(options: PgClusterOptions = {}): Promise<Pg
   let stopped = false;
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    socketUrl: `postgres://postgres@/postgres?host=${encodeURIComponent(dir)}&port=${port}`,
     version,
     stop() {
       if (stopped) return;

@@ -36,6 +36,8 @@ export interface BillOverviewRow extends BillRow {
   next_due: string | null;
   /** How many entities the search selects, the page's and the others. */
   total: number | string;
+  /** 1 when the entity has a schedule (one seek in `schedules_bill`): only those entities' schedules are read. */
+  scheduled: number | string;
 }
 
 /** `%`, `_` and the escape character itself match literally. */
@@ -109,7 +111,7 @@ export class BillsRepository extends Repository {
 
   /**
    * The page as one statement, each row with the number of entities the search selects (`total`, counted before the
-   * limit). The next due date is a correlated seek per entity; unless the page is sorted by it, it is read only for
+   * limit) and whether it has a schedule (`scheduled`). The next due date is a correlated seek per entity; unless the page is sorted by it, it is read only for
    * the page's rows (after the limit), not for every entity the search selects.
    */
   overviewPageQuery(ledgerId: number, search: BillOverviewSearch): RawBuilder<BillOverviewRow> {
@@ -148,7 +150,9 @@ export class BillsRepository extends Repository {
         where ${this.overviewWhere(ledgerId, search)}
       ),
       p as (select o.*, count(*) over () as total from o order by ${order('o')} limit ${search.limit} offset ${search.offset})
-      select p.*${early ? sql`` : sql`, ${nextDue('p')} as next_due`} from p order by ${order('p')}`;
+      select p.*${early ? sql`` : sql`, ${nextDue('p')} as next_due`},
+        case when exists (select 1 from schedules s where s.bill_id = p.id) then 1 else 0 end as scheduled
+      from p order by ${order('p')}`;
   }
 
   /** The schedules of these entities, by entity then id. */

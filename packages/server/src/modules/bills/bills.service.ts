@@ -58,7 +58,9 @@ export class BillsService implements RecycleIntents<BillChange, Bill> {
     const total = rows[0] ? Number(rows[0].total) : offset === 0 ? 0 : await this.repo.overviewCount(ledgerId, search);
     // By entity, in the order read (by id): one pass over the page's schedules, not one per entity.
     const schedules = new Map<number, ScheduleRow[]>();
-    const pageSchedules = await this.repo.schedulesOf(rows.map((row) => row.id));
+    const pageSchedules = await this.repo.schedulesOf(
+      rows.filter((row) => Number(row.scheduled) === 1).map((row) => row.id),
+    );
     const estimates = await this.repo.scheduleEstimates(pageSchedules);
     for (const s of pageSchedules) {
       const list = schedules.get(s.bill_id);
