@@ -1,3 +1,5 @@
+import { nextTurn } from './turns.ts';
+
 /**
  * The first position in `[0, length)` at which `atOrAfter` holds, for a test that is false up to some position and
  * true from there on: the one binary search, for the ledger index's slots, due days and sort orders, a schedule's
@@ -24,4 +26,54 @@ export function firstAtOrAfter<T extends number | string>(
   length = sorted.length,
 ): number {
   return firstWhere(length, (position) => (sorted[position] as T) >= value);
+}
+
+/** Elements a sort moves between two turns of the event loop (a few milliseconds of work). */
+const SORT_SLICE = 1 << 16;
+
+/**
+ * `items` sorted by `compare`, stably (equal items keep their order), in a new array: a bottom-up merge sort, sorted
+ * runs of 32 first, that gives the event loop a turn after every 65,536 elements it moves, so sorting a million
+ * numbers never holds the process for more than a few milliseconds at a time.
+ */
+export async function sortInTurns(items: Int32Array, compare: (a: number, b: number) => number): Promise<Int32Array> {
+  const n = items.length;
+  let from = items.slice();
+  let to = new Int32Array(n);
+  const RUN = 32;
+  for (let lo = 0; lo < n; lo += RUN) {
+    const hi = Math.min(lo + RUN, n);
+    for (let i = lo + 1; i < hi; i++) {
+      const item = from[i] as number;
+      let j = i;
+      while (j > lo && compare(item, from[j - 1] as number) < 0) {
+        from[j] = from[j - 1] as number;
+        j--;
+      }
+      from[j] = item;
+    }
+  }
+  let moved = 0;
+  for (let width = RUN; width < n; width *= 2) {
+    for (let lo = 0; lo < n; lo += 2 * width) {
+      const mid = Math.min(lo + width, n);
+      const hi = Math.min(lo + 2 * width, n);
+      let i = lo;
+      let j = mid;
+      let k = lo;
+      while (i < mid && j < hi) {
+        // The left run's item first unless the right one is strictly smaller: that keeps the sort stable.
+        to[k++] = compare(from[j] as number, from[i] as number) < 0 ? (from[j++] as number) : (from[i++] as number);
+      }
+      while (i < mid) to[k++] = from[i++] as number;
+      while (j < hi) to[k++] = from[j++] as number;
+      moved += hi - lo;
+      if (moved >= SORT_SLICE) {
+        moved = 0;
+        await nextTurn();
+      }
+    }
+    [from, to] = [to, from];
+  }
+  return from;
 }

@@ -1,6 +1,6 @@
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { firstAtOrAfter } from '../../lib/sorted.ts';
+import { firstAtOrAfter, sortInTurns } from '../../lib/sorted.ts';
 import { nextTurn } from '../../lib/turns.ts';
 import {
   ARCHIVED,
@@ -23,6 +23,28 @@ import {
 } from './ledger-index-columns.ts';
 import { descriptionBytes, entityBytes } from './ledger-index-size.ts';
 import { attachmentCounts, SORT_COLUMNS, type SortColumn } from './scope-sql.ts';
+
+/** `due_sort` of an invoice without a due date (migration `2026-11-29T00-00_due_dates`): after every date. */
+const NO_DUE_SORT = day('9999-12-31');
+
+/**
+ * The sort columns whose order the index works out from its own columns rather than read from the database: numbers,
+ * flags and days (an ISO date's text order is its day's), each exactly the value the database sorts by, so the order
+ * comes out as `ORDER BY column, invoice_number` does. The entity's name key, the description and the category are
+ * text, which the database's collation orders: those are read (`readOrder`).
+ */
+const OWN_KEYS: Partial<Record<SortColumn, (c: Columns, slot: number) => number>> = {
+  invoice_number: (c, s) => c.invoice[s] as number,
+  date: (c, s) => c.date[s] as number,
+  // 'INCOMING' before 'OUTGOING'.
+  flow: (c, s) => ((c.flags[s] as number) & INCOMING ? 0 : 1),
+  amount_cents: (c, s) => c.amount[s] as number,
+  pay_state: (c, s) => c.pay[s] as number,
+  balance_cents: (c, s) => Math.max((c.amount[s] as number) - (c.paid[s] as number), 0),
+  internal: (c, s) => ((c.flags[s] as number) & INTERNAL ? 1 : 0),
+  archived: (c, s) => ((c.flags[s] as number) & ARCHIVED ? 1 : 0),
+  due_sort: (c, s) => (c.due[s] === NO_DUE ? NO_DUE_SORT : (c.due[s] as number)),
+};
 
 /**
  * The ledger index's storage (`LedgerIndex` in ledger-index.ts adds the reads): the columns read from the
@@ -223,7 +245,7 @@ export abstract class LedgerIndexStore {
     await this.loadAttachments();
     within();
     for (const column of new Set(Object.values(SORT_COLUMNS))) {
-      await this.readOrder(column);
+      await (OWN_KEYS[column] ? this.ownOrder(column, OWN_KEYS[column]) : this.readOrder(column));
       within();
     }
   }
@@ -562,7 +584,23 @@ export abstract class LedgerIndexStore {
   }
 
   /**
-   * Reads `ORDER BY column, invoice_number` from the database in keyset chunks. Invoices written meanwhile may
+   * `ORDER BY column, invoice_number` worked out from the index's own columns (`OWN_KEYS`): the live slots sorted by
+   * the column's key, then by invoice number, in turns of the event loop.
+   */
+  private async ownOrder(column: SortColumn, key: (c: Columns, slot: number) => number): Promise<void> {
+    const c = this.cols;
+    const live = new Int32Array(this.n);
+    let length = 0;
+    for (let slot = 0; slot < this.n; slot++) if ((c.flags[slot] as number) & LIVE) live[length++] = slot;
+    const order = await sortInTurns(
+      live.subarray(0, length),
+      (a, b) => key(c, a) - key(c, b) || (c.invoice[a] as number) - (c.invoice[b] as number),
+    );
+    this.orders.set(column, order);
+  }
+
+  /**
+   * Reads `ORDER BY column, invoice_number` from the database in keyset chunks (the text columns, `OWN_KEYS` says why). Invoices written meanwhile may
    * be missing, doubled or out of place: they are in the change log above `version`, and `catchUp` moves them.
    */
   private async readOrder(column: SortColumn): Promise<void> {
