@@ -47,7 +47,7 @@ const notVersion = (key: string, value: unknown) => (key === 'version' ? undefin
  * One ledger's invoices as columns in memory (docs/decisions/0405-ledger-index.md): what every filter, sort,
  * count and stats figure reads, a few dozen bytes per invoice. A request's scope becomes a mask in one pass
  * over the columns; a page is a walk of the sort's order (slots in the database's own `ORDER BY`) over the
- * mask; the stats sum the masked slots. Only the 100 rows of a page are then read from the database, by id.
+ * mask; the stats sum the masked slots. A page's rows are then built from the columns (`entryRow`), with no query.
  *
  * Slots follow invoice ids (ascending), so a changed invoice is found by binary search and a new one appended.
  * The index is exact as of `version`, the ledger's data version (migration `2026-11-29T02-00_entry_changes`):

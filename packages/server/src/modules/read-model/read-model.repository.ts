@@ -49,7 +49,7 @@ import { ENTRY_SUM_NAMES, ENTRY_SUMS } from './sums.ts';
 /**
  * Step 4 of the read model: the rows and sums come back. One repository for every read of a set of invoices:
  * the list's total and page, the export's rows and the stats' sums. Each is answered by the ledger's index
- * when it is ready (ledger-index.ts: the scope as a mask over columns in memory, then the page's rows by id),
+ * when it is ready (ledger-index.ts: the scope as a mask over columns in memory, the page's rows from its columns),
  * else by the plan's choices run as SQL.
  */
 
