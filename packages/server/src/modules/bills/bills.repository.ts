@@ -111,8 +111,9 @@ export class BillsRepository extends Repository {
 
   /**
    * The page as one statement, each row with the number of entities the search selects (`total`, counted before the
-   * limit) and whether it has a schedule (`scheduled`). The next due date is a correlated seek per entity; unless the page is sorted by it, it is read only for
-   * the page's rows (after the limit), not for every entity the search selects.
+   * limit) and whether it has a schedule (`scheduled`). The next due date is a correlated seek per entity; unless the
+   * page is sorted by it, it is read only for the page's rows (after the limit), not for every entity the search
+   * selects.
    */
   overviewPageQuery(ledgerId: number, search: BillOverviewSearch): RawBuilder<BillOverviewRow> {
     const dir = sql.raw(search.sortOrder === 'desc' ? 'desc' : 'asc');

@@ -2,16 +2,13 @@ import { addDays } from '@billfold/contract/dates';
 import { sql } from 'kysely';
 import { type Db, readAside } from '../../db/database.ts';
 import { Repository } from '../../db/repository.ts';
-import { ENTRY_VIEW_COLUMNS, type EntryView } from '../entries/entry.mapper.ts';
+import { ENTRY_VIEW_COLUMNS, type OwedEntryView } from '../entries/entry.mapper.ts';
 import { PAY_STATE } from '../payment-totals/payment-totals.ts';
 import type { OwedDay } from '../read-model/groups.ts';
 import type { LedgerAt, LedgerIndexes } from '../read-model/ledger-indexes.ts';
 import { scheduleEstimates } from '../schedules/schedule-estimate.ts';
 import { SchedulesRepository } from '../schedules/schedules.repository.ts';
 import { OCCURRENCE_COLUMNS, pendingOccurrences, type ScheduledOccurrence } from './scheduled.ts';
-
-/** An invoice of the due reads: the entry view and what is still owed on it, in cents. */
-export type DueRow = EntryView & { balance_cents: number };
 
 /** Counts and owed sums of one window of due dates, in cents. */
 export interface DueTotals {
@@ -110,7 +107,7 @@ export class DueRepository extends Repository {
    * The first `limit` invoices due in `[from, to]` (from the beginning when `from` is null), soonest first: built
    * from the ledger's index when it is ready (no query), else one range read of the index below.
    */
-  async firstDue(ledger: LedgerAt, from: string | null, to: string, limit: number): Promise<DueRow[]> {
+  async firstDue(ledger: LedgerAt, from: string | null, to: string, limit: number): Promise<OwedEntryView[]> {
     const indexed = await this.indexes?.read(ledger.id, (index) => index.firstDue(from, to, limit), ledger.version);
     if (indexed) return indexed.value;
     return this.firstDueQuery(ledger.id, from, to, limit).execute();

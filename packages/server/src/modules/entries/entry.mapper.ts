@@ -25,6 +25,9 @@ export type EntryView = Pick<
   | 'estimated'
 >;
 
+/** The entry view with what is still owed on the invoice, in cents: the due reads' rows. */
+export type OwedEntryView = EntryView & Pick<EntryRow, 'balance_cents'>;
+
 /**
  * The columns `toEntry` reads; select exactly these for any entry response. Plus `due_sort`, the Due sort's key,
  * which keyset paging reads off the last row like every other sort column.

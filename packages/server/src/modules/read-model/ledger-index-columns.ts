@@ -75,6 +75,11 @@ export const COLUMN_TYPES = {
   estimate: Float64Array,
 } as const;
 export type Columns = { [K in keyof typeof COLUMN_TYPES]: InstanceType<(typeof COLUMN_TYPES)[K]> };
+
+/** What is still owed on the invoice in `slot`, in cents: `derivePayment`'s balance, the stored `balance_cents`. */
+export function owedCentsOf(c: Columns, slot: number): number {
+  return Math.max((c.amount[slot] as number) - (c.paid[slot] as number), 0);
+}
 /** Scopes whose masks each index keeps (`LedgerIndex.match`): a byte per slot each. */
 export const MATCH_MASKS = 4;
 

@@ -19,6 +19,7 @@ import {
   MIXED,
   NO_DUE,
   NO_METHOD,
+  owedCentsOf,
   Shares,
 } from './ledger-index-columns.ts';
 import { descriptionBytes, entityBytes } from './ledger-index-size.ts';
@@ -40,7 +41,7 @@ const OWN_KEYS: Partial<Record<SortColumn, (c: Columns, slot: number) => number>
   flow: (c, s) => ((c.flags[s] as number) & INCOMING ? 0 : 1),
   amount_cents: (c, s) => c.amount[s] as number,
   pay_state: (c, s) => c.pay[s] as number,
-  balance_cents: (c, s) => Math.max((c.amount[s] as number) - (c.paid[s] as number), 0),
+  balance_cents: owedCentsOf,
   internal: (c, s) => ((c.flags[s] as number) & INTERNAL ? 1 : 0),
   archived: (c, s) => ((c.flags[s] as number) & ARCHIVED ? 1 : 0),
   due_sort: (c, s) => (c.due[s] === NO_DUE ? NO_DUE_SORT : (c.due[s] as number)),
@@ -600,8 +601,9 @@ export abstract class LedgerIndexStore {
   }
 
   /**
-   * Reads `ORDER BY column, invoice_number` from the database in keyset chunks (the text columns, `OWN_KEYS` says why). Invoices written meanwhile may
-   * be missing, doubled or out of place: they are in the change log above `version`, and `catchUp` moves them.
+   * Reads `ORDER BY column, invoice_number` from the database in keyset chunks: the text columns (`OWN_KEYS` says
+   * why). Invoices written meanwhile may be missing, doubled or out of place: they are in the change log above
+   * `version`, and `catchUp` moves them.
    */
   private async readOrder(column: SortColumn): Promise<void> {
     let out = new Int32Array(this.n + 1024);

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { firstAtOrAfter, firstWhere } from '../../lib/sorted.ts';
-import type { EntryView } from '../entries/entry.mapper.ts';
+import type { OwedEntryView } from '../entries/entry.mapper.ts';
 import { PAY_STATE } from '../payment-totals/payment-totals.ts';
 import type { EntryGroup, MethodGroup, MonthGroup, OpenInvoiceRow, OwedDay, Side } from './groups.ts';
 import {
@@ -20,6 +20,7 @@ import {
   monthOfDay,
   NO_DUE,
   NO_METHOD,
+  owedCentsOf,
 } from './ledger-index-columns.ts';
 import { LedgerIndexStore, type ReadSavedArray, type SavedLists } from './ledger-index-store.ts';
 import { type EntryScope, FILTERS, type IndexConditions, type IndexLookups, sets, UNBOUNDED } from './scope.ts';
@@ -322,7 +323,7 @@ export class LedgerIndex extends LedgerIndexStore {
    * The live invoice in `slot` as `toEntry` reads it from `entries` (`ENTRY_VIEW_COLUMNS`), with what is still owed
    * on it: the list's page, the due summary's first invoices and the export are built from the columns, with no query.
    */
-  entryRow(slot: number): EntryView & { balance_cents: number } {
+  entryRow(slot: number): OwedEntryView {
     const c = this.cols;
     const f = c.flags[slot] as number;
     const bill = this.bills[c.bill[slot] as number];
@@ -338,7 +339,7 @@ export class LedgerIndex extends LedgerIndexStore {
       services: this.services[c.service[slot] as number] ?? '',
       due_date: c.due[slot] === NO_DUE ? null : isoDay(c.due[slot] as number),
       paid_cents: c.paid[slot] as number,
-      balance_cents: this.owedCents(slot),
+      balance_cents: owedCentsOf(this.cols, slot),
       pay_state: c.pay[slot] as number,
       internal: f & INTERNAL ? 1 : 0,
       archived: f & ARCHIVED ? 1 : 0,
@@ -410,7 +411,7 @@ export class LedgerIndex extends LedgerIndexStore {
         toCollect.push(toCollect[toCollect.length - 1] as number);
       }
       const sums = (flags[slot] as number) & INCOMING ? toCollect : toPay;
-      sums[sums.length - 1] = (sums[sums.length - 1] as number) + this.owedCents(slot);
+      sums[sums.length - 1] = (sums[sums.length - 1] as number) + owedCentsOf(this.cols, slot);
     }
     start.push(slots.length);
     this.owed = {
@@ -474,7 +475,7 @@ export class LedgerIndex extends LedgerIndexStore {
    * The first `limit` unpaid invoices of active entities due from `from` (from the beginning when null) to `to`,
    * by due date and then invoice number, as `DueRepository.firstDueQuery` reads them: the due summary's lists.
    */
-  firstDue(from: string | null, to: string, limit: number): (EntryView & { balance_cents: number })[] {
+  firstDue(from: string | null, to: string, limit: number): OwedEntryView[] {
     const owed = this.owedSlots();
     const [lo, hi] = this.owedDays(owed, from === null ? Number.NEGATIVE_INFINITY : day(from), day(to));
     const out: number[] = [];
@@ -484,7 +485,10 @@ export class LedgerIndex extends LedgerIndexStore {
     return out.map((slot) => this.entryRow(slot));
   }
 
-  /** The first `k` slots of `owed.slots[begin .. end)` (one due day) by invoice number: an insertion into a list of at most `k`. */
+  /**
+   * The first `k` slots of `owed.slots[begin .. end)` (one due day) by invoice number: an insertion into a list of
+   * at most `k`.
+   */
   private firstByNumber(owed: Owed, begin: number, end: number, k: number): number[] {
     const { invoice } = this.cols;
     const first: number[] = [];
@@ -500,11 +504,6 @@ export class LedgerIndex extends LedgerIndexStore {
     return first;
   }
 
-  /** What is still owed on the invoice in `slot`, in cents: `derivePayment`'s balance. */
-  private owedCents(slot: number): number {
-    return Math.max((this.cols.amount[slot] as number) - (this.cols.paid[slot] as number), 0);
-  }
-
   /** An open invoice of `owedByDay` as the SQL read gives it. */
   private openInvoice(slot: number): OpenInvoiceRow {
     const c = this.cols;
@@ -517,7 +516,7 @@ export class LedgerIndex extends LedgerIndexStore {
       due_date: isoDay(c.due[slot] as number),
       flow: (c.flags[slot] as number) & INCOMING ? 'INCOMING' : 'OUTGOING',
       services: this.services[c.service[slot] as number] ?? '',
-      balance_cents: this.owedCents(slot),
+      balance_cents: owedCentsOf(this.cols, slot),
     };
   }
 
