@@ -3,7 +3,13 @@ import { type CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../src/db/database.ts';
 import { DueRepository } from '../src/modules/due/due.repository.ts';
-import { invoicesAfter, livePaymentsAfter, predecessors } from '../src/modules/read-model/ledger-index-store.ts';
+import {
+  distinctTexts,
+  invoicesAfter,
+  livePaymentsAfter,
+  predecessors,
+  TEXT_SORT_COLUMNS,
+} from '../src/modules/read-model/ledger-index-store.ts';
 import { ReadModelRepository } from '../src/modules/read-model/read-model.repository.ts';
 import { toScope } from '../src/modules/read-model/scope.ts';
 import { type EntrySort, SORT_COLUMNS } from '../src/modules/read-model/scope-sql.ts';
@@ -226,6 +232,11 @@ describe('SQLite query plans of the invoice list', () => {
       const invoices = (await plan(invoicesAfter(t.app.db, owner, 0))).join(' | ');
       const payments = (await plan(livePaymentsAfter(t.app.db, owner, 0))).join(' | ');
       for (const details of [invoices, payments]) expect(details).not.toMatch(/TEMP B-TREE|SCAN (entries|payments)\b/);
+      for (const column of TEXT_SORT_COLUMNS) {
+        const details = (await plan(distinctTexts(t.app.db, owner, column))).join(' | ');
+        expect(details, column).toMatch(/SEARCH entries USING (COVERING )?INDEX entries_live_/);
+        expect(details, column).not.toMatch(/TEMP B-TREE|SCAN entries\b/);
+      }
       if (owner === small) {
         expect(invoices).toMatch(/SEARCH entries USING INDEX entries_ledger_id \(ledger_id=\? AND id>\?\)/);
         expect(payments).toMatch(
@@ -350,6 +361,20 @@ describe.runIf(dialects.includes('postgres'))('PostgreSQL query plans of the inv
       expect(
         all.some((n) => n['Node Type'] === 'Seq Scan' || n['Node Type'] === 'Sort'),
         summary,
+      ).toBe(false);
+    }
+    // The text orders' distinct values: a walk of the column's own index, each value once. (For a ledger that is
+    // nearly the whole table PostgreSQL rightly reads the table and sorts the few distinct values.)
+    for (const column of TEXT_SORT_COLUMNS) {
+      const all = await plan(distinctTexts(t.app.db, small, column));
+      const summary = all.map((n) => `${n['Node Type']} ${n['Index Name'] ?? n['Relation Name'] ?? ''}`).join(' | ');
+      expect(
+        all.some((n) => n['Node Type'] === 'Index Only Scan' && /^entries_live_/.test(n['Index Name'] ?? '')),
+        `${column}: ${summary}`,
+      ).toBe(true);
+      expect(
+        all.some((n) => n['Node Type'] === 'Seq Scan' || n['Node Type'] === 'Sort'),
+        `${column}: ${summary}`,
       ).toBe(false);
     }
   });

@@ -29,12 +29,12 @@ import { attachmentCounts, SORT_COLUMNS, type SortColumn } from './scope-sql.ts'
 const NO_DUE_SORT = day('9999-12-31');
 
 /**
- * The sort columns whose order the index works out from its own columns rather than read from the database: numbers,
- * flags and days (an ISO date's text order is its day's), each exactly the value the database sorts by, so the order
- * comes out as `ORDER BY column, invoice_number` does. The entity's name key, the description and the category are
- * text, which the database's collation orders: those are read (`readOrder`).
+ * The sort columns whose order the index works out from its own columns alone: numbers, flags and days (an ISO date's
+ * text order is its day's), each exactly the value the database sorts by, so the order comes out as `ORDER BY column,
+ * invoice_number` does. The text columns (`TEXT_KEYS`) are ordered by the database's collation, which only the
+ * database knows: it ranks their distinct values (`rankedOrder`).
  */
-const OWN_KEYS: Partial<Record<SortColumn, (c: Columns, slot: number) => number>> = {
+const OWN_KEYS: Record<Exclude<SortColumn, TextColumn>, (c: Columns, slot: number) => number> = {
   invoice_number: (c, s) => c.invoice[s] as number,
   date: (c, s) => c.date[s] as number,
   // 'INCOMING' before 'OUTGOING'.
@@ -46,6 +46,28 @@ const OWN_KEYS: Partial<Record<SortColumn, (c: Columns, slot: number) => number>
   archived: (c, s) => ((c.flags[s] as number) & ARCHIVED ? 1 : 0),
   due_sort: (c, s) => (c.due[s] === NO_DUE ? NO_DUE_SORT : (c.due[s] as number)),
 };
+
+/**
+ * The text sort columns: per column, the slot's value as a number (`of`) and the text each number stands for
+ * (`texts`), from the index's own lists.
+ */
+type TextColumn = 'bill_name_key' | 'services' | 'category';
+interface TextKey {
+  of: (c: Columns, slot: number) => number;
+  texts: (lists: TextLists) => readonly string[];
+}
+interface TextLists {
+  bills: readonly { nameKey: string }[];
+  services: readonly string[];
+  categories: readonly string[];
+}
+const TEXT_KEYS: Record<TextColumn, TextKey> = {
+  bill_name_key: { of: (c, s) => c.bill[s] as number, texts: (l) => l.bills.map((b) => b.nameKey) },
+  services: { of: (c, s) => c.service[s] as number, texts: (l) => l.services },
+  category: { of: (c, s) => c.category[s] as number, texts: (l) => l.categories },
+};
+const isText = (column: SortColumn): column is TextColumn => column in TEXT_KEYS;
+export const TEXT_SORT_COLUMNS = Object.keys(TEXT_KEYS) as TextColumn[];
 
 /**
  * The ledger index's storage (`LedgerIndex` in ledger-index.ts adds the reads): the columns read from the
@@ -106,6 +128,19 @@ export const livePaymentsAfter = (db: Kysely<Database>, ledgerId: number, after:
     .where('recycled_at', 'is', null)
     .orderBy('id')
     .limit(LOAD_CHUNK);
+
+/**
+ * The distinct live values of a text sort column in the database's order (`rankedOrder`): a walk of the column's
+ * index `entries_live_<column>` (test/query-plan.test.ts).
+ */
+export const distinctTexts = (db: Kysely<Database>, ledgerId: number, column: SortColumn) =>
+  db
+    .selectFrom('entries')
+    .select(sql.ref<string>(column).as('text'))
+    .distinct()
+    .where('ledger_id', '=', ledgerId)
+    .where('recycled_at', 'is', null)
+    .orderBy('text');
 
 interface EntryIndexRow {
   id: number;
@@ -246,7 +281,7 @@ export abstract class LedgerIndexStore {
     await this.loadAttachments();
     within();
     for (const column of new Set(Object.values(SORT_COLUMNS))) {
-      await (OWN_KEYS[column] ? this.ownOrder(column, OWN_KEYS[column]) : this.readOrder(column));
+      await (isText(column) ? this.rankedOrder(column, TEXT_KEYS[column]) : this.ownOrder(column, OWN_KEYS[column]));
       within();
     }
   }
@@ -601,43 +636,19 @@ export abstract class LedgerIndexStore {
   }
 
   /**
-   * Reads `ORDER BY column, invoice_number` from the database in keyset chunks: the text columns (`OWN_KEYS` says
-   * why). Invoices written meanwhile may be missing, doubled or out of place: they are in the change log above
-   * `version`, and `catchUp` moves them.
+   * `ORDER BY column, invoice_number` of a text column: the database ranks the column's distinct live values in its
+   * collation (`distinctTexts`: one statement, which returns each value once), and
+   * the live slots are sorted by their value's rank, then by invoice number, as `ownOrder` sorts. Equal texts share a
+   * rank, as `ORDER BY` ties them. A text the database did not rank was written after the slot's row was read, so
+   * after `version`: the invoice is in the change log, and `catchUp` moves it to its place.
    */
-  private async readOrder(column: SortColumn): Promise<void> {
-    let out = new Int32Array(this.n + 1024);
-    let length = 0;
-    let after: { value: unknown; invoice: number } | null = null;
-    for (;;) {
-      let q = this.db
-        .selectFrom('entries')
-        .select(['id', 'invoice_number', sql.ref<unknown>(column).as('key')])
-        .where('ledger_id', '=', this.ledgerId)
-        .where('recycled_at', 'is', null);
-      if (after) {
-        const { value, invoice } = after;
-        q = q.where(({ eb, refTuple, tuple }) =>
-          eb(refTuple(column, 'invoice_number'), '>', tuple(value as never, invoice)),
-        );
-      }
-      const rows = await q.orderBy(column).orderBy('invoice_number').limit(LOAD_CHUNK).execute();
-      for (const r of rows) {
-        const slot = this.find(Number(r.id));
-        if (slot < 0) continue;
-        if (length === out.length) {
-          const bigger = new Int32Array(out.length * 2);
-          bigger.set(out);
-          out = bigger;
-        }
-        out[length++] = slot;
-      }
-      const last = rows[rows.length - 1];
-      if (!last || rows.length < LOAD_CHUNK) break;
-      after = { value: last.key, invoice: Number(last.invoice_number) };
-      await nextTurn();
-    }
-    this.orders.set(column, out.slice(0, length));
+  private async rankedOrder(column: SortColumn, key: TextKey): Promise<void> {
+    const rows = await distinctTexts(this.db, this.ledgerId, column).execute();
+    const rankOf = new Map<string, number>();
+    for (const [i, r] of rows.entries()) rankOf.set(r.text, i);
+    const { bills, services, categories } = this;
+    const rank = Int32Array.from(key.texts({ bills, services, categories }), (text) => rankOf.get(text) ?? -1);
+    await this.ownOrder(column, (c, slot) => rank[key.of(c, slot)] as number);
   }
 
   /**
