@@ -1,4 +1,5 @@
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
+import { readAside } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { firstAtOrAfter, sortInTurns } from '../../lib/sorted.ts';
 import { nextTurn } from '../../lib/turns.ts';
@@ -643,7 +644,8 @@ export abstract class LedgerIndexStore {
    * after `version`: the invoice is in the change log, and `catchUp` moves it to its place.
    */
   private async rankedOrder(column: SortColumn, key: TextKey): Promise<void> {
-    const rows = await distinctTexts(this.db, this.ledgerId, column).execute();
+    // On SQLite's reader thread: a large ledger's walk must not hold the event loop.
+    const rows = await readAside(this.db, distinctTexts(this.db, this.ledgerId, column));
     const rankOf = new Map<string, number>();
     for (const [i, r] of rows.entries()) rankOf.set(r.text, i);
     const { bills, services, categories } = this;
