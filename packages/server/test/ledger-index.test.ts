@@ -276,6 +276,34 @@ describe.each(dialects)('loading and keeping ledger indexes on %s', (dialect) =>
   });
 });
 
+describe.each(dialects)('a small ledger’s load on %s', (dialect) => {
+  let t: TestApp;
+  afterAll(() => t.close());
+
+  it('reads its invoices and its payments in one statement each, and no sort order row by row', async () => {
+    const statements: string[] = [];
+    t = await createTestApp(dialect, {}, { onStatement: (sql) => statements.push(sql) });
+    const api = { app: t.app, session: await signUp(t.app) };
+    const bill = await createBill(api, { name: 'Waterworks' });
+    for (let i = 0; i < 3; i++) {
+      const entry = await createEntry(api, { billId: bill.id, amount: 10 + i, services: `meter ${i}` });
+      await createPayment(api, { entryId: entry.entryId, amount: 5 });
+    }
+    statements.length = 0;
+    const res = await uncachedGet(t.app, api, '/entries/stats');
+    expect(res.timing).toBe('ledger;desc=index');
+    const chunks = (table: string) =>
+      statements.filter((q) => new RegExp(`from "${table}" where "ledger_id" = .* and "id" > `).test(q));
+    // A chunk shorter than a whole one is the last: no statement to find the end.
+    expect(chunks('entries')).toHaveLength(1);
+    expect(chunks('payments')).toHaveLength(1);
+    // Orders come from the index's columns and the text orders' distinct values, never from their rows.
+    expect(statements.filter((q) => /order by .*"invoice_number" limit/.test(q) && /from "entries"/.test(q))).toEqual(
+      [],
+    );
+  });
+});
+
 describe.each(dialects)('the change log and the start-up preload on %s', (dialect) => {
   let t: TestApp;
   afterAll(() => t.close());

@@ -275,6 +275,8 @@ export abstract class LedgerIndexStore {
       if (!last) break;
       await this.writeRows(rows, []);
       within();
+      // A short chunk was the last: what is written after it is in the change log above `version`.
+      if (rows.length < LOAD_CHUNK) break;
       after = Number(last.id);
       await nextTurn();
     }
@@ -402,6 +404,7 @@ export abstract class LedgerIndexStore {
           this.shares.count[k - 1] = (this.shares.count[k - 1] as number) + 1;
         }
       }
+      if (rows.length < LOAD_CHUNK) break;
       after = Number(last.id);
       await nextTurn();
     }
