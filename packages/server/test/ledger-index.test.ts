@@ -5,7 +5,7 @@ import { buildApp } from '../src/app.ts';
 import { purgeRecycleBin } from '../src/jobs/recycle-purge.ts';
 import { DAY } from '../src/lib/time.ts';
 import { DataVersionRepository } from '../src/modules/read-model/data-version.repository.ts';
-import { DEFAULT_LEDGER_INDEX_OPTIONS } from '../src/modules/read-model/ledger-indexes.ts';
+import { DEFAULT_LEDGER_INDEX_OPTIONS, LedgerIndexes } from '../src/modules/read-model/ledger-indexes.ts';
 import { createTestApp, dialects, type TestApp, testConfig } from './helpers/app.ts';
 import { attach, pdfFile } from './helpers/attachments.ts';
 import { drawCombination, drawSourceOf, filterQuery } from './helpers/combinations.ts';
@@ -22,6 +22,7 @@ import {
 } from './helpers/domain.ts';
 import { signIn, signUp } from './helpers/factories.ts';
 import { random } from './helpers/random.ts';
+import { personalLedgerOf } from './helpers/seed.ts';
 
 /**
  * The ledger index catches up with every kind of write (docs/decisions/0405-ledger-index.md): after each one,
@@ -301,6 +302,42 @@ describe.each(dialects)('a small ledger’s load on %s', (dialect) => {
     expect(statements.filter((q) => /order by .*"invoice_number" limit/.test(q) && /from "entries"/.test(q))).toEqual(
       [],
     );
+  });
+});
+
+describe.each(dialects)('ledger indexes once the memory is full on %s', (dialect) => {
+  let t: TestApp;
+  afterAll(() => t.close());
+
+  it('a ledger asked for rarely is answered by SQL, not loaded in place of one asked for more', async () => {
+    t = await createTestApp(dialect);
+    const ledgers: number[] = [];
+    for (const name of ['busy', 'rare']) {
+      const api = { app: t.app, session: await signUp(t.app, { username: `memory-${name}` }) };
+      for (let i = 0; i < 3; i++) await createEntry(api, { amount: 3 + i });
+      ledgers.push(await personalLedgerOf(t.app.db, api.session.username));
+    }
+    const [busy, rare] = ledgers as [number, number];
+    let now = 1_000_000;
+    // Memory for about one small index (as above).
+    const indexes = new LedgerIndexes(
+      t.app.db,
+      new DataVersionRepository(t.app.db),
+      async () => 0,
+      { ...DEFAULT_LEDGER_INDEX_OPTIONS, maxBytes: 100_000 },
+      () => now,
+    );
+    const answered = async (ledgerId: number) => ((await indexes.read(ledgerId, () => true)) ? 'index' : 'sql');
+    for (let i = 0; i < 3; i++) expect(await answered(busy)).toBe('index');
+    now += 1_000;
+    // The memory is full: the rare ledger, asked for once, would push out one asked for three times.
+    expect(await answered(rare)).toBe('sql');
+    expect(await answered(busy)).toBe('index');
+    // Five minutes later the busy ledger is asked for no more: the rare one loads in its place.
+    now += 5 * 60_000;
+    expect(await answered(rare)).toBe('index');
+    expect(await answered(busy)).toBe('sql');
+    expect(await answered(rare)).toBe('index');
   });
 });
 

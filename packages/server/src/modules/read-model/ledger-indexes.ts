@@ -46,6 +46,14 @@ export const DEFAULT_LEDGER_INDEX_OPTIONS: LedgerIndexOptions = {
   savedDir: null,
 };
 
+/** A ledger's demand (`LedgerSlot.demand`) halves every minute it is not asked for. */
+const DEMAND_HALF_LIFE_MS = 60_000;
+/**
+ * With the memory full, a ledger without an index loads one only when it is asked for more than this many times as
+ * much as the index it would push out (`admits`).
+ */
+const ADMIT_OVER = 2;
+
 /**
  * A ledger as a request reads it: its id, and its data version as the request began when the request knows it
  * (the ledger group's hook reads it with the member check, plugins/ledger.ts; `request.ledger` is one).
@@ -59,6 +67,9 @@ interface LedgerSlot {
   index: LedgerIndex | null;
   loading: boolean;
   usedAt: number;
+  /** How much the ledger is asked for lately: one per read, halving every `DEMAND_HALF_LIFE_MS` (at `demandAt`). */
+  demand: number;
+  demandAt: number;
   /** Not before this instant: the next load after a failure or an index too large for the memory. */
   retryAt: number;
   /** One reader or catch-up at a time per ledger: reads never see an index half caught up. */
@@ -76,6 +87,11 @@ interface LedgerSlot {
  * evicted least recently used beyond `maxBytes`. When a ledger has no index ready, `read` returns null and the
  * repository answers from SQL: the index only ever makes a read faster, never different.
  */
+/** The slot's demand as of `now`. */
+function demandOf(slot: LedgerSlot, now: number): number {
+  return slot.demand * 2 ** (-(now - slot.demandAt) / DEMAND_HALF_LIFE_MS);
+}
+
 export class LedgerIndexes {
   private readonly ledgers = new Map<number, LedgerSlot>();
   /** The saved folder, opened at its first use (its `holder` file made then). */
@@ -157,8 +173,10 @@ export class LedgerIndexes {
     const now = this.now();
     if (slot.index && now - slot.usedAt > this.options.staleAfterMs) slot.index = null;
     slot.usedAt = now;
+    slot.demand = demandOf(slot, now) + 1;
+    slot.demandAt = now;
     if (slot.index) return true;
-    if (slot.loading || now < slot.retryAt) return false;
+    if (slot.loading || now < slot.retryAt || !this.admits(slot, now)) return false;
     const size = await this.ledgerSize(ledgerId);
     const load = this.load(ledgerId, slot);
     if (size >= this.options.loadInlineBelow) return false;
@@ -166,11 +184,35 @@ export class LedgerIndexes {
     return slot.index !== null;
   }
 
+  /**
+   * Whether a ledger without an index may load one now. While the indexes held leave room for one more of their
+   * average size, always. Once they fill the memory, a load pushes the least recently used index out, and many
+   * tenants asked for at random (more ledgers than fit) would have every request load one ledger and drop another:
+   * each load reads the whole ledger where SQL reads the page asked for. So the ledger loads only when it is asked
+   * for more than `ADMIT_OVER` times as much lately as that index; otherwise SQL answers it
+   * (docs/decisions/0405-ledger-index.md, "When the memory is full").
+   */
+  private admits(slot: LedgerSlot, now: number): boolean {
+    let held = 0;
+    let count = 0;
+    let victim: LedgerSlot | null = null;
+    for (const other of this.ledgers.values()) {
+      if (!other.index) continue;
+      held += other.index.bytes;
+      count++;
+      if (!victim || other.usedAt < victim.usedAt) victim = other;
+    }
+    if (!victim || held + held / count <= this.options.maxBytes) return true;
+    return demandOf(slot, now) > ADMIT_OVER * demandOf(victim, now);
+  }
+
   private track(ledgerId: number): LedgerSlot {
     const slot: LedgerSlot = {
       index: null,
       loading: false,
       usedAt: 0,
+      demand: 0,
+      demandAt: 0,
       retryAt: 0,
       queue: Promise.resolve(),
       answered: 'sql',
