@@ -5,7 +5,11 @@ import { buildApp } from '../src/app.ts';
 import { purgeRecycleBin } from '../src/jobs/recycle-purge.ts';
 import { DAY } from '../src/lib/time.ts';
 import { DataVersionRepository } from '../src/modules/read-model/data-version.repository.ts';
-import { DEFAULT_LEDGER_INDEX_OPTIONS, LedgerIndexes } from '../src/modules/read-model/ledger-indexes.ts';
+import {
+  DEFAULT_LEDGER_INDEX_OPTIONS,
+  LedgerIndexes,
+  LOADS_AT_ONCE,
+} from '../src/modules/read-model/ledger-indexes.ts';
 import { createTestApp, dialects, type TestApp, testConfig } from './helpers/app.ts';
 import { attach, pdfFile } from './helpers/attachments.ts';
 import { drawCombination, drawSourceOf, filterQuery } from './helpers/combinations.ts';
@@ -338,6 +342,43 @@ describe.each(dialects)('ledger indexes once the memory is full on %s', (dialect
     expect(await answered(rare)).toBe('index');
     expect(await answered(busy)).toBe('sql');
     expect(await answered(rare)).toBe('index');
+  });
+});
+
+describe.each(dialects)('loads at once on %s', (dialect) => {
+  let t: TestApp;
+  afterAll(() => t.close());
+
+  it('past LOADS_AT_ONCE loads under way, SQL answers a ledger without an index instead of one more load', async () => {
+    t = await createTestApp(dialect);
+    const ledgers: number[] = [];
+    for (let i = 0; i <= LOADS_AT_ONCE; i++) {
+      const api = { app: t.app, session: await signUp(t.app, { username: `turns-${i}` }) };
+      await createEntry(api, { amount: 7 });
+      ledgers.push(await personalLedgerOf(t.app.db, api.session.username));
+    }
+    const last = ledgers.pop() as number;
+    // The ledgers' sizes (the first step of a load) are given when the test says so.
+    let sized = () => {};
+    const sizes = new Promise<void>((resolve) => {
+      sized = resolve;
+    });
+    const indexes = new LedgerIndexes(
+      t.app.db,
+      new DataVersionRepository(t.app.db),
+      async () => {
+        await sizes;
+        return 1;
+      },
+      DEFAULT_LEDGER_INDEX_OPTIONS,
+    );
+    const answered = async (ledgerId: number) => ((await indexes.read(ledgerId, () => true)) ? 'index' : 'sql');
+    const loading = ledgers.map(answered);
+    expect(await answered(last)).toBe('sql');
+    sized();
+    expect(await Promise.all(loading)).toEqual(ledgers.map(() => 'index'));
+    // The turns are given back: the last ledger loads now.
+    expect(await answered(last)).toBe('index');
   });
 });
 

@@ -53,6 +53,12 @@ const DEMAND_HALF_LIFE_MS = 60_000;
  * much as the index it would push out (`admits`).
  */
 const ADMIT_OVER = 2;
+/**
+ * Loads that run at once. Loads share the one thread with the requests: fifty started together all end after fifty
+ * loads' time, and each request waiting for one waits that long; past this many, SQL answers the request instead
+ * (docs/decisions/0405-ledger-index.md, "Loads at once").
+ */
+export const LOADS_AT_ONCE = 4;
 
 /**
  * A ledger as a request reads it: its id, and its data version as the request began when the request knows it
@@ -94,6 +100,8 @@ function demandOf(slot: LedgerSlot, now: number): number {
 
 export class LedgerIndexes {
   private readonly ledgers = new Map<number, LedgerSlot>();
+  /** Loads under way, or about to start (`LOADS_AT_ONCE`). */
+  private loads = 0;
   /** The saved folder, opened at its first use (its `holder` file made then). */
   private savedFolder: Promise<SavedFolder> | null = null;
 
@@ -176,9 +184,20 @@ export class LedgerIndexes {
     slot.demand = demandOf(slot, now) + 1;
     slot.demandAt = now;
     if (slot.index) return true;
-    if (slot.loading || now < slot.retryAt || !this.admits(slot, now)) return false;
-    const size = await this.ledgerSize(ledgerId);
-    const load = this.load(ledgerId, slot);
+    if (slot.loading || now < slot.retryAt || this.loads >= LOADS_AT_ONCE || !this.admits(slot, now)) return false;
+    // The load's turn is taken before the size is read, so that requests meanwhile count it.
+    this.loads++;
+    let size: number;
+    try {
+      size = await this.ledgerSize(ledgerId);
+    } catch (err) {
+      this.loads--;
+      throw err;
+    }
+    const load = this.load(ledgerId, slot).finally(() => {
+      this.loads--;
+    });
+    // A small ledger's request waits for its load; a large one's goes on by SQL while it loads.
     if (size >= this.options.loadInlineBelow) return false;
     await load;
     return slot.index !== null;
@@ -381,7 +400,12 @@ export class LedgerIndexes {
     for (const ledgerId of await this.versions.ledgersByRecentSignIn()) {
       const slot = this.ledgers.get(ledgerId) ?? this.track(ledgerId);
       slot.usedAt = this.now();
-      if (!slot.index) await this.load(ledgerId, slot);
+      if (!slot.index) {
+        this.loads++;
+        await this.load(ledgerId, slot).finally(() => {
+          this.loads--;
+        });
+      }
       if (this.heldBytes() >= this.options.maxBytes) break;
     }
   }
