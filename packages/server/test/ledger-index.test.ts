@@ -8,6 +8,7 @@ import { DataVersionRepository } from '../src/modules/read-model/data-version.re
 import {
   DEFAULT_LEDGER_INDEX_OPTIONS,
   LedgerIndexes,
+  type LedgerIndexOptions,
   LOADS_AT_ONCE,
 } from '../src/modules/read-model/ledger-indexes.ts';
 import { createTestApp, dialects, type TestApp, testConfig } from './helpers/app.ts';
@@ -309,29 +310,41 @@ describe.each(dialects)('a small ledger’s load on %s', (dialect) => {
   });
 });
 
-describe.each(dialects)('ledger indexes once the memory is full on %s', (dialect) => {
+describe.each(dialects)('the indexes of many ledgers on %s', (dialect) => {
   let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+  });
   afterAll(() => t.close());
 
-  it('a ledger asked for rarely is answered by SQL, not loaded in place of one asked for more', async () => {
-    t = await createTestApp(dialect);
+  /** The personal ledgers of `count` new users, each with three invoices. */
+  async function ledgersOf(prefix: string, count: number): Promise<number[]> {
     const ledgers: number[] = [];
-    for (const name of ['busy', 'rare']) {
-      const api = { app: t.app, session: await signUp(t.app, { username: `memory-${name}` }) };
-      for (let i = 0; i < 3; i++) await createEntry(api, { amount: 3 + i });
+    for (let i = 0; i < count; i++) {
+      const api = { app: t.app, session: await signUp(t.app, { username: `${prefix}-${i}` }) };
+      for (let j = 0; j < 3; j++) await createEntry(api, { amount: 3 + j });
       ledgers.push(await personalLedgerOf(t.app.db, api.session.username));
     }
-    const [busy, rare] = ledgers as [number, number];
-    let now = 1_000_000;
-    // Memory for about one small index (as above).
+    return ledgers;
+  }
+  /** Ledger indexes of their own, with their sizes of ledgers and their clock. */
+  function indexesWith(options: Partial<LedgerIndexOptions>, ledgerSize = async () => 0, now = Date.now) {
+    const versions = new DataVersionRepository(t.app.db);
     const indexes = new LedgerIndexes(
       t.app.db,
-      new DataVersionRepository(t.app.db),
-      async () => 0,
-      { ...DEFAULT_LEDGER_INDEX_OPTIONS, maxBytes: 100_000 },
-      () => now,
+      versions,
+      ledgerSize,
+      { ...DEFAULT_LEDGER_INDEX_OPTIONS, ...options },
+      now,
     );
-    const answered = async (ledgerId: number) => ((await indexes.read(ledgerId, () => true)) ? 'index' : 'sql');
+    return async (ledgerId: number) => ((await indexes.read(ledgerId, () => true)) ? 'index' : 'sql');
+  }
+
+  it('once the memory is full, a ledger asked for rarely is answered by SQL, not loaded in place of one asked for more', async () => {
+    const [busy, rare] = (await ledgersOf('memory', 2)) as [number, number];
+    let now = 1_000_000;
+    // Memory for about one small index (as above).
+    const answered = indexesWith({ maxBytes: 100_000 }, undefined, () => now);
     for (let i = 0; i < 3; i++) expect(await answered(busy)).toBe('index');
     now += 1_000;
     // The memory is full: the rare ledger, asked for once, would push out one asked for three times.
@@ -343,36 +356,19 @@ describe.each(dialects)('ledger indexes once the memory is full on %s', (dialect
     expect(await answered(busy)).toBe('sql');
     expect(await answered(rare)).toBe('index');
   });
-});
-
-describe.each(dialects)('loads at once on %s', (dialect) => {
-  let t: TestApp;
-  afterAll(() => t.close());
 
   it('past LOADS_AT_ONCE loads under way, SQL answers a ledger without an index instead of one more load', async () => {
-    t = await createTestApp(dialect);
-    const ledgers: number[] = [];
-    for (let i = 0; i <= LOADS_AT_ONCE; i++) {
-      const api = { app: t.app, session: await signUp(t.app, { username: `turns-${i}` }) };
-      await createEntry(api, { amount: 7 });
-      ledgers.push(await personalLedgerOf(t.app.db, api.session.username));
-    }
+    const ledgers = await ledgersOf('turns', LOADS_AT_ONCE + 1);
     const last = ledgers.pop() as number;
     // The ledgers' sizes (the first step of a load) are given when the test says so.
     let sized = () => {};
     const sizes = new Promise<void>((resolve) => {
       sized = resolve;
     });
-    const indexes = new LedgerIndexes(
-      t.app.db,
-      new DataVersionRepository(t.app.db),
-      async () => {
-        await sizes;
-        return 1;
-      },
-      DEFAULT_LEDGER_INDEX_OPTIONS,
-    );
-    const answered = async (ledgerId: number) => ((await indexes.read(ledgerId, () => true)) ? 'index' : 'sql');
+    const answered = indexesWith({}, async () => {
+      await sizes;
+      return 1;
+    });
     const loading = ledgers.map(answered);
     expect(await answered(last)).toBe('sql');
     sized();
