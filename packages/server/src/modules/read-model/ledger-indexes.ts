@@ -88,16 +88,17 @@ interface LedgerSlot {
   savedVersion: number;
 }
 
-/**
- * The index of each ledger: loaded on first need, caught up with the ledger's data version before each read,
- * evicted least recently used beyond `maxBytes`. When a ledger has no index ready, `read` returns null and the
- * repository answers from SQL: the index only ever makes a read faster, never different.
- */
 /** The slot's demand as of `now`. */
 function demandOf(slot: LedgerSlot, now: number): number {
   return slot.demand * 2 ** (-(now - slot.demandAt) / DEMAND_HALF_LIFE_MS);
 }
 
+/**
+ * The index of each ledger: loaded on first need (at most `LOADS_AT_ONCE` at a time, and once the memory is full only
+ * for a ledger asked for more than the index it would push out), caught up with the ledger's data version before each
+ * read, evicted least recently used beyond `maxBytes`. When a ledger has no index ready, `read` returns null and the
+ * repository answers from SQL: the index only ever makes a read faster, never different.
+ */
 export class LedgerIndexes {
   private readonly ledgers = new Map<number, LedgerSlot>();
   /** Loads under way, or about to start (`LOADS_AT_ONCE`). */
