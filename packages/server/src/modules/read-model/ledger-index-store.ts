@@ -134,7 +134,7 @@ export const livePaymentsAfter = (db: Kysely<Database>, ledgerId: number, after:
  * The distinct live values of a text sort column in the database's order (`rankedOrder`): a walk of the column's
  * index `entries_live_<column>` (test/query-plan.test.ts).
  */
-export const distinctTexts = (db: Kysely<Database>, ledgerId: number, column: SortColumn) =>
+export const distinctTexts = (db: Kysely<Database>, ledgerId: number, column: TextColumn) =>
   db
     .selectFrom('entries')
     .select(sql.ref<string>(column).as('text'))
@@ -646,7 +646,7 @@ export abstract class LedgerIndexStore {
    * rank, as `ORDER BY` ties them. A text the database did not rank was written after the slot's row was read, so
    * after `version`: the invoice is in the change log, and `catchUp` moves it to its place.
    */
-  private async rankedOrder(column: SortColumn, key: TextKey): Promise<void> {
+  private async rankedOrder(column: TextColumn, key: TextKey): Promise<void> {
     // On SQLite's reader thread: a large ledger's walk must not hold the event loop.
     const rows = await readAside(this.db, distinctTexts(this.db, this.ledgerId, column));
     const rankOf = new Map<string, number>();

@@ -101,7 +101,7 @@ function demandOf(slot: LedgerSlot, now: number): number {
  */
 export class LedgerIndexes {
   private readonly ledgers = new Map<number, LedgerSlot>();
-  /** Loads under way, or about to start (`LOADS_AT_ONCE`). */
+  /** Loads under way (`LOADS_AT_ONCE`). */
   private loads = 0;
   /** The saved folder, opened at its first use (its `holder` file made then). */
   private savedFolder: Promise<SavedFolder> | null = null;
@@ -140,6 +140,9 @@ export class LedgerIndexes {
   ): Promise<{ value: T } | null> {
     if (this.options.maxBytes <= 0) return null;
     const slot = this.ledgers.get(ledgerId) ?? this.track(ledgerId);
+    const now = this.now();
+    slot.demand = demandOf(slot, now) + 1;
+    slot.demandAt = now;
     // A second try after an index that had to be read afresh (for a small ledger, at once).
     for (let attempt = 0; attempt < 2; attempt++) {
       if (!(await this.ensure(ledgerId, slot))) break;
@@ -182,24 +185,12 @@ export class LedgerIndexes {
     const now = this.now();
     if (slot.index && now - slot.usedAt > this.options.staleAfterMs) slot.index = null;
     slot.usedAt = now;
-    slot.demand = demandOf(slot, now) + 1;
-    slot.demandAt = now;
     if (slot.index) return true;
     if (slot.loading || now < slot.retryAt || this.loads >= LOADS_AT_ONCE || !this.admits(slot, now)) return false;
-    // The load's turn is taken before the size is read, so that requests meanwhile count it.
-    this.loads++;
-    let size: number;
-    try {
-      size = await this.ledgerSize(ledgerId);
-    } catch (err) {
-      this.loads--;
-      throw err;
-    }
-    const load = this.load(ledgerId, slot).finally(() => {
-      this.loads--;
-    });
+    // Started (and counted in `loads`) before the size is read, so that requests meanwhile see it.
+    const load = this.load(ledgerId, slot);
     // A small ledger's request waits for its load; a large one's goes on by SQL while it loads.
-    if (size >= this.options.loadInlineBelow) return false;
+    if ((await this.ledgerSize(ledgerId)) >= this.options.loadInlineBelow) return false;
     await load;
     return slot.index !== null;
   }
@@ -246,6 +237,7 @@ export class LedgerIndexes {
   private async load(ledgerId: number, slot: LedgerSlot): Promise<void> {
     if (slot.loading) return;
     slot.loading = true;
+    this.loads++;
     const started = this.now();
     const { maxBytes } = this.options;
     const tooLarge = (bytes: number | undefined) => {
@@ -272,6 +264,7 @@ export class LedgerIndexes {
       this.log?.error({ err, ledgerId }, 'ledger index failed to load');
     } finally {
       slot.loading = false;
+      this.loads--;
     }
   }
 
@@ -401,12 +394,7 @@ export class LedgerIndexes {
     for (const ledgerId of await this.versions.ledgersByRecentSignIn()) {
       const slot = this.ledgers.get(ledgerId) ?? this.track(ledgerId);
       slot.usedAt = this.now();
-      if (!slot.index) {
-        this.loads++;
-        await this.load(ledgerId, slot).finally(() => {
-          this.loads--;
-        });
-      }
+      if (!slot.index) await this.load(ledgerId, slot);
       if (this.heldBytes() >= this.options.maxBytes) break;
     }
   }
