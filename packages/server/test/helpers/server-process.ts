@@ -34,9 +34,24 @@ export async function startServer(
   env: Record<string, string>,
   { healthyWithinMs = 60_000, port: fixedPort }: { healthyWithinMs?: number; port?: number } = {},
 ): Promise<ServerProcess> {
-  const main = await compiledServer();
   // A fixed port keeps a restarted process where a proxy in front of it expects it (bench/tenants.ts).
-  const port = fixedPort ?? (await freePort());
+  if (fixedPort !== undefined) return startServerOn(env, fixedPort, healthyWithinMs);
+  // A free port can be taken by another test file's server before this one binds it: then another port.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startServerOn(env, await freePort(), healthyWithinMs);
+    } catch (err) {
+      if (attempt === 3 || !String(err).includes('EADDRINUSE')) throw err;
+    }
+  }
+}
+
+async function startServerOn(
+  env: Record<string, string>,
+  port: number,
+  healthyWithinMs: number,
+): Promise<ServerProcess> {
+  const main = await compiledServer();
   const child = spawn(process.execPath, [main], {
     cwd: serverDir,
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env },
