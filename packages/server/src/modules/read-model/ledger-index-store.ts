@@ -1,7 +1,7 @@
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import { readAside } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
-import { firstAtOrAfter, sortInTurns } from '../../lib/sorted.ts';
+import { firstAtOrAfter, sortByKey } from '../../lib/sorted.ts';
 import { nextTurn } from '../../lib/turns.ts';
 import {
   ARCHIVED,
@@ -283,8 +283,11 @@ export abstract class LedgerIndexStore {
     await this.loadPayments();
     await this.loadAttachments();
     within();
+    const byInvoice = await this.liveByInvoice();
     for (const column of new Set(Object.values(SORT_COLUMNS))) {
-      await (isText(column) ? this.rankedOrder(column, TEXT_KEYS[column]) : this.ownOrder(column, OWN_KEYS[column]));
+      await (isText(column)
+        ? this.rankedOrder(column, TEXT_KEYS[column], byInvoice)
+        : this.ownOrder(column, OWN_KEYS[column], byInvoice));
       within();
     }
   }
@@ -624,19 +627,25 @@ export abstract class LedgerIndexStore {
   }
 
   /**
-   * `ORDER BY column, invoice_number` worked out from the index's own columns (`OWN_KEYS`): the live slots sorted by
-   * the column's key, then by invoice number, in turns of the event loop.
+   * `ORDER BY column, invoice_number` worked out from the index's own columns (`OWN_KEYS`): the live slots by
+   * invoice number, then stably by the column's key, in turns of the event loop. `byInvoice` is the first step,
+   * shared by the orders of one load (`liveByInvoice`).
    */
-  private async ownOrder(column: SortColumn, key: (c: Columns, slot: number) => number): Promise<void> {
+  private async ownOrder(column: SortColumn, key: (c: Columns, slot: number) => number, byInvoice: Int32Array) {
+    const c = this.cols;
+    this.orders.set(
+      column,
+      column === 'invoice_number' ? byInvoice : await sortByKey(byInvoice, (slot) => key(c, slot)),
+    );
+  }
+
+  /** The live slots in invoice number order. */
+  private async liveByInvoice(): Promise<Int32Array> {
     const c = this.cols;
     const live = new Int32Array(this.n);
     let length = 0;
     for (let slot = 0; slot < this.n; slot++) if ((c.flags[slot] as number) & LIVE) live[length++] = slot;
-    const order = await sortInTurns(
-      live.subarray(0, length),
-      (a, b) => key(c, a) - key(c, b) || (c.invoice[a] as number) - (c.invoice[b] as number),
-    );
-    this.orders.set(column, order);
+    return sortByKey(live.subarray(0, length), (slot) => c.invoice[slot] as number);
   }
 
   /**
@@ -646,14 +655,14 @@ export abstract class LedgerIndexStore {
    * rank, as `ORDER BY` ties them. A text the database did not rank was written after the slot's row was read, so
    * after `version`: the invoice is in the change log, and `catchUp` moves it to its place.
    */
-  private async rankedOrder(column: TextColumn, key: TextKey): Promise<void> {
+  private async rankedOrder(column: TextColumn, key: TextKey, byInvoice: Int32Array): Promise<void> {
     // On SQLite's reader thread: a large ledger's walk must not hold the event loop.
     const rows = await readAside(this.db, distinctTexts(this.db, this.ledgerId, column));
     const rankOf = new Map<string, number>();
     for (const [i, r] of rows.entries()) rankOf.set(r.text, i);
     const { bills, services, categories } = this;
     const rank = Int32Array.from(key.texts({ bills, services, categories }), (text) => rankOf.get(text) ?? -1);
-    await this.ownOrder(column, (c, slot) => rank[key.of(c, slot)] as number);
+    await this.ownOrder(column, (c, slot) => rank[key.of(c, slot)] as number, byInvoice);
   }
 
   /**
