@@ -119,6 +119,37 @@ describe.each(dialects)('the ledger group: one statement before the answer on %s
     expect(res.statusCode).toBe(401);
     expect(res.json<{ message: string }>().message).toBe('Unauthorized: access token revoked');
   });
+  it('answers concurrent requests each as its own check would, with the checks sent together', async () => {
+    const stranger = await newMember(t.app);
+    // Every caller and ledger: the owner and the viewer in both ledgers, a stranger in the household and their own.
+    const asks: { api: Api; ledger?: number; method: 'GET' | 'POST'; status: number }[] = [
+      { api: owner, method: 'GET', status: 200 },
+      { api: owner, ledger: household, method: 'GET', status: 200 },
+      { api: member, ledger: household, method: 'GET', status: 200 },
+      { api: member, ledger: household, method: 'POST', status: 403 },
+      { api: member, method: 'GET', status: 200 },
+      { api: stranger, ledger: household, method: 'GET', status: 404 },
+      { api: stranger, method: 'GET', status: 200 },
+    ];
+    const all = Array.from({ length: 4 }, () => asks).flat();
+    statements = [];
+    const answers = await Promise.all(
+      all.map(({ api, ledger, method }) =>
+        t.app.inject({
+          method,
+          url: '/api/v1/bills',
+          headers: { ...api.session.headers, ...(ledger === undefined ? {} : { [LEDGER_HEADER]: String(ledger) }) },
+          ...(method === 'POST' ? { payload: { name: 'Gas' } } : {}),
+        }),
+      ),
+    );
+    expect(answers.map((res) => res.statusCode)).toEqual(all.map((a) => a.status));
+    const checks = statements.filter((q) => /ledger_members/.test(q) && /ledger_data_versions/.test(q));
+    expect(checks.length).toBeGreaterThan(0);
+    // On PostgreSQL a check is a round trip: the requests that arrive while one is under way share the next.
+    if (dialect === 'postgres') expect(checks.length).toBeLessThan(all.length);
+  });
+
   it('refuses a malformed ledger header with 400 only once the caller is known (an inactive account: 401)', async () => {
     const other = await newMember(t.app);
     const bad = (api: Api) =>

@@ -5,8 +5,10 @@ import {
   type LedgerRole,
 } from '@billfold/contract/ledgers';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Actor } from '../lib/actor.ts';
+import { Batched } from '../lib/batched.ts';
 import { badRequest, forbidden, notFound } from '../lib/http-error.ts';
 import { ledgerForApiToken } from './auth.ts';
 
@@ -45,9 +47,47 @@ export function accessOf(method: string, access: LedgerAccess | undefined): Ledg
   return access ?? (method === 'GET' || method === 'HEAD' ? 'read' : 'write');
 }
 
+/** A member check: the signed-in user, and the ledger the request names (null: their personal ledger). */
+interface MemberKey {
+  userId: number;
+  ledgerId: number | null;
+}
+
+interface MemberRow {
+  token_version: number | string;
+  ledger_id: number | string | null;
+  role: string | null;
+  version: number | string | null;
+}
+
+/**
+ * The member checks of concurrent requests in one statement (`Batched`): per key, the account's `token_version` when
+ * it is active, the key's ledger (the one named, else the user's personal ledger) and the user's role when they are a
+ * member, and the ledger's data version; no row for an account that is not active. Each lookup is one row by a
+ * primary or unique key: `users`, `ledgers.personal_user_id`, `ledger_members` (ledger, user),
+ * `ledger_data_versions`.
+ */
+async function memberChecks(db: Db, keys: MemberKey[]): Promise<(MemberRow | undefined)[]> {
+  const values = keys.map(
+    (k, i) => sql`(cast(${i} as bigint), cast(${k.userId} as bigint), cast(${k.ledgerId} as bigint))`,
+  );
+  // A `values` list's columns are column1, column2, column3 on both databases.
+  const { rows } = await sql<MemberRow & { i: number | string }>`
+    select k.column1 as i, u.token_version, m.ledger_id, m.role, v.version
+    from (values ${sql.join(values)}) as k
+    join users u on u.id = k.column2 and u.deactivated_at is null
+    left join ledgers l on k.column3 is null and l.personal_user_id = u.id
+    left join ledger_members m on m.user_id = u.id and m.ledger_id = coalesce(k.column3, l.id)
+    left join ledger_data_versions v on v.ledger_id = m.ledger_id`.execute(db);
+  const found: (MemberRow | undefined)[] = keys.map(() => undefined);
+  for (const { i, ...row } of rows) found[Number(i)] = row;
+  return found;
+}
+
 /**
  * The ledger group's one hook (docs/decisions/0107-ledgers.md): the caller authenticated and the request's ledger
- * found, in one statement with the account check (`authenticateWith`, plugins/auth.ts). The ledger is the one
+ * found, in one statement with the account check (`authenticateWith`, plugins/auth.ts), shared with the requests
+ * that arrive while another's is under way (`memberChecks`). The ledger is the one
  * the `Billfold-Ledger` header names, else the caller's personal ledger; the caller's role in it is read from
  * `ledger_members` on every request (one row by its primary key, or the personal ledger by its unique key), so a
  * removed member is refused at once, open sessions included, and nothing is cached before this check. The same
@@ -56,26 +96,7 @@ export function accessOf(method: string, access: LedgerAccess | undefined): Ledg
  * 403 before the body is read.
  */
 export function ledgerHook(api: FastifyInstance, db: Db) {
-  // Compiled once, run with (ledger id, user id) and (user id) as their parameters.
-  const member = db
-    .selectFrom('users as u')
-    .leftJoin('ledger_members as m', (join) => join.on('m.ledger_id', '=', 0).onRef('m.user_id', '=', 'u.id'))
-    .leftJoin('ledger_data_versions as v', 'v.ledger_id', 'm.ledger_id')
-    .select(['u.token_version', 'm.ledger_id', 'm.role', 'v.version'])
-    .where('u.id', '=', 0)
-    .where('u.deactivated_at', 'is', null)
-    .compile();
-  const personal = db
-    .selectFrom('users as u')
-    .leftJoin('ledgers as l', 'l.personal_user_id', 'u.id')
-    .leftJoin('ledger_members as m', (join) => join.onRef('m.ledger_id', '=', 'l.id').onRef('m.user_id', '=', 'u.id'))
-    .leftJoin('ledger_data_versions as v', 'v.ledger_id', 'm.ledger_id')
-    .select(['u.token_version', 'm.ledger_id', 'm.role', 'v.version'])
-    .where('u.id', '=', 0)
-    .where('u.deactivated_at', 'is', null)
-    .compile();
-  if (member.parameters.length !== 2 || personal.parameters.length !== 1)
-    throw new Error('the member checks must have the ledger and user ids as their only parameters');
+  const checks = new Batched((keys: MemberKey[]) => memberChecks(db, keys));
   /** The ledger the request's header names, null when it names none, undefined when it is not a ledger id. */
   const namedLedger = (request: FastifyRequest): number | null | undefined => {
     const raw = request.headers[HEADER];
@@ -83,15 +104,10 @@ export function ledgerHook(api: FastifyInstance, db: Db) {
     const value = Array.isArray(raw) ? raw.join(',') : raw.trim();
     return LEDGER_ID.test(value) && Number.isSafeInteger(Number(value)) ? Number(value) : undefined;
   };
-  const authenticated = api.authenticateWith(async (request, userId, named: number | null) => {
-    // An API token bound to a ledger works there by default and nowhere else (docs/decisions/0721-api-tokens.md).
-    const chosen = ledgerForApiToken(request.apiToken, named);
-    const query =
-      chosen === null
-        ? ({ ...personal, parameters: [userId] } as typeof personal)
-        : ({ ...member, parameters: [chosen, userId] } as typeof member);
-    return (await db.executeQuery(query)).rows[0];
-  });
+  // An API token bound to a ledger works there by default and nowhere else (docs/decisions/0721-api-tokens.md).
+  const authenticated = api.authenticateWith((request, userId, named: number | null) =>
+    checks.get({ userId, ledgerId: ledgerForApiToken(request.apiToken, named) }),
+  );
   return async (request: FastifyRequest): Promise<void> => {
     const named = namedLedger(request);
     const row = await authenticated(request, named ?? null);
