@@ -79,9 +79,17 @@ describe.each(dialects)('the ledger index memory cap on %s', (dialect) => {
   });
 
   it('counts names and descriptions in a loaded index, and never more than the estimate', async () => {
-    const version = async (id: number) => new DataVersionRepository(t.app.db).version(id);
-    const a = await LedgerIndex.load(t.app.db, short.id, await version(short.id));
-    const b = await LedgerIndex.load(t.app.db, long.id, await version(long.id));
+    // Loaded as `LedgerIndexes` loads them: the columns sized for the estimate's count of invoices.
+    const load = async (id: number) =>
+      LedgerIndex.load(
+        t.app.db,
+        id,
+        await new DataVersionRepository(t.app.db).version(id),
+        Number.POSITIVE_INFINITY,
+        (await estimateLedgerBytes(t.app.db, id)).invoices,
+      );
+    const a = await load(short.id);
+    const b = await load(long.id);
     const extraChars = INVOICES * LONG - 4 + 3 * 2 * 95;
     expect(b.bytes - a.bytes).toBeGreaterThanOrEqual(2 * extraChars);
     for (const [index, id] of [
@@ -175,7 +183,8 @@ describe.each(dialects)('the ledger index memory cap on %s', (dialect) => {
 
   it('stops a load that outgrows the memory, whatever was estimated', async () => {
     const version = await new DataVersionRepository(t.app.db).version(long.id);
-    await expect(LedgerIndex.load(t.app.db, long.id, version, 100_000)).rejects.toThrow(IndexTooLarge);
+    const { bytes } = await estimateLedgerBytes(t.app.db, long.id);
+    await expect(LedgerIndex.load(t.app.db, long.id, version, bytes / 2)).rejects.toThrow(IndexTooLarge);
   });
 
   it('answers every read the same as SQL when the ledger does not fit', async () => {

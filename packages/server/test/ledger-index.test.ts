@@ -5,6 +5,7 @@ import { buildApp } from '../src/app.ts';
 import { purgeRecycleBin } from '../src/jobs/recycle-purge.ts';
 import { DAY } from '../src/lib/time.ts';
 import { DataVersionRepository } from '../src/modules/read-model/data-version.repository.ts';
+import { estimateLedgerBytes } from '../src/modules/read-model/ledger-index-size.ts';
 import {
   DEFAULT_LEDGER_INDEX_OPTIONS,
   LedgerIndexes,
@@ -252,14 +253,7 @@ describe.each(dialects)('loading and keeping ledger indexes on %s', (dialect) =>
   afterAll(() => t.close());
 
   it('a large ledger loads in the background while SQL answers; beyond the memory the least recently used goes', async () => {
-    // Every ledger "large" (loaded in the background), and memory for about one small index.
-    t = await createTestApp(
-      dialect,
-      {},
-      {
-        readModel: { ledgerIndex: { ...DEFAULT_LEDGER_INDEX_OPTIONS, loadInlineBelow: 0, maxBytes: 100_000 } },
-      },
-    );
+    t = await createTestApp(dialect);
     const users: Api[] = [];
     for (const name of ['first', 'second']) {
       const api = { app: t.app, session: await signUp(t.app, { username: `ledger-${name}` }) };
@@ -267,18 +261,30 @@ describe.each(dialects)('loading and keeping ledger indexes on %s', (dialect) =>
       for (let i = 0; i < 3; i++) await createEntry(api, { billId: bill.id, amount: 10 + i });
       users.push(api);
     }
-    const stats = (api: Api) =>
-      request(api, 'GET', '/entries/stats').then((res) => ({ timing: res.headers['server-timing'], body: res.json() }));
-    const [first, second] = users as [Api, Api];
-    const before = await stats(first);
-    expect(before.timing).toBe('ledger;desc=sql');
-    await expect.poll(async () => (await stats(first)).timing).toBe('ledger;desc=index');
-    expect((await stats(first)).body).toEqual(before.body);
-    // The second user's index pushes the first one's out.
-    await expect.poll(async () => (await stats(second)).timing).toBe('ledger;desc=index');
-    const again = await stats(first);
-    expect(again.timing).toBe('ledger;desc=sql');
-    expect(again.body).toEqual(before.body);
+    // Every ledger "large" (loaded in the background), and memory for one of these indexes and a half.
+    const one = (await estimateLedgerBytes(t.app.db, await personalLedgerOf(t.app.db, 'ledger-first'))).bytes;
+    const app = await buildApp(testConfig(t.database.config, { now: t.clock.now }), {
+      readModel: { ledgerIndex: { ...DEFAULT_LEDGER_INDEX_OPTIONS, loadInlineBelow: 0, maxBytes: 1.5 * one } },
+    });
+    try {
+      const stats = (api: Api) =>
+        request({ ...api, app }, 'GET', '/entries/stats').then((res) => ({
+          timing: res.headers['server-timing'],
+          body: res.json(),
+        }));
+      const [first, second] = users as [Api, Api];
+      const before = await stats(first);
+      expect(before.timing).toBe('ledger;desc=sql');
+      await expect.poll(async () => (await stats(first)).timing).toBe('ledger;desc=index');
+      expect((await stats(first)).body).toEqual(before.body);
+      // The second user's index pushes the first one's out.
+      await expect.poll(async () => (await stats(second)).timing).toBe('ledger;desc=index');
+      const again = await stats(first);
+      expect(again.timing).toBe('ledger;desc=sql');
+      expect(again.body).toEqual(before.body);
+    } finally {
+      await app.close();
+    }
   });
 });
 
@@ -343,8 +349,9 @@ describe.each(dialects)('the indexes of many ledgers on %s', (dialect) => {
   it('once the memory is full, a ledger asked for rarely is answered by SQL, not loaded in place of one asked for more', async () => {
     const [busy, rare] = (await ledgersOf('memory', 2)) as [number, number];
     let now = 1_000_000;
-    // Memory for about one small index (as above).
-    const answered = indexesWith({ maxBytes: 100_000 }, undefined, () => now);
+    // Memory for one of these indexes and a half.
+    const one = (await estimateLedgerBytes(t.app.db, busy)).bytes;
+    const answered = indexesWith({ maxBytes: 1.5 * one }, undefined, () => now);
     for (let i = 0; i < 3; i++) expect(await answered(busy)).toBe('index');
     now += 1_000;
     // The memory is full: the rare ledger, asked for once, would push out one asked for three times.

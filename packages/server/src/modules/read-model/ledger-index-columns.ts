@@ -100,8 +100,13 @@ export function owedCentsOf(c: Columns, slot: number): number {
 /** Scopes whose masks each index keeps (`LedgerIndex.match`): a byte per slot each. */
 export const MATCH_MASKS = 4;
 
-/** Slots the columns start with; they double as the ledger grows. */
-export const INITIAL_SLOTS = 1024;
+/**
+ * Slots the columns hold for `invoices` invoices: those, and a sixteenth more (at least 64) for the invoices written
+ * after. A load allocates it for the count its estimate read; full columns grow to it again. Before 2026-12-04 the
+ * columns started at 1,024 slots and doubled: a 5,000-invoice ledger held 8,192 (docs/decisions/0405-ledger-index.md,
+ * Memory).
+ */
+export const capacityFor = (invoices: number) => invoices + Math.max(64, invoices >> 4);
 
 export const BYTES_PER_SLOT = Object.values(COLUMN_TYPES).reduce((n, T) => n + T.BYTES_PER_ELEMENT, 0);
 
@@ -122,10 +127,10 @@ export function allocate(capacity: number, from?: Columns, n = 0): Columns {
  */
 export class Shares {
   length = 0;
-  method = new Uint8Array(1024);
-  total = new Float64Array(1024);
-  count = new Int32Array(1024);
-  next = new Int32Array(1024);
+  method = new Uint8Array(64);
+  total = new Float64Array(64);
+  count = new Int32Array(64);
+  next = new Int32Array(64);
 
   get bytes(): number {
     return this.method.length * 17;

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { nextTurn } from '../../lib/turns.ts';
-import { BYTES_PER_SLOT, INITIAL_SLOTS, MATCH_MASKS, Shares } from './ledger-index-columns.ts';
+import { BYTES_PER_SLOT, capacityFor, MATCH_MASKS, Shares } from './ledger-index-columns.ts';
 import { SORT_COLUMNS } from './scope-sql.ts';
 
 /**
@@ -22,13 +22,6 @@ export const SHARES_START_BYTES = new Shares().bytes;
 
 /** Sort orders the index keeps: one `Int32Array` of live slots per distinct sort column. */
 export const ORDER_COUNT = new Set(Object.values(SORT_COLUMNS)).size;
-
-/** Slots the columns are allocated for: they start at `INITIAL_SLOTS` and double. */
-export function capacityFor(invoices: number): number {
-  let capacity = INITIAL_SLOTS;
-  while (capacity < invoices) capacity *= 2;
-  return capacity;
-}
 
 /** Invoices per estimating statement: each reads a bounded slice (a few milliseconds), and the event loop gets a turn between them. */
 const ESTIMATE_CHUNK = 10_000;

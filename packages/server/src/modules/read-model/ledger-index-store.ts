@@ -10,10 +10,10 @@ import {
   BYTES_PER_SLOT,
   COLUMN_TYPES,
   type Columns,
+  capacityFor,
   day,
   ESTIMATED,
   INCOMING,
-  INITIAL_SLOTS,
   INTERNAL,
   LIVE,
   MATCH_MASKS,
@@ -219,7 +219,7 @@ export abstract class LedgerIndexStore {
   /** The ledger's data version the columns are exact at. */
   version = 0;
   protected n = 0;
-  protected cols: Columns = allocate(INITIAL_SLOTS);
+  protected cols: Columns = allocate(capacityFor(0));
   private readonly billSlots = new Map<number, number>();
   protected bills: { id: number; name: string; nameKey: string; category: string }[] = [];
   /** The entities' names, name keys and categories (`entityBytes`). */
@@ -258,15 +258,17 @@ export abstract class LedgerIndexStore {
   }
 
   /**
-   * Reads the ledger's invoices, payment sums and entities, in chunks; exact at `version` (read first). Stops with
-   * `IndexTooLarge` as soon as what it holds passes `maxBytes`, whatever the estimate said.
+   * Reads the ledger's invoices, payment sums and entities, in chunks; exact at `version` (read first), the columns
+   * allocated for the `expected` invoices (the estimate's count). Stops with `IndexTooLarge` as soon as what it holds
+   * passes `maxBytes`, whatever the estimate said.
    */
-  protected async fill(version: number, maxBytes = Number.POSITIVE_INFINITY): Promise<void> {
+  protected async fill(version: number, maxBytes = Number.POSITIVE_INFINITY, expected = 0): Promise<void> {
     const within = () => {
       if (this.bytes > maxBytes) throw new IndexTooLarge(`over ${maxBytes} bytes after ${this.n} invoices`);
     };
     const { db, ledgerId } = this;
     this.version = version;
+    this.cols = allocate(capacityFor(expected));
     await this.loadBills();
     let after = 0;
     for (;;) {
@@ -339,7 +341,7 @@ export abstract class LedgerIndexStore {
     }
     this.cols = cols as unknown as Columns;
     const { shares } = this;
-    const capacity = Math.max(1024, state.shares);
+    const capacity = Math.max(shares.method.length, state.shares);
     const grown = async <A extends SavedArray>(name: string, T: new (length: number) => A) => {
       const out = new T(capacity);
       out.set((await array(name, T, state.shares)) as never);
@@ -515,7 +517,7 @@ export abstract class LedgerIndexStore {
       let slot = this.find(id);
       if (slot < 0) {
         if (this.n > 0 && id < (this.cols.id[this.n - 1] as number)) throw new IndexRebuildNeeded('older invoice id');
-        if (this.n === this.cols.id.length) this.cols = allocate(this.n * 2, this.cols, this.n);
+        if (this.n === this.cols.id.length) this.cols = allocate(capacityFor(this.n), this.cols, this.n);
         slot = this.n++;
       }
       const c = this.cols;

@@ -71,17 +71,19 @@ export class LedgerIndex extends LedgerIndexStore {
   }
 
   /**
-   * Reads the ledger's invoices, payment sums and entities, in chunks; exact at `version` (read first). Throws
-   * `IndexTooLarge` (and drops what it read) once it holds more than `maxBytes`.
+   * Reads the ledger's invoices, payment sums and entities, in chunks; exact at `version` (read first), its columns
+   * sized for `expected` invoices (the estimate's count). Throws `IndexTooLarge` (and drops what it read) once it
+   * holds more than `maxBytes`.
    */
   static async load(
     db: Kysely<Database>,
     ledgerId: number,
     version: number,
     maxBytes = Number.POSITIVE_INFINITY,
+    expected = 0,
   ): Promise<LedgerIndex> {
     const index = new LedgerIndex(db, ledgerId);
-    await index.fill(version, maxBytes);
+    await index.fill(version, maxBytes, expected);
     return index;
   }
 

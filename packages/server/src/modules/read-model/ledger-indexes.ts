@@ -250,7 +250,7 @@ export class LedgerIndexes {
       const estimate = await estimateLedgerBytes(this.db, ledgerId);
       if (estimate.bytes > maxBytes) return tooLarge(estimate.bytes);
       const version = await this.versions.version(ledgerId);
-      const index = await LedgerIndex.load(this.db, ledgerId, version, maxBytes);
+      const index = await LedgerIndex.load(this.db, ledgerId, version, maxBytes, estimate.invoices);
       // Saved before it answers, while nothing else can touch it.
       slot.savedVersion = await this.save(index);
       index.warm();
