@@ -383,6 +383,39 @@ describe.each(dialects)('the indexes of many ledgers on %s', (dialect) => {
     // The turns are given back: the last ledger loads now.
     expect(await answered(last)).toBe('index');
   });
+
+  it('the start-up preload’s load takes one of the LOADS_AT_ONCE turns', async () => {
+    const ledgers = await ledgersOf('preload', LOADS_AT_ONCE + 1);
+    // The preload loads these one after another; its first is the ledger signed in to last.
+    const first = (await new DataVersionRepository(t.app.db).ledgersByRecentSignIn())[0] as number;
+    const others = ledgers.filter((id) => id !== first);
+    const last = others.pop() as number;
+    // A load reads the ledger's data version after its estimate: there each load waits until the test opens the gate.
+    let open = () => {};
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    let waiting = 0;
+    const held = new (class extends DataVersionRepository {
+      override async version(ledgerId: number): Promise<number> {
+        waiting++;
+        await gate;
+        return super.version(ledgerId);
+      }
+    })(t.app.db);
+    const indexes = new LedgerIndexes(t.app.db, held, async () => 0, DEFAULT_LEDGER_INDEX_OPTIONS);
+    const answered = async (ledgerId: number) => ((await indexes.read(ledgerId, () => true)) ? 'index' : 'sql');
+    const preloading = indexes.preload();
+    await expect.poll(() => waiting).toBe(1);
+    // The preload's load and LOADS_AT_ONCE − 1 requests' loads are under way.
+    const loading = others.slice(0, LOADS_AT_ONCE - 1).map(answered);
+    await expect.poll(() => waiting).toBe(LOADS_AT_ONCE);
+    expect(await answered(last)).toBe('sql');
+    open();
+    expect(await Promise.all(loading)).toEqual(loading.map(() => 'index'));
+    await preloading;
+    expect(await answered(first)).toBe('index');
+  });
 });
 
 describe.each(dialects)('the change log and the start-up preload on %s', (dialect) => {

@@ -204,17 +204,23 @@ export class LedgerIndexes {
    * (docs/decisions/0405-ledger-index.md, "When the memory is full").
    */
   private admits(slot: LedgerSlot, now: number): boolean {
-    let held = 0;
+    const { bytes, count, oldest } = this.held();
+    if (!oldest || bytes + bytes / count <= this.options.maxBytes) return true;
+    return demandOf(slot, now) > ADMIT_OVER * demandOf(oldest, now);
+  }
+
+  /** The indexes in memory: their bytes, how many they are, and the least recently used of them. */
+  private held(): { bytes: number; count: number; oldest: LedgerSlot | null } {
+    let bytes = 0;
     let count = 0;
-    let victim: LedgerSlot | null = null;
-    for (const other of this.ledgers.values()) {
-      if (!other.index) continue;
-      held += other.index.bytes;
+    let oldest: LedgerSlot | null = null;
+    for (const slot of this.ledgers.values()) {
+      if (!slot.index) continue;
+      bytes += slot.index.bytes;
       count++;
-      if (!victim || other.usedAt < victim.usedAt) victim = other;
+      if (!oldest || slot.usedAt < oldest.usedAt) oldest = slot;
     }
-    if (!victim || held + held / count <= this.options.maxBytes) return true;
-    return demandOf(slot, now) > ADMIT_OVER * demandOf(victim, now);
+    return { bytes, count, oldest };
   }
 
   private track(ledgerId: number): LedgerSlot {
@@ -293,18 +299,12 @@ export class LedgerIndexes {
     const until = this.now() + withinMs;
     let read = 0;
     for (const ledgerId of await this.versions.ledgersByRecentSignIn()) {
-      if (this.now() >= until || this.heldBytes() >= this.options.maxBytes) break;
+      if (this.now() >= until || this.held().bytes >= this.options.maxBytes) break;
       const slot = this.ledgers.get(ledgerId) ?? this.track(ledgerId);
       slot.usedAt = this.now();
       if (await this.takeSaved(ledgerId, slot)) read++;
     }
     return read;
-  }
-
-  private heldBytes(): number {
-    let total = 0;
-    for (const slot of this.ledgers.values()) total += slot.index?.bytes ?? 0;
-    return total;
   }
 
   /** The ledger's index from its saved copy, caught up to the ledger's version now; null when there is none to take. */
@@ -370,7 +370,7 @@ export class LedgerIndexes {
 
   /** Least recently used indexes go until all fit in `maxBytes` (the one just loaded stays). */
   private evict(keep: number): void {
-    let total = this.heldBytes();
+    let total = this.held().bytes;
     const byAge = [...this.ledgers.entries()].filter(([, u]) => u.index).sort(([, a], [, b]) => a.usedAt - b.usedAt);
     for (const [ledgerId, slot] of byAge) {
       if (total <= this.options.maxBytes) break;
@@ -395,7 +395,7 @@ export class LedgerIndexes {
       const slot = this.ledgers.get(ledgerId) ?? this.track(ledgerId);
       slot.usedAt = this.now();
       if (!slot.index) await this.load(ledgerId, slot);
-      if (this.heldBytes() >= this.options.maxBytes) break;
+      if (this.held().bytes >= this.options.maxBytes) break;
     }
   }
 }
