@@ -14,15 +14,21 @@ export class DataGridModel {
   ) {
     this.grid = page.getByRole('grid', { name });
     this.root = this.grid.locator('xpath=ancestor-or-self::div[contains(@class, "MuiDataGrid-root")][1]');
-    this.rows = this.grid.locator('.MuiDataGrid-row');
+    // The loading overlay of a grid without rows yet draws skeleton rows, which are no answer's rows.
+    this.rows = this.grid.locator('.MuiDataGrid-row:not(.MuiDataGrid-rowSkeleton)');
   }
 
-  /** No loading overlay, so the rows are those of the last answer. */
+  /**
+   * No loading overlay, so the rows are those of the last answer: no progress bar (rows on screen) and no skeleton
+   * rows (none yet: MUI X's `noRowsVariant`, whose cells carry `data-field` like real ones).
+   */
   async settled(): Promise<void> {
     await this.grid.waitFor();
     await this.page.waitForFunction(
       () =>
-        !document.querySelector('.MuiDataGrid-root [role="progressbar"], .MuiDataGrid-overlay .MuiLinearProgress-root'),
+        !document.querySelector(
+          '.MuiDataGrid-root [role="progressbar"], .MuiDataGrid-overlay .MuiLinearProgress-root, .MuiDataGrid-rowSkeleton',
+        ),
     );
   }
 

@@ -38,7 +38,7 @@ export class EntitiesPage extends DataGridModel {
         .allInnerTexts();
     }
     await this.settled();
-    return this.grid.locator('.MuiDataGrid-row [data-field="name"] a').allInnerTexts();
+    return this.rows.locator('[data-field="name"] a').allInnerTexts();
   }
 
   button(action: 'Archive' | 'Restore' | 'Delete', name: string): Locator {
@@ -60,7 +60,7 @@ export class EntitiesPage extends DataGridModel {
   /** The item or row of one entity. */
   item(name: string): Locator {
     return this.page
-      .locator('.MuiDataGrid-row, [aria-label="Entities"] > li')
+      .locator('.MuiDataGrid-row:not(.MuiDataGrid-rowSkeleton), [aria-label="Entities"] > li')
       .filter({ has: this.page.getByRole('link', { name, exact: true }) });
   }
 

@@ -1,4 +1,5 @@
 import type { Locator, Page, Request } from 'playwright-core';
+import { DataGridModel } from './data-grid.ts';
 
 /** `/home`: the filter panel, the Invoices tab (grid) and the Stats tab. */
 export class HomePage {
@@ -12,6 +13,8 @@ export class HomePage {
   readonly showMoreOptions: Locator;
   readonly minAmount: Locator;
   readonly maxAmount: Locator;
+  /** The Invoices grid (the Invoices tab on a desktop). */
+  readonly table: DataGridModel;
   readonly grid: Locator;
   readonly rows: Locator;
   readonly invoicesTab: Locator;
@@ -28,8 +31,9 @@ export class HomePage {
     this.showMoreOptions = this.filters.getByRole('checkbox', { name: 'Show more options' });
     this.minAmount = this.filters.getByLabel('Min Amount');
     this.maxAmount = this.filters.getByLabel('Max Amount');
-    this.grid = page.getByRole('grid', { name: 'Invoices' });
-    this.rows = this.grid.locator('.MuiDataGrid-row');
+    this.table = new DataGridModel(page, 'Invoices');
+    this.grid = this.table.grid;
+    this.rows = this.table.rows;
     this.invoicesTab = page.getByRole('tab', { name: 'Invoices' });
     this.statsTab = page.getByRole('tab', { name: 'Stats' });
   }
@@ -49,13 +53,9 @@ export class HomePage {
     return texts.map((text) => Number(text.trim()));
   }
 
-  /** No loading overlay, so the rows are those of the last answer. */
-  async settled(): Promise<void> {
-    await this.grid.waitFor();
-    await this.page.waitForFunction(
-      () =>
-        !document.querySelector('.MuiDataGrid-root [role="progressbar"], .MuiDataGrid-overlay .MuiLinearProgress-root'),
-    );
+  /** No loading overlay, so the rows are those of the last answer (`DataGridModel.settled`). */
+  settled(): Promise<void> {
+    return this.table.settled();
   }
 
   row(invoiceNumber: number): Locator {
