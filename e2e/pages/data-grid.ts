@@ -1,5 +1,11 @@
 import type { Locator, Page } from 'playwright-core';
 
+/**
+ * A row of an answer: the loading overlay of a grid without rows yet draws skeleton rows (MUI X's `noRowsVariant`),
+ * whose cells carry `data-field` like real ones.
+ */
+export const GRID_ROW = '.MuiDataGrid-row:not(.MuiDataGrid-rowSkeleton)';
+
 /** An MUI X Data Grid named `name`, with its rows and paging controls. */
 export class DataGridModel {
   /** The grid proper (`role="grid"`): headers and rows. */
@@ -14,13 +20,12 @@ export class DataGridModel {
   ) {
     this.grid = page.getByRole('grid', { name });
     this.root = this.grid.locator('xpath=ancestor-or-self::div[contains(@class, "MuiDataGrid-root")][1]');
-    // The loading overlay of a grid without rows yet draws skeleton rows, which are no answer's rows.
-    this.rows = this.grid.locator('.MuiDataGrid-row:not(.MuiDataGrid-rowSkeleton)');
+    this.rows = this.grid.locator(GRID_ROW);
   }
 
   /**
    * No loading overlay, so the rows are those of the last answer: no progress bar (rows on screen) and no skeleton
-   * rows (none yet: MUI X's `noRowsVariant`, whose cells carry `data-field` like real ones).
+   * rows (none yet, `GRID_ROW`).
    */
   async settled(): Promise<void> {
     await this.grid.waitFor();

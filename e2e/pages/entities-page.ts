@@ -1,5 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
-import { DataGridModel } from './data-grid.ts';
+import { DataGridModel, GRID_ROW } from './data-grid.ts';
 import { notice } from './notice.ts';
 
 /** `/entities`: the bills search filter panel and every entity, as a grid (desktop) or a list (phone). */
@@ -60,7 +60,7 @@ export class EntitiesPage extends DataGridModel {
   /** The item or row of one entity. */
   item(name: string): Locator {
     return this.page
-      .locator('.MuiDataGrid-row:not(.MuiDataGrid-rowSkeleton), [aria-label="Entities"] > li')
+      .locator(`${GRID_ROW}, [aria-label="Entities"] > li`)
       .filter({ has: this.page.getByRole('link', { name, exact: true }) });
   }
 

@@ -40,6 +40,20 @@ describe('Batched', () => {
     expect(batches.map((b) => b.keys)).toEqual([[1], [2, 0, 3], [4]]);
   });
 
+  it('sends at most 500 lookups in one batch, the rest in the next', async () => {
+    const { batched, batches } = held();
+    void batched.get(1);
+    const waiting = Array.from({ length: 501 }, (_, i) => batched.get(i + 2));
+    batches[0]?.answer();
+    await settle();
+    expect(batches.map((b) => b.keys.length)).toEqual([1, 500]);
+    batches[1]?.answer();
+    await settle();
+    expect(batches.map((b) => b.keys.length)).toEqual([1, 500, 1]);
+    batches[2]?.answer();
+    expect((await Promise.all(waiting)).at(-1)).toBe('row 502');
+  });
+
   it('fails only the lookups of a failed batch, and goes on with the next', async () => {
     const { batched, batches } = held();
     const first = batched.get(1);

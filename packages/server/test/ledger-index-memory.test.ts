@@ -163,6 +163,25 @@ describe.each(dialects)('the ledger index memory cap on %s', (dialect) => {
     expect(indexes.answered(long.id)).toBe('index');
   });
 
+  it('grows full columns by a sixteenth as invoices are caught up with, staying within the estimate', async () => {
+    const grower = await ledger(false);
+    const indexes = new LedgerIndexes(t.app.db, new DataVersionRepository(t.app.db), async () => 0, {
+      ...DEFAULT_LEDGER_INDEX_OPTIONS,
+    });
+    expect((await indexes.read(grower.id, (index) => index.slotCount))?.value).toBe(INVOICES);
+    // Past the columns' capacity for 60 invoices (124 slots): they grow once, while catching up.
+    const [bill] = await seedBills(t.app.db, grower.id, [{ name: 'Grower' }]);
+    await seedEntries(
+      t.app.db,
+      grower.id,
+      Array.from({ length: 70 }, () => ({ bill: bill as SeededBill, services: 'Rent' })),
+    );
+    const grown = await indexes.read(grower.id, (index) => ({ slots: index.slotCount, bytes: index.bytes }));
+    expect(grown?.value.slots).toBe(INVOICES + 70);
+    // Doubled columns (248 slots) would hold more than the estimate counts for 130 invoices.
+    expect(grown?.value.bytes).toBeLessThanOrEqual((await estimateLedgerBytes(t.app.db, grower.id)).bytes);
+  });
+
   it('drops an index that the changes it caught up with took past the memory, and SQL answers', async () => {
     const grower = await ledger(false);
     const { bytes } = await estimateLedgerBytes(t.app.db, grower.id);

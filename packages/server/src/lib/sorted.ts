@@ -98,6 +98,7 @@ const DIGITS = 1 << DIGIT_BITS;
  */
 export async function sortByKey(items: Int32Array, key: (item: number) => number): Promise<Int32Array> {
   const n = items.length;
+  if (n < 2) return items.slice();
   const keys = new Float64Array(n);
   let low = Number.POSITIVE_INFINITY;
   let high = Number.NEGATIVE_INFINITY;
@@ -111,7 +112,6 @@ export async function sortByKey(items: Int32Array, key: (item: number) => number
       if (!Number.isInteger(k)) whole = false;
     }
   });
-  if (n < 2) return items.slice();
   if (!whole || high - low >= 2 ** 32) return sortInTurns(items, (a, b) => key(a) - key(b));
   let digits = new Uint32Array(n);
   await inSlices(n, (from, to) => {

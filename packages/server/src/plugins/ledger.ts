@@ -63,9 +63,9 @@ interface MemberRow {
 /**
  * The member checks of concurrent requests in one statement (`Batched`): per key, the account's `token_version` when
  * it is active, the key's ledger (the one named, else the user's personal ledger) and the user's role when they are a
- * member, and the ledger's data version; no row for an account that is not active. Each lookup is one row by a
- * primary or unique key: `users`, `ledgers.personal_user_id`, `ledger_members` (ledger, user),
- * `ledger_data_versions`.
+ * member, and the ledger's data version; no row for an account that is not active. A key finds at most one row of
+ * each table: `users` by id, `ledgers` by `personal_user_id`, `ledger_members` by (ledger, user),
+ * `ledger_data_versions` by ledger.
  */
 async function memberChecks(db: Db, keys: MemberKey[]): Promise<(MemberRow | undefined)[]> {
   const values = keys.map(
