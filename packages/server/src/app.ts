@@ -25,6 +25,7 @@ import { type BillFileReader, BillReadingService } from './modules/bill-reading/
 import { BillsRepository } from './modules/bills/bills.repository.ts';
 import { billsRoutes } from './modules/bills/bills.routes.ts';
 import { BillsService } from './modules/bills/bills.service.ts';
+import { EntitySnapshots } from './modules/bills/entity-snapshots.ts';
 import { CalendarRepository } from './modules/calendar/calendar.repository.ts';
 import { calendarFileRoutes, calendarRoutes } from './modules/calendar/calendar.routes.ts';
 import { CalendarService, maskCalendarToken } from './modules/calendar/calendar.service.ts';
@@ -205,7 +206,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const sendApp = await registerWebApp(app, config.webRoot);
   registerErrorHandling(app, sendApp);
 
-  const due = new DueRepository(db, readModel.indexes);
+  // The entities' overview and schedules per ledger and data version: the Entities page and the due reads share them.
+  const entitySnapshots = new EntitySnapshots(db);
+  const due = new DueRepository(db, readModel.indexes, entitySnapshots);
   const mailer = config.mail ? createMailer(config.mail) : null;
   const outbox = new Outbox(mailer, app.log);
   app.decorate('outbox', outbox);
@@ -306,7 +309,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         outbox,
         now: config.now,
       });
-      const bills = new BillsService(new BillsRepository(db), config.now);
+      const bills = new BillsService(new BillsRepository(db), entitySnapshots, config.now);
       const entries = new EntriesService(new EntriesRepository(db), config.now, config.priceIncreasePercent);
       const payments = new PaymentsService(new PaymentsRepository(db), config.now);
       // Authentication and ledger access are declared once per group, never route by route (ADR 0107).

@@ -402,19 +402,14 @@ describe('SQLite query plan of the entity overview', () => {
   afterAll(() => t.close());
 
   it('reads the next due date from entries_live_unpaid_bill_due and the balances from entry_bill_totals', async () => {
-    const repo = new BillsRepository(t.app.db);
-    for (const sortField of BILL_SORT_FIELDS) {
-      const compiled = repo
-        .overviewPageQuery(1, { status: 'all', sortField, sortOrder: 'desc', offset: 0, limit: 25 })
-        .compile(t.app.db);
-      const { rows } = await t.app.db.executeQuery<{ detail: string }>({
-        ...compiled,
-        sql: `EXPLAIN QUERY PLAN ${compiled.sql}`,
-      });
-      const plan = rows.map((row) => row.detail).join(' | ');
-      expect(plan, sortField).toMatch(/SEARCH e USING (COVERING )?INDEX entries_live_unpaid_bill_due/);
-      expect(plan, sortField).toMatch(/entry_bill_totals/);
-      expect(plan, sortField).not.toMatch(/SCAN e\b/);
-    }
+    const compiled = new BillsRepository(t.app.db).overviewRowsQuery(1).compile(t.app.db);
+    const { rows } = await t.app.db.executeQuery<{ detail: string }>({
+      ...compiled,
+      sql: `EXPLAIN QUERY PLAN ${compiled.sql}`,
+    });
+    const plan = rows.map((row) => row.detail).join(' | ');
+    expect(plan).toMatch(/SEARCH e USING (COVERING )?INDEX entries_live_unpaid_bill_due/);
+    expect(plan).toMatch(/entry_bill_totals/);
+    expect(plan).not.toMatch(/SCAN e\b/);
   });
 });

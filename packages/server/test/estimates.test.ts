@@ -263,12 +263,17 @@ describe.each(dialects)('the estimates of many schedules on %s', (dialect) => {
       expect(new Map(got)).toEqual(new Map(ids.map((id) => [id, want.get(id)])));
       expect(reads).toBe(1);
     }
+    // The entity snapshot the Entities page read at this data version has the estimates (ADR 0406): none read.
+    expect((await readCounting('/entries/due-summary?today=2026-12-01')).reads).toBe(0);
+    // A write raises the version: the next read of them is one for all the schedules.
+    await createBill(api, { name: 'Unrelated' });
     const due = await readCounting('/entries/due-summary?today=2026-12-01');
     // One occurrence of each schedule in the next 30 days; the first few listed.
     const scheduled = due.body.json<DueSummary>().next30.scheduled;
     expect([scheduled.count, scheduled.toPay]).toEqual([6, 325.01]);
     for (const o of scheduled.invoices) expect(o.amount).toBe(want.get(o.scheduleId));
     expect(due.reads).toBe(1);
+    await createBill(api, { name: 'Unrelated too' });
     const forecast = await readCounting('/forecast?months=1&today=2026-12-01');
     const occurrences = forecast.body
       .json<Forecast>()

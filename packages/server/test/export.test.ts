@@ -292,7 +292,7 @@ describe.each(dialects)('GET /api/v1/entries/export on %s', (dialect) => {
     }
   });
 
-  it('reads its chunks, the scans of stats and trends, a list page, the Entities page and the schedules by SQL on SQLite’s reader thread, answering as the ledger index does', async () => {
+  it('reads its chunks, the scans of stats and trends, a list page and the entity snapshot by SQL on SQLite’s reader thread, answering as the ledger index does', async () => {
     const bySql = await buildApp(testConfig(t.database.config, { now: t.clock.now }), {
       readModel: { ledgerIndex: { ...DEFAULT_LEDGER_INDEX_OPTIONS, maxBytes: 0 } },
     });
@@ -317,10 +317,11 @@ describe.each(dialects)('GET /api/v1/entries/export on %s', (dialect) => {
         ['/api/v1/entries/trends?min=1&interval=month', 1],
         // A list page by SQL (the index loading): the page itself, its total from the same complement count.
         ['/api/v1/entries?min=1&sortField=services&sortOrder=desc&pageSize=7', 2],
-        // The Entities page's sums over the rollups; the forecast's and the due summary's schedules.
-        ['/api/v1/bills/overview?sortField=balance&sortOrder=desc', 1],
-        ['/api/v1/forecast?months=3', 1],
-        ['/api/v1/entries/due-summary', 1],
+        // The entity snapshot (ADR 0406): the entities with their sums over the rollups, and their schedules. The
+        // forecast and the due summary take their schedules from it at the same data version.
+        ['/api/v1/bills/overview?sortField=balance&sortOrder=desc', 2],
+        ['/api/v1/forecast?months=3', 0],
+        ['/api/v1/entries/due-summary', 0],
       ] as const) {
         aside.mockClear();
         const bySqlAnswer = await bySql.inject({

@@ -1,9 +1,9 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { MINUTE } from '../src/lib/time.ts';
 import { LIMITS, retryPhrase } from '../src/modules/auth/throttle.ts';
-import { createTestApp, dialects, secondProcess, type TestApp, testConfig } from './helpers/app.ts';
+import { dialects, secondProcess, type TestApp, testConfig, withSecondProcess } from './helpers/app.ts';
 import { type Session, signIn, signUp, userData } from './helpers/factories.ts';
 import { enrolMfa } from './helpers/mfa.ts';
 
@@ -51,13 +51,9 @@ describe.each(dialects)('sessions (%s)', (dialect) => {
   let t: TestApp;
   /** A second server process on the same database: token state must be shared, not per process. */
   let other: FastifyInstance;
-  beforeAll(async () => {
-    t = await createTestApp(dialect);
-    other = await secondProcess(t);
-  });
-  afterAll(async () => {
-    await other.close();
-    await t.close();
+  withSecondProcess(dialect, (app, second) => {
+    t = app;
+    other = second;
   });
 
   /** The original client: the token in the query string, an empty JSON body. */

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import type { Config, DatabaseConfig } from '../../src/config.ts';
 
@@ -127,6 +127,24 @@ export async function secondProcess(
   const app = await buildApp(testConfig(t.database.config, { now: t.clock.now, ...overrides }), options);
   await app.ready();
   return app;
+}
+
+/**
+ * A test app and a second server process on its database for the suite (`describe`) it is called in: started before
+ * its tests, handed to `use`, and closed after them. What one process writes, the other must see.
+ */
+export function withSecondProcess(dialect: Dialect, use: (t: TestApp, other: FastifyInstance) => void): void {
+  let t: TestApp | undefined;
+  let other: FastifyInstance | undefined;
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    other = await secondProcess(t);
+    use(t, other);
+  });
+  afterAll(async () => {
+    await other?.close();
+    await t?.close();
+  });
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HOUR, MINUTE } from '../../src/lib/time.ts';
-import { createTestApp, dialects, secondProcess, type TestApp } from '../helpers/app.ts';
+import { dialects, type TestApp, withSecondProcess } from '../helpers/app.ts';
 import { type Session, signUp } from '../helpers/factories.ts';
 
 /**
@@ -35,13 +35,9 @@ describe.each(dialects)('brute force on %s', (dialect) => {
   let t: TestApp;
   /** A second server process on the same database: the counters must be shared, not per process. */
   let other: FastifyInstance;
-  beforeAll(async () => {
-    t = await createTestApp(dialect);
-    other = await secondProcess(t);
-  });
-  afterAll(async () => {
-    await other.close();
-    await t.close();
+  withSecondProcess(dialect, (app, second) => {
+    t = app;
+    other = second;
   });
 
   const attempt = (app: FastifyInstance, username: string, password: string, ip = freshIp()) =>

@@ -27,6 +27,7 @@ import * as billReadings from './2026-12-07T04-30_bill_readings.ts';
 import * as ledgerImports from './2026-12-08T00-00_ledger_imports.ts';
 import * as ledgerIndexFiles from './2026-12-09T00-00_ledger_index_files.ts';
 import * as ledgerIdOrder from './2026-12-10T00-00_ledger_id_order.ts';
+import * as entityVersions from './2026-12-11T00-00_entity_versions.ts';
 
 /** Every migration, by name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -58,4 +59,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-08T00-00_ledger_imports': ledgerImports,
   '2026-12-09T00-00_ledger_index_files': ledgerIndexFiles,
   '2026-12-10T00-00_ledger_id_order': ledgerIdOrder,
+  '2026-12-11T00-00_entity_versions': entityVersions,
 };

@@ -63,7 +63,7 @@ export function toScheduleSummary(row: ScheduleRow, estimateCents: number): Bill
 /** An entity of the overview with its open balances, next due date (overdue before `today`) and schedules. */
 export function toBillOverview(
   row: BillOverviewRow,
-  schedules: ScheduleRow[],
+  schedules: readonly ScheduleRow[],
   estimates: ReadonlyMap<number, number>,
   today: string,
 ): BillOverview {

@@ -1,6 +1,5 @@
-import type { BillQuery, BillSortField } from '@billfold/contract/bills';
-import type { SortOrder } from '@billfold/contract/entries';
-import { type Insertable, type RawBuilder, type SqlBool, sql, type Updateable } from 'kysely';
+import type { BillQuery } from '@billfold/contract/bills';
+import { type Insertable, type RawBuilder, sql, type Updateable } from 'kysely';
 import { readAside } from '../../db/database.ts';
 import { Repository } from '../../db/repository.ts';
 import type { BillRow, BillsTable, ScheduleRow } from '../../db/schema.ts';
@@ -20,24 +19,15 @@ export interface BillSearch {
   categories?: readonly string[] | undefined;
 }
 
-/** One page of the Entities page's overview: the search, its order and the page. */
-export interface BillOverviewSearch extends BillSearch {
-  sortField: BillSortField;
-  sortOrder: SortOrder;
-  offset: number;
-  limit: number;
-}
-
-/** An entity with what is open on it, as the overview reads it (cents; counts may come back as text). */
+/** A live entity with what is open on it, as the overview reads it (cents; counts may come back as text). */
 export interface BillOverviewRow extends BillRow {
   invoice_count: number | string;
   to_pay_cents: number | string;
   to_collect_cents: number | string;
   next_due: string | null;
-  /** How many entities the search selects, the page's and the others. */
-  total: number | string;
-  /** 1 when the entity has a schedule (one seek in `schedules_bill`): only those entities' schedules are read. */
-  scheduled: number | string;
+  /** Where its name key and its category come in the database's order of the ledger's live entities (ties share one). */
+  name_rank: number | string;
+  category_rank: number | string;
 }
 
 /** `%`, `_` and the escape character itself match literally. */
@@ -80,62 +70,15 @@ export class BillsRepository extends Repository {
     return query.orderBy('name_key').orderBy('id').execute();
   }
 
-  /** The live entities `search` selects, as a condition on `b` (the same rules as `list`). */
-  private overviewWhere(ledgerId: number, search: BillSearch): RawBuilder<SqlBool> {
-    const terms = [sql`b.ledger_id = ${ledgerId}`, sql`b.recycled_at is null`];
-    if (search.status === 'active') terms.push(sql`b.status = 1`);
-    if (search.status === 'inactive') terms.push(sql`b.status = 0`);
-    if (search.nameKey) terms.push(sql`b.name_key like ${containsPattern(search.nameKey)} escape '!'`);
-    if (search.categories && search.categories.length > 0)
-      terms.push(sql`b.category in (${sql.join(search.categories)})`);
-    return sql<SqlBool>`${sql.join(terms, sql` and `)}`;
-  }
-
-  /** How many live entities `search` selects: for a page past the last, which has no row to carry `total`. */
-  async overviewCount(ledgerId: number, search: BillSearch): Promise<number> {
-    const { rows } = await sql<{ n: number | string }>`select count(*) as n from bills b
-      where ${this.overviewWhere(ledgerId, search)}`.execute(this.db);
-    return Number(rows[0]?.n ?? 0);
-  }
-
   /**
-   * One page of entities with their invoice count and open balances, summed from the per-entity rollup
-   * (`entry_bill_totals`, a few rows per entity: docs/decisions/0400-rollups.md), and the earliest due date of
-   * their unpaid invoices, one seek each in `entries_live_unpaid_bill_due` (written as that index's condition
-   * states it). An archived entity has no next due date, as the due summary leaves it out.
+   * Every live entity of the ledger with its invoice count and open balances, summed from the per-entity rollup
+   * (`entry_bill_totals`, a few rows per entity: docs/decisions/0400-rollups.md), the earliest due date of its unpaid
+   * invoices (one seek each in `entries_live_unpaid_bill_due`, written as that index's condition states it; none for an
+   * archived entity, as the due summary leaves it out) and the ranks its name key and category take in the database's
+   * collation, by which the overview sorts them (`EntitySnapshots`).
    */
-  async overviewPage(ledgerId: number, search: BillOverviewSearch): Promise<BillOverviewRow[]> {
-    // Milliseconds of sums over every entity's rollup rows: on SQLite off the loop, so other requests go on meanwhile.
-    return readAside(this.db, this.overviewPageQuery(ledgerId, search));
-  }
-
-  /**
-   * The page as one statement, each row with the number of entities the search selects (`total`, counted before the
-   * limit) and whether it has a schedule (`scheduled`). The next due date is a correlated seek per entity; unless the
-   * page is sorted by it, it is read only for the page's rows (after the limit), not for every entity the search
-   * selects.
-   */
-  overviewPageQuery(ledgerId: number, search: BillOverviewSearch): RawBuilder<BillOverviewRow> {
-    const dir = sql.raw(search.sortOrder === 'desc' ? 'desc' : 'asc');
-    const order = (x: string) => {
-      const c = (column: string) => sql.ref(`${x}.${column}`);
-      const key: Record<BillSortField, RawBuilder<unknown>> = {
-        name: sql`${c('name_key')} ${dir}`,
-        category: sql`${c('category')} ${dir}, ${c('name_key')} asc`,
-        balance: sql`${c('to_pay_cents')} + ${c('to_collect_cents')} ${dir}, ${c('name_key')} asc`,
-        // Entities without a due date come last in either order.
-        nextDue: sql`case when ${c('next_due')} is null then 1 else 0 end asc, ${c('next_due')} ${dir}, ${c('name_key')} asc`,
-        invoices: sql`${c('invoice_count')} ${dir}, ${c('name_key')} asc`,
-      };
-      return sql`${key[search.sortField]}, ${c('id')} asc`;
-    };
+  overviewRowsQuery(ledgerId: number): RawBuilder<BillOverviewRow> {
     const paid = sql.lit(PAY_STATE.paid);
-    const nextDue = (x: string) => sql`case when ${sql.ref(`${x}.status`)} = 1 then (
-      select min(e.due_date) from entries e
-      where e.bill_id = ${sql.ref(`${x}.id`)} and e.recycled_at is null and e.due_date is not null
-        and e.pay_state < ${paid}
-    ) end`;
-    const early = search.sortField === 'nextDue';
     return sql<BillOverviewRow>`
       with t as (
         select bill_id,
@@ -143,29 +86,37 @@ export class BillsRepository extends Repository {
           sum(case when flow = 'OUTGOING' then balance_cents else 0 end) as to_pay_cents,
           sum(case when flow = 'INCOMING' then balance_cents else 0 end) as to_collect_cents
         from entry_bill_totals where ledger_id = ${ledgerId} group by bill_id
-      ),
-      o as (
-        select b.*, coalesce(t.invoice_count, 0) as invoice_count, coalesce(t.to_pay_cents, 0) as to_pay_cents,
-          coalesce(t.to_collect_cents, 0) as to_collect_cents${early ? sql`, ${nextDue('b')} as next_due` : sql``}
-        from bills b left join t on t.bill_id = b.id
-        where ${this.overviewWhere(ledgerId, search)}
-      ),
-      p as (select o.*, count(*) over () as total from o order by ${order('o')} limit ${search.limit} offset ${search.offset})
-      select p.*${early ? sql`` : sql`, ${nextDue('p')} as next_due`},
-        case when exists (select 1 from schedules s where s.bill_id = p.id) then 1 else 0 end as scheduled
-      from p order by ${order('p')}`;
+      )
+      select b.*, coalesce(t.invoice_count, 0) as invoice_count, coalesce(t.to_pay_cents, 0) as to_pay_cents,
+        coalesce(t.to_collect_cents, 0) as to_collect_cents,
+        case when b.status = 1 then (
+          select min(e.due_date) from entries e
+          where e.bill_id = b.id and e.recycled_at is null and e.due_date is not null and e.pay_state < ${paid}
+        ) end as next_due,
+        dense_rank() over (order by b.name_key) as name_rank,
+        dense_rank() over (order by b.category) as category_rank
+      from bills b left join t on t.bill_id = b.id
+      where b.ledger_id = ${ledgerId} and b.recycled_at is null`;
   }
 
-  /** The schedules of these entities, by entity then id. */
-  schedulesOf(billIds: readonly number[]) {
-    if (billIds.length === 0) return Promise.resolve([]);
-    return this.db
-      .selectFrom('schedules')
-      .selectAll()
-      .where('bill_id', 'in', billIds)
-      .orderBy('bill_id')
-      .orderBy('id')
-      .execute();
+  /** `overviewRowsQuery`'s rows; on SQLite off the loop (milliseconds of sums for a thousand entities). */
+  overviewRows(ledgerId: number): Promise<BillOverviewRow[]> {
+    return readAside(this.db, this.overviewRowsQuery(ledgerId));
+  }
+
+  /** The schedules of the ledger's live entities, by entity then id (`schedules_bill`, a seek per entity). */
+  schedulesOfLedger(ledgerId: number): Promise<ScheduleRow[]> {
+    return readAside(
+      this.db,
+      this.db
+        .selectFrom('bills as b')
+        .innerJoin('schedules as s', 's.bill_id', 'b.id')
+        .selectAll('s')
+        .where('b.ledger_id', '=', ledgerId)
+        .where('b.recycled_at', 'is', null)
+        .orderBy('s.bill_id')
+        .orderBy('s.id'),
+    );
   }
 
   /** What the next invoice of each of these schedules would get now, by schedule id (one read for all of them). */

@@ -44,7 +44,7 @@ export function billsRoutes(app: FastifyInstance, service: BillsService): void {
         response: { 200: billOverviewList, ...errorResponses(400, 401) },
       },
     },
-    async (request) => service.overview(request.ledger.id, request.query),
+    async (request) => service.overview(request.ledger, request.query),
   );
   r.get(
     '/bills/:id',

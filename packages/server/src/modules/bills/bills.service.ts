@@ -5,23 +5,52 @@ import {
   type BillOverviewList,
   type BillOverviewQuery,
   type BillQuery,
+  type BillSortField,
   type NewBill,
 } from '@billfold/contract/bills';
 import { utcDate } from '@billfold/contract/dates';
-import type { BillRow, ScheduleRow } from '../../db/schema.ts';
+import type { SortOrder } from '@billfold/contract/entries';
+import type { BillRow } from '../../db/schema.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { conflict, notFound } from '../../lib/http-error.ts';
 import type { RecycleIntents } from '../../lib/intents.ts';
 import { MESSAGES } from '../../lib/messages.ts';
 import { refreshTotals } from '../payment-totals/payment-totals.service.ts';
+import type { LedgerAt } from '../read-model/ledger-indexes.ts';
 import { billNameKey, entryColumnsOf, toBill, toBillOverview } from './bill.mapper.ts';
 import { duplicateEntityName } from './bills.messages.ts';
-import type { BillsRepository } from './bills.repository.ts';
+import type { BillOverviewRow, BillsRepository } from './bills.repository.ts';
+import type { EntitySnapshots } from './entity-snapshots.ts';
 import { isUniqueViolation } from './unique-violation.ts';
+
+/**
+ * The overview's order, as `ORDER BY` would give it: the field in `order`, then the name (by its rank in the
+ * database's collation) ascending, then the id. Entities without a next due date come last in either order.
+ */
+function overviewOrder(field: BillSortField, order: SortOrder): (a: BillOverviewRow, b: BillOverviewRow) => number {
+  const dir = order === 'desc' ? -1 : 1;
+  const name = (a: BillOverviewRow, b: BillOverviewRow) => Number(a.name_rank) - Number(b.name_rank);
+  const balance = (row: BillOverviewRow) => Number(row.to_pay_cents) + Number(row.to_collect_cents);
+  const key: Record<BillSortField, (a: BillOverviewRow, b: BillOverviewRow) => number> = {
+    name: (a, b) => dir * name(a, b),
+    category: (a, b) => dir * (Number(a.category_rank) - Number(b.category_rank)) || name(a, b),
+    balance: (a, b) => dir * (balance(a) - balance(b)) || name(a, b),
+    nextDue: (a, b) =>
+      (a.next_due === null ? 1 : 0) - (b.next_due === null ? 1 : 0) ||
+      (a.next_due !== null && b.next_due !== null && a.next_due !== b.next_due
+        ? dir * (a.next_due < b.next_due ? -1 : 1)
+        : 0) ||
+      name(a, b),
+    invoices: (a, b) => dir * (Number(a.invoice_count) - Number(b.invoice_count)) || name(a, b),
+  };
+  const first = key[field];
+  return (a, b) => first(a, b) || Number(a.id) - Number(b.id);
+}
 
 export class BillsService implements RecycleIntents<BillChange, Bill> {
   constructor(
     private readonly repo: BillsRepository,
+    private readonly snapshots: EntitySnapshots,
     private readonly now: () => number,
   ) {}
 
@@ -36,39 +65,32 @@ export class BillsService implements RecycleIntents<BillChange, Bill> {
   }
 
   /**
-   * The Entities page: one page of live entities with their open balances, next due date and schedules, sorted and
-   * searched on the server (docs/decisions/0406-entity-overview.md). Active ones unless `status` says otherwise.
+   * The Entities page: one page of live entities with their open balances, next due date and schedules, searched,
+   * sorted and paged in memory from the ledger's snapshot at the request's data version (`EntitySnapshots`,
+   * docs/decisions/0406-entity-overview.md). Active ones unless `status` says otherwise.
    */
-  async overview(ledgerId: number, query: BillOverviewQuery): Promise<BillOverviewList> {
-    const search = {
-      status: query.status ?? 'active',
-      nameKey: query.name ? billNameKey(query.name) : undefined,
-      categories: query.category ? await this.repo.categoryFilter(ledgerId, query.category) : undefined,
-    };
+  async overview(ledger: LedgerAt, query: BillOverviewQuery): Promise<BillOverviewList> {
+    const status = query.status ?? 'active';
+    const nameKey = query.name ? billNameKey(query.name) : undefined;
+    // A known category in any spelling becomes its stored name; an unknown one is kept, so it matches nothing.
+    const categories = query.category ? new Set(await this.repo.categoryFilter(ledger.id, query.category)) : undefined;
+    const snapshot = await this.snapshots.of(ledger);
+    const found = snapshot.entities.filter(
+      (row) =>
+        (status === 'all' || Number(row.status) === (status === 'active' ? 1 : 0)) &&
+        (nameKey === undefined || row.name_key.includes(nameKey)) &&
+        (categories === undefined || categories.size === 0 || categories.has(row.category)),
+    );
+    found.sort(overviewOrder(query.sortField ?? 'name', query.sortOrder ?? 'asc'));
     const pageSize = query.pageSize ?? BILL_DEFAULT_PAGE_SIZE;
     const offset = (query.pageNum ?? 0) * pageSize;
-    const rows = await this.repo.overviewPage(ledgerId, {
-      ...search,
-      sortField: query.sortField ?? 'name',
-      sortOrder: query.sortOrder ?? 'asc',
-      offset,
-      limit: pageSize,
-    });
-    // The total comes with the page's rows; only a page past the last, which has none, counts on its own.
-    const total = rows[0] ? Number(rows[0].total) : offset === 0 ? 0 : await this.repo.overviewCount(ledgerId, search);
-    // By entity, in the order read (by id): one pass over the page's schedules, not one per entity.
-    const schedules = new Map<number, ScheduleRow[]>();
-    const pageSchedules = await this.repo.schedulesOf(
-      rows.filter((row) => Number(row.scheduled) === 1).map((row) => row.id),
-    );
-    const estimates = await this.repo.scheduleEstimates(pageSchedules);
-    for (const s of pageSchedules) {
-      const list = schedules.get(s.bill_id);
-      if (list) list.push(s);
-      else schedules.set(s.bill_id, [s]);
-    }
     const today = query.today ?? utcDate(this.now());
-    return { total, bills: rows.map((row) => toBillOverview(row, schedules.get(row.id) ?? [], estimates, today)) };
+    return {
+      total: found.length,
+      bills: found
+        .slice(offset, offset + pageSize)
+        .map((row) => toBillOverview(row, snapshot.schedules.get(Number(row.id)) ?? [], snapshot.estimates, today)),
+    };
   }
 
   /** A recycled entity only with `bypass` (the restore flow reads it first). */

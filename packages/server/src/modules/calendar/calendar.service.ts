@@ -94,7 +94,7 @@ export class CalendarService {
       for (const row of await this.due.dueFrom(ledger.id, from, FEED_MAX_EVENTS))
         rows.push({ ...row, ledger: ledger.name, order });
       // Read after the invoices: an occurrence that became an invoice in between is missing once, never doubled.
-      for (const o of await this.due.scheduled(ledger.id, from, addDays(today, FEED_SCHEDULED_DAYS_AHEAD)))
+      for (const o of await this.due.scheduled({ id: ledger.id }, from, addDays(today, FEED_SCHEDULED_DAYS_AHEAD)))
         scheduled.push({ ...o, ledger: ledger.name });
     }
     const inLedger = (summary: string, ledger: string) => (named ? `${summary} (${ledger})` : summary);

@@ -1,14 +1,13 @@
 import { addDays } from '@billfold/contract/dates';
 import { sql } from 'kysely';
-import { type Db, readAside } from '../../db/database.ts';
+import type { Db } from '../../db/database.ts';
 import { Repository } from '../../db/repository.ts';
+import { EntitySnapshots } from '../bills/entity-snapshots.ts';
 import { ENTRY_VIEW_COLUMNS, type OwedEntryView } from '../entries/entry.mapper.ts';
 import { PAY_STATE } from '../payment-totals/payment-totals.ts';
 import type { OwedDay } from '../read-model/groups.ts';
 import type { LedgerAt, LedgerIndexes } from '../read-model/ledger-indexes.ts';
-import { scheduleEstimates } from '../schedules/schedule-estimate.ts';
-import { SchedulesRepository } from '../schedules/schedules.repository.ts';
-import { OCCURRENCE_COLUMNS, pendingOccurrences, type ScheduledOccurrence } from './scheduled.ts';
+import { pendingOccurrences, type ScheduledOccurrence, type ScheduleWithEntity } from './scheduled.ts';
 
 /** Counts and owed sums of one window of due dates, in cents. */
 export interface DueTotals {
@@ -31,6 +30,7 @@ export class DueRepository extends Repository {
   constructor(
     db: Db,
     private readonly indexes?: LedgerIndexes,
+    private readonly snapshots = new EntitySnapshots(db),
   ) {
     super(db);
   }
@@ -219,29 +219,24 @@ export class DueRepository extends Repository {
   /**
    * What the ledger's schedules will still create with a due date in `[from, to]` (from their cursor when `from` is
    * null): schedules not paused and not ended, of entities that are active and not in the recycle bin (the runner
-   * passes over what falls due on the others, docs/decisions/1010-recurring-invoices.md).
+   * passes over what falls due on the others, docs/decisions/1010-recurring-invoices.md), each occurrence at the amount
+   * its invoice would get now (a schedule's estimate, docs/decisions/0212-estimated-amounts.md). From the ledger's
+   * snapshot (`EntitySnapshots`) at the request's version, or at the version of the ledger index it read the invoices
+   * from when that one is newer: an occurrence turned into an invoice is then never counted twice.
    */
-  async scheduled(ledgerId: number, from: string | null, to: string): Promise<ScheduledOccurrence[]> {
-    // A thousand schedules with their entities' names are milliseconds: on SQLite read off the loop.
-    const schedules = await readAside(
-      this.db,
-      this.db
-        .selectFrom('schedules as s')
-        .innerJoin('bills as b', 'b.id', 's.bill_id')
-        .select(OCCURRENCE_COLUMNS.map((column) => `s.${column}` as const))
-        .select('b.name as bill_name')
-        .where('s.ledger_id', '=', ledgerId)
-        .where('s.paused', '=', 0)
-        .where('s.next_date', 'is not', null)
-        .where('s.next_date', '<=', to)
-        .where('b.status', '=', 1)
-        .where('b.recycled_at', 'is', null)
-        .orderBy('s.id'),
-    );
-    // Each occurrence at the amount its invoice would get now: a schedule's estimate (docs/decisions/0212-estimated-amounts.md).
-    const estimates = await scheduleEstimates(new SchedulesRepository(this.db), schedules);
-    return schedules.flatMap((s) =>
-      pendingOccurrences({ ...s, amount_cents: estimates.get(s.id) ?? s.amount_cents }, from, to),
-    );
+  async scheduled(ledger: LedgerAt, from: string | null, to: string): Promise<ScheduledOccurrence[]> {
+    const indexed = this.indexes?.versionOf(ledger.id);
+    const at =
+      ledger.version === undefined ? ledger : { id: ledger.id, version: Math.max(ledger.version, indexed ?? 0) };
+    const { schedules, byId, estimates } = await this.snapshots.of(at);
+    const pending: ScheduleWithEntity[] = [];
+    for (const [billId, list] of schedules) {
+      const bill = byId.get(billId);
+      if (!bill || Number(bill.status) !== 1) continue;
+      for (const s of list)
+        if (Number(s.paused) === 0 && s.next_date !== null && s.next_date <= to)
+          pending.push({ ...s, bill_name: bill.name, amount_cents: estimates.get(s.id) ?? s.amount_cents });
+    }
+    return pending.sort((a, b) => a.id - b.id).flatMap((s) => pendingOccurrences(s, from, to));
   }
 }

@@ -25,7 +25,6 @@ export class DueService {
 
   /** `today` is the client's date when it sends one, else the server's UTC date. */
   async summary(ledger: LedgerAt, clientToday: string | undefined): Promise<DueSummary> {
-    const ledgerId = ledger.id;
     const today = clientToday ?? utcDate(this.now());
     const [near, far] = DUE_SOON_DAYS;
     const windows: Record<GroupName, DueWindow> = {
@@ -46,7 +45,7 @@ export class DueService {
     ]);
     // The schedules are read after the invoices: an occurrence that becomes an invoice in between is then missing
     // from this one answer rather than counted twice.
-    const scheduled = await this.repo.scheduled(ledgerId, null, windows.next30.to);
+    const scheduled = await this.repo.scheduled(ledger, null, windows.next30.to);
     const withScheduled = (found: Awaited<ReturnType<typeof group>>, name: GroupName) => ({
       ...found,
       scheduled: scheduledInWindow(scheduled, windows[name], DUE_SUMMARY_LIST),

@@ -32,29 +32,8 @@ export interface ScheduledOccurrence {
 /** The description the occurrence's invoice would get. */
 export const describeOccurrence = (o: ScheduledOccurrence): string => expandTemplate(o.template, o.date, o.number);
 
-/** The columns of a schedule the due reads select, beside its entity's name. */
-export const OCCURRENCE_COLUMNS = [
-  'id',
-  'bill_id',
-  'cadence',
-  'interval',
-  'day_of_month',
-  'first_date',
-  'end_date',
-  'max_count',
-  'amount_cents',
-  'flow',
-  'template',
-  'due_days',
-  'next_date',
-  'created_count',
-  'ledger_id',
-  'amount_mode',
-  'amount_of',
-] as const satisfies readonly (keyof ScheduleRow)[];
-
-/** A schedule row as the due reads select it: with its entity's name. */
-export type ScheduleWithEntity = Pick<ScheduleRow, (typeof OCCURRENCE_COLUMNS)[number]> & { bill_name: string };
+/** A schedule with its entity's name, as the due reads take it (`DueRepository.scheduled`). */
+export type ScheduleWithEntity = ScheduleRow & { bill_name: string };
 
 /** Occurrences of one schedule a window may reach: a weekly one over a year is 53; this also bounds a long backlog. */
 const MAX_PER_SCHEDULE = 400;

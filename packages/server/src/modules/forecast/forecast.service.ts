@@ -89,7 +89,7 @@ export class ForecastService {
       for (const row of owed.first) list(day, () => invoiceItem(row));
     }
     // After the invoices, as the due summary: an occurrence turned into an invoice meanwhile is missed, not doubled.
-    for (const o of sortByDueDate(await this.due.scheduled(ledgerId, null, end))) {
+    for (const o of sortByDueDate(await this.due.scheduled(ledger, null, end))) {
       const day = dayOf(o.dueDate);
       add(day, o.flow, o.amountCents, 1);
       list(day, () => ({

@@ -14,9 +14,10 @@ const databaseNow = (db: Db) =>
     : sql<number>`(extract(epoch from clock_timestamp()) * 1000)::bigint`;
 
 /**
- * The version of a ledger's invoices: raised by triggers with every write to them, in the same transaction
- * (migrations `2026-11-25T00-00_data_versions` and `2026-12-02T00-00_ledger_data`). A response computed under one version is exactly what the
- * queries return for as long as the version stays the same (docs/decisions/0403-list-cache.md).
+ * The version of a ledger's data: raised by triggers with every write to its invoices, payments, entities and
+ * schedules, in the same transaction (migrations `2026-11-25T00-00_data_versions`, `2026-12-02T00-00_ledger_data`
+ * and `2026-12-11T00-00_entity_versions`). A response computed under one version is exactly what the queries return
+ * for as long as the version stays the same (docs/decisions/0403-list-cache.md).
  */
 export class DataVersionRepository extends Repository {
   // Read before every list request: compiled once, run with the ledger id as its only parameter.

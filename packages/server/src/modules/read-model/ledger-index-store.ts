@@ -584,7 +584,8 @@ export abstract class LedgerIndexStore {
       .where('version', '>', this.version)
       .groupBy('entry_id')
       .execute();
-    const ids = changes.map((c) => Number(c.entry_id));
+    // Entry 0 logs a version that changed no invoice (an entity's or a schedule's write): nothing to read again.
+    const ids = changes.map((c) => Number(c.entry_id)).filter((id) => id !== 0);
     // A bulk change (an import, an entity with thousands of invoices) is read afresh, not moved invoice by invoice.
     if (ids.length > upTo) throw new IndexRebuildNeeded(`${ids.length} invoices changed at once`);
     const reached = changes.reduce((v, c) => Math.max(v, Number(c.version)), target);

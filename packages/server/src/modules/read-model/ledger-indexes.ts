@@ -120,6 +120,11 @@ export class LedgerIndexes {
     return this.ledgers.get(ledgerId)?.answered ?? 'sql';
   }
 
+  /** The data version the ledger's index in memory has caught up to, or undefined when it has none. */
+  versionOf(ledgerId: number): number | undefined {
+    return this.ledgers.get(ledgerId)?.index?.version;
+  }
+
   /** Where the ledger's index in memory came from, or null when it has none. */
   source(ledgerId: number): 'saved' | 'database' | null {
     const slot = this.ledgers.get(ledgerId);
