@@ -131,6 +131,21 @@ describe.each(dialects)('the entity overview (/bills/overview) on %s', (dialect)
       }
     });
 
+    it('tells overdue by each request’s today, with no write between them (one snapshot of the ledger)', async () => {
+      const dues = (await overview(api, '?status=all&pageSize=100')).bills
+        .map((b) => b.nextDueDate)
+        .filter((d): d is string => d !== null)
+        .sort();
+      expect(dues.length).toBeGreaterThan(1);
+      for (const day of ['2020-01-01', dues[0], dues[dues.length - 1], '2030-01-01', dues[0]] as string[]) {
+        const { bills } = await overview(api, `?status=all&pageSize=100&today=${day}`);
+        for (const b of bills) expect(b.overdue, `${b.name} on ${day}`).toBe(b.nextDueDate !== null && b.nextDueDate < day);
+        const overdue = bills.filter((b) => b.overdue).length;
+        if (day === '2030-01-01') expect(overdue).toBe(dues.length);
+        if (day === '2020-01-01' || day === dues[0]) expect(overdue).toBe(0);
+      }
+    });
+
     it('pages through every order, both ways, exactly as the model sorts them', async () => {
       const all = (await overview(api, '?status=all&pageSize=100')).bills;
       for (const field of BILL_SORT_FIELDS) {

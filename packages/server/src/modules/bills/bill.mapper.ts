@@ -60,19 +60,17 @@ export function toScheduleSummary(row: ScheduleRow, estimateCents: number): Bill
   };
 }
 
-/** An entity of the overview with its open balances, next due date (overdue before `today`) and schedules. */
+/** An entity of the overview with its open balances, next due date and schedules; `overdue` is the request's. */
 export function toBillOverview(
   row: BillOverviewRow,
   schedules: readonly ScheduleRow[],
   estimates: ReadonlyMap<number, number>,
-  today: string,
-): BillOverview {
+): Omit<BillOverview, 'overdue'> {
   return {
     ...toBill(row),
     invoiceCount: Number(row.invoice_count),
     balance: { toPay: fromCents(Number(row.to_pay_cents)), toCollect: fromCents(Number(row.to_collect_cents)) },
     nextDueDate: row.next_due,
-    overdue: row.next_due !== null && row.next_due < today,
     schedules: schedules.map((s) => toScheduleSummary(s, estimates.get(s.id) ?? s.amount_cents)),
   };
 }

@@ -5,11 +5,9 @@ import {
   type BillOverviewList,
   type BillOverviewQuery,
   type BillQuery,
-  type BillSortField,
   type NewBill,
 } from '@billfold/contract/bills';
 import { utcDate } from '@billfold/contract/dates';
-import type { SortOrder } from '@billfold/contract/entries';
 import type { BillRow } from '../../db/schema.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { conflict, notFound } from '../../lib/http-error.ts';
@@ -17,35 +15,11 @@ import type { RecycleIntents } from '../../lib/intents.ts';
 import { MESSAGES } from '../../lib/messages.ts';
 import { refreshTotals } from '../payment-totals/payment-totals.service.ts';
 import type { LedgerAt } from '../read-model/ledger-indexes.ts';
-import { billNameKey, entryColumnsOf, toBill, toBillOverview } from './bill.mapper.ts';
+import { billNameKey, entryColumnsOf, toBill } from './bill.mapper.ts';
 import { duplicateEntityName } from './bills.messages.ts';
-import type { BillOverviewRow, BillsRepository } from './bills.repository.ts';
+import type { BillsRepository } from './bills.repository.ts';
 import type { EntitySnapshots } from './entity-snapshots.ts';
 import { isUniqueViolation } from './unique-violation.ts';
-
-/**
- * The overview's order, as `ORDER BY` would give it: the field in `order`, then the name (by its rank in the
- * database's collation) ascending, then the id. Entities without a next due date come last in either order.
- */
-function overviewOrder(field: BillSortField, order: SortOrder): (a: BillOverviewRow, b: BillOverviewRow) => number {
-  const dir = order === 'desc' ? -1 : 1;
-  const name = (a: BillOverviewRow, b: BillOverviewRow) => Number(a.name_rank) - Number(b.name_rank);
-  const balance = (row: BillOverviewRow) => Number(row.to_pay_cents) + Number(row.to_collect_cents);
-  const key: Record<BillSortField, (a: BillOverviewRow, b: BillOverviewRow) => number> = {
-    name: (a, b) => dir * name(a, b),
-    category: (a, b) => dir * (Number(a.category_rank) - Number(b.category_rank)) || name(a, b),
-    balance: (a, b) => dir * (balance(a) - balance(b)) || name(a, b),
-    nextDue: (a, b) =>
-      (a.next_due === null ? 1 : 0) - (b.next_due === null ? 1 : 0) ||
-      (a.next_due !== null && b.next_due !== null && a.next_due !== b.next_due
-        ? dir * (a.next_due < b.next_due ? -1 : 1)
-        : 0) ||
-      name(a, b),
-    invoices: (a, b) => dir * (Number(a.invoice_count) - Number(b.invoice_count)) || name(a, b),
-  };
-  const first = key[field];
-  return (a, b) => first(a, b) || Number(a.id) - Number(b.id);
-}
 
 export class BillsService implements RecycleIntents<BillChange, Bill> {
   constructor(
@@ -75,13 +49,14 @@ export class BillsService implements RecycleIntents<BillChange, Bill> {
     // A known category in any spelling becomes its stored name; an unknown one is kept, so it matches nothing.
     const categories = query.category ? new Set(await this.repo.categoryFilter(ledger.id, query.category)) : undefined;
     const snapshot = await this.snapshots.of(ledger);
-    const found = snapshot.entities.filter(
-      (row) =>
-        (status === 'all' || Number(row.status) === (status === 'active' ? 1 : 0)) &&
-        (nameKey === undefined || row.name_key.includes(nameKey)) &&
-        (categories === undefined || categories.size === 0 || categories.has(row.category)),
-    );
-    found.sort(overviewOrder(query.sortField ?? 'name', query.sortOrder ?? 'asc'));
+    const found = snapshot
+      .inOrder(query.sortField ?? 'name', query.sortOrder ?? 'asc')
+      .filter(
+        (row) =>
+          (status === 'all' || Number(row.status) === (status === 'active' ? 1 : 0)) &&
+          (nameKey === undefined || row.name_key.includes(nameKey)) &&
+          (categories === undefined || categories.size === 0 || categories.has(row.category)),
+      );
     const pageSize = query.pageSize ?? BILL_DEFAULT_PAGE_SIZE;
     const offset = (query.pageNum ?? 0) * pageSize;
     const today = query.today ?? utcDate(this.now());
@@ -89,7 +64,7 @@ export class BillsService implements RecycleIntents<BillChange, Bill> {
       total: found.length,
       bills: found
         .slice(offset, offset + pageSize)
-        .map((row) => toBillOverview(row, snapshot.schedules.get(Number(row.id)) ?? [], snapshot.estimates, today)),
+        .map((row) => ({ ...snapshot.overview(row), overdue: row.next_due !== null && row.next_due < today })),
     };
   }
 

@@ -1,6 +1,9 @@
+import type { BillOverview, BillSortField } from '@billfold/contract/bills';
+import type { SortOrder } from '@billfold/contract/entries';
 import type { Db } from '../../db/database.ts';
 import type { ScheduleRow } from '../../db/schema.ts';
 import type { LedgerAt } from '../read-model/ledger-indexes.ts';
+import { toBillOverview } from './bill.mapper.ts';
 import { type BillOverviewRow, BillsRepository } from './bills.repository.ts';
 
 /**
@@ -16,6 +19,34 @@ export interface EntitySnapshot {
   /** By entity id, each entity's in id order. */
   schedules: ReadonlyMap<number, readonly ScheduleRow[]>;
   estimates: ReadonlyMap<number, number>;
+  /** The entities in the Entities page's order for a sort (`overviewOrder`), sorted once per snapshot. */
+  inOrder(field: BillSortField, order: SortOrder): readonly BillOverviewRow[];
+  /** An entity's line of the Entities page but for `overdue`, which depends on the request's today; made once. */
+  overview(row: BillOverviewRow): Omit<BillOverview, 'overdue'>;
+}
+
+/**
+ * The Entities page's order, as `ORDER BY` would give it: the field in `order`, then the name (by its rank in the
+ * database's collation) ascending, then the id. Entities without a next due date come last in either order.
+ */
+function overviewOrder(field: BillSortField, order: SortOrder): (a: BillOverviewRow, b: BillOverviewRow) => number {
+  const dir = order === 'desc' ? -1 : 1;
+  const name = (a: BillOverviewRow, b: BillOverviewRow) => Number(a.name_rank) - Number(b.name_rank);
+  const balance = (row: BillOverviewRow) => Number(row.to_pay_cents) + Number(row.to_collect_cents);
+  const key: Record<BillSortField, (a: BillOverviewRow, b: BillOverviewRow) => number> = {
+    name: (a, b) => dir * name(a, b),
+    category: (a, b) => dir * (Number(a.category_rank) - Number(b.category_rank)) || name(a, b),
+    balance: (a, b) => dir * (balance(a) - balance(b)) || name(a, b),
+    nextDue: (a, b) =>
+      (a.next_due === null ? 1 : 0) - (b.next_due === null ? 1 : 0) ||
+      (a.next_due !== null && b.next_due !== null && a.next_due !== b.next_due
+        ? dir * (a.next_due < b.next_due ? -1 : 1)
+        : 0) ||
+      name(a, b),
+    invoices: (a, b) => dir * (Number(a.invoice_count) - Number(b.invoice_count)) || name(a, b),
+  };
+  const first = key[field];
+  return (a, b) => first(a, b) || Number(a.id) - Number(b.id);
 }
 
 interface Kept {
@@ -92,6 +123,30 @@ export class EntitySnapshots {
       if (list) list.push(s);
       else schedules.set(s.bill_id, [s]);
     }
-    return { entities, byId: new Map(entities.map((e) => [Number(e.id), e])), schedules, estimates };
+    const orders = new Map<string, readonly BillOverviewRow[]>();
+    const overviews = new Map<BillOverviewRow, Omit<BillOverview, 'overdue'>>();
+    return {
+      entities,
+      byId: new Map(entities.map((e) => [Number(e.id), e])),
+      schedules,
+      estimates,
+      inOrder(field, order) {
+        const key = `${field} ${order}`;
+        let sorted = orders.get(key);
+        if (!sorted) {
+          sorted = [...entities].sort(overviewOrder(field, order));
+          orders.set(key, sorted);
+        }
+        return sorted;
+      },
+      overview(row) {
+        let line = overviews.get(row);
+        if (!line) {
+          line = toBillOverview(row, schedules.get(Number(row.id)) ?? [], estimates);
+          overviews.set(row, line);
+        }
+        return line;
+      },
+    };
   }
 }
