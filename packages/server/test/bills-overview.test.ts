@@ -139,7 +139,8 @@ describe.each(dialects)('the entity overview (/bills/overview) on %s', (dialect)
       expect(dues.length).toBeGreaterThan(1);
       for (const day of ['2020-01-01', dues[0], dues[dues.length - 1], '2030-01-01', dues[0]] as string[]) {
         const { bills } = await overview(api, `?status=all&pageSize=100&today=${day}`);
-        for (const b of bills) expect(b.overdue, `${b.name} on ${day}`).toBe(b.nextDueDate !== null && b.nextDueDate < day);
+        for (const b of bills)
+          expect(b.overdue, `${b.name} on ${day}`).toBe(b.nextDueDate !== null && b.nextDueDate < day);
         const overdue = bills.filter((b) => b.overdue).length;
         if (day === '2030-01-01') expect(overdue).toBe(dues.length);
         if (day === '2020-01-01' || day === dues[0]) expect(overdue).toBe(0);
