@@ -95,6 +95,51 @@ describe.each(dialects)('GET /api/v1/forecast on %s', (dialect) => {
     expect(f.days.find((d) => d.date === '2026-12-10')?.items.map((i) => i.amount)).toEqual([70]);
   });
 
+  it('lists a crowded day’s invoices, then its occurrences by entity name and schedule, and counts the rest', async () => {
+    const crowd: Api = { app: t.app, session: await signUp(t.app) };
+    const get = async (query: string) => (await request(crowd, 'GET', `/forecast?${query}`)).json<Forecast>();
+    // Made out of name order, in mixed case: the names sort as the database's collation does, not by code unit.
+    const names = ['Mike', 'alpha', 'Zulu', 'Bravo', 'charlie', 'Delta', 'echo', 'Foxtrot', 'golf', 'Hotel', 'india'];
+    const amountOf = new Map<number, string>();
+    let cents = 0;
+    for (const [i, name] of names.entries()) {
+      const bill = await createBill(crowd, { name });
+      const schedules = name === 'alpha' ? 2 : 1; // two of one entity: they follow their schedule ids
+      for (let k = 0; k < schedules; k++) {
+        const amount = 10 + i + k / 10;
+        const made = await createSchedule(crowd, bill.id, { firstDate: '2026-12-09', amount, dueDays: 0 });
+        amountOf.set(made.id, `${name} ${amount}`);
+        cents += Math.round(amount * 100);
+      }
+    }
+    const late = await createBill(crowd, { name: 'aardvark' });
+    const lateSchedule = await createSchedule(crowd, late.id, { firstDate: '2026-12-15', amount: 5, dueDays: 0 });
+    amountOf.set(lateSchedule.id, 'aardvark 5');
+    const invoice = await createEntry(crowd, {
+      billId: late.id,
+      date: '2026-11-01',
+      dueDate: '2026-12-09',
+      amount: 3,
+      flow: 'expense',
+    });
+    const listed = (day: Forecast['days'][number] | undefined) =>
+      day?.items.map((i) => (i.kind === 'invoice' ? `invoice ${i.entryId}` : amountOf.get(i.scheduleId ?? 0)));
+    const inOrder = ['alpha 11', 'alpha 11.1', 'Bravo 13', 'charlie 14', 'Delta 15', 'echo 16', 'Foxtrot 17'];
+
+    const ahead = await get('today=2026-11-22&months=1');
+    const crowded = ahead.days.find((d) => d.date === '2026-12-09');
+    expect(listed(crowded)).toEqual([`invoice ${invoice.entryId}`, ...inOrder, 'golf 18', 'Hotel 19']);
+    expect([crowded?.more, crowded?.expenses]).toEqual([3, (cents + 300) / 100]);
+    expect(listed(ahead.days.find((d) => d.date === '2026-12-15'))).toEqual(['aardvark 5']);
+
+    // As of a later day, what fell due before it counts that day, soonest due first: the overdue invoice, the
+    // occurrences due on the 9th, and only then aardvark's, due that very day, whatever its name.
+    const later = await get('today=2026-12-15&months=1');
+    const first = later.days[0];
+    expect(listed(first)).toEqual([`invoice ${invoice.entryId}`, ...inOrder, 'golf 18', 'Hotel 19']);
+    expect([first?.more, first?.expenses]).toEqual([4, (cents + 300 + 500) / 100]);
+  });
+
   it('starts at 0 without a balance, takes the client’s day, and refuses what is out of range', async () => {
     expect((await request(api, 'PUT', '/forecast/balance', { balance: null })).json()).toEqual({ balance: null });
     const f = await forecast('months=1&today=2026-12-01');

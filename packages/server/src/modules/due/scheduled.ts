@@ -145,9 +145,11 @@ function* fromCursor(rule: ScheduleRule, cursor: string): Generator<string, void
 
 /**
  * Soonest due first, then by entity name (`localeCompare`) and schedule, so the order is total. Each distinct name is
- * ranked once: a forecast sorts thousands of occurrences of a few hundred entities.
+ * ranked once: a forecast orders thousands of occurrences of a few hundred entities.
  */
-export function sortByDueDate(occurrences: ScheduledOccurrence[]): ScheduledOccurrence[] {
+export function occurrenceOrder(
+  occurrences: readonly ScheduledOccurrence[],
+): (a: ScheduledOccurrence, b: ScheduledOccurrence) => number {
   const names = [...new Set(occurrences.map((o) => o.name))].sort((a, b) => a.localeCompare(b));
   const rank = new Map<string, number>();
   names.forEach((name, i) => {
@@ -155,12 +157,15 @@ export function sortByDueDate(occurrences: ScheduledOccurrence[]): ScheduledOccu
     rank.set(name, previous !== undefined && previous.localeCompare(name) === 0 ? (rank.get(previous) as number) : i);
   });
   const rankOf = (o: ScheduledOccurrence) => rank.get(o.name) as number;
-  return occurrences.sort(
-    (a, b) =>
-      (a.dueDate < b.dueDate ? -1 : a.dueDate > b.dueDate ? 1 : 0) ||
-      rankOf(a) - rankOf(b) ||
-      a.scheduleId - b.scheduleId,
-  );
+  return (a, b) =>
+    (a.dueDate < b.dueDate ? -1 : a.dueDate > b.dueDate ? 1 : 0) ||
+    rankOf(a) - rankOf(b) ||
+    a.scheduleId - b.scheduleId;
+}
+
+/** The occurrences in `occurrenceOrder`, sorted in place. */
+export function sortByDueDate(occurrences: ScheduledOccurrence[]): ScheduledOccurrence[] {
+  return occurrences.sort(occurrenceOrder(occurrences));
 }
 
 /** A window's scheduled invoices: counted and summed in cents, the first `limit` listed. */

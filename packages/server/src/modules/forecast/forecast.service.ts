@@ -10,7 +10,7 @@ import {
 import { fromCents } from '@billfold/contract/money';
 import type { Actor } from '../../lib/actor.ts';
 import type { DueRepository } from '../due/due.repository.ts';
-import { describeOccurrence, sortByDueDate } from '../due/scheduled.ts';
+import { describeOccurrence, occurrenceOrder, type ScheduledOccurrence } from '../due/scheduled.ts';
 import type { OpenInvoiceRow } from '../read-model/groups.ts';
 import type { LedgerAt } from '../read-model/ledger-indexes.ts';
 import type { ForecastRepository } from './forecast.repository.ts';
@@ -36,6 +36,19 @@ const invoiceItem = (r: OpenRow): ForecastItem => ({
   flow: r.flow as Flow,
   amount: fromCents(Number(r.balance_cents)),
   description: r.services,
+});
+
+const occurrenceItem = (o: ScheduledOccurrence): ForecastItem => ({
+  kind: 'occurrence',
+  entryId: null,
+  invoiceId: null,
+  scheduleId: o.scheduleId,
+  entityId: o.entityId,
+  name: o.name,
+  dueDate: o.dueDate,
+  flow: o.flow,
+  amount: fromCents(o.amountCents),
+  description: describeOccurrence(o),
 });
 
 /**
@@ -89,21 +102,23 @@ export class ForecastService {
       for (const row of owed.first) list(day, () => invoiceItem(row));
     }
     // After the invoices, as the due summary: an occurrence turned into an invoice meanwhile is missed, not doubled.
-    for (const o of sortByDueDate(await this.due.scheduled(ledger, null, end))) {
+    // Every occurrence is summed into its day; only a day with room left for items has its own sorted (thousands
+    // of occurrences in a long horizon, a few a day).
+    const occurrences = await this.due.scheduled(ledger, null, end);
+    const perDay = new Map<Day, ScheduledOccurrence[]>();
+    for (const o of occurrences) {
       const day = dayOf(o.dueDate);
       add(day, o.flow, o.amountCents, 1);
-      list(day, () => ({
-        kind: 'occurrence',
-        entryId: null,
-        invoiceId: null,
-        scheduleId: o.scheduleId,
-        entityId: o.entityId,
-        name: o.name,
-        dueDate: o.dueDate,
-        flow: o.flow,
-        amount: fromCents(o.amountCents),
-        description: describeOccurrence(o),
-      }));
+      if (day.items.length >= FORECAST_ITEMS_PER_DAY) continue;
+      const pending = perDay.get(day);
+      if (pending) pending.push(o);
+      else perDay.set(day, [o]);
+    }
+    const order = occurrenceOrder(occurrences);
+    for (const [day, pending] of perDay) {
+      for (const o of pending.sort(order).slice(0, FORECAST_ITEMS_PER_DAY - day.items.length)) {
+        day.items.push(occurrenceItem(o));
+      }
     }
     const starting = await this.repo.startingBalance(ledgerId);
     let balance = starting ?? 0;
