@@ -12,6 +12,7 @@ import type { Actor } from '../../lib/actor.ts';
 import type { DueRepository } from '../due/due.repository.ts';
 import { describeOccurrence, occurrenceOrder, type ScheduledOccurrence } from '../due/scheduled.ts';
 import type { OpenInvoiceRow } from '../read-model/groups.ts';
+import { day as dayNumber, isoDay } from '../read-model/ledger-index-columns.ts';
 import type { LedgerAt } from '../read-model/ledger-indexes.ts';
 import type { ForecastRepository } from './forecast.repository.ts';
 
@@ -126,7 +127,9 @@ export class ForecastService {
     let income = 0;
     let expenses = 0;
     const out: Forecast['days'] = [];
-    for (let date = today; date <= end; date = addDays(date, 1)) {
+    // By day number: a date's text is looked up once it has been made (`isoDay`), not made afresh for each day.
+    for (let d = dayNumber(today), last = dayNumber(end); d <= last; d++) {
+      const date = isoDay(d);
       const day = days.get(date);
       const inCents = day?.incomeCents ?? 0;
       const outCents = day?.expenseCents ?? 0;
