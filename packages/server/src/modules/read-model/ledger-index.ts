@@ -62,11 +62,15 @@ export class LedgerIndex extends LedgerIndexStore {
   /** `grouped` per column, at `groupedAt`. */
   private readonly groupings = new Map<'category' | 'bill', Grouping>();
   private groupedAt = -1;
+  /** `liveTotals` at `liveAt`. */
+  private live: Totals | null = null;
+  private liveAt = -1;
 
   override get bytes(): number {
     const o = this.owed;
     let bytes = o ? [o.slots, o.days, o.start, o.toPay, o.toCollect].reduce((n, a) => n + a.byteLength, 0) : 0;
     for (const g of this.groupings.values()) bytes += g.slots.byteLength + g.start.byteLength;
+    if (this.live) bytes += this.live.sums.byteLength + this.live.perMethod.byteLength;
     return super.bytes + bytes;
   }
 
@@ -572,52 +576,28 @@ export class LedgerIndex extends LedgerIndexStore {
     return out;
   }
 
-  /** The stats' sums over the masked slots (`sums.ts`), in the shape the SQL reads give (`groups.ts`). */
-  groups(mask: Uint8Array): { entries: EntryGroup[]; methods: MethodGroup[] } {
-    const amountOf = ENTRY_SUMS.amount_cents.of;
-    const receivedOf = ENTRY_SUMS.received_cents.of;
-    const overpaidOf = ENTRY_SUMS.overpaid_cents.of;
-    const balanceOf = ENTRY_SUMS.balance_cents.of;
-    const paidOf = ENTRY_SUMS.paid_cents.of;
-    const { flags, amount, paid, bill, method, payments, maxPayment, shareHead } = this.cols;
-    const shares = this.shares;
+  /**
+   * The stats' sums over the masked slots (`sums.ts`), in the shape the SQL reads give (`groups.ts`). A scope of
+   * most of the ledger (the Home page's, without filters) is summed as the ledger's live totals, kept while the
+   * index stays at its version, minus the live slots outside it: a pass that adds up the few. The largest payment
+   * does not subtract; it is always the masked slots' own.
+   */
+  groups({ mask, count }: { mask: Uint8Array; count: number }): { entries: EntryGroup[]; methods: MethodGroup[] } {
     const billCount = this.bills.length;
     const methodCount = this.methods.length;
-    // Per side and entity: count, amount, received, overpaid, outstanding, paid.
-    const sums = new Float64Array(2 * billCount * 6);
-    // Per side and method: total, count.
-    const perMethod = new Float64Array(2 * methodCount * 2);
-    const largest = [0, 0];
-    for (let i = 0; i < this.n; i++) {
-      if (!mask[i]) continue;
-      const f = flags[i] as number;
-      const side = expenseSide(f);
-      const a = amount[i] as number;
-      const p = paid[i] as number;
-      const at = (side * billCount + (bill[i] as number)) * 6;
-      sums[at] = (sums[at] as number) + 1;
-      const balance = a > p ? a - p : 0; // `derivePayment`'s balance
-      sums[at + 1] = (sums[at + 1] as number) + amountOf(a, p, balance);
-      sums[at + 2] = (sums[at + 2] as number) + receivedOf(a, p, balance);
-      sums[at + 3] = (sums[at + 3] as number) + overpaidOf(a, p, balance);
-      sums[at + 4] = (sums[at + 4] as number) + balanceOf(a, p, balance);
-      sums[at + 5] = (sums[at + 5] as number) + paidOf(a, p, balance);
-      const m = method[i] as number;
-      if (m === NO_METHOD) continue;
-      if ((maxPayment[i] as number) > (largest[side] as number)) largest[side] = maxPayment[i] as number;
-      if (m !== MIXED) {
-        // One method: its payments add up to the paid total (`derivePayment`).
-        const mt = (side * methodCount + m - 1) * 2;
-        perMethod[mt] = (perMethod[mt] as number) + p;
-        perMethod[mt + 1] = (perMethod[mt + 1] as number) + (payments[i] as number);
-        continue;
-      }
-      for (let k = shareHead[i] as number; k !== 0; k = shares.next[k - 1] as number) {
-        const mt = (side * methodCount + (shares.method[k - 1] as number)) * 2;
-        perMethod[mt] = (perMethod[mt] as number) + (shares.total[k - 1] as number);
-        perMethod[mt + 1] = (perMethod[mt + 1] as number) + (shares.count[k - 1] as number);
-      }
+    let t: Totals;
+    if (2 * count > this.n) {
+      const outside = this.totals(mask, false);
+      const live = this.liveTotals();
+      t = {
+        sums: minus(live.sums, outside.sums),
+        perMethod: minus(live.perMethod, outside.perMethod),
+        largest: outside.largest,
+      };
+    } else {
+      t = this.totals(mask, true);
     }
+    const { sums, perMethod, largest } = t;
     const sides: Side[] = ['income', 'expense'];
     const entries: EntryGroup[] = [];
     for (let side = 0; side < 2; side++) {
@@ -654,6 +634,70 @@ export class LedgerIndex extends LedgerIndexStore {
       }
     }
     return { entries, methods };
+  }
+
+  /** The sums over all live slots, at `liveAt`: the base of a wide scope's `groups`. */
+  private liveTotals(): Totals {
+    if (this.liveAt !== this.version || !this.live) {
+      this.live = this.totals(new Uint8Array(this.n), false);
+      this.liveAt = this.version;
+    }
+    return this.live;
+  }
+
+  /**
+   * Per side and entity: count, amount, received, overpaid, outstanding, paid; per side and method: total, count;
+   * per side, the largest payment of the masked slots. Summed over the masked slots (`inside`), or over the live
+   * slots the mask leaves out.
+   */
+  private totals(mask: Uint8Array, inside: boolean): Totals {
+    const amountOf = ENTRY_SUMS.amount_cents.of;
+    const receivedOf = ENTRY_SUMS.received_cents.of;
+    const overpaidOf = ENTRY_SUMS.overpaid_cents.of;
+    const balanceOf = ENTRY_SUMS.balance_cents.of;
+    const paidOf = ENTRY_SUMS.paid_cents.of;
+    const { flags, amount, paid, bill, method, payments, maxPayment, shareHead } = this.cols;
+    const shares = this.shares;
+    const billCount = this.bills.length;
+    const methodCount = this.methods.length;
+    const sums = new Float64Array(2 * billCount * 6);
+    const perMethod = new Float64Array(2 * methodCount * 2);
+    const largest = [0, 0];
+    for (let i = 0; i < this.n; i++) {
+      const f = flags[i] as number;
+      if (mask[i]) {
+        // 0 without payments (`maxPayment`).
+        const side = expenseSide(f);
+        if ((maxPayment[i] as number) > (largest[side] as number)) largest[side] = maxPayment[i] as number;
+        if (!inside) continue;
+      } else if (inside || !(f & LIVE)) continue;
+      const side = expenseSide(f);
+      const a = amount[i] as number;
+      const p = paid[i] as number;
+      const at = (side * billCount + (bill[i] as number)) * 6;
+      sums[at] = (sums[at] as number) + 1;
+      const balance = a > p ? a - p : 0; // `derivePayment`'s balance
+      sums[at + 1] = (sums[at + 1] as number) + amountOf(a, p, balance);
+      sums[at + 2] = (sums[at + 2] as number) + receivedOf(a, p, balance);
+      sums[at + 3] = (sums[at + 3] as number) + overpaidOf(a, p, balance);
+      sums[at + 4] = (sums[at + 4] as number) + balanceOf(a, p, balance);
+      sums[at + 5] = (sums[at + 5] as number) + paidOf(a, p, balance);
+      const m = method[i] as number;
+      if (m === NO_METHOD) continue;
+      if (m !== MIXED) {
+        // One method: its payments add up to the paid total (`derivePayment`).
+        const mt = (side * methodCount + m - 1) * 2;
+        perMethod[mt] = (perMethod[mt] as number) + p;
+        perMethod[mt + 1] = (perMethod[mt + 1] as number) + (payments[i] as number);
+        continue;
+      }
+      for (let k = shareHead[i] as number; k !== 0; k = shares.next[k - 1] as number) {
+        const mt = (side * methodCount + (shares.method[k - 1] as number)) * 2;
+        perMethod[mt] = (perMethod[mt] as number) + (shares.total[k - 1] as number);
+        perMethod[mt + 1] = (perMethod[mt + 1] as number) + (shares.count[k - 1] as number);
+      }
+    }
+    return { sums, perMethod, largest };
   }
 }
 
@@ -711,6 +755,20 @@ function narrowings(cols: Columns, c: IndexConditions): Narrowing[] {
   range(c.numbered, cols.invoice, c.invoiceLow, c.invoiceHigh, 'invoice_number');
   pick(c.categories, cols.category, 'category');
   pick(c.bills, cols.bill, 'bill');
+  return out;
+}
+
+/** What `LedgerIndex.totals` sums: see there. */
+interface Totals {
+  sums: Float64Array;
+  perMethod: Float64Array;
+  largest: number[];
+}
+
+/** `a - b`, element by element: sums of integers, exact. */
+function minus(a: Float64Array, b: Float64Array): Float64Array {
+  const out = new Float64Array(a.length);
+  for (let i = 0; i < a.length; i++) out[i] = (a[i] as number) - (b[i] as number);
   return out;
 }
 

@@ -248,7 +248,7 @@ export class ReadModelRepository extends Repository {
    * rollups without the range minus a scan of the rows outside it; otherwise a scan of the scope.
    */
   async stats(s: EntryScope): Promise<{ entries: EntryGroup[]; methods: MethodGroup[] }> {
-    const indexed = await this.indexes.read(s.ledgerId, (index) => index.groups(index.match(s).mask), s.version);
+    const indexed = await this.indexes.read(s.ledgerId, (index) => index.groups(index.match(s)), s.version);
     if (indexed) return indexed.value;
     let entries: EntryGroup[];
     let methods: MethodGroup[];
