@@ -55,7 +55,10 @@ interface Kept {
   rows: number;
 }
 
-/** Rows (entities and schedules) the snapshots keep in all, least recently used dropped first: some 40 MB. */
+/**
+ * Rows (entities and schedules) the snapshots keep in all, least recently used dropped first: some 40 MB. What is
+ * made from them comes on top: a sorted array of references per order asked for, and a line per entity shown.
+ */
 export const SNAPSHOT_ROWS = 100_000;
 
 /**

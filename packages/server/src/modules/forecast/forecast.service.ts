@@ -103,8 +103,8 @@ export class ForecastService {
       for (const row of owed.first) list(day, () => invoiceItem(row));
     }
     // After the invoices, as the due summary: an occurrence turned into an invoice meanwhile is missed, not doubled.
-    // Every occurrence is summed into its day; only a day with room left for items has its own sorted (thousands
-    // of occurrences in a long horizon, a few a day).
+    // Every occurrence is summed into its day; only the days with room left for items sort theirs, to list the
+    // first: a long horizon has thousands of occurrences, a day a few.
     const occurrences = await this.due.scheduled(ledger, null, end);
     const perDay = new Map<Day, ScheduledOccurrence[]>();
     for (const o of occurrences) {

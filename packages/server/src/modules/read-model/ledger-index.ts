@@ -663,15 +663,15 @@ export class LedgerIndex extends LedgerIndexStore {
     const sums = new Float64Array(2 * billCount * 6);
     const perMethod = new Float64Array(2 * methodCount * 2);
     const largest = [0, 0];
-    for (let i = 0; i < this.n; i++) {
+    const n = this.n;
+    for (let i = 0; i < n; i++) {
       const f = flags[i] as number;
+      const side = expenseSide(f);
       if (mask[i]) {
         // 0 without payments (`maxPayment`).
-        const side = expenseSide(f);
         if ((maxPayment[i] as number) > (largest[side] as number)) largest[side] = maxPayment[i] as number;
         if (!inside) continue;
       } else if (inside || !(f & LIVE)) continue;
-      const side = expenseSide(f);
       const a = amount[i] as number;
       const p = paid[i] as number;
       const at = (side * billCount + (bill[i] as number)) * 6;
